@@ -1,0 +1,242 @@
+"""Canonical forms: one string per value, whatever shape the trace recorded it in.
+
+* `canonical_json` turns any value (dicts, lists, JSON strings, pydantic models,
+  dataclasses, sets, bytes, cyclic or 100,000-deep structures) into compact JSON
+  with sorted keys at every depth. It never calls `repr`/`str` of a foreign
+  object (that would run the trace's own code): objects are read through
+  `vars()` and named by their class.
+* `canonical_args` also parses arguments recorded as JSON strings.
+* `mask_volatile` hides values that change on every call without meaning
+  progress (UUIDs, timestamps, long hex ids, framework call ids, memory
+  addresses) and keeps ordinary numbers.
+* `normalize_text` folds case and whitespace of LLM text.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "as_mapping",
+    "canonical_args",
+    "canonical_json",
+    "mask_error",
+    "mask_volatile",
+    "normalize_text",
+    "plain_object",
+]
+
+_SEPARATORS = (",", ":")
+_PRIMITIVES = (str, int, float, bool, type(None))
+
+
+def plain_object(obj: Any) -> Any:
+    """A JSON-friendly stand-in for a non-JSON object, without running its code.
+
+    Enums become their value, bytes their text, pydantic models and plain
+    objects their field dict (tagged with the class name), anything else the
+    class name alone.
+    """
+    if isinstance(obj, enum.Enum):
+        value = obj.value
+        return value if isinstance(value, _PRIMITIVES) else obj.name
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return bytes(obj).decode("utf-8", errors="replace")
+    if isinstance(obj, (set, frozenset)):
+        return sorted(canonical_json(item) for item in obj)
+    fields = _object_fields(obj)
+    if fields is not None:
+        return {"__class__": type(obj).__name__, **fields}
+    return f"<{type(obj).__name__}>"
+
+
+def _object_fields(obj: Any) -> dict[str, Any] | None:
+    try:
+        fields = vars(obj)
+    except TypeError:
+        slots = getattr(type(obj), "__slots__", None)
+        if not slots or isinstance(slots, str):
+            return None
+        fields = {name: obj.__getattribute__(name) for name in slots if hasattr(obj, name)}
+    if not isinstance(fields, Mapping):
+        return None
+    return {str(k): v for k, v in fields.items() if not str(k).startswith("_")}
+
+
+def as_mapping(obj: Any) -> Mapping[str, Any] | None:
+    """The fields of a dict, pydantic model or plain object; None for anything else."""
+    if isinstance(obj, Mapping):
+        return obj
+    if isinstance(obj, _PRIMITIVES) or isinstance(obj, (list, tuple, set, frozenset, bytes)):
+        return None
+    return _object_fields(obj)
+
+
+def _default(obj: Any) -> Any:
+    return plain_object(obj)
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON with sorted keys at every depth; total and deterministic."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(
+            value,
+            sort_keys=True,
+            separators=_SEPARATORS,
+            ensure_ascii=False,
+            default=_default,
+        )
+    except (TypeError, ValueError, RecursionError):
+        # Mixed key types, cycles, or nesting deeper than the C encoder allows.
+        return _encode_iteratively(value)
+
+
+def _key(k: Any) -> str:
+    if isinstance(k, str):
+        return k
+    if isinstance(k, _PRIMITIVES):
+        return json.dumps(k)
+    return canonical_json(k)
+
+
+def _encode_scalar(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(str(value))
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _encode_iteratively(root: Any) -> str:
+    """The same output as the fast path, built with an explicit stack.
+
+    A container met again on its own path is written as "<cycle>".
+    """
+    out: list[str] = []
+    on_path: set[int] = set()
+    # Stack items: (True, text) emit text; (False, value) encode value;
+    # (None, id) leave a container.
+    stack: list[tuple[bool | None, Any]] = [(False, root)]
+    while stack:
+        kind, item = stack.pop()
+        if kind is True:
+            out.append(item)
+            continue
+        if kind is None:
+            on_path.discard(item)
+            continue
+        value = item
+        if isinstance(value, _PRIMITIVES):
+            out.append(_encode_scalar(value))
+            continue
+        if isinstance(value, (Mapping, list, tuple)):
+            ident = id(value)
+            if ident in on_path:
+                out.append('"<cycle>"')
+                continue
+            on_path.add(ident)
+            stack.append((None, ident))
+            if isinstance(value, Mapping):
+                try:
+                    pairs = sorted(((_key(k), v) for k, v in value.items()), key=lambda kv: kv[0])
+                except Exception:  # a mapping whose items() fails
+                    pairs = []
+                stack.append((True, "}"))
+                for index in range(len(pairs) - 1, -1, -1):
+                    key, child = pairs[index]
+                    stack.append((False, child))
+                    stack.append((True, ("," if index else "") + json.dumps(key, ensure_ascii=False) + ":"))
+                stack.append((True, "{"))
+            else:
+                stack.append((True, "]"))
+                for index in range(len(value) - 1, -1, -1):
+                    stack.append((False, value[index]))
+                    if index:
+                        stack.append((True, ","))
+                stack.append((True, "["))
+            continue
+        stack.append((False, plain_object(value)))
+    return "".join(out)
+
+
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+
+
+def canonical_args(args: Any) -> str:
+    """Canonical JSON of tool arguments; a JSON string is parsed first.
+
+    Memory addresses (in the reprs some tracers store) are masked: they differ
+    between runs and never tell two calls apart.
+    """
+    text = _canonical_args(args)
+    return _ADDRESS.sub("0x*", text) if "0x" in text else text
+
+
+def _canonical_args(args: Any) -> str:
+    if isinstance(args, (bytes, bytearray)):
+        args = bytes(args).decode("utf-8", errors="replace")
+    if isinstance(args, str):
+        stripped = args.strip()
+        if stripped[:1] in ("{", "[") :
+            try:
+                args = json.loads(stripped)
+            except (ValueError, RecursionError):
+                return json.dumps(stripped, ensure_ascii=False)
+        else:
+            return json.dumps(stripped, ensure_ascii=False)
+    if args is None:
+        return "{}"
+    return canonical_json(args)
+
+
+# Values that change on every call without meaning progress.
+_VOLATILE_KEYS = (
+    "id|_id|uuid|guid|tool_call_id|call_id|run_id|trace_id|span_id|request_id|"
+    "message_id|response_id|parent_id|created|created_at|updated_at|timestamp|"
+    "time|ts|date|datetime|elapsed|elapsed_ms|duration|duration_ms|latency|"
+    "latency_ms|took|took_ms|system_fingerprint|etag|nonce"
+)
+_VOLATILE_KEY_VALUE = re.compile(
+    r'"(' + _VOLATILE_KEYS + r')":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)',
+    re.IGNORECASE,
+)
+_VOLATILE = re.compile(
+    "|".join(
+        (
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+            r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?",
+            r"\b0x[0-9a-fA-F]{4,}\b",
+            r"\b(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{16,}\b",
+            r"\b(?:call|toolu|chatcmpl|msg|run|lc_run|req|resp|span|trace|item|fc|tool_call)"
+            r"[-_]+(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]+",
+        )
+    )
+)
+
+
+def mask_volatile(text: str) -> str:
+    """Hide ids, timestamps and addresses; keep ordinary numbers."""
+    if "\"" in text:
+        text = _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text)
+    return _VOLATILE.sub("*", text)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def mask_error(text: str) -> str:
+    """An error text with every number masked ("line 17871" == "line 17886")."""
+    return _DIGITS.sub("#", mask_volatile(text))
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_text(text: str) -> str:
+    """Case and whitespace folded."""
+    return _SPACE.sub(" ", text).strip().casefold()

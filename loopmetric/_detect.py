@@ -1,0 +1,103 @@
+"""The engine: read a trace once, run the detectors, score the findings."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import accumulate
+from typing import Any, Optional
+
+from ._findings import Finding
+from ._model import Trace
+from ._report import LoopReport
+from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores
+from ._settings import LoopSettings
+from .detectors import DETECTORS
+from .readers import read_deepeval_trace
+
+__all__ = ["NO_TRACE_REASON", "analyze", "detect_loops"]
+
+NO_TRACE_REASON = "No trace data found. This metric requires trace data from @observe."
+
+
+def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **options: Any) -> LoopReport:
+    """Score one trace for loops, without deepeval's classes.
+
+    `trace` is a deepeval trace dict (`test_case._trace_dict`, or the
+    `{"trace_dict": ...}` wrapper), a list of root spans, a `Trace` from any
+    reader, or None (no trace: score 0.0, success False). `options` are the
+    `LoopSettings` fields (`threshold`, `repetition_threshold`, `window`, ...);
+    invalid values raise `ValueError`.
+    """
+    if options:
+        base = settings or LoopSettings()
+        known = LoopSettings.from_kwargs(**options)  # validates names and values
+        settings = replace(base, **{k: getattr(known, k) for k in options})
+    settings = settings or LoopSettings()
+    if trace is None:
+        return LoopReport(
+            score=0.0, success=False, threshold=settings.effective_threshold, reason=NO_TRACE_REASON,
+            score_breakdown={"tool_repetition": 0.0, "reasoning_stagnation": 0.0, "call_graph_cycles": 0.0},
+            has_trace=False,
+        )
+    if not isinstance(trace, Trace):
+        trace = read_deepeval_trace(trace)
+    return analyze(trace, settings)
+
+
+def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
+    """Run every detector over a read trace and score what they found."""
+    findings: list[Finding] = []
+    for detector in DETECTORS:
+        findings.extend(detector(trace, settings))
+    findings = prune_subsumed(findings)
+    findings = _with_costs(trace, findings)
+    breakdown = signal_scores(findings)
+    score = combine(breakdown, settings)
+    threshold = settings.effective_threshold
+    if settings.strict_mode and score < threshold:
+        score = 0.0
+    reason = reason_for(findings, score) if findings else NO_LOOPS
+    if not trace.spans and not trace.steps:
+        reason = "The trace has no spans; nothing to check. " + NO_LOOPS
+    tool_calls = sum(1 for s in trace.steps if s.kind == "tool")
+    return LoopReport(
+        score=score,
+        success=score >= threshold,
+        threshold=threshold,
+        reason=reason,
+        score_breakdown=breakdown,
+        findings=tuple(findings),
+        trace_name=trace.name,
+        spans=len(trace.spans),
+        tool_calls=tool_calls,
+        llm_outputs=len(trace.steps) - tool_calls,
+        notes=trace.notes,
+    )
+
+
+def _with_costs(trace: Trace, findings: list[Finding]) -> list[Finding]:
+    """Tokens and cost of the LLM steps from each finding's first to last step."""
+    if not findings:
+        return findings
+    tokens = [0.0] + [
+        (s.input_tokens or 0.0) + (s.output_tokens or 0.0) if s.kind == "llm" else 0.0 for s in trace.steps
+    ]
+    costs = [0.0] + [(s.cost or 0.0) if s.kind == "llm" else 0.0 for s in trace.steps]
+    if not any(tokens) and not any(costs):
+        return findings
+    token_sums = list(accumulate(tokens))
+    cost_sums = list(accumulate(costs))
+    priced = []
+    for finding in findings:
+        if not finding.steps:
+            priced.append(finding)
+            continue
+        first, last = finding.steps[0], finding.steps[-1]
+        spent_tokens = token_sums[last] - token_sums[first - 1]
+        spent_cost = cost_sums[last] - cost_sums[first - 1]
+        priced.append(replace(
+            finding,
+            tokens=spent_tokens if any(tokens) else None,
+            cost=round(spent_cost, 10) if any(costs) else None,
+        ))
+    return priced

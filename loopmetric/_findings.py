@@ -1,0 +1,66 @@
+"""What a detector found: a frozen, typed record of a loop and its evidence."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Optional
+
+__all__ = ["Finding", "Pattern", "Severity", "Signal", "step_range"]
+
+Severity = Literal["mild", "severe"]
+Signal = Literal["tool_repetition", "reasoning_stagnation", "call_graph_cycles"]
+Pattern = Literal[
+    "repeated_call",
+    "repeated_result",
+    "alternating_calls",
+    "repeated_text",
+    "reasoning_stagnation",
+    "call_graph_cycle",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One loop: its pattern, how bad it is, and the steps and fingerprints it rests on.
+
+    `steps` are the 1-based step numbers of the repeated steps; `fingerprints`
+    name the repeated call or text without quoting it; `tokens` and `cost` add
+    up what the LLM steps from the first to the last repeated step spent, when
+    the trace records it.
+    """
+
+    pattern: Pattern
+    signal: Signal
+    severity: Severity
+    message: str
+    count: int
+    steps: tuple[int, ...] = ()
+    tools: tuple[str, ...] = ()
+    fingerprints: tuple[str, ...] = ()
+    spans: tuple[int, ...] = ()
+    similarity: Optional[float] = None
+    tokens: Optional[float] = None
+    cost: Optional[float] = None
+
+    @property
+    def first_step(self) -> Optional[int]:
+        return self.steps[0] if self.steps else None
+
+    @property
+    def last_step(self) -> Optional[int]:
+        return self.steps[-1] if self.steps else None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("steps", "tools", "fingerprints", "spans"):
+            data[key] = list(data[key])
+        return data
+
+
+def step_range(steps: tuple[int, ...] | list[int]) -> str:
+    """"steps 2-12" / "step 5" / "" for a message."""
+    if not steps:
+        return ""
+    if len(steps) == 1:
+        return f"step {steps[0]}"
+    return f"steps {min(steps)}-{max(steps)}"

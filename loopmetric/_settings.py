@@ -1,0 +1,119 @@
+"""Detector and scoring settings, validated once with errors that say what is wrong."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Literal, Optional
+
+__all__ = ["LoopSettings"]
+
+Aggregation = Literal["geometric", "arithmetic"]
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    """Every setting of the detectors and the scorer.
+
+    The severity ladder (documented in the README):
+
+    * ``repeated_call``: the same call (name + canonical arguments) made
+      ``repetition_threshold`` times within ``window`` tool calls without a new
+      result is mild; twice that is severe.
+    * ``repeated_result``: the same call returning the same result
+      ``repeated_result_threshold - 1`` times in a row is mild,
+      ``repeated_result_threshold`` times severe; for errors (texts compared
+      with numbers masked) the two rungs are ``repeated_error_threshold - 1``
+      and ``repeated_error_threshold``.
+    * ``alternating_calls``: a block of 2 to 4 calls with the same results
+      repeated ``alternating_calls_threshold - 1`` times back to back is mild,
+      ``alternating_calls_threshold`` times severe.
+    * ``repeated_text`` / ``reasoning_stagnation``: LLM outputs that repeat an
+      output among the previous ``text_window`` ones (exactly, or with
+      similarity >= ``similarity_threshold``) with no new tool result between:
+      2 outputs are mild, ``repeated_text_threshold`` severe.
+    * ``call_graph_cycles``: a span that re-enters itself (same type, name and
+      full input on its own ancestry path) is severe.
+    """
+
+    threshold: float = 0.5
+    repetition_threshold: int = 3
+    similarity_threshold: float = 0.85
+    check_tool_repetition: bool = True
+    check_reasoning_stagnation: bool = True
+    check_call_graph_cycles: bool = True
+    strict_mode: bool = False
+    window: Optional[int] = 20
+    repeated_result_threshold: Optional[int] = 4
+    repeated_error_threshold: Optional[int] = 3
+    alternating_calls_threshold: Optional[int] = 3
+    repeated_text_threshold: Optional[int] = 3
+    text_window: int = 4
+    min_similarity_words: int = 8
+    aggregation: Aggregation = "geometric"
+
+    def __post_init__(self) -> None:
+        _check_unit("threshold", self.threshold, allow_zero=True)
+        _check_unit("similarity_threshold", self.similarity_threshold, allow_zero=False)
+        for name in ("check_tool_repetition", "check_reasoning_stagnation",
+                     "check_call_graph_cycles", "strict_mode"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"Expected argument `{name}` to be a bool, but got {value!r}.")
+        _check_int("repetition_threshold", self.repetition_threshold, minimum=2)
+        _check_int("text_window", self.text_window, minimum=1)
+        _check_int("min_similarity_words", self.min_similarity_words, minimum=1)
+        if self.window is not None:
+            _check_int("window", self.window, minimum=2, optional=True)
+        for name in ("repeated_result_threshold", "repeated_error_threshold",
+                     "alternating_calls_threshold", "repeated_text_threshold"):
+            value = getattr(self, name)
+            if value is not None:
+                _check_int(name, value, minimum=2, optional=True)
+        if self.aggregation not in ("geometric", "arithmetic"):
+            raise ValueError(
+                "Expected argument `aggregation` to be 'geometric' or 'arithmetic', "
+                f"but got {self.aggregation!r}."
+            )
+        if self.window is not None:
+            fits = (
+                ("repetition_threshold", self.repetition_threshold, 1),
+                ("repeated_result_threshold", self.repeated_result_threshold, 1),
+                ("repeated_error_threshold", self.repeated_error_threshold, 1),
+                ("alternating_calls_threshold", self.alternating_calls_threshold, 2),
+            )
+            for name, value, calls_per_repeat in fits:
+                if value is not None and value * calls_per_repeat > self.window:
+                    raise ValueError(
+                        f"Expected argument `{name}` to fit in `window` "
+                        f"({name} x {calls_per_repeat} <= window={self.window}), but got {value}."
+                    )
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> "LoopSettings":
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(kwargs) - known)
+        if unknown:
+            raise ValueError(
+                f"Expected settings among {sorted(known)}, but got unknown {unknown}."
+            )
+        return cls(**kwargs)
+
+    @property
+    def effective_threshold(self) -> float:
+        return 1.0 if self.strict_mode else self.threshold
+
+
+def _check_unit(name: str, value: Any, *, allow_zero: bool) -> None:
+    low = "[0, 1]" if allow_zero else "(0, 1]"
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if ok:
+        ok = (0.0 <= value <= 1.0) if allow_zero else (0.0 < value <= 1.0)
+    if not ok:
+        raise ValueError(f"Expected argument `{name}` to be a float in {low}, but got {value!r}.")
+
+
+def _check_int(name: str, value: Any, *, minimum: int, optional: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        allowed = f"an int >= {minimum}" + (" or None" if optional else "")
+        raise ValueError(f"Expected argument `{name}` to be {allowed}, but got {value!r}.")

@@ -1,0 +1,26 @@
+"""Detectors: each a pure function `(Trace, LoopSettings) -> tuple[Finding, ...]`."""
+
+from ._call_graph import detect_call_graph_cycles
+from ._cycles import detect_call_cycles
+from ._text import detect_reasoning_stagnation, detect_repeated_text, detect_text_loops
+from ._tool_calls import detect_repeated_calls, detect_repeated_results
+
+__all__ = [
+    "DETECTORS",
+    "detect_call_cycles",
+    "detect_call_graph_cycles",
+    "detect_reasoning_stagnation",
+    "detect_repeated_calls",
+    "detect_repeated_results",
+    "detect_repeated_text",
+    "detect_text_loops",
+]
+
+# What the engine runs, in reporting order.
+DETECTORS = (
+    detect_repeated_calls,
+    detect_repeated_results,
+    detect_call_cycles,
+    detect_text_loops,
+    detect_call_graph_cycles,
+)

@@ -1,0 +1,47 @@
+"""Text similarity for reasoning stagnation: the larger of bigram Jaccard over
+stop-word-filtered words and rapidfuzz's normalized Indel ratio of those words."""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import Indel
+
+__all__ = ["STOP_WORDS", "Words", "content_words", "similarity"]
+
+# Words and agent boilerplate that make unrelated outputs look alike.
+STOP_WORDS = frozenset(
+    "the a an is are was were i will now based on information provided to of in and that this "
+    "with for it my next step going so do be have has not but as or from at by about above below "
+    "up its let me we you your our can should would could then there here which what".split()
+)
+_WORD = re.compile(r"\w+")
+
+
+class Words:
+    """The content words of one output, with their bigrams, computed once."""
+
+    __slots__ = ("joined", "bigrams", "count")
+
+    def __init__(self, normalized: str) -> None:
+        words = [w for w in _WORD.findall(normalized) if len(w) > 2 and w not in STOP_WORDS]
+        self.count = len(words)
+        self.joined = " ".join(words)
+        self.bigrams = frozenset(zip(words, words[1:]))
+
+
+def content_words(normalized: str) -> Words:
+    return Words(normalized)
+
+
+def similarity(a: Words, b: Words, cutoff: float = 0.0) -> float:
+    """max(bigram Jaccard, Indel ratio) in [0, 1]; 0.0 when below `cutoff`."""
+    jaccard = 0.0
+    if a.bigrams and b.bigrams:
+        union = len(a.bigrams | b.bigrams)
+        jaccard = len(a.bigrams & b.bigrams) / union if union else 0.0
+        if jaccard >= cutoff and cutoff > 0:
+            return jaccard
+    ratio = Indel.normalized_similarity(a.joined, b.joined, score_cutoff=cutoff or None)
+    best = max(jaccard, ratio)
+    return best if best >= cutoff else 0.0

@@ -1,0 +1,163 @@
+"""Text loops: LLM outputs that repeat earlier ones with nothing new observed
+between them, exactly (`repeated_text`) or nearly (`reasoning_stagnation`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .._findings import Finding, step_range
+from .._model import LlmOutput, Trace
+from .._settings import LoopSettings
+from ._similarity import Words, similarity
+
+__all__ = ["detect_reasoning_stagnation", "detect_repeated_text", "detect_text_loops", "text_episodes"]
+
+
+@dataclass
+class Episode:
+    """Outputs (no new tool result between them) that repeat earlier ones."""
+
+    members: dict[int, LlmOutput] = field(default_factory=dict)  # step -> output
+    repeats: int = 0
+    exact: bool = True
+    best_similarity: float = 1.0
+    worst_similarity: float = 1.0
+
+
+def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
+    """Scan LLM outputs once; a new tool result (a call or result not seen
+    before) starts afresh, so templated answers about new data are progress.
+
+    Each output is compared with the previous `text_window` ones: equal
+    normalized text is a repeat; otherwise, when both have at least
+    `min_similarity_words` content words, similarity >= `similarity_threshold`.
+    """
+    episodes: list[Episode] = []
+    seen_info: set[tuple[str, Optional[str]]] = set()
+    recent: deque[list] = deque(maxlen=settings.text_window)  # [output, Words or None]
+    current: Optional[Episode] = None
+    cutoff = settings.similarity_threshold
+    min_words = settings.min_similarity_words
+    fresh = False
+    for step in trace.steps:
+        if step.kind == "tool":
+            key = (step.call, step.outcome)
+            if key not in seen_info:
+                seen_info.add(key)
+                fresh = True
+            continue
+        if step.fingerprint is None:
+            continue
+        if fresh:
+            recent.clear()
+            current = None
+            fresh = False
+        match: Optional[LlmOutput] = None
+        score = 0.0
+        for earlier, _ in reversed(recent):
+            if earlier.fingerprint == step.fingerprint:
+                match, score = earlier, 1.0
+                break
+        entry = [step, None]
+        if match is None and len(step.normalized) >= min_words:
+            words = _words(entry)
+            if words.count >= min_words:
+                for earlier_entry in reversed(recent):
+                    if len(earlier_entry[0].normalized) < min_words:
+                        continue
+                    earlier_words = _words(earlier_entry)
+                    if earlier_words.count < min_words:
+                        continue
+                    value = similarity(words, earlier_words, cutoff)
+                    if value >= cutoff and value > score:
+                        match, score = earlier_entry[0], value
+        if match is not None:
+            if current is None:
+                current = Episode()
+                episodes.append(current)
+            current.members.setdefault(match.step, match)
+            current.members[step.step] = step
+            current.repeats += 1
+            if match.fingerprint != step.fingerprint:
+                current.exact = False
+                current.worst_similarity = min(current.worst_similarity, score)
+        recent.append(entry)
+    return episodes
+
+
+def _words(entry: list) -> Words:
+    """Content words of a window entry, computed the first time they are needed."""
+    if entry[1] is None:
+        entry[1] = Words(entry[0].normalized)
+    return entry[1]
+
+
+def _severity(episode: Episode, threshold: Optional[int]) -> Optional[str]:
+    count = episode.repeats + 1
+    if threshold is not None and count >= threshold:
+        return "severe"
+    if count >= 2:
+        return "mild"
+    return None
+
+
+def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional[Finding]:
+    severity = _severity(episode, settings.repeated_text_threshold or 3)
+    if severity is None:
+        return None
+    steps = tuple(sorted(episode.members))
+    outputs = [episode.members[s] for s in steps]
+    fingerprints = tuple(dict.fromkeys(o.fingerprint for o in outputs if o.fingerprint))
+    count = episode.repeats + 1
+    if pattern == "repeated_text":
+        if len(fingerprints) == 1:
+            what = f"The same LLM output appeared {count} times"
+        else:
+            what = (f"LLM outputs cycled through {len(fingerprints)} texts, "
+                    f"{episode.repeats} of {len(steps)} outputs repeating earlier ones")
+    else:
+        what = (f"{len(steps)} LLM outputs were near-duplicates (similarity "
+                f"{episode.worst_similarity:.2f}, threshold {settings.similarity_threshold:.2f})")
+    return Finding(
+        pattern=pattern,  # type: ignore[arg-type]
+        signal="reasoning_stagnation",
+        severity=severity,  # type: ignore[arg-type]
+        message=f"{what} with no new tool result between ({step_range(steps)}).",
+        count=count,
+        steps=steps,
+        fingerprints=fingerprints,
+        similarity=None if pattern == "repeated_text" else round(episode.worst_similarity, 4),
+    )
+
+
+def detect_text_loops(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """Both text patterns from one scan (what the engine runs)."""
+    if not settings.check_reasoning_stagnation:
+        return ()
+    findings = []
+    for episode in text_episodes(trace, settings):
+        if episode.exact and settings.repeated_text_threshold is None:
+            continue
+        finding = _finding(episode, "repeated_text" if episode.exact else "reasoning_stagnation", settings)
+        if finding is not None:
+            findings.append(finding)
+    return tuple(findings)
+
+
+def detect_repeated_text(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """Episodes in which every repeat is exact (case and whitespace folded)."""
+    if not settings.check_reasoning_stagnation or settings.repeated_text_threshold is None:
+        return ()
+    found = (_finding(e, "repeated_text", settings) for e in text_episodes(trace, settings) if e.exact)
+    return tuple(f for f in found if f is not None)
+
+
+def detect_reasoning_stagnation(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """Episodes with at least one near-duplicate (not exact) repeat."""
+    if not settings.check_reasoning_stagnation:
+        return ()
+    found = (_finding(e, "reasoning_stagnation", settings)
+             for e in text_episodes(trace, settings) if not e.exact)
+    return tuple(f for f in found if f is not None)

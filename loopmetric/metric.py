@@ -1,0 +1,170 @@
+"""`AgentLoopDetectionMetric`: a drop-in for deepeval's metric of the same name.
+
+A thin adapter: it reads `test_case._trace_dict`, calls the engine
+(`loopmetric.detect_loops`) and copies the report onto the metric. `measure`
+and `a_measure` share one body; the value they return is the score of the
+trace they were given, even when one instance is used concurrently.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from deepeval.metrics import BaseMetric
+from deepeval.metrics.indicator import metric_progress_indicator
+from deepeval.metrics.utils import construct_verbose_logs
+
+from ._detect import detect_loops
+from ._findings import Finding
+from ._report import LoopReport
+from ._settings import LoopSettings
+
+__all__ = ["AgentLoopDetectionMetric"]
+
+
+class AgentLoopDetectionMetric(BaseMetric):
+    """Scores a traced agent run from 0.0 (severe looping) to 1.0 (clean).
+
+    Sub-scores (`score_breakdown`): `tool_repetition` (repeated calls, repeated
+    results, cycles of calls), `reasoning_stagnation` (repeated and
+    near-duplicate LLM outputs) and `call_graph_cycles` (spans re-entering
+    themselves with identical input). The evidence is in `findings` and
+    `reason`. Deterministic: no LLM, no API key, no network.
+    """
+
+    _required_params: list = []
+
+    def __init__(
+        self,
+        threshold: float = 0.5,
+        repetition_threshold: int = 3,
+        similarity_threshold: float = 0.85,
+        check_tool_repetition: bool = True,
+        check_reasoning_stagnation: bool = True,
+        check_call_graph_cycles: bool = True,
+        include_reason: bool = True,
+        async_mode: bool = True,
+        strict_mode: bool = False,
+        verbose_mode: bool = False,
+        window: Optional[int] = 20,
+        repeated_result_threshold: Optional[int] = 4,
+        repeated_error_threshold: Optional[int] = 3,
+        alternating_calls_threshold: Optional[int] = 3,
+        repeated_text_threshold: Optional[int] = 3,
+        text_window: int = 4,
+        min_similarity_words: int = 8,
+        aggregation: str = "geometric",
+    ) -> None:
+        self.settings = LoopSettings(
+            threshold=threshold,
+            repetition_threshold=repetition_threshold,
+            similarity_threshold=similarity_threshold,
+            check_tool_repetition=check_tool_repetition,
+            check_reasoning_stagnation=check_reasoning_stagnation,
+            check_call_graph_cycles=check_call_graph_cycles,
+            strict_mode=strict_mode,
+            window=window,
+            repeated_result_threshold=repeated_result_threshold,
+            repeated_error_threshold=repeated_error_threshold,
+            alternating_calls_threshold=alternating_calls_threshold,
+            repeated_text_threshold=repeated_text_threshold,
+            text_window=text_window,
+            min_similarity_words=min_similarity_words,
+            aggregation=aggregation,  # type: ignore[arg-type]
+        )
+        # Every argument under its own name: deepeval rebuilds metrics from these.
+        self.threshold = threshold
+        self.repetition_threshold = repetition_threshold
+        self.similarity_threshold = similarity_threshold
+        self.check_tool_repetition = check_tool_repetition
+        self.check_reasoning_stagnation = check_reasoning_stagnation
+        self.check_call_graph_cycles = check_call_graph_cycles
+        self.include_reason = include_reason
+        self.async_mode = async_mode
+        self.strict_mode = strict_mode
+        self.verbose_mode = verbose_mode
+        self.window = window
+        self.repeated_result_threshold = repeated_result_threshold
+        self.repeated_error_threshold = repeated_error_threshold
+        self.alternating_calls_threshold = alternating_calls_threshold
+        self.repeated_text_threshold = repeated_text_threshold
+        self.text_window = text_window
+        self.min_similarity_words = min_similarity_words
+        self.aggregation = aggregation
+        self.requires_trace = True
+        self.model = None
+        self.using_native_model = True
+        self.evaluation_model = None
+        self.evaluation_cost = 0
+        self.findings: tuple[Finding, ...] = ()
+        self.report: Optional[LoopReport] = None
+
+    # -- deepeval's interface ----------------------------------------------
+    def measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
+                *args: Any, **kwargs: Any) -> float:
+        with metric_progress_indicator(self, _show_indicator=_show_indicator, _in_component=_in_component):
+            return self._evaluate(test_case)
+
+    async def a_measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
+                        *args: Any, **kwargs: Any) -> float:
+        with metric_progress_indicator(self, async_mode=True, _show_indicator=_show_indicator,
+                                       _in_component=_in_component):
+            return self._evaluate(test_case)
+
+    def is_successful(self) -> bool:
+        if self.error is not None or self.score is None:
+            self.success = False
+        else:
+            self.success = self.score >= self.settings.effective_threshold
+        return self.success
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "Agent Loop Detection"
+
+    # -- the one body ------------------------------------------------------
+    def _evaluate(self, test_case: Any) -> float:
+        self._reset()
+        trace = getattr(test_case, "_trace_dict", None)
+        report = detect_loops(trace, settings=self.settings)
+        self._publish(report)
+        return report.score
+
+    def _reset(self) -> None:
+        self.score = None
+        self.success = None
+        self.reason = None
+        self.score_breakdown = None
+        self.error = None
+        self.findings = ()
+        self.report = None
+        self.verbose_logs = None
+        self.evaluation_cost = 0
+
+    def _publish(self, report: LoopReport) -> None:
+        self.report = report
+        self.findings = report.findings
+        self.score = report.score
+        self.success = report.success
+        self.score_breakdown = dict(report.score_breakdown)
+        self.reason = report.reason if self.include_reason else None
+        self.verbose_logs = construct_verbose_logs(self, steps=_verbose_steps(report))
+
+
+def _verbose_steps(report: LoopReport) -> list[str]:
+    steps = [
+        f"Trace: {report.spans} spans, {report.tool_calls} tool calls, {report.llm_outputs} LLM outputs",
+    ]
+    for signal, value in report.score_breakdown.items():
+        steps.append(f"{signal}: {value}")
+    for finding in report.findings:
+        steps.append(
+            f"[{finding.severity}] {finding.pattern} x{finding.count} steps={list(finding.steps)} "
+            f"fingerprints={list(finding.fingerprints)}: {finding.message}"
+        )
+    for note in report.notes:
+        steps.append(f"note: {note}")
+    steps.append(f"Score: {report.score} (threshold {report.threshold})")
+    steps.append(f"Reason: {report.reason}")
+    return steps
+

@@ -1,0 +1,158 @@
+"""Reader for deepeval traces: the nested span dicts of `test_case._trace_dict`.
+
+Also reads the `{"trace_dict": ...}` wrapper of captured traces and a list of
+root spans. Traverses iteratively (50,000 levels deep or wide is fine), reads
+every span once (cyclic or shared references are noted, not followed), and
+skips what is not a span with a note instead of failing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from .._builder import TraceBuilder
+from .._canonical import as_mapping
+from .._extract import clean_tool_name, merge_requests, read_llm_output, read_tool_entry
+from .._model import Trace
+
+__all__ = ["read_deepeval_trace", "unwrap_trace_dict"]
+
+_TOOL_TYPES = frozenset({"tool", "retriever"})
+_ENTER, _EXIT = 0, 1
+
+
+def unwrap_trace_dict(data: Any) -> Any:
+    """The span tree inside a `{"trace_dict": ...}` wrapper, or `data` itself."""
+    if isinstance(data, Mapping) and "trace_dict" in data and "children" not in data:
+        return data["trace_dict"]
+    return data
+
+
+def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
+    """Read a deepeval trace dict (or a list of root spans) into a `Trace`."""
+    trace = unwrap_trace_dict(trace)
+    builder = TraceBuilder(name=name, source="deepeval")
+    if isinstance(trace, (list, tuple)):
+        roots = list(trace)
+    elif as_mapping(trace) is not None:
+        roots = [trace]
+    else:
+        if trace is not None:
+            builder.note(f"The trace is a {type(trace).__name__}, not a span dict; nothing to read.")
+        return builder.build()
+    if not builder.name and roots and isinstance(as_mapping(roots[0]), Mapping):
+        root_name = as_mapping(roots[0]).get("name")
+        builder.name = root_name if isinstance(root_name, str) else ""
+
+    visited: set[int] = set()
+    on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
+    stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
+    while stack:
+        op = stack.pop()
+        if op[0] == _EXIT:
+            _, span, key, start, claims = op
+            on_path[key].pop()
+            if claims:
+                builder.add_claims(span, start, builder.position, claims)
+            continue
+        _, node, parent, depth, slot = op
+        m = as_mapping(node)
+        where = f"child {slot} of span {parent}" if parent >= 0 else f"root {slot}"
+        if m is None:
+            if node is not None:
+                builder.note(f"{where} is a {type(node).__name__}, not a span; skipped.")
+            continue
+        if id(node) in visited:
+            builder.note(f"{where} is a span already read (a cyclic or shared reference); read once.")
+            continue
+        visited.add(id(node))
+
+        type_ = _text(m.get("type"), "base").lower()
+        span_name = _text(m.get("name"), "")
+        span = builder.add_span(parent, depth, type_, span_name)
+        key = (type_, span_name)
+        ancestors = on_path.setdefault(key, [])
+        if ancestors:  # same type and name on its own ancestry: the cycle check needs labels
+            for ancestor, ancestor_input in ancestors:
+                builder.set_label(ancestor, type_, span_name, ancestor_input)
+            builder.set_label(span, type_, span_name, m.get("input"))
+        ancestors.append((span, m.get("input")))
+
+        start = builder.position
+        entries = _entries(m.get("tools_called"), builder, span)
+        claims = []
+        if type_ == "llm":
+            text, requests = read_llm_output(m.get("output"))
+            builder.add_llm_output(
+                text,
+                merge_requests(requests, entries),
+                span=span,
+                input_tokens=_number(m.get("input_token_count")),
+                output_tokens=_number(m.get("output_token_count")),
+                cost=_cost(m),
+            )
+        else:
+            if type_ in _TOOL_TYPES:
+                builder.add_tool_call(
+                    clean_tool_name(span_name) or type_,
+                    m.get("input"),
+                    m.get("output"),
+                    m.get("error"),
+                    span=span,
+                    known=m.get("output") is not None or bool(m.get("error")),
+                )
+            claims = entries
+        stack.append((_EXIT, span, key, start, claims))
+
+        children = m.get("children")
+        if children is None:
+            continue
+        if isinstance(children, (list, tuple)):
+            for index in range(len(children) - 1, -1, -1):
+                stack.append((_ENTER, children[index], span, depth + 1, index))
+        else:
+            builder.note(
+                f"span {span} ({span_name or type_}) has children of type "
+                f"{type(children).__name__}, not a list; ignored."
+            )
+    return builder.build()
+
+
+def _text(value: Any, default: str) -> str:
+    if isinstance(value, str):
+        return value
+    enum_value = getattr(value, "value", None) if value is not None else None
+    return enum_value if isinstance(enum_value, str) else default
+
+
+def _entries(value: Any, builder: TraceBuilder, span: int) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        builder.note(f"span {span} has tools_called of type {type(value).__name__}, not a list; ignored.")
+        return []
+    entries = []
+    for entry in value:
+        request = read_tool_entry(entry)
+        if request is not None:
+            entries.append(request)
+    return entries
+
+
+def _number(value: Any) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _cost(m: Mapping[str, Any]) -> Optional[float]:
+    parts = []
+    for tokens, price in (("input_token_count", "cost_per_input_token"),
+                          ("output_token_count", "cost_per_output_token")):
+        count, unit = _number(m.get(tokens)), _number(m.get(price))
+        if count is not None and unit is not None:
+            parts.append(count * unit)
+    return sum(parts) if parts else None

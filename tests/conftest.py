@@ -1,0 +1,28 @@
+"""Shared test setup: no telemetry, no network, the real traces when present."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
+os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
+os.environ.setdefault("CONFIDENT_TRACE_FLUSH", "NO")
+os.environ.setdefault("ERROR_REPORTING", "NO")
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A file under ../shared; the test is skipped when it is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is not present (../shared is only beside the repo on dev machines and CI)")
+    return path
+
+
+def load_shared_trace(name: str) -> dict:
+    return json.loads(shared_path("traces", name).read_text())
