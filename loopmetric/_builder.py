@@ -87,6 +87,10 @@ class TraceBuilder:
             self._dropped_notes += 1
 
     @property
+    def spans(self) -> int:
+        return len(self._spans)
+
+    @property
     def position(self) -> int:
         return len(self._items)
 

@@ -36,8 +36,7 @@ def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **optio
     if trace is None:
         return LoopReport(
             score=0.0, success=False, threshold=settings.effective_threshold, reason=NO_TRACE_REASON,
-            score_breakdown={"tool_repetition": 0.0, "reasoning_stagnation": 0.0, "call_graph_cycles": 0.0},
-            has_trace=False,
+            score_breakdown={}, has_trace=False,
         )
     if not isinstance(trace, Trace):
         trace = read_deepeval_trace(trace)

@@ -60,8 +60,8 @@ def prune_subsumed(findings: list[Finding]) -> list[Finding]:
     steps at least as severely (e.g. a repeated result inside a repeated call)."""
     by_fingerprint: dict[str, list[int]] = defaultdict(list)
     for index, finding in enumerate(findings):
-        if finding.fingerprints:
-            by_fingerprint[finding.fingerprints[0]].append(index)
+        for fp in dict.fromkeys(finding.fingerprints):
+            by_fingerprint[fp].append(index)
     dropped: set[int] = set()
     for index, finding in enumerate(findings):
         if not finding.fingerprints:

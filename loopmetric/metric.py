@@ -146,7 +146,7 @@ class AgentLoopDetectionMetric(BaseMetric):
         self.findings = report.findings
         self.score = report.score
         self.success = report.success
-        self.score_breakdown = dict(report.score_breakdown)
+        self.score_breakdown = dict(report.score_breakdown) if report.has_trace else None
         self.reason = report.reason if self.include_reason else None
         self.verbose_logs = construct_verbose_logs(self, steps=_verbose_steps(report))
 

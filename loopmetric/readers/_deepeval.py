@@ -2,8 +2,10 @@
 
 Also reads the `{"trace_dict": ...}` wrapper of captured traces and a list of
 root spans. Traverses iteratively (50,000 levels deep or wide is fine), reads
-every span once (cyclic or shared references are noted, not followed), and
-skips what is not a span with a note instead of failing.
+a span that contains itself once (the cyclic reference is noted, not
+followed), reads a span object shared by several parents at each place it
+stands (up to `MAX_SPANS` span visits in all), and skips what is not a span
+with a note instead of failing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .._model import Trace
 __all__ = ["read_deepeval_trace", "unwrap_trace_dict"]
 
 _TOOL_TYPES = frozenset({"tool", "retriever"})
+MAX_SPANS = 2_000_000
 _ENTER, _EXIT = 0, 1
 
 
@@ -46,14 +49,15 @@ def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
         root_name = as_mapping(roots[0]).get("name")
         builder.name = root_name if isinstance(root_name, str) else ""
 
-    visited: set[int] = set()
-    on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
+    on_path: set[int] = set()  # ids of the span dicts on the current ancestry path
+    same_on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
     while stack:
         op = stack.pop()
         if op[0] == _EXIT:
-            _, span, key, start, claims = op
-            on_path[key].pop()
+            _, span, key, start, claims, ident = op
+            same_on_path[key].pop()
+            on_path.discard(ident)
             if claims:
                 builder.add_claims(span, start, builder.position, claims)
             continue
@@ -64,16 +68,19 @@ def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
             if node is not None:
                 builder.note(f"{where} is a {type(node).__name__}, not a span; skipped.")
             continue
-        if id(node) in visited:
-            builder.note(f"{where} is a span already read (a cyclic or shared reference); read once.")
+        if id(node) in on_path:
+            builder.note(f"{where} is one of its own ancestors (a cyclic reference); not followed.")
             continue
-        visited.add(id(node))
+        if builder.spans >= MAX_SPANS:
+            builder.note(f"The trace has more than {MAX_SPANS} spans; the rest is not read.")
+            break
+        on_path.add(id(node))
 
         type_ = _text(m.get("type"), "base").lower()
         span_name = _text(m.get("name"), "")
         span = builder.add_span(parent, depth, type_, span_name)
         key = (type_, span_name)
-        ancestors = on_path.setdefault(key, [])
+        ancestors = same_on_path.setdefault(key, [])
         if ancestors:  # same type and name on its own ancestry: the cycle check needs labels
             for ancestor, ancestor_input in ancestors:
                 builder.set_label(ancestor, type_, span_name, ancestor_input)
@@ -104,7 +111,7 @@ def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
                     known=m.get("output") is not None or bool(m.get("error")),
                 )
             claims = entries
-        stack.append((_EXIT, span, key, start, claims))
+        stack.append((_EXIT, span, key, start, claims, id(node)))
 
         children = m.get("children")
         if children is None:
