@@ -22,7 +22,7 @@ from typing import Any, Optional
 from ._canonical import canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
 from ._extract import ToolRequest, read_tool_result
 from ._fingerprint import fingerprint
-from ._model import LlmOutput, Span, Step, ToolCall, Trace
+from ._model import LlmOutput, Observation, Span, Step, ToolCall, Trace
 
 __all__ = ["TraceBuilder"]
 
@@ -64,6 +64,13 @@ class _Llm:
         self.input_tokens = input_tokens
         self.output_tokens = output_tokens
         self.cost = cost
+
+
+class _Input:
+    __slots__ = ("source", "text", "span", "anchor")
+
+    def __init__(self, anchor: int, source: str, text: str, span: int) -> None:
+        self.anchor, self.source, self.text, self.span = anchor, source, text, span
 
 
 class TraceBuilder:
@@ -128,6 +135,10 @@ class TraceBuilder:
                 calls.append(call)
         self._items.append(_Llm(pos, text, calls, span, input_tokens, output_tokens, cost))
 
+    def add_input(self, text: str, source: str = "user", *, span: int = -1) -> None:
+        """Input the agent received that is not a tool result (a user turn)."""
+        self._items.append(_Input(len(self._items), source, text, span))
+
     def add_claims(self, span: int, start: int, end: int,
                    entries: list[ToolRequest]) -> None:
         """`tools_called` entries of a non-LLM span whose subtree is items[start:end]."""
@@ -154,6 +165,9 @@ class TraceBuilder:
         by_key: dict[tuple[str, str], deque[_Call]] = defaultdict(deque)
         by_name: dict[tuple[int, str], deque[_Call]] = defaultdict(deque)
         for item in self._items:
+            if isinstance(item, _Input):
+                ordered.append(item)
+                continue
             if isinstance(item, _Llm):
                 ordered.append(item)
                 if item.requests:
@@ -237,6 +251,9 @@ class TraceBuilder:
                     output_tokens=item.output_tokens,
                     cost=item.cost,
                 ))
+            elif isinstance(item, _Input):
+                steps.append(Observation(number, item.source, fingerprint("input", normalize_text(item.text)),
+                                         item.span))
             else:
                 steps.append(_freeze_call(item, number))
         return tuple(steps)

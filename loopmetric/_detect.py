@@ -69,7 +69,7 @@ def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
         trace_name=trace.name,
         spans=len(trace.spans),
         tool_calls=tool_calls,
-        llm_outputs=len(trace.steps) - tool_calls,
+        llm_outputs=sum(1 for s in trace.steps if s.kind == "llm"),
         notes=trace.notes,
     )
 

@@ -1,7 +1,8 @@
 """The event model: what a trace becomes after it is read once.
 
 A `Trace` holds the span tree (`Span`) and the ordered steps of the run: tool
-calls (`ToolCall`) and LLM outputs (`LlmOutput`). Steps are numbered from 1 in
+calls (`ToolCall`), LLM outputs (`LlmOutput`) and, for chat logs, the inputs
+the agent received (`Observation`). Steps are numbered from 1 in
 the order they happened. Everything is frozen; detectors only read it.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Optional, Union
 
-__all__ = ["LlmOutput", "Span", "Step", "ToolCall", "Trace"]
+__all__ = ["LlmOutput", "Observation", "Span", "Step", "ToolCall", "Trace"]
 
 SpanType = str  # "agent", "llm", "tool", "retriever", "base", or what the trace says
 
@@ -70,7 +71,21 @@ class LlmOutput:
     kind: Literal["llm"] = "llm"
 
 
-Step = Union[ToolCall, LlmOutput]
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Input the agent received that is not a tool result (a user turn).
+
+    New input is new information: text that repeats after it is not stagnation.
+    """
+
+    step: int
+    source: str
+    fingerprint: str
+    span: int = -1
+    kind: Literal["input"] = "input"
+
+
+Step = Union[ToolCall, LlmOutput, Observation]
 
 
 @dataclass(frozen=True, slots=True)

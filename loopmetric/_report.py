@@ -28,10 +28,6 @@ class LoopReport:
     notes: tuple[str, ...] = field(default=())
 
     @property
-    def steps(self) -> int:
-        return self.tool_calls + self.llm_outputs
-
-    @property
     def worst(self) -> Optional[Finding]:
         """The most severe finding, earliest first."""
         if not self.findings:

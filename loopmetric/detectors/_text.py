@@ -27,33 +27,36 @@ class Episode:
 
 
 def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
-    """Scan LLM outputs once; a new tool result (a call or result not seen
-    before) starts afresh, so templated answers about new data are progress.
+    """Scan LLM outputs once. A new observation (a tool call and result, or a
+    user input, not seen since the last fresh start) starts afresh, so
+    templated answers about new data are progress, while a poll that keeps
+    returning what it returned before is not.
 
     Each output is compared with the previous `text_window` ones: equal
     normalized text is a repeat; otherwise, when both have at least
     `min_similarity_words` content words, similarity >= `similarity_threshold`.
     """
     episodes: list[Episode] = []
-    seen_info: set[tuple[str, Optional[str]]] = set()
+    window_info: set[tuple[str, Optional[str]]] = set()  # observed since the last fresh start
+    pending: list[tuple[str, Optional[str]]] = []  # observed since the last output
     recent: deque[list] = deque(maxlen=settings.text_window)  # [output, Words or None]
     current: Optional[Episode] = None
     cutoff = settings.similarity_threshold
     min_words = settings.min_similarity_words
-    fresh = False
     for step in trace.steps:
-        if step.kind == "tool":
-            key = (step.call, step.outcome)
-            if key not in seen_info:
-                seen_info.add(key)
-                fresh = True
+        if step.kind != "llm":
+            pending.append((step.call, step.outcome) if step.kind == "tool" else ("input", step.fingerprint))
             continue
         if step.fingerprint is None:
             continue
-        if fresh:
-            recent.clear()
-            current = None
-            fresh = False
+        if pending:
+            if any(key not in window_info for key in pending):
+                recent.clear()
+                current = None
+                window_info = set(pending)
+            else:
+                window_info.update(pending)
+            pending.clear()
         match: Optional[LlmOutput] = None
         score = 0.0
         for earlier, _ in reversed(recent):

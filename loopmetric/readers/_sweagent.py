@@ -1,0 +1,40 @@
+"""Reader for SWE-agent `.traj` files.
+
+Each step of `trajectory` becomes an LLM output (the thought) followed by a tool
+call named by the command's first word, whose arguments are the whole command
+and whose result is the observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._builder import TraceBuilder
+from .._canonical import as_mapping
+from .._model import Trace
+
+__all__ = ["read_swe_agent"]
+
+
+def read_swe_agent(traj: Any, *, name: str = "") -> Trace:
+    builder = TraceBuilder(name=name, source="swe-agent")
+    steps = traj.get("trajectory") if isinstance(traj, Mapping) else None
+    if not isinstance(steps, (list, tuple)):
+        builder.note("Expected a SWE-agent trajectory with a `trajectory` list.")
+        return builder.build()
+    for index, raw in enumerate(steps):
+        step = as_mapping(raw)
+        if step is None:
+            builder.note(f"step {index} is a {type(raw).__name__}; skipped.")
+            continue
+        thought = step.get("thought")
+        if not isinstance(thought, str):
+            thought = step.get("response") if isinstance(step.get("response"), str) else ""
+        builder.add_llm_output(thought)
+        action = step.get("action")
+        if isinstance(action, str) and action.strip():
+            command = action.strip()
+            words = command.split(None, 1)
+            builder.add_tool_call(words[0] if words else "action", {"command": command}, step.get("observation"))
+    return builder.build()
