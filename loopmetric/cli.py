@@ -184,7 +184,7 @@ def _explain(args: argparse.Namespace, settings: LoopSettings) -> int:
     from rich.console import Console
 
     loaded = list(load_traces(args.path, args.format))
-    console = Console()
+    console = Console(soft_wrap=True)
     status = EXIT_OK
     for item in loaded:
         if item.error:

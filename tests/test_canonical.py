@@ -1,0 +1,98 @@
+"""Canonical JSON, masking and text normalisation."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+
+import pytest
+from pydantic import BaseModel
+
+from loopmetric._canonical import canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
+
+
+class Color(Enum):
+    RED = "red"
+
+
+class Model(BaseModel):
+    b: int = 2
+    a: str = "x"
+
+
+@dataclass
+class Point:
+    y: int
+    x: int
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    pytest.param({"a": 1, "b": {"x": 1, "y": 2}}, '{"b":{"y":2,"x":1},"a":1}', id="dict-vs-json-string"),
+    pytest.param({"b": {"y": 2, "x": 1}, "a": 1}, {"a": 1, "b": {"x": 1, "y": 2}}, id="key-order-every-depth"),
+    pytest.param(' {"a": [1, {"z": 0, "y": 1}]} ', {"a": [1, {"y": 1, "z": 0}]}, id="json-string-with-spaces"),
+])
+def test_same_arguments_same_canonical_form(left, right):
+    assert canonical_args(left) == canonical_args(right)
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    pytest.param(Color.RED, '"red"', id="enum"),
+    pytest.param(b"hi", '"hi"', id="bytes"),
+    pytest.param({3, 1, 2}, '["1","2","3"]', id="set-sorted"),
+    pytest.param(Model(), '{"__class__":"Model","a":"x","b":2}', id="pydantic-fields"),
+    pytest.param(Point(1, 2), '{"__class__":"Point","x":2,"y":1}', id="dataclass-fields"),
+    pytest.param({1: "a", "b": 2}, '{"1":"a","b":2}', id="mixed-key-types"),
+    pytest.param(float("nan"), "NaN", id="nan"),
+])
+def test_non_json_values_have_a_canonical_form(value, expected):
+    assert canonical_json(value) == expected
+
+
+def test_cycles_and_deep_nesting_do_not_crash():
+    cyclic: dict = {"a": 1}
+    cyclic["self"] = cyclic
+    assert canonical_json(cyclic) == '{"a":1,"self":"<cycle>"}'
+    deep: list = []
+    node = deep
+    for _ in range(100_000):
+        node.append([])
+        node = node[0]
+    text = canonical_json(deep)
+    assert text.startswith("[[[[") and len(text) == 2 * 100_001
+
+
+def test_foreign_objects_are_never_repr_d():
+    class Loud:
+        __slots__ = ()
+
+        def __repr__(self):  # would run the trace's own code
+            raise AssertionError("repr called")
+
+    assert canonical_json({"o": Loud()}) == '{"o":"<Loud>"}'
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    pytest.param("id 123e4567-e89b-12d3-a456-426614174000", "id 9f1b2c3d-0000-4000-8000-000000000001", True, id="uuid"),
+    pytest.param("at 2024-05-20T10:00:01Z", "at 2024-05-21T11:30:00.123+02:00", True, id="iso-timestamp"),
+    pytest.param('{"id":"run-1","content":"ok"}', '{"id":"run-2","content":"ok"}', True, id="id-key"),
+    pytest.param("call_abc123 done", "call_xyz789 done", True, id="framework-call-id"),
+    pytest.param("sha deadbeefcafe12345678", "sha 0123456789abcdef0123", True, id="long-hex"),
+    pytest.param("progress 40%", "progress 80%", False, id="numbers-kept"),
+    pytest.param("1234567890123456", "1234567890123457", False, id="long-decimal-kept"),
+])
+def test_mask_volatile(a, b, same):
+    assert (mask_volatile(a) == mask_volatile(b)) is same
+
+
+def test_mask_error_masks_counters():
+    assert mask_error("bash: line 17871: cd: repo/: No such file") == mask_error("bash: line 17886: cd: repo/: No such file")
+
+
+def test_normalize_text_folds_case_and_space():
+    assert normalize_text("  Let me\n CHECK\tagain. ") == "let me check again."
+
+
+def test_canonical_json_is_valid_json():
+    value = {"z": [1, 2.5, None, True], "a": {"k": "v"}}
+    assert json.loads(canonical_json(value)) == value

@@ -1,0 +1,133 @@
+"""The deepeval reader on every shape integrations produce, and on broken input."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import read_deepeval_trace
+from loopmetric._canonical import canonical_args
+from tests._traces import agent, llm, span, tool, tool_call_entry
+from tests.conftest import load_shared_trace
+
+
+def calls(trace):
+    return [(c.name, c.args, c.result) for c in trace.tool_calls]
+
+
+def test_captured_pydantic_ai_trace_counts_each_call_once():
+    trace = read_deepeval_trace(load_shared_trace("pydantic_ai_polling_sync.json"))
+    # Each poll is recorded 3 times (LLM request, tool span, agent tools_called): 4 real calls.
+    assert calls(trace) == [("get_job_status", '{"job_id":"42"}', "running")] * 4
+    assert [o.text for o in trace.llm_outputs][:2] == ["Let me check the job status again."] * 2
+
+
+def test_captured_langgraph_trace_reads_tool_message_content():
+    trace = read_deepeval_trace(load_shared_trace("langgraph_react_polling_sync.json"))
+    assert calls(trace) == [("get_job_status", '{"job_id":"42"}', "running")] * 4
+    assert trace.llm_outputs[-1].text == "The job is still running."
+
+
+def test_captured_observe_trace_reads_every_span_type():
+    trace = read_deepeval_trace(load_shared_trace("observe_all_span_types.json"))
+    names = [c.name for c in trace.tool_calls]
+    assert names.count("search") == 4  # 2 executed, 2 requested by LLM spans and never executed
+    assert "retrieve" in names and "async_tool" in names
+    assert [c.requested for c in trace.tool_calls if c.name == "search"] == [False, True, True, False]
+
+
+@pytest.mark.parametrize(("output", "text", "requests"), [
+    pytest.param("plain text", "plain text", [], id="string"),
+    pytest.param({"role": "AI", "content": "", "tool_calls": [{"name": "s", "args": {"q": 1}, "id": "call_0"}]},
+                 "", [("s", '{"q":1}')], id="langchain-llmoutput"),
+    pytest.param([{"role": "assistant", "content": "hi"},
+                  {"role": "assistant", "content": {"type": "tool_call", "id": "c1", "name": "s", "arguments": {"q": 1}}}],
+                 "hi", [("s", '{"q":1}')], id="pydantic-ai-messages"),
+    pytest.param({"choices": [{"message": {"content": "ok", "tool_calls": [
+        {"id": "x", "type": "function", "function": {"name": "s", "arguments": '{"q": 1}'}}]}}]},
+                 "ok", [("s", '{"q":1}')], id="openai-choices"),
+    pytest.param({"content": [{"type": "text", "text": "t"}, {"type": "tool_use", "name": "s", "input": {"q": 1}}]},
+                 "t", [("s", '{"q":1}')], id="anthropic-content-parts"),
+    pytest.param({"parts": [{"part_kind": "text", "content": "p"},
+                            {"part_kind": "tool-call", "tool_name": "s", "args": '{"q":1}'}]},
+                 "p", [("s", '{"q":1}')], id="pydantic-ai-parts"),
+])
+def test_llm_output_shapes(output, text, requests):
+    trace = read_deepeval_trace(agent(llm(output)))
+    (out,) = trace.llm_outputs
+    assert out.text == text
+    assert [(c.name, c.args) for c in trace.tool_calls] == requests
+
+
+def test_request_and_tool_span_are_one_call():
+    trace = read_deepeval_trace(agent(llm({"tool_calls": [{"name": "s", "args": {"q": 1}}]}),
+                                      tool("s", {"q": 1}, output="r")))
+    assert calls(trace) == [("s", '{"q":1}', "r")]
+
+
+def test_framework_prefix_is_stripped():
+    trace = read_deepeval_trace(agent(tool("Function tool: search", {"q": 1}, output="r")))
+    assert trace.tool_calls[0].name == "search"
+
+
+def test_tool_message_content_not_ids():
+    a = {"content": "done", "type": "tool", "id": "m-1", "tool_call_id": "call_1", "__pyclass__": "ToolMessage"}
+    b = dict(a, id="m-2", tool_call_id="call_2")
+    trace = read_deepeval_trace(agent(tool("t", {}, output=a), tool("t", {}, output=b)))
+    assert trace.tool_calls[0].outcome == trace.tool_calls[1].outcome
+
+
+def test_unmatched_tools_called_entry_is_its_own_call():
+    trace = read_deepeval_trace(agent(tools_called=[tool_call_entry("lookup", {"k": 1}, "v")]))
+    assert calls(trace) == [("lookup", '{"k":1}', "v")]
+
+
+@pytest.mark.parametrize("trace", [
+    pytest.param({"name": "a", "type": "agent", "children": None}, id="children-none"),
+    pytest.param({"name": "a", "type": "agent"}, id="children-missing"),
+    pytest.param({"name": "a", "type": "agent", "children": ["x", 3, None]}, id="non-dict-children"),
+    pytest.param({"name": "a", "type": "agent", "children": "oops"}, id="children-string"),
+    pytest.param({}, id="empty"),
+    pytest.param(None, id="none"),
+    pytest.param(42, id="number"),
+])
+def test_broken_shapes_are_read_with_notes(trace):
+    read = read_deepeval_trace(trace)
+    assert read.steps == ()
+
+
+def test_cyclic_reference_is_noted_not_followed():
+    root = agent(tool("t", {}, output="r"))
+    root["children"].append(root)
+    trace = read_deepeval_trace(root)
+    assert len(trace.tool_calls) == 1
+    assert any("cyclic" in note for note in trace.notes)
+
+
+@pytest.mark.parametrize("shape", ["deep", "wide"])
+def test_fifty_thousand_spans_deep_or_wide(shape):
+    n = 50_000
+    if shape == "wide":
+        root = agent(*[tool("t", {"i": i}, output=str(i)) for i in range(n)])
+    else:
+        root = node = agent()
+        for i in range(n):
+            child = span("base", f"step{i}", input={"i": i})
+            node["children"].append(child)
+            node = child
+    trace = read_deepeval_trace(root)
+    assert len(trace.spans) == n + 1
+
+
+def test_args_dict_json_string_and_reordered_are_one_call():
+    shapes = [{"a": 1, "b": {"x": 1}}, '{"b": {"x": 1}, "a": 1}', {"b": {"x": 1}, "a": 1}]
+    trace = read_deepeval_trace(agent(*[tool("c", s, output="ok") for s in shapes]))
+    assert {c.call for c in trace.tool_calls} == {trace.tool_calls[0].call}
+    assert trace.tool_calls[0].args == canonical_args(shapes[0])
+
+
+def test_llm_token_counts_and_cost():
+    trace = read_deepeval_trace(agent(llm("x", input_token_count=100, output_token_count=10,
+                                          cost_per_input_token=0.001, cost_per_output_token=0.01)))
+    (out,) = trace.llm_outputs
+    # 100 * 0.001 + 10 * 0.01 = 0.2
+    assert (out.input_tokens, out.output_tokens, out.cost) == (100.0, 10.0, pytest.approx(0.2))
