@@ -19,7 +19,7 @@ import bisect
 from collections import defaultdict, deque
 from typing import Any, Optional
 
-from ._canonical import canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
+from ._canonical import as_mapping, canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
 from ._extract import ToolRequest, read_tool_result
 from ._fingerprint import fingerprint
 from ._model import LlmOutput, Observation, Span, Step, ToolCall, Trace
@@ -92,6 +92,15 @@ class TraceBuilder:
             self._notes.append(message)
         else:
             self._dropped_notes += 1
+
+    def mappings(self, items: Any, what: str):
+        """(index, fields) of each item that is a dict or object; the rest are noted."""
+        for index, raw in enumerate(items):
+            fields = as_mapping(raw)
+            if fields is None:
+                self.note(f"{what} {index} is a {type(raw).__name__}; skipped.")
+                continue
+            yield index, fields
 
     @property
     def spans(self) -> int:

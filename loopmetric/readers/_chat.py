@@ -28,11 +28,7 @@ def read_chat_messages(messages: Any, *, name: str = "") -> Trace:
         builder.note(f"Expected a list of chat messages, but got {type(messages).__name__}.")
         return builder.build()
     requests_by_id: dict[str, ToolRequest] = {}
-    for index, raw in enumerate(messages):
-        message = as_mapping(raw)
-        if message is None:
-            builder.note(f"message {index} is a {type(raw).__name__}, not a message; skipped.")
-            continue
+    for _, message in builder.mappings(messages, "message"):
         role = message.get("role")
         if role == "assistant":
             text, requests = read_llm_output({"content": message.get("content")})

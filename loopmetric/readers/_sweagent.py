@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._builder import TraceBuilder
-from .._canonical import as_mapping
 from .._model import Trace
 
 __all__ = ["read_swe_agent"]
@@ -23,11 +22,7 @@ def read_swe_agent(traj: Any, *, name: str = "") -> Trace:
     if not isinstance(steps, (list, tuple)):
         builder.note("Expected a SWE-agent trajectory with a `trajectory` list.")
         return builder.build()
-    for index, raw in enumerate(steps):
-        step = as_mapping(raw)
-        if step is None:
-            builder.note(f"step {index} is a {type(raw).__name__}; skipped.")
-            continue
+    for _, step in builder.mappings(steps, "step"):
         thought = step.get("thought")
         if not isinstance(thought, str):
             thought = step.get("response") if isinstance(step.get("response"), str) else ""
