@@ -38,27 +38,23 @@ def _add_settings(parser: argparse.ArgumentParser) -> None:
         flag = "--" + field.name.replace("_", "-")
         default = getattr(defaults, field.name)
         if isinstance(default, bool):
-            group.add_argument(flag, dest=field.name, action=argparse.BooleanOptionalAction, default=None,
+            group.add_argument(flag, dest=field.name, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
                                help=f"default {default}")
         elif field.name == "aggregation":
-            group.add_argument(flag, dest=field.name, choices=("geometric", "arithmetic"), default=None,
+            group.add_argument(flag, dest=field.name, choices=("geometric", "arithmetic"), default=argparse.SUPPRESS,
                                help=f"default {default}")
         elif isinstance(default, float):
-            group.add_argument(flag, dest=field.name, type=float, default=None, help=f"default {default}")
+            group.add_argument(flag, dest=field.name, type=float, default=argparse.SUPPRESS,
+                               help=f"default {default}")
         else:
-            group.add_argument(flag, dest=field.name, type=_optional_int, default=None,
+            group.add_argument(flag, dest=field.name, type=_optional_int, default=argparse.SUPPRESS,
                                help=f"default {default} ('none' turns it off)" if "threshold" in field.name
                                or field.name == "window" else f"default {default}")
 
 
 def _settings(args: argparse.Namespace) -> LoopSettings:
-    chosen = {f.name: getattr(args, f.name) for f in fields(LoopSettings)
-              if getattr(args, f.name, None) is not None}
-    for name in ("window", "repeated_result_threshold", "repeated_error_threshold",
-                 "alternating_calls_threshold", "repeated_text_threshold"):
-        raw = getattr(args, name, None)
-        if raw is None and f"--{name.replace('_', '-')}" in sys.argv:
-            chosen[name] = None
+    # Flags left out are absent from `args` (SUPPRESS), so "none" can mean None.
+    chosen = {f.name: getattr(args, f.name) for f in fields(LoopSettings) if hasattr(args, f.name)}
     return LoopSettings(**chosen)
 
 

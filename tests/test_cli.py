@@ -107,3 +107,12 @@ def test_real_tau_bench_file(capsys):
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == 200
     assert not next(r for r in rows if r["name"].startswith("gpt-4o-airline.json[109]"))["success"]
+
+
+def test_none_turns_a_pattern_off_when_called_programmatically(capsys):
+    # 4 identical polls: severe repeated_result by default, nothing once it and repeated_call are off.
+    trace = EXAMPLES / "looping_agent.json"
+    _, out, _ = run(capsys, "score", trace, "--json", "--repeated-result-threshold", "none",
+                    "--repetition-threshold", "6", "--window", "none")
+    patterns = {f["pattern"] for f in json.loads(out)["findings"]}
+    assert "repeated_result" not in patterns
