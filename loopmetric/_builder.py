@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict, deque
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ._canonical import as_mapping, canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
 from ._extract import ToolRequest, read_tool_result
@@ -120,6 +120,17 @@ class TraceBuilder:
     def _scope_of(self, span: int) -> int:
         return self._scope[span] if 0 <= span < len(self._scope) else -1
 
+    def _within(self, span: int, scope: int) -> bool:
+        """Whether `span` lies inside agent span `scope` (-1: the whole trace)."""
+        if scope < 0:
+            return True
+        agent = self._scope_of(span)
+        while agent >= 0:
+            if agent == scope:
+                return True
+            agent = self._scope_of(self._spans[agent][1])
+        return False
+
     def set_label(self, span: int, type_: str, name: str, raw_input: Any) -> None:
         if self._spans[span][5] is None:
             self._spans[span][5] = fingerprint(type_, name, mask_volatile(canonical_json(raw_input)))
@@ -170,9 +181,10 @@ class TraceBuilder:
         """Items in order, each executed call folded into the request it answers."""
         ordered: list[Any] = []
         # A request answers the next execution with the same arguments; failing
-        # that, the next one of the same name within the same agent.
+        # that, the next one of the same name run by the requesting agent or
+        # outside it (a framework's tool node), never inside another agent.
         by_key: dict[tuple[str, str], deque[_Call]] = defaultdict(deque)
-        by_name: dict[tuple[int, str], deque[_Call]] = defaultdict(deque)
+        by_name: dict[str, deque[_Call]] = defaultdict(deque)
         for item in self._items:
             if isinstance(item, _Input):
                 ordered.append(item)
@@ -185,15 +197,15 @@ class TraceBuilder:
                     for request in item.requests:
                         ordered.append(request)
                         by_key[(request.name, request.args)].append(request)
-                        by_name[(self._scope_of(request.span), request.name)].append(request)
+                        by_name[request.name].append(request)
                 continue
-            request = _take(by_key.get((item.name, item.args)),
-                            by_name.get((self._scope_of(item.span), item.name)))
+            request = _take(by_key.get((item.name, item.args)), by_name.get(item.name),
+                            lambda r, scope=self._scope_of(item.span): self._within(r.span, scope))
             if request is None:
                 ordered.append(item)
                 continue
             _remove(by_key.get((request.name, request.args)), request)
-            _remove(by_name.get((self._scope_of(request.span), request.name)), request)
+            _remove(by_name.get(request.name), request)
             request.args, request.span, request.pos = item.args, item.span, item.pos
             request.requested = False
             if item.known:
@@ -246,6 +258,8 @@ class TraceBuilder:
             ordered = [row[3] for row in keyed]
         steps: list[Step] = []
         for item in ordered:
+            if isinstance(item, _Input) and not steps:
+                continue  # the task itself: nothing before it to repeat, so not a step
             number = len(steps) + 1
             if isinstance(item, _Llm):
                 normalized = normalize_text(item.text)
@@ -292,11 +306,13 @@ def _freeze_call(call: _Call, number: int) -> ToolCall:
     )
 
 
-def _take(exact: Optional[deque[_Call]], named: Optional[deque[_Call]]) -> Optional[_Call]:
+def _take(exact: Optional[deque[_Call]], named: Optional[deque[_Call]],
+          allowed: Callable[[_Call], bool]) -> Optional[_Call]:
     if exact:
         return exact[0]
-    if named:
-        return named[0]
+    for request in named or ():
+        if allowed(request):
+            return request
     return None
 
 

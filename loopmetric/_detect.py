@@ -6,7 +6,7 @@ from dataclasses import replace
 from itertools import accumulate
 from typing import Any, Optional
 
-from ._findings import Finding
+from ._findings import Finding, looped_steps
 from ._model import Trace
 from ._report import LoopReport
 from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores
@@ -49,7 +49,7 @@ def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
     for detector in DETECTORS:
         findings.extend(detector(trace, settings))
     findings = prune_subsumed(findings)
-    findings = _with_costs(trace, findings)
+    findings, loop_tokens, loop_cost = _with_costs(trace, findings)
     breakdown = signal_scores(findings)
     score = combine(breakdown, settings)
     threshold = settings.effective_threshold
@@ -71,19 +71,23 @@ def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
         tool_calls=tool_calls,
         llm_outputs=sum(1 for s in trace.steps if s.kind == "llm"),
         notes=trace.notes,
+        loop_tokens=loop_tokens,
+        loop_cost=loop_cost,
     )
 
 
-def _with_costs(trace: Trace, findings: list[Finding]) -> list[Finding]:
-    """Tokens and cost of the LLM steps from each finding's first to last step."""
+def _with_costs(trace: Trace, findings: list[Finding]) -> tuple[list[Finding], Optional[float], Optional[float]]:
+    """Tokens and cost of the LLM steps from each finding's first to last step,
+    and of all steps inside any loop counted once (None when the trace has none)."""
     if not findings:
-        return findings
+        return findings, None, None
     tokens = [0.0] + [
         (s.input_tokens or 0.0) + (s.output_tokens or 0.0) if s.kind == "llm" else 0.0 for s in trace.steps
     ]
     costs = [0.0] + [(s.cost or 0.0) if s.kind == "llm" else 0.0 for s in trace.steps]
-    if not any(tokens) and not any(costs):
-        return findings
+    has_tokens, has_costs = any(tokens), any(costs)
+    if not has_tokens and not has_costs:
+        return findings, None, None
     token_sums = list(accumulate(tokens))
     cost_sums = list(accumulate(costs))
     priced = []
@@ -92,11 +96,13 @@ def _with_costs(trace: Trace, findings: list[Finding]) -> list[Finding]:
             priced.append(finding)
             continue
         first, last = finding.steps[0], finding.steps[-1]
-        spent_tokens = token_sums[last] - token_sums[first - 1]
-        spent_cost = cost_sums[last] - cost_sums[first - 1]
         priced.append(replace(
             finding,
-            tokens=spent_tokens if any(tokens) else None,
-            cost=round(spent_cost, 10) if any(costs) else None,
+            tokens=token_sums[last] - token_sums[first - 1] if has_tokens else None,
+            cost=round(cost_sums[last] - cost_sums[first - 1], 10) if has_costs else None,
         ))
-    return priced
+    inside = looped_steps(findings)
+    loop_tokens = sum(tokens[step] for step in inside) if has_tokens else None
+    loop_cost = round(sum(costs[step] for step in inside), 10) if has_costs else None
+    return priced, loop_tokens, loop_cost
+

@@ -9,6 +9,7 @@ descend without bound.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Optional
@@ -19,6 +20,7 @@ __all__ = [
     "ToolRequest",
     "ToolResult",
     "clean_tool_name",
+    "finite_number",
     "merge_requests",
     "read_llm_output",
     "read_tool_entry",
@@ -41,6 +43,14 @@ def clean_tool_name(name: Any) -> str:
         return ""
     cleaned = _NAME_PREFIX.sub("", name, count=1).strip()
     return cleaned or name.strip()
+
+
+def finite_number(value: Any) -> Optional[float]:
+    """A token count or price as a float; None for bools, strings, NaN and infinities."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 class ToolRequest(NamedTuple):
@@ -146,6 +156,9 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
     m = as_mapping(output)
     is_error = False
     if m is not None:
+        data = m.get("data")
+        if m.get("type") in _TOOL_MESSAGE_TYPES and isinstance(data, Mapping) and "content" in data:
+            m = data  # a LangChain message serialized as {"type": "tool", "data": {...}}
         if _is_tool_message(m):
             is_error = m.get("status") == "error" or bool(m.get("is_error") or m.get("isError"))
             output = m.get("content")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Optional
 
-__all__ = ["Finding", "Pattern", "Severity", "Signal", "step_range"]
+__all__ = ["Finding", "Pattern", "Severity", "Signal", "looped_steps", "step_range", "worst_first"]
 
 Severity = Literal["mild", "severe"]
 Signal = Literal["tool_repetition", "reasoning_stagnation", "call_graph_cycles"]
@@ -55,6 +55,23 @@ class Finding:
         for key in ("steps", "tools", "fingerprints", "spans"):
             data[key] = list(data[key])
         return data
+
+
+def looped_steps(findings: Any) -> set[int]:
+    """Steps from the first to the last repetition of each finding, counted once."""
+    covered: set[int] = set()
+    for finding in findings:
+        if finding.steps:
+            covered.update(range(finding.steps[0], finding.steps[-1] + 1))
+    return covered
+
+
+_WORST_FIRST = {"severe": 0, "mild": 1}
+
+
+def worst_first(severity: str, steps: Any) -> tuple[int, int]:
+    """Sort key putting severe findings first, then the earliest (also for to_dict() rows)."""
+    return _WORST_FIRST.get(severity, 2), steps[0] if steps else 0
 
 
 def step_range(steps: tuple[int, ...] | list[int]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ._findings import Finding
+from ._findings import Finding, looped_steps, worst_first
 
 __all__ = ["LoopReport"]
 
@@ -26,23 +26,20 @@ class LoopReport:
     tool_calls: int = 0
     llm_outputs: int = 0
     notes: tuple[str, ...] = field(default=())
+    loop_tokens: Optional[float] = None  # tokens of the LLM steps inside loops, counted once
+    loop_cost: Optional[float] = None  # their cost, when the trace records prices
 
     @property
     def worst(self) -> Optional[Finding]:
         """The most severe finding, earliest first."""
         if not self.findings:
             return None
-        rank = {"severe": 0, "mild": 1}
-        return min(self.findings, key=lambda f: (rank[f.severity], f.first_step or 0))
+        return min(self.findings, key=lambda f: worst_first(f.severity, f.steps))
 
     @property
     def looped_steps(self) -> int:
         """Steps from the first to the last repetition of each finding, counted once."""
-        covered: set[int] = set()
-        for finding in self.findings:
-            if finding.steps:
-                covered.update(range(finding.steps[0], finding.steps[-1] + 1))
-        return len(covered)
+        return len(looped_steps(self.findings))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,5 +55,7 @@ class LoopReport:
             "tool_calls": self.tool_calls,
             "llm_outputs": self.llm_outputs,
             "looped_steps": self.looped_steps,
+            "loop_tokens": self.loop_tokens,
+            "loop_cost": self.loop_cost,
             "notes": list(self.notes),
         }

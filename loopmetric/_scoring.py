@@ -14,7 +14,7 @@ import math
 from collections import defaultdict
 from typing import Iterable
 
-from ._findings import Finding
+from ._findings import Finding, worst_first
 from ._settings import LoopSettings
 
 __all__ = ["SIGNALS", "WEIGHTS", "combine", "prune_subsumed", "reason_for", "signal_scores"]
@@ -85,6 +85,6 @@ def reason_for(findings: list[Finding], score: float) -> str:
     """Every finding, severe first, each with its numbers; or "No loop patterns detected."."""
     if not findings:
         return NO_LOOPS
-    ordered = sorted(findings, key=lambda f: (-_RANK[f.severity], f.first_step or 0))
+    ordered = sorted(findings, key=lambda f: worst_first(f.severity, f.steps))
     head = f"Loop score {score:.2f}."
     return " ".join([head] + [f"{f.severity.capitalize()}: {f.message}" for f in ordered])

@@ -14,10 +14,12 @@ import argparse
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import fields
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ._detect import analyze
+from ._findings import worst_first
 from ._report import LoopReport
 from ._settings import LoopSettings
 from .readers import FORMATS, expand_paths, load_traces
@@ -97,11 +99,13 @@ def _score(args: argparse.Namespace, settings: LoopSettings) -> int:
         print("loopmetric: no trace files found", file=sys.stderr)
         return EXIT_USAGE
     jobs = [(p, explicit, args.format, settings) for p, explicit in paths]
-    if args.jobs > 1 and len(jobs) > 1 and all(p != "-" for p, _ in paths):
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            per_file = list(pool.map(_score_file, jobs, chunksize=max(1, len(jobs) // (args.jobs * 8))))
-    else:
-        per_file = [_score_file(job) for job in jobs]
+    with _progress(len(jobs)) as advance:
+        if args.jobs > 1 and len(jobs) > 1 and all(p != "-" for p, _ in paths):
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                chunks = max(1, min(64, len(jobs) // (args.jobs * 8)))
+                per_file = [advance(rows) for rows in pool.map(_score_file, jobs, chunksize=chunks)]
+        else:
+            per_file = [advance(_score_file(job)) for job in jobs]
     rows = [row for rows in per_file for row in rows]
     errors = [error for _, _, error in rows if error]
     reports = [(name, data) for name, data, error in rows if data is not None]
@@ -120,10 +124,28 @@ def _score(args: argparse.Namespace, settings: LoopSettings) -> int:
     return EXIT_USAGE if errors else EXIT_OK
 
 
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[Any], Any]]:
+    """A progress bar on stderr over the files, only when stderr is a terminal."""
+    if total < 2 or not sys.stderr.isatty():
+        yield lambda rows: rows
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("scoring", total=total)
+
+        def advance(rows: Any) -> Any:
+            progress.advance(task)
+            return rows
+
+        yield advance
+
+
 def _worst(data: dict) -> Optional[dict]:
-    rank = {"severe": 0, "mild": 1}
     findings = data["findings"]
-    return min(findings, key=lambda f: (rank[f["severity"]], f["steps"][0] if f["steps"] else 0)) if findings else None
+    return min(findings, key=lambda f: worst_first(f["severity"], f["steps"])) if findings else None
 
 
 def _print_table(reports: list[tuple[str, dict]]) -> None:
@@ -135,11 +157,17 @@ def _print_table(reports: list[tuple[str, dict]]) -> None:
         table.add_column(column, overflow="fold")
     counts: dict[str, int] = {}
     looped = 0
+    tokens: list[float] = []
+    costs: list[float] = []
     for name, data in reports:
         worst = _worst(data)
         for finding in data["findings"]:
             counts[finding["pattern"]] = counts.get(finding["pattern"], 0) + 1
         looped += data["looped_steps"]
+        if data.get("loop_tokens") is not None:
+            tokens.append(data["loop_tokens"])
+        if data.get("loop_cost") is not None:
+            costs.append(data["loop_cost"])
         table.add_row(
             name, f"{data['score']:.2f}", "[green]pass[/]" if data["success"] else "[red]FAIL[/]",
             f"{worst['severity']} {worst['pattern']}: {', '.join(worst['tools']) or '-'}" if worst else "-",
@@ -149,7 +177,13 @@ def _print_table(reports: list[tuple[str, dict]]) -> None:
     console.print(table)
     failed = sum(1 for _, data in reports if not data["success"])
     patterns = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
-    console.print(f"{len(reports)} traces, {failed} failed; patterns: {patterns}; {looped} steps inside loops")
+    spent = ""
+    if tokens:
+        spent += f", {sum(tokens):,.0f} tokens"
+    if costs:
+        spent += f", ${sum(costs):,.4f}"
+    console.print(f"{len(reports)} traces, {failed} failed; patterns: {patterns}; "
+                  f"{looped} steps inside loops{spent}")
 
 
 def _steps(steps: Sequence[int]) -> str:

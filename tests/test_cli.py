@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from loopmetric import read_deepeval_trace
 from loopmetric.cli import main
+from tests._traces import agent, llm, tool
 from tests.conftest import shared_path
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PAIR = (EXAMPLES / "looping_agent.json", EXAMPLES / "healthy_agent.json")
 
 
 def run(capsys, *args):
@@ -28,7 +32,7 @@ def test_score_examples_table(capsys):
 
 
 def test_json_output_and_gate(capsys):
-    code, out, _ = run(capsys, "score", EXAMPLES, "--json", "--fail-under", "0.9")
+    code, out, _ = run(capsys, "score", *PAIR, "--json", "--fail-under", "0.9")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 1  # 1 of 2 passing < 0.9
     assert sorted(r["success"] for r in rows) == [False, True]
@@ -53,7 +57,7 @@ def test_corrupt_file_is_named_and_others_scored(tmp_path, capsys):
 
 def test_junit_report(tmp_path, capsys):
     junit = tmp_path / "loops.xml"
-    run(capsys, "score", EXAMPLES, "--junit", junit)
+    run(capsys, "score", *PAIR, "--junit", junit)
     text = junit.read_text()
     assert 'tests="2"' in text and 'failures="1"' in text and "<failure" in text
 
@@ -75,13 +79,54 @@ def test_explain_marks_the_loop(capsys):
     assert code == 0 and "<- #1 repeated_call" in out and "search_web" in out
 
 
-def test_jobs_output_identical(tmp_path, capsys):
-    for i in range(20):
-        source = "looping_agent.json" if i % 3 == 0 else "healthy_agent.json"
-        (tmp_path / f"t{i:02d}.json").write_text((EXAMPLES / source).read_text())
+def test_jobs_output_identical_on_1000_traces(tmp_path, capsys):
+    rng = random.Random(7)
+    for i in range(1000):
+        steps = []
+        for _ in range(rng.randint(2, 12)):
+            name = rng.choice(["search", "fetch", "poll"])
+            steps += [llm(rng.choice(["Thinking.", "Let me check again.", f"Step {rng.randint(1, 3)}."])),
+                      tool(name, {"q": rng.randint(1, 3)}, rng.choice(["ok", "running", f"page {rng.randint(1, 9)}"]))]
+        if i % 3 == 0:  # a third get a stuck stretch somewhere
+            at = rng.randrange(len(steps) + 1)
+            steps[at:at] = [tool("poll", {"job": i}, "running") for _ in range(rng.randint(3, 6))]
+        (tmp_path / f"t{i:04d}.json").write_text(json.dumps(agent(*steps, name=f"run {i}")))
     _, one, _ = run(capsys, "score", tmp_path, "--json", "--jobs", "1")
     _, two, _ = run(capsys, "score", tmp_path, "--json", "--jobs", "2")
-    assert one == two and len(one.splitlines()) == 20
+    rows = [json.loads(line) for line in one.splitlines()]
+    assert one == two and len(rows) == 1000
+    assert 100 < sum(not r["success"] for r in rows) < 900  # both verdicts are exercised
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    for i in range(3):
+        (tmp_path / f"t{i}.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    _, _, err = run(capsys, "score", tmp_path, "--json")
+    assert err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    _, _, err = run(capsys, "score", tmp_path, "--json")
+    assert "scoring" in err
+
+
+def test_summary_adds_up_tokens_and_cost(capsys):
+    _, out, _ = run(capsys, "score", EXAMPLES / "looping_agent.json", "--json")
+    data = json.loads(out)
+    # Both findings span steps 2-12; the LLM steps between them are counted once.
+    trace = read_deepeval_trace(json.loads((EXAMPLES / "looping_agent.json").read_text()))
+    inside = [s for s in trace.llm_outputs if 2 <= s.step <= 12]
+    assert [f["steps"][0] for f in data["findings"]] == [2, 3] and data["findings"][1]["steps"][-1] <= 12
+    assert data["loop_tokens"] == sum(s.input_tokens + s.output_tokens for s in inside)
+    assert data["loop_cost"] == pytest.approx(sum(s.cost for s in inside))
+    _, table, _ = run(capsys, "score", EXAMPLES / "looping_agent.json")
+    assert f"{data['loop_tokens']:,.0f} tokens" in table and f"${data['loop_cost']:,.4f}" in table
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".json", ".traj")))
+def test_every_example_is_read(sample, capsys):
+    code, out, err = run(capsys, "score", EXAMPLES / sample, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["success"] is (sample == "healthy_agent.json")
 
 
 def test_help_does_not_import_deepeval():

@@ -2,6 +2,8 @@
 
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
+from ._otlp import read_otlp_traces
+from ._pydantic_ai import read_pydantic_ai_messages
 from ._files import FORMATS, LoadedTrace, detect_format, expand_paths, load_traces
 from ._sweagent import read_swe_agent
 
@@ -13,5 +15,7 @@ __all__ = [
     "load_traces",
     "read_chat_messages",
     "read_deepeval_trace",
+    "read_otlp_traces",
+    "read_pydantic_ai_messages",
     "read_swe_agent",
 ]

@@ -10,16 +10,15 @@ with a note instead of failing.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._builder import TraceBuilder
 from .._canonical import as_mapping
-from .._extract import clean_tool_name, merge_requests, read_llm_output, read_tool_entry
+from .._extract import clean_tool_name, finite_number, merge_requests, read_llm_output, read_tool_entry
 from .._model import Trace
 
-__all__ = ["read_deepeval_trace", "unwrap_trace_dict"]
+__all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
 _TOOL_TYPES = frozenset({"tool", "retriever"})
 MAX_SPANS = 2_000_000
@@ -35,8 +34,12 @@ def unwrap_trace_dict(data: Any) -> Any:
 
 def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
     """Read a deepeval trace dict (or a list of root spans) into a `Trace`."""
-    trace = unwrap_trace_dict(trace)
-    builder = TraceBuilder(name=name, source="deepeval")
+    return read_span_tree(unwrap_trace_dict(trace), name=name, source="deepeval")
+
+
+def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
+    """Read nested span dicts in deepeval's shape (also what other readers build)."""
+    builder = TraceBuilder(name=name, source=source)
     if isinstance(trace, (list, tuple)):
         roots = list(trace)
     elif as_mapping(trace) is not None:
@@ -96,8 +99,8 @@ def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
                 text,
                 merge_requests(requests, entries),
                 span=span,
-                input_tokens=_number(m.get("input_token_count")),
-                output_tokens=_number(m.get("output_token_count")),
+                input_tokens=finite_number(m.get("input_token_count")),
+                output_tokens=finite_number(m.get("output_token_count")),
                 cost=_cost(m),
             )
         else:
@@ -148,18 +151,14 @@ def _entries(value: Any, builder: TraceBuilder, span: int) -> list:
     return entries
 
 
-def _number(value: Any) -> Optional[float]:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
 def _cost(m: Mapping[str, Any]) -> Optional[float]:
+    direct = finite_number(m.get("cost"))
+    if direct is not None:
+        return direct
     parts = []
     for tokens, price in (("input_token_count", "cost_per_input_token"),
                           ("output_token_count", "cost_per_output_token")):
-        count, unit = _number(m.get(tokens)), _number(m.get(price))
+        count, unit = finite_number(m.get(tokens)), finite_number(m.get(price))
         if count is not None and unit is not None:
             parts.append(count * unit)
     return sum(parts) if parts else None

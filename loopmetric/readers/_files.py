@@ -14,6 +14,8 @@ from typing import Any, Callable, Optional
 from .._model import Trace
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
+from ._otlp import is_otlp, read_otlp_traces
+from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
 
 __all__ = ["FORMATS", "LoadedTrace", "NotATrace", "detect_format", "expand_paths", "load_traces"]
@@ -22,7 +24,7 @@ __all__ = ["FORMATS", "LoadedTrace", "NotATrace", "detect_format", "expand_paths
 class NotATrace(ValueError):
     """The JSON parsed but is none of the known trace formats."""
 
-FORMATS = ("deepeval", "chat", "tau-bench", "swe-agent")
+FORMATS = ("deepeval", "otlp", "pydantic-ai", "chat", "tau-bench", "swe-agent")
 _SUFFIXES = (".json", ".jsonl", ".traj", ".ndjson")
 
 
@@ -58,7 +60,9 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
 
 
 def detect_format(data: Any) -> str:
-    """deepeval, chat, tau-bench or swe-agent, from the shape of the parsed JSON."""
+    """One of `FORMATS`, from the shape of the parsed JSON."""
+    if is_otlp(data):
+        return "otlp"
     if isinstance(data, Mapping):
         if isinstance(data.get("trajectory"), list):
             return "swe-agent"
@@ -73,6 +77,8 @@ def detect_format(data: Any) -> str:
         first = data[0] if isinstance(data[0], Mapping) else {}
         if isinstance(first.get("traj"), list):
             return "tau-bench"
+        if isinstance(first.get("parts"), list) and first.get("kind") in ("request", "response"):
+            return "pydantic-ai"
         if "role" in first:
             return "chat"
         if "children" in first or ("type" in first and "name" in first):
@@ -89,6 +95,11 @@ def _records(data: Any, fmt: str, stem: str) -> Iterator[tuple[str, Callable[[],
                 label = f"{stem}[{index}] task {record.get('task_id')} trial {record.get('trial')}"
             yield label, (lambda r=record, n=label: read_chat_messages(
                 r.get("traj") if isinstance(r, Mapping) else r, name=n))
+    elif fmt == "otlp":
+        for trace in read_otlp_traces(data, name=stem):
+            yield trace.name, (lambda t=trace: t)
+    elif fmt == "pydantic-ai":
+        yield stem, lambda: read_pydantic_ai_messages(data, name=stem)
     elif fmt == "chat":
         yield stem, lambda: read_chat_messages(data, name=stem)
     elif fmt == "swe-agent":
@@ -100,7 +111,9 @@ def _records(data: Any, fmt: str, stem: str) -> Iterator[tuple[str, Callable[[],
 def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     """Every trace in one file ("-" reads stdin). Never raises for a bad file.
 
-    `fmt` overrides detection ("deepeval", "chat", "tau-bench", "swe-agent").
+    A file holds one JSON document, or several (JSON Lines, or documents one
+    after another as `ConsoleSpanExporter` prints them). `fmt` (one of
+    `FORMATS`) overrides detection.
     """
     stem = "<stdin>" if path == "-" else Path(path).name
     try:
@@ -108,22 +121,14 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     except (OSError, UnicodeDecodeError) as error:
         yield LoadedTrace(stem, error=f"{path}: cannot read: {error}")
         return
-    documents: list[tuple[str, Any]] = []
     try:
-        documents.append((stem, json.loads(text)))
-    except ValueError as whole_error:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
-            yield LoadedTrace(stem, error=f"{path}: not valid JSON: {whole_error}")
-            return
-        for number, line in enumerate(lines, 1):
-            try:
-                documents.append((f"{stem}:{number}", json.loads(line)))
-            except ValueError as error:
-                yield LoadedTrace(f"{stem}:{number}", error=f"{path}:{number}: not valid JSON: {error}")
-    except RecursionError:
-        yield LoadedTrace(stem, error=f"{path}: JSON nested too deeply to parse")
-        return
+        documents = _documents(text, stem)
+    except _Unreadable as error:
+        for label, message in error.problems:
+            yield LoadedTrace(label, error=f"{path}{message}")
+        documents = error.documents
+    if len(documents) > 1 and fmt in (None, "otlp") and all(is_otlp(d) for _, d in documents):
+        documents = [(stem, [d for _, d in documents])]  # span batches of one export: one tree
     for label, data in documents:
         try:
             chosen = fmt or detect_format(data)
@@ -135,3 +140,47 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
             yield LoadedTrace(label, error=f"{path}: {error}", not_a_trace=True)
         except (ValueError, TypeError, RecursionError) as error:
             yield LoadedTrace(label, error=f"{path}: {error}")
+
+
+class _Unreadable(Exception):
+    def __init__(self, problems: list[tuple[str, str]], documents: list[tuple[str, Any]]) -> None:
+        super().__init__(problems)
+        self.problems, self.documents = problems, documents
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _documents(text: str, stem: str) -> list[tuple[str, Any]]:
+    """The JSON documents of a file, each labelled (`stem:line` when several)."""
+    try:
+        return [(stem, json.loads(text))]
+    except RecursionError:
+        raise _Unreadable([(stem, ": JSON nested too deeply to parse")], []) from None
+    except ValueError as whole_error:
+        first_error = whole_error
+    documents: list[tuple[str, Any]] = []
+    at, end = 0, len(text)
+    try:
+        while True:
+            while at < end and text[at].isspace():
+                at += 1
+            if at == end:
+                break
+            line = text.count("\n", 0, at) + 1
+            value, at = _DECODER.raw_decode(text, at)
+            documents.append((f"{stem}:{line}", value))
+    except (ValueError, RecursionError):
+        documents = []
+    if len(documents) > 1:
+        return documents
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) < 2:
+        raise _Unreadable([(stem, f": not valid JSON: {first_error}")], [])
+    problems: list[tuple[str, str]] = []
+    for number, line in lines:
+        try:
+            documents.append((f"{stem}:{number}", json.loads(line)))
+        except (ValueError, RecursionError) as error:
+            problems.append((f"{stem}:{number}", f":{number}: not valid JSON: {error}"))
+    raise _Unreadable(problems, documents)
