@@ -16,8 +16,5 @@ _KEY = b"loopmetric/fingerprint/v1"
 
 def fingerprint(*parts: str) -> str:
     """Fingerprint of the parts, each kept apart from the next."""
-    digest = blake2b(digest_size=8, key=_KEY)
-    for part in parts:
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x1f")
-    return digest.hexdigest()
+    data = "\x1f".join(parts) + "\x1f"  # the same bytes as updating part by part
+    return blake2b(data.encode("utf-8", "surrogatepass"), digest_size=8, key=_KEY).hexdigest()

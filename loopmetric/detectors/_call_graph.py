@@ -21,7 +21,7 @@ def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Find
     spans = trace.spans
     path: list[int] = []
     on_path: dict[str, list[int]] = {}
-    worst: dict[str, tuple[int, list[int]]] = {}  # label -> (count, cycle path)
+    worst: dict[str, tuple[int, int, int]] = {}  # label -> (count, first span, deepest span)
     for span in spans:
         while path and path[-1] != span.parent:
             left = spans[path.pop()]
@@ -31,18 +31,21 @@ def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Find
             ancestors = on_path.setdefault(span.label, [])
             if ancestors:
                 count = len(ancestors) + 1
-                if count > worst.get(span.label, (0, []))[0]:
-                    first = path.index(ancestors[0])
-                    worst[span.label] = (count, path[first:] + [span.index])
+                if count > worst.get(span.label, (0, -1, -1))[0]:
+                    worst[span.label] = (count, ancestors[0], span.index)
             ancestors.append(span.index)
         path.append(span.index)
     if not worst:
         return ()
     step_of_span = {s.span: s.step for s in trace.steps if s.span >= 0}
     findings = []
-    for label, (count, cycle) in worst.items():
+    for label, (count, first, deepest) in worst.items():
+        cycle = _path_between(spans, first, deepest)  # once per label: linear overall
         head = spans[cycle[-1]]
-        shown = " -> ".join(f"{spans[i].type}:{spans[i].name}" for i in cycle)
+        hops = [f"{spans[i].type}:{spans[i].name}" for i in (cycle if len(cycle) <= 6 else cycle[:3] + cycle[-2:])]
+        if len(cycle) > 6:
+            hops.insert(3, f"... {len(cycle) - 5} more ...")
+        shown = " -> ".join(hops)
         steps = tuple(sorted(step_of_span[i] for i in cycle if i in step_of_span))
         findings.append(Finding(
             pattern="call_graph_cycle",
@@ -57,3 +60,11 @@ def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Find
             spans=tuple(cycle),
         ))
     return tuple(findings)
+
+
+def _path_between(spans, first: int, last: int) -> list[int]:
+    """Span indices from `first` down to its descendant `last`, following parents."""
+    path = [last]
+    while path[-1] != first and spans[path[-1]].parent >= 0:
+        path.append(spans[path[-1]].parent)
+    return path[::-1]

@@ -64,7 +64,9 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
                 match, score = earlier, 1.0
                 break
         entry = [step, None]
-        if match is None and len(step.normalized) >= min_words:
+        if match is None and recent and len(step.normalized) >= min_words:
+            # Content words only when there is something to compare with: after a new
+            # observation the window is empty, and most outputs never need them.
             words = _words(entry)
             if words.count >= min_words:
                 for earlier_entry in reversed(recent):
@@ -74,8 +76,9 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
                     if earlier_words.count < min_words:
                         continue
                     value = similarity(words, earlier_words, cutoff)
-                    if value >= cutoff and value > score:
+                    if value >= cutoff:  # the most recent similar output is the match
                         match, score = earlier_entry[0], value
+                        break
         if match is not None:
             if current is None:
                 current = Episode()

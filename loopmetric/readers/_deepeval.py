@@ -54,44 +54,51 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
 
     on_path: set[int] = set()  # ids of the span dicts on the current ancestry path
     same_on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
+    labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
     while stack:
         op = stack.pop()
         if op[0] == _EXIT:
             _, span, key, start, claims, ident = op
-            same_on_path[key].pop()
+            same = same_on_path[key]
+            same.pop()
+            if labelled.get(key, 0) > len(same):
+                labelled[key] = len(same)
             on_path.discard(ident)
             if claims:
                 builder.add_claims(span, start, builder.position, claims)
             continue
         _, node, parent, depth, slot = op
-        m = as_mapping(node)
-        where = f"child {slot} of span {parent}" if parent >= 0 else f"root {slot}"
+        m = node if type(node) is dict else as_mapping(node)
         if m is None:
             if node is not None:
-                builder.note(f"{where} is a {type(node).__name__}, not a span; skipped.")
+                builder.note(f"{_where(slot, parent)} is a {type(node).__name__}, not a span; skipped.")
             continue
         if id(node) in on_path:
-            builder.note(f"{where} is one of its own ancestors (a cyclic reference); not followed.")
+            builder.note(f"{_where(slot, parent)} is one of its own ancestors (a cyclic reference); not followed.")
             continue
         if builder.spans >= MAX_SPANS:
             builder.note(f"The trace has more than {MAX_SPANS} spans; the rest is not read.")
             break
         on_path.add(id(node))
 
-        type_ = _text(m.get("type"), "base").lower()
-        span_name = _text(m.get("name"), "")
+        raw_type, raw_name = m.get("type"), m.get("name")
+        type_ = (raw_type if type(raw_type) is str else _text(raw_type, "base")).lower()
+        span_name = raw_name if type(raw_name) is str else _text(raw_name, "")
         span = builder.add_span(parent, depth, type_, span_name)
         key = (type_, span_name)
         ancestors = same_on_path.setdefault(key, [])
         if ancestors:  # same type and name on its own ancestry: the cycle check needs labels
-            for ancestor, ancestor_input in ancestors:
+            # Ancestors labelled before are not visited again: linear on a 100,000-deep chain.
+            for ancestor, ancestor_input in ancestors[labelled.get(key, 0):]:
                 builder.set_label(ancestor, type_, span_name, ancestor_input)
             builder.set_label(span, type_, span_name, m.get("input"))
+            labelled[key] = len(ancestors) + 1
         ancestors.append((span, m.get("input")))
 
         start = builder.position
-        entries = _entries(m.get("tools_called"), builder, span)
+        tools_called = m.get("tools_called")
+        entries = _entries(tools_called, builder, span) if tools_called is not None else []
         claims = []
         if type_ == "llm":
             text, requests = read_llm_output(m.get("output"))
@@ -120,14 +127,19 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         if children is None:
             continue
         if isinstance(children, (list, tuple)):
-            for index in range(len(children) - 1, -1, -1):
-                stack.append((_ENTER, children[index], span, depth + 1, index))
+            below = depth + 1
+            stack.extend([(_ENTER, children[index], span, below, index)
+                          for index in range(len(children) - 1, -1, -1)])
         else:
             builder.note(
                 f"span {span} ({span_name or type_}) has children of type "
                 f"{type(children).__name__}, not a list; ignored."
             )
     return builder.build()
+
+
+def _where(slot: int, parent: int) -> str:
+    return f"child {slot} of span {parent}" if parent >= 0 else f"root {slot}"
 
 
 def _text(value: Any, default: str) -> str:
@@ -152,9 +164,12 @@ def _entries(value: Any, builder: TraceBuilder, span: int) -> list:
 
 
 def _cost(m: Mapping[str, Any]) -> Optional[float]:
-    direct = finite_number(m.get("cost"))
-    if direct is not None:
-        return direct
+    if "cost" in m:
+        direct = finite_number(m.get("cost"))
+        if direct is not None:
+            return direct
+    if "cost_per_input_token" not in m and "cost_per_output_token" not in m:
+        return None
     parts = []
     for tokens, price in (("input_token_count", "cost_per_input_token"),
                           ("output_token_count", "cost_per_output_token")):

@@ -1,0 +1,106 @@
+"""What the benchmark scripts share: both metrics on one trace, confusion counts, output."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def loopmetric_verdict(trace: Any) -> tuple[bool, float, str]:
+    """(predicted loop, score, reason) of loopmetric at default settings."""
+    from loopmetric import detect_loops
+
+    report = detect_loops(trace)
+    return (not report.success), report.score, report.reason
+
+
+def deepeval_verdict(trace: Any) -> tuple[Optional[bool], Optional[float], str]:
+    """(predicted loop, score, reason) of deepeval's own AgentLoopDetectionMetric at
+    default settings; (None, None, error) when it raises."""
+    from deepeval.metrics import AgentLoopDetectionMetric
+    from deepeval.test_case import LLMTestCase
+
+    from loopmetric.readers._deepeval import unwrap_trace_dict
+
+    metric = AgentLoopDetectionMetric(async_mode=False)
+    case = LLMTestCase(input="benchmark", actual_output="benchmark")
+    case._trace_dict = unwrap_trace_dict(trace)  # what deepeval itself puts there
+    try:
+        metric.measure(case)
+    except Exception as error:  # noqa: BLE001 - a crash is a result to report
+        return None, None, f"{type(error).__name__}: {error}"
+    return (not metric.success), metric.score, metric.reason or ""
+
+
+def time_call(fn, *args: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - start, result
+
+
+@dataclass
+class Confusion:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+    errors: int = 0  # the metric raised; counted as "no loop predicted"
+
+    def add(self, truth: bool, predicted: Optional[bool]) -> None:
+        if predicted is None:
+            self.errors += 1
+            predicted = False
+        if truth and predicted:
+            self.tp += 1
+        elif truth:
+            self.fn += 1
+        elif predicted:
+            self.fp += 1
+        else:
+            self.tn += 1
+
+    @property
+    def n(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return (self.tp + self.tn) / self.n if self.n else 0.0
+
+    def cells(self) -> list[str]:
+        return [str(self.tp), str(self.fp), str(self.fn), str(self.tn), f"{self.precision:.2f}",
+                f"{self.recall:.2f}", f"{self.f1:.2f}", f"{self.accuracy:.2f}"]
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--smoke", action="store_true", help="a tiny run, to check the script works")
+    p.add_argument("--out", type=Path, default=RESULTS, help="folder for the Markdown and PNG results")
+    return p

@@ -1,0 +1,255 @@
+"""Speed and scale: loopmetric and deepeval's metric on the same synthetic traces.
+
+    python -m benchmarks.speed          # writes results/speed.md and results/speed.png
+
+Traces of 100 to 50,000 spans: an agent whose LLM spans carry outputs of about
+2,000 characters and whose tool spans carry arguments and results, in three
+shapes: `distinct` (LLM and tool spans alternate, every output different),
+`near-identical` (LLM outputs back to back that differ by a few words, so each
+is compared with the 4 before it: the worst case for text similarity) and
+`deep` (as distinct, each span the child of the previous one). For each, in a fresh process: wall time and peak
+traced memory of `json.loads` of the serialized trace (the floor: any metric
+must at least parse it), of loopmetric's `detect_loops` on the parsed dict, and
+of deepeval's `AgentLoopDetectionMetric.measure`; the ratios; and the exponent
+of a power-law fit of loopmetric's time against size from 1,000 spans up.
+deepeval's metric gets at most `--deepeval-timeout` seconds per trace (60);
+larger sizes of that shape are skipped once it times out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import random
+import sys
+import time
+import tracemalloc
+from typing import Any, Optional
+
+from ._common import markdown_table, parser
+
+SIZES = (100, 1_000, 5_000, 20_000, 50_000)
+SHAPES = ("distinct", "near-identical", "deep")
+_WORDS = ("agent tool search result query answer model step plan check file value error page data user "
+          "order report status job service config table index token cache region update").split()
+
+
+def _text(rng: random.Random, chars: int = 2_000) -> str:
+    words: list[str] = []
+    size = 0
+    while size < chars:
+        word = rng.choice(_WORDS) + (str(rng.randint(0, 999)) if rng.random() < 0.2 else "")
+        words.append(word)
+        size += len(word) + 1
+    return " ".join(words)
+
+
+def make_trace(spans: int, shape: str, seed: int = 0) -> dict[str, Any]:
+    """A deepeval trace dict with `spans` spans (root included)."""
+    rng = random.Random(seed)
+    base = _text(rng)
+    nodes: list[dict[str, Any]] = []
+    for i in range(spans - 1):
+        if i % 2 == 0 or shape == "near-identical":  # near-identical: LLM outputs back to back
+            if shape == "near-identical":
+                words = base.split()
+                for _ in range(5):
+                    words[rng.randrange(len(words))] = rng.choice(_WORDS)
+                output = " ".join(words)
+            else:
+                output = _text(rng)
+            nodes.append({"type": "llm", "name": "model", "input": {"step": i}, "output": output,
+                          "input_token_count": 800, "output_token_count": 400, "children": []})
+        else:
+            nodes.append({"type": "tool", "name": rng.choice(("search", "fetch", "read")),
+                          "input": {"query": f"q{i}", "page": i % 7}, "output": f"result {i}: " + _text(rng, 200),
+                          "children": []})
+    root = {"type": "agent", "name": "agent", "input": "task", "output": "done", "children": []}
+    if shape == "deep":
+        parent = root
+        for node in nodes:
+            parent["children"].append(node)
+            parent = node
+    else:
+        root["children"] = nodes
+    return root
+
+
+def _measure(kind: str, text: str, memory: bool) -> tuple[float, int]:
+    """(seconds, peak traced bytes or 0) of one run of `kind` over the trace text."""
+    if kind == "json":
+        work = lambda: json.loads(text)  # noqa: E731
+    else:
+        trace = json.loads(text)
+        if kind == "loopmetric":
+            from loopmetric import detect_loops
+
+            work = lambda: detect_loops(trace)  # noqa: E731
+        else:
+            from deepeval.metrics import AgentLoopDetectionMetric
+            from deepeval.test_case import LLMTestCase
+
+            metric = AgentLoopDetectionMetric(async_mode=False)
+            case = LLMTestCase(input="benchmark", actual_output="benchmark")
+            case._trace_dict = trace
+            work = lambda: metric.measure(case)  # noqa: E731
+    if memory:
+        tracemalloc.start()
+        work()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return 0.0, peak
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start, 0
+
+
+def _child(kind: str, text: str, memory: bool, out) -> None:
+    try:
+        out.send(("ok", _measure(kind, text, memory)))
+    except BaseException as error:  # noqa: BLE001 - reported to the parent
+        out.send(("error", f"{type(error).__name__}: {str(error)[:120]}"))
+
+
+def run_isolated(kind: str, text: str, *, memory: bool = False, timeout: float = 600) -> tuple[str, Any]:
+    """Run one measurement in a fresh process: ("ok", (s, bytes)) / ("error", msg) / ("timeout", None)."""
+    context = mp.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(kind, text, memory, send))
+    process.start()
+    if not receive.poll(timeout):
+        process.kill()
+        process.join()
+        return "timeout", None
+    result = receive.recv()
+    process.join()
+    return result
+
+
+def fit_exponent(points: list[tuple[int, float]]) -> Optional[float]:
+    """Least-squares slope of log(time) against log(size)."""
+    points = [(math.log(n), math.log(t)) for n, t in points if t > 0]
+    if len(points) < 2:
+        return None
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    num = sum((x - mx) * (y - my) for x, y in points)
+    den = sum((x - mx) ** 2 for x, _ in points)
+    return num / den if den else None
+
+
+def _best(kind: str, text: str, repeats: int, timeout: float) -> tuple[str, Any]:
+    """The fastest of `repeats` isolated runs (timing noise only ever adds time)."""
+    best: Optional[float] = None
+    for _ in range(repeats):
+        status, value = run_isolated(kind, text, timeout=timeout)
+        if status != "ok":
+            return status, value
+        best = value[0] if best is None else min(best, value[0])
+    return "ok", best
+
+
+def main(argv: Optional[list[str]] = None) -> str:
+    """Runs in a thread with a large stack: `json.dumps`/`json.loads` of a 50,000-deep
+    trace recurse in C (the measured processes are forked from this thread)."""
+    import threading
+
+    sys.setrecursionlimit(1_000_000)
+    threading.stack_size(1024 * 1024 * 1024)
+    result: list[str] = []
+    worker = threading.Thread(target=lambda: result.append(_main(argv)))
+    worker.start()
+    worker.join()
+    if not result:
+        raise RuntimeError("the speed benchmark failed; see the traceback above")
+    return result[0]
+
+
+def _main(argv: Optional[list[str]] = None) -> str:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--deepeval-timeout", type=float, default=60.0)
+    p.add_argument("--repeats", type=int, default=3, help="timed runs per cell (the fastest is kept)")
+    args = p.parse_args(argv)
+    sizes = (50, 200) if args.smoke else SIZES
+    repeats = 1 if args.smoke else args.repeats
+    rows: list[list[str]] = []
+    series: dict[str, dict[str, list[tuple[int, float]]]] = {s: {"loopmetric": [], "deepeval": [], "json": []}
+                                                             for s in SHAPES}
+    exponents: dict[str, Optional[float]] = {}
+    for shape in SHAPES:
+        deepeval_gave_up = False
+        for n in sizes:
+            text = json.dumps(make_trace(n, shape))
+            _, floor = _best("json", text, repeats, 600)
+            status, ours = _best("loopmetric", text, repeats, 600)
+            if status != "ok":
+                raise RuntimeError(f"loopmetric failed on {shape} {n}: {ours}")
+            mem_json = run_isolated("json", text, memory=True)[1][1]
+            mem_ours = run_isolated("loopmetric", text, memory=True)[1][1]
+            if deepeval_gave_up:
+                theirs, note = None, f"skipped (over {args.deepeval_timeout:.0f} s at a smaller size)"
+            else:
+                status, theirs = _best("deepeval", text, 1, args.deepeval_timeout)
+                note = ""
+                if status == "timeout":
+                    theirs, note, deepeval_gave_up = None, f"over {args.deepeval_timeout:.0f} s", True
+                elif status == "error":
+                    theirs, note = None, f"raised {theirs}"
+            series[shape]["json"].append((n, floor))
+            series[shape]["loopmetric"].append((n, ours))
+            if theirs is not None:
+                series[shape]["deepeval"].append((n, theirs))
+            rows.append([shape, f"{n:,}", f"{len(text) / 1e6:.1f} MB", f"{floor * 1e3:.1f}", f"{ours * 1e3:.1f}",
+                         f"{ours / floor:.1f}x", f"{theirs:.3f} s" if theirs is not None else note,
+                         f"{theirs / ours:.0f}x" if theirs is not None else "-",
+                         f"{theirs / floor:.0f}x" if theirs is not None else "-",
+                         f"{mem_json / 1e6:.1f}", f"{mem_ours / 1e6:.1f}", f"{mem_ours / mem_json:.2f}x"])
+            print(" | ".join(rows[-1]), flush=True)
+        exponents[shape] = fit_exponent([(n, t) for n, t in series[shape]["loopmetric"] if n >= 1_000])
+    header = ["shape", "spans", "JSON size", "json.loads ms", "loopmetric ms", "loopmetric / json.loads",
+              "deepeval", "deepeval / loopmetric", "deepeval / json.loads", "parsed trace MB (peak of json.loads)",
+              "loopmetric peak MB", "loopmetric peak / parsed"]
+    fitted = ", ".join(f"{s}: {e:.2f}" if e is not None else f"{s}: -" for s, e in exponents.items())
+    text = "\n".join([
+        "# Speed and scale", "",
+        "Each cell is the fastest of 3 runs, each in a fresh process (memory: one run under tracemalloc). "
+        "loopmetric starts from the parsed dict, as the metric does inside deepeval.",
+        "Command: `python -m benchmarks.speed`.", "",
+        markdown_table(header, rows), "",
+        f"Fitted exponent of loopmetric's time against spans, 1,000 spans and up: {fitted}.", ""])
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "speed.md").write_text(text)
+    _plot(series, args.out / "speed.png")
+    print(f"exponents: {fitted}\nwritten to {args.out / 'speed.md'}")
+    return text
+
+
+def _plot(series: dict[str, dict[str, list[tuple[int, float]]]], path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(series), figsize=(5 * len(series), 4), sharey=True)
+    styles = {"loopmetric": ("tab:blue", "o-"), "deepeval": ("tab:red", "s-"), "json": ("tab:gray", "^--")}
+    labels = {"loopmetric": "loopmetric", "deepeval": "deepeval AgentLoopDetectionMetric", "json": "json.loads"}
+    for ax, (shape, lines) in zip(axes, series.items()):
+        for kind, points in lines.items():
+            if points:
+                color, style = styles[kind]
+                ax.plot([n for n, _ in points], [t for _, t in points], style, color=color, label=labels[kind])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(shape)
+        ax.set_xlabel("spans")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("seconds per trace")
+    axes[0].legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
