@@ -16,7 +16,14 @@ from ._findings import Finding
 from ._model import LlmOutput, Span, ToolCall, Trace
 from ._report import LoopReport
 from ._settings import LoopSettings
-from .readers import read_deepeval_trace
+from .readers import (
+    load_traces,
+    read_chat_messages,
+    read_deepeval_trace,
+    read_otlp_traces,
+    read_pydantic_ai_messages,
+    read_swe_agent,
+)
 
 if TYPE_CHECKING:
     from .metric import AgentLoopDetectionMetric
@@ -33,7 +40,12 @@ __all__ = [
     "Trace",
     "analyze",
     "detect_loops",
+    "load_traces",
+    "read_chat_messages",
     "read_deepeval_trace",
+    "read_otlp_traces",
+    "read_pydantic_ai_messages",
+    "read_swe_agent",
 ]
 
 __version__ = "0.1.0"

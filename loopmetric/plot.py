@@ -1,0 +1,153 @@
+"""Pictures of loops (needs matplotlib: `pip install "loopmetric[plot]"`).
+
+    >>> from loopmetric.plot import plot_timeline, plot_dataset
+    >>> fig = plot_timeline(trace_dict)           # one run: where it got stuck
+    >>> fig = plot_dataset(reports)               # many runs: scores and patterns
+    >>> fig.savefig("loop.png")
+
+Both return a `matplotlib.figure.Figure` built without pyplot's global state:
+nothing is shown, they work headless and in threads, and in a notebook with
+`%matplotlib inline` the returned figure displays itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, Optional, Union
+
+from ._detect import analyze, detect_loops
+from ._findings import step_range
+from ._model import Trace
+from ._report import LoopReport
+from ._settings import LoopSettings
+from .readers import read_deepeval_trace
+
+__all__ = ["plot_dataset", "plot_timeline"]
+
+_PATTERN_COLOURS = {
+    "repeated_call": "#d62728",
+    "repeated_result": "#ff7f0e",
+    "alternating_calls": "#9467bd",
+    "repeated_text": "#8c564b",
+    "reasoning_stagnation": "#e377c2",
+    "call_graph_cycle": "#17becf",
+}
+_CALL_COLOURS = ("#1f77b4", "#2ca02c", "#bcbd22", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#ff7f0e")
+_UNIQUE = "#c7c7c7"
+_LLM = "#7f7f7f"
+
+
+def _figure(width: float, height: float):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError as error:  # pragma: no cover - depends on the install
+        raise ImportError('loopmetric.plot needs matplotlib: pip install "loopmetric[plot]"') from error
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: Optional[LoopSettings] = None,
+                  title: Optional[str] = None, max_label: int = 60):
+    """One row per tool or LLM step, in order; the loops shaded and labelled.
+
+    `trace` is anything `detect_loops` reads (a deepeval trace dict, or a
+    `Trace` from any reader); `report` is its `LoopReport` (computed when not
+    given). A call made more than once is coloured by its fingerprint (name
+    and canonical arguments), so a repeated call is one colour down the page;
+    calls made once are light grey, LLM outputs dark grey, and steps inside a
+    loop are outlined. Each finding is a column on the right: a line from its
+    first to its last step with a dot on every step it rests on, labelled with
+    its number (the title lists pattern, count, severity and steps), over a
+    light band.
+    """
+    if not isinstance(trace, Trace):
+        trace = read_deepeval_trace(trace)
+    if report is None:
+        report = analyze(trace, settings or LoopSettings())
+    steps = [s for s in trace.steps if s.kind in ("tool", "llm")]
+    counts = Counter(s.call for s in steps if s.kind == "tool")
+    repeated = [call for call, n in counts.items() if n > 1]
+    colour_of = {call: _CALL_COLOURS[i % len(_CALL_COLOURS)] for i, call in enumerate(repeated)}
+    rows = max(len(steps), 1)
+    fig = _figure(11, min(1.8 + 0.26 * rows, 40))
+    ax = fig.add_subplot()
+    row_of = {s.step: i for i, s in enumerate(steps)}
+    findings = [f for f in report.findings if any(s in row_of for s in f.steps)]
+    for k, finding in enumerate(findings):
+        inside = sorted(row_of[s] for s in finding.steps if s in row_of)
+        colour = _PATTERN_COLOURS.get(finding.pattern, "#d62728")
+        x = 6.3 + 0.55 * k  # one column per finding, right of the labels
+        ax.axhspan(inside[0] - 0.45, inside[-1] + 0.45, color=colour, alpha=0.07, lw=0)
+        ax.plot([x, x], [inside[0], inside[-1]], color=colour, lw=2, solid_capstyle="round")
+        ax.scatter([x] * len(inside), inside, color=colour, s=22, zorder=3)
+        ax.text(x, inside[0] - 0.6, f"#{k + 1}", color=colour, fontsize=8, ha="center", va="bottom")
+    marked = {s for f in report.findings for s in f.steps}
+    for i, step in enumerate(steps):
+        if step.kind == "tool":
+            colour = colour_of.get(step.call, _UNIQUE)
+            outcome = "(no result)" if step.result is None else _short(step.result, 26)
+            label = f"{step.name}({_short(step.args, 28)}) -> {'error: ' if step.error else ''}{outcome}"
+            ax.barh(i, 1.0, left=0.0, height=0.7, color=colour, edgecolor="black" if step.step in marked else "none")
+        else:
+            label = f"llm: {_short(step.text, max_label) or '(no text)'}"
+            ax.barh(i, 0.35, left=0.0, height=0.7, color=_LLM, edgecolor="black" if step.step in marked else "none")
+        ax.text(1.05 if step.kind == "tool" else 0.4, i, label[:max_label + 20], va="center", fontsize=7.5,
+                family="monospace")
+    ax.set_yticks(range(len(steps)), [f"step {s.step}" for s in steps], fontsize=7.5)
+    ax.set_ylim(len(steps) - 0.5, -1.2 if findings else -0.5)
+    ax.set_xlim(0, 6.3 + 0.55 * len(findings) + (2.6 if findings else 0))
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    verdict = "pass" if report.success else "FAIL"
+    heading = title or trace.name or "trace"
+    legend = "   ".join(f"#{k + 1} {f.pattern} x{f.count} ({f.severity}, {step_range(f.steps)})"
+                       for k, f in enumerate(findings)) or "no loops found"
+    ax.set_title(f"{heading}: score {report.score:.2f} ({verdict})\n{legend}", loc="left", fontsize=9.5)
+    return fig
+
+
+def plot_dataset(reports: Iterable[Union[LoopReport, dict[str, Any]]], *, title: str = "Loop scores"):
+    """Score histogram with the threshold, pass rate, and counts per pattern.
+
+    `reports` are `LoopReport`s or their `to_dict()` forms (what
+    `loopmetric score --json` prints, one per line).
+    """
+    rows = [r.to_dict() if isinstance(r, LoopReport) else r for r in reports]
+    fig = _figure(12, 3.8)
+    left, right = fig.subplots(1, 2, width_ratios=(1.2, 1))
+    scores = [r["score"] for r in rows]
+    passed = sum(1 for r in rows if r["success"])
+    left.hist(scores, bins=[i / 20 for i in range(21)], color="#1f77b4", edgecolor="white")
+    if rows:
+        threshold = rows[0]["threshold"]
+        left.axvline(threshold, color="#d62728", ls="--", lw=1)
+        left.text(threshold, left.get_ylim()[1] * 0.95, f" threshold {threshold:g}", color="#d62728", fontsize=8,
+                  va="top")
+    share = f"{passed / len(rows):.0%}" if rows else "-"
+    left.set_title(f"{title}: {len(rows)} traces, {passed} pass ({share})", loc="left", fontsize=10)
+    left.set_xlabel("score (0 = severe looping, 1 = clean)")
+    left.set_ylabel("traces")
+    patterns = Counter(f["pattern"] for r in rows for f in r["findings"])
+    failing = Counter(f["pattern"] for r in rows if not r["success"] for f in r["findings"])
+    names = sorted(patterns, key=lambda p: (-patterns[p], p))
+    right.barh(names, [patterns[p] for p in names], color=[_PATTERN_COLOURS.get(p, "#7f7f7f") for p in names],
+               alpha=0.35, label="all findings")
+    right.barh(names, [failing[p] for p in names], color=[_PATTERN_COLOURS.get(p, "#7f7f7f") for p in names],
+               label="in failing traces")
+    right.invert_yaxis()
+    right.set_title("findings per pattern", loc="left", fontsize=10)
+    right.set_xlabel("findings")
+    if names:
+        right.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def reports_for(traces: Iterable[Any], **options: Any) -> list[LoopReport]:
+    """`detect_loops` over many traces (a convenience for `plot_dataset`)."""
+    return [detect_loops(t, **options) for t in traces]

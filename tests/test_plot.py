@@ -1,0 +1,84 @@
+"""The plotting helpers: figures that show the loop, built without pyplot."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from loopmetric import detect_loops
+from loopmetric.plot import plot_dataset, plot_timeline
+from loopmetric.readers import load_traces
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def example(name):
+    [loaded] = list(load_traces(str(ROOT / "examples" / name)))
+    return loaded.trace
+
+
+def finding_columns(fig):
+    """The vertical lines drawn for findings (bars are patches, not lines)."""
+    return [line for line in fig.axes[0].get_lines() if len(set(line.get_xdata())) == 1]
+
+
+@pytest.mark.parametrize(("name", "columns"), [
+    ("looping_agent.json", 2),       # repeated_call + repeated_text
+    ("otlp_openinference.json", 1),  # alternating_calls
+    ("healthy_agent.json", 0),
+])
+def test_timeline_has_a_row_per_step_and_a_column_per_finding(name, columns):
+    trace = example(name)
+    fig = plot_timeline(trace)
+    ax = fig.axes[0]
+    assert len(ax.get_yticks()) == len(trace.tool_calls) + len(trace.llm_outputs)
+    assert len(finding_columns(fig)) == columns
+    title = ax.get_title(loc="left")
+    assert ("FAIL" in title) == (columns > 0)
+
+
+def test_repeated_call_is_one_colour_and_unique_calls_are_grey():
+    fig = plot_timeline(example("looping_agent.json"))
+    tool_bars = [p for p in fig.axes[0].patches if round(p.get_width(), 3) == 1.0 and round(p.get_height(), 3) == 0.7]
+    assert len(tool_bars) == 6 and len({p.get_facecolor() for p in tool_bars}) == 1
+    fig = plot_timeline(example("healthy_agent.json"))
+    tool_bars = [p for p in fig.axes[0].patches if round(p.get_width(), 3) == 1.0 and round(p.get_height(), 3) == 0.7]
+    assert {p.get_facecolor()[:3] for p in tool_bars} == {(199 / 255, 199 / 255, 199 / 255)}
+
+
+def test_dataset_view_counts_by_hand():
+    traces = [example("looping_agent.json"), example("healthy_agent.json"), example("openai_chat.json")]
+    reports = [detect_loops(t) for t in traces]
+    fig = plot_dataset(reports + [json.loads(json.dumps(reports[1].to_dict()))])
+    left, right = fig.axes
+    assert "4 traces, 2 pass (50%)" in left.get_title(loc="left")
+    bars = {t.get_text(): None for t in right.get_yticklabels()}
+    patterns = {f.pattern for r in reports for f in r.findings}
+    assert set(bars) == patterns
+    assert sum(p.get_height() for p in left.patches) == 4  # every score in one histogram bin
+
+
+def test_plots_never_touch_pyplot():
+    code = ("import sys; from loopmetric.plot import plot_timeline, plot_dataset; from loopmetric import detect_loops;"
+            "t = {'type': 'agent', 'children': [{'type': 'tool', 'name': 'a', 'input': {}, 'output': 'x'}] * 4};"
+            "plot_timeline(t); plot_dataset([detect_loops(t)]); print('matplotlib.pyplot' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "False"
+
+
+def test_readme_images_render(tmp_path):
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import make_images
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    written = make_images.main(tmp_path)
+    assert [p.name for p in written] == sorted(p.name for p in (ROOT / "docs" / "images").glob("*.png")) or \
+        {p.name for p in written} == {p.name for p in (ROOT / "docs" / "images").glob("*.png")}
+    assert all(p.stat().st_size > 5_000 for p in written)
