@@ -112,6 +112,23 @@ def run_observe(script: Script, task: str) -> None:
 
 
 # -- LangGraph -----------------------------------------------------------------------
+def _replay(calls: list[Call], error_type: type[Exception]):
+    """Tool names, and a tool body per name that returns the script's results for
+    that tool in order, raising `error_type` where the script has an error."""
+    pending = {name: iter([c for c in calls if c.tool == name]) for name in {c.tool for c in calls}}
+
+    def body_for(name: str):
+        def body(**kwargs: Any) -> str:
+            call = next(pending[name])
+            if call.error:
+                raise error_type(call.result)
+            return call.result
+
+        return body
+
+    return sorted(pending), body_for
+
+
 def _schema(calls: list[Call], tool: str) -> dict[str, Any]:
     keys = sorted({k for c in calls if c.tool == tool for k in c.args})
     return {"type": "object", "properties": {k: {} for k in keys}}
@@ -129,23 +146,17 @@ def run_langgraph(script: Script, task: str) -> None:
             return self
 
     calls = script.calls()
-    pending = {name: iter([c for c in calls if c.tool == name]) for name in {c.tool for c in calls}}
+    names, body_for = _replay(calls, ToolException)
 
     def make_tool(name: str) -> StructuredTool:
-        def body(**kwargs: Any) -> str:
-            call = next(pending[name])
-            if call.error:
-                raise ToolException(call.result)
-            return call.result
-
-        return StructuredTool.from_function(func=body, name=name, description=f"The {name} tool.",
+        return StructuredTool.from_function(func=body_for(name), name=name, description=f"The {name} tool.",
                                             args_schema=_schema(calls, name), handle_tool_error=True)
 
     ids = itertools.count()
     messages = [AIMessage(content=t.text, tool_calls=[{"name": c.tool, "args": c.args, "id": f"call_{next(ids)}"}
                                                       for c in t.calls]) for t in script.turns()]
     messages.append(AIMessage(content=script.final))
-    graph = create_react_agent(ScriptedModel(messages=iter(messages)), [make_tool(n) for n in sorted(pending)])
+    graph = create_react_agent(ScriptedModel(messages=iter(messages)), [make_tool(n) for n in names])
     graph.invoke({"messages": [("user", task)]},
                  config={"callbacks": [CallbackHandler()], "recursion_limit": 10_000})
 
@@ -160,7 +171,7 @@ def run_pydantic_ai(script: Script, task: str) -> None:
     from pydantic_ai.usage import UsageLimits
 
     calls = script.calls()
-    pending = {name: iter([c for c in calls if c.tool == name]) for name in {c.tool for c in calls}}
+    names, body_for = _replay(calls, ModelRetry)
     turns = iter(script.turns())
 
     def model_fn(messages, info):
@@ -172,17 +183,11 @@ def run_pydantic_ai(script: Script, task: str) -> None:
         return ModelResponse(parts=parts)
 
     def make_tool(name: str) -> Tool:
-        def body(**kwargs: Any) -> str:
-            call = next(pending[name])
-            if call.error:
-                raise ModelRetry(call.result)
-            return call.result
-
-        return Tool.from_schema(body, name=name, description=f"The {name} tool.",
+        return Tool.from_schema(body_for(name), name=name, description=f"The {name} tool.",
                                 json_schema=_schema(calls, name))
 
     agent = Agent(FunctionModel(model_fn), name=script.name, retries=len(calls) + 1,
-                  tools=[make_tool(n) for n in sorted(pending)],
+                  tools=[make_tool(n) for n in names],
                   capabilities=[Instrumentation(settings=DeepEvalInstrumentationSettings())])
     agent.run_sync(task, usage_limits=UsageLimits(request_limit=None))
 

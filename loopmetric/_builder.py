@@ -93,6 +93,13 @@ class TraceBuilder:
         else:
             self._dropped_notes += 1
 
+    def sequence(self, items: Any, what: str) -> Optional[list[Any]]:
+        """`items` as a list, or None with a note saying what was expected instead."""
+        if isinstance(items, (list, tuple)):
+            return list(items)
+        self.note(f"Expected a list of {what}, but got {type(items).__name__}.")
+        return None
+
     def mappings(self, items: Any, what: str):
         """(index, fields) of each item that is a dict or object; the rest are noted."""
         for index, raw in enumerate(items):

@@ -24,8 +24,8 @@ def read_chat_messages(messages: Any, *, name: str = "") -> Trace:
     builder = TraceBuilder(name=name, source="chat")
     if isinstance(messages, Mapping):
         messages = messages.get("messages", messages.get("traj"))
-    if not isinstance(messages, (list, tuple)):
-        builder.note(f"Expected a list of chat messages, but got {type(messages).__name__}.")
+    messages = builder.sequence(messages, "chat messages")
+    if messages is None:
         return builder.build()
     requests_by_id: dict[str, ToolRequest] = {}
     for _, message in builder.mappings(messages, "message"):

@@ -29,8 +29,8 @@ def read_pydantic_ai_messages(messages: Any, *, name: str = "") -> Trace:
     builder = TraceBuilder(name=name, source="pydantic-ai")
     if isinstance(messages, Mapping) and "messages" in messages:
         messages = messages["messages"]
-    if not isinstance(messages, (list, tuple)):
-        builder.note(f"Expected a list of pydantic-ai messages, but got {type(messages).__name__}.")
+    messages = builder.sequence(messages, "pydantic-ai messages")
+    if messages is None:
         return builder.build()
     requests: dict[str, ToolRequest] = {}
     for index, message in builder.mappings(messages, "message"):
