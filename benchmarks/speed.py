@@ -155,12 +155,17 @@ def main(argv: Optional[list[str]] = None) -> str:
     trace recurse in C (the measured processes are forked from this thread)."""
     import threading
 
+    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
     sys.setrecursionlimit(1_000_000)
     threading.stack_size(1024 * 1024 * 1024)
     result: list[str] = []
-    worker = threading.Thread(target=lambda: result.append(_main(argv)))
-    worker.start()
-    worker.join()
+    try:
+        worker = threading.Thread(target=lambda: result.append(_main(argv)))
+        worker.start()
+        worker.join()
+    finally:  # both are process-wide: leave the caller's as they were
+        sys.setrecursionlimit(old_limit)
+        threading.stack_size(old_stack)
     if not result:
         raise RuntimeError("the speed benchmark failed; see the traceback above")
     return result[0]

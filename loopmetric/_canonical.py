@@ -83,19 +83,15 @@ def _default(obj: Any) -> Any:
 
 def canonical_json(value: Any) -> str:
     """Compact JSON with sorted keys at every depth; total and deterministic."""
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
     try:
-        return json.dumps(
-            value,
-            sort_keys=True,
-            separators=_SEPARATORS,
-            ensure_ascii=False,
-            default=_default,
-        )
+        return _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError):
         # Mixed key types, cycles, or nesting deeper than the C encoder allows.
         return _encode_iteratively(value)
+
+
+# One encoder, built once (json.dumps with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=_SEPARATORS, ensure_ascii=False, default=_default)
 
 
 def _key(k: Any) -> str:
@@ -219,11 +215,25 @@ _VOLATILE = re.compile(
 )
 
 
+# Necessary conditions for a `_VOLATILE` match, several times cheaper than the
+# alternation itself: most results contain no id at all and skip it.
+_HEX16 = re.compile(r"[0-9a-fA-F]{16}")
+_DASHED = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-|\d{4}-\d\d-\d\d")
+_ID_PREFIX = re.compile(r"(?:call|toolu|chatcmpl|msg|run|req|resp|span|trace|item|fc)[-_]")
+
+
+def _may_be_volatile(text: str) -> bool:
+    dashed = "-" in text
+    return ((dashed and _DASHED.search(text) is not None) or "0x" in text
+            or _HEX16.search(text) is not None
+            or ((dashed or "_" in text) and _ID_PREFIX.search(text) is not None))
+
+
 def mask_volatile(text: str) -> str:
     """Hide ids, timestamps and addresses; keep ordinary numbers."""
     if "\"" in text:
         text = _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text)
-    return _VOLATILE.sub("*", text)
+    return _VOLATILE.sub("*", text) if _may_be_volatile(text) else text
 
 
 _DIGITS = re.compile(r"\d+")

@@ -7,9 +7,18 @@ from dataclasses import dataclass
 from enum import Enum
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from loopmetric._canonical import canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
+from loopmetric._canonical import (
+    _VOLATILE_KEY_VALUE,
+    canonical_args,
+    canonical_json,
+    mask_error,
+    mask_volatile,
+    normalize_text,
+)
 
 
 class Color(Enum):
@@ -96,3 +105,20 @@ def test_normalize_text_folds_case_and_space():
 def test_canonical_json_is_valid_json():
     value = {"z": [1, 2.5, None, True], "a": {"k": "v"}}
     assert json.loads(canonical_json(value)) == value
+
+
+_VOLATILE_BITS = st.sampled_from([
+    "0x7f3a9c", "550e8400-e29b-41d4-a716-446655440000", "2026-11-29T10:00:00Z", "2026-11-29 10:00",
+    "deadbeef12345678abcd", "call_abc123", "toolu-01x9", "lc_run--x1", "req_9", "tool_call_7", "msg", "-", "_",
+    "0x", "abc", "12", " ", "run_", "fc-", "ABCDEF0123456789",
+])
+
+
+@settings(max_examples=500)
+@given(st.lists(st.one_of(_VOLATILE_BITS, st.text(max_size=6)), max_size=12).map("".join))
+def test_mask_volatile_shortcut_never_changes_the_result(text):
+    # The cheap pre-check may only skip texts the full pattern would leave alone.
+    from loopmetric._canonical import _VOLATILE, mask_volatile
+
+    expected = _VOLATILE.sub("*", _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text) if '"' in text else text)
+    assert mask_volatile(text) == expected

@@ -56,6 +56,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     same_on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
     labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
+    read = 0
     while stack:
         op = stack.pop()
         if op[0] == _EXIT:
@@ -77,7 +78,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         if id(node) in on_path:
             builder.note(f"{_where(slot, parent)} is one of its own ancestors (a cyclic reference); not followed.")
             continue
-        if builder.spans >= MAX_SPANS:
+        read += 1
+        if read > MAX_SPANS:
             builder.note(f"The trace has more than {MAX_SPANS} spans; the rest is not read.")
             break
         on_path.add(id(node))
@@ -121,9 +123,15 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                     known=m.get("output") is not None or bool(m.get("error")),
                 )
             claims = entries
-        stack.append((_EXIT, span, key, start, claims, id(node)))
-
         children = m.get("children")
+        if not children and not claims and isinstance(children, (list, tuple, type(None))):
+            # A leaf (most spans): leave it now instead of through an exit entry.
+            ancestors.pop()
+            if labelled.get(key, 0) > len(ancestors):
+                labelled[key] = len(ancestors)
+            on_path.discard(id(node))
+            continue
+        stack.append((_EXIT, span, key, start, claims, id(node)))
         if children is None:
             continue
         if isinstance(children, (list, tuple)):
