@@ -188,6 +188,18 @@ def _huge_output(megabytes: int) -> dict:
         {"type": "llm", "name": "model", "output": text[: megabytes * 1_000_000 - 7] + " changed"}]}
 
 
+def _different_outputs(megabytes: int) -> dict:
+    """Two huge LLM outputs back to back that share no text (the costly case for similarity)."""
+    outputs = []
+    for seed in (2, 3):
+        rng = random.Random(seed)
+        words = [f"{rng.choice(('alpha', 'beta', 'gamma', 'delta'))}{rng.randint(0, 10**6)}" for _ in range(100_000)]
+        block = " ".join(words)
+        outputs.append((block + " ") * (megabytes * 1_000_000 // (len(block) + 1) + 1))
+    return {"type": "agent", "name": "root", "children": [
+        {"type": "llm", "name": "model", "output": text[: megabytes * 1_000_000]} for text in outputs]}
+
+
 def _identical_calls(n: int) -> dict:
     return {"type": "agent", "name": "root", "children": [
         {"type": "tool", "name": "poll", "input": {"job": 1}, "output": "running"} for _ in range(n)]}
@@ -197,6 +209,7 @@ SCALE = {
     "chain of spans, deep": (_deep, 100_000, 5_000),
     "children of one root": (_wide, 200_000, 10_000),
     "one LLM output, MB (two of them)": (_huge_output, 20, 1),
+    "two different LLM outputs, MB each": (_different_outputs, 20, 1),
     "identical consecutive calls": (_identical_calls, 10_000, 1_000),
 }
 

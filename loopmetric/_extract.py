@@ -168,7 +168,7 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
     is_error = False
     if m is not None:
         data = m.get("data")
-        if m.get("type") in _TOOL_MESSAGE_TYPES and isinstance(data, Mapping) and "content" in data:
+        if _is_tool_message_type(m.get("type")) and isinstance(data, Mapping) and "content" in data:
             m = data  # a LangChain message serialized as {"type": "tool", "data": {...}}
         if _is_tool_message(m):
             is_error = m.get("status") == "error" or bool(m.get("is_error") or m.get("isError"))
@@ -188,11 +188,15 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
     return ToolResult(output, True, False, "")
 
 
+def _is_tool_message_type(value: Any) -> bool:
+    return isinstance(value, str) and value in _TOOL_MESSAGE_TYPES  # a list or dict is not hashable
+
+
 def _is_tool_message(m: Mapping[str, Any]) -> bool:
     if "content" not in m:
         return False
     return (
-        m.get("type") in _TOOL_MESSAGE_TYPES
+        _is_tool_message_type(m.get("type"))
         or m.get("role") == "tool"
         or "tool_call_id" in m
         or m.get("__pyclass__") == "ToolMessage"

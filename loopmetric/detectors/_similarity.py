@@ -17,6 +17,9 @@ STOP_WORDS = frozenset(
     "up its let me we you your our can should would could then there here which what".split()
 )
 _CONTENT_WORD = re.compile(r"\w{3,}")  # words of 1-2 letters never count
+# Indel is quadratic in length: an output longer than this is compared on its first
+# and last halves of it (exact repeats are still found on the whole text by fingerprint).
+_MAX_CHARS = 40_000
 
 
 class Words:
@@ -29,6 +32,8 @@ class Words:
     __slots__ = ("joined", "bigrams", "count")
 
     def __init__(self, normalized: str) -> None:
+        if len(normalized) > _MAX_CHARS:  # huge outputs: their head and tail stand for them
+            normalized = normalized[:_MAX_CHARS // 2] + " " + normalized[-_MAX_CHARS // 2:]
         words = list(filterfalse(STOP_WORDS.__contains__, _CONTENT_WORD.findall(normalized)))
         self.count = len(words)
         self.joined = " ".join(words)

@@ -45,9 +45,12 @@ def read_pydantic_ai_messages(messages: Any, *, name: str = "") -> Trace:
     return builder.build()
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def _kind(part: Mapping[str, Any]) -> str:
-    kind = part.get("part_kind")
-    return kind if isinstance(kind, str) else ""
+    return _text(part.get("part_kind"))
 
 
 def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], usage: Any) -> None:
@@ -82,7 +85,7 @@ def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolReq
             tool_name = clean_tool_name(part.get("tool_name")) or (request.name if request else "tool")
             args = request.args if request is not None and request.name == tool_name else None
             content = part.get("content")
-            if kind == "retry-prompt" or part.get("outcome") in _ERROR_OUTCOMES:
+            if kind == "retry-prompt" or _text(part.get("outcome")) in _ERROR_OUTCOMES:
                 builder.add_tool_call(tool_name, args, None, _error_text(content))
             else:
                 builder.add_tool_call(tool_name, args, content)
