@@ -151,7 +151,8 @@ def _progress() -> list[Case]:
                 [Turn("Uploading the file.", (Call("upload", {"file": "a.csv"}, f"Error: timeout {i}",
                                                    error=True),)) for i in range(failures)]
                 + [Turn("Uploading the file.", (Call("upload", {"file": "a.csv"}, "uploaded 2 MB"),))])
-        for turns in (40 if integration != "observe" else 100, 80 if integration != "observe" else 130):
+        # 200-400 spans each: a turn is 2 spans with @observe and pydantic-ai, about 8 in LangGraph.
+        for turns in {"observe": (100, 130), "langgraph": (40, 48), "pydantic-ai": (110, 180)}[integration]:
             add("long-healthy-run", integration, f"{turns} distinct search/read steps, every result new",
                 [Turn(_think(i, f"source {i}"), (Call("search" if i % 2 else "read", {"q": f"topic {i}"},
                                                       f"result for topic {i}: {i * 37 % 101}"),))

@@ -55,6 +55,15 @@ def test_corrupt_file_is_named_and_others_scored(tmp_path, capsys):
     assert json.loads(out)["success"] is True
 
 
+def test_folder_with_a_corrupt_and_a_valid_file(tmp_path, capsys):
+    (tmp_path / "a_corrupt.json").write_text('{"name": "x", "children": [')
+    (tmp_path / "b_valid.json").write_text((EXAMPLES / "looping_agent.json").read_text())
+    code, out, err = run(capsys, "score", tmp_path, "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and "a_corrupt.json" in err and err.count("\n") == 1  # one line, naming the file
+    assert [(r["name"], r["success"]) for r in rows] == [("b_valid.json", False)]  # its own verdict, kept
+
+
 def test_junit_report(tmp_path, capsys):
     junit = tmp_path / "loops.xml"
     run(capsys, "score", *PAIR, "--junit", junit)
