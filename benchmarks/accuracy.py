@@ -85,7 +85,7 @@ def main(argv: Optional[list[str]] = None) -> str:
                 "deepeval's metric cannot fail a trace for one loop at its default threshold (one severe signal "
                 "scores 0.60), so it is also shown with the rule most favourable to it: any score below 1.0 "
                 "is a predicted loop.",
-                f"Command: `python -m benchmarks.accuracy`.", ""]
+                "Command: `python -m benchmarks.accuracy`.", ""]
     by_family: dict[str, list[dict]] = defaultdict(list)
     for row in corpus:
         by_family[f"{'loop' if row['loop'] else 'progress'}: {row['family']}"].append(row)

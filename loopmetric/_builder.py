@@ -206,8 +206,9 @@ class TraceBuilder:
                         by_key[(request.name, request.args)].append(request)
                         by_name[request.name].append(request)
                 continue
+            scope = self._scope_of(item.span)
             request = _take(by_key.get((item.name, item.args)), by_name.get(item.name),
-                            lambda r, scope=self._scope_of(item.span): self._within(r.span, scope))
+                            lambda r: self._within(r.span, scope))
             if request is None:
                 ordered.append(item)
                 continue

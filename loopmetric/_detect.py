@@ -105,4 +105,3 @@ def _with_costs(trace: Trace, findings: list[Finding]) -> tuple[list[Finding], O
     loop_tokens = sum(tokens[step] for step in inside) if has_tokens else None
     loop_cost = round(sum(costs[step] for step in inside), 10) if has_costs else None
     return priced, loop_tokens, loop_cost
-

@@ -20,7 +20,6 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ._detect import analyze
 from ._findings import worst_first
-from ._report import LoopReport
 from ._settings import LoopSettings
 from .readers import FORMATS, expand_paths, load_traces
 

@@ -19,7 +19,7 @@ from deepeval.test_case import LLMTestCase
 from deepeval.tracing import observe
 
 from loopmetric import NO_TRACE_REASON, AgentLoopDetectionMetric
-from tests._traces import agent, llm, tool
+from tests._traces import agent, tool
 
 LOOP = agent(*[tool("search_web", {"query": "weather Paris"}, output="Sunny, 21C")] * 6)
 CLEAN = agent(*[tool("list_items", {"page": p}, output=f"page {p}") for p in range(1, 5)])
