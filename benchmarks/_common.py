@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import os
-import time
+import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 
@@ -40,10 +41,40 @@ def deepeval_verdict(trace: Any) -> tuple[Optional[bool], Optional[float], str]:
     return (not metric.success), metric.score, metric.reason or ""
 
 
-def time_call(fn, *args: Any) -> tuple[float, Any]:
-    start = time.perf_counter()
-    result = fn(*args)
-    return time.perf_counter() - start, result
+def peak_memory(fn: Callable[[], Any]) -> int:
+    """Peak bytes traced by tracemalloc while `fn` runs (what is built before is not counted)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _send_result(fn: Callable[..., Any], args: tuple, out: Any) -> None:
+    try:
+        out.send(("ok", fn(*args)))
+    except BaseException as error:  # noqa: BLE001 - reported to the parent
+        out.send(("error", f"{type(error).__name__}: {str(error)[:200]}"))
+
+
+def in_fresh_process(fn: Callable[..., Any], *args: Any, timeout: float = 600) -> tuple[str, Any]:
+    """`fn(*args)` in a forked process: ("ok", value), ("error", message) or ("timeout", None).
+
+    Each measurement starts from the same state and a hang or crash cannot take the
+    benchmark down with it.
+    """
+    context = mp.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_send_result, args=(fn, args, send))
+    process.start()
+    if not receive.poll(timeout):
+        process.kill()
+        process.join()
+        return "timeout", None
+    result = receive.recv()
+    process.join()
+    return result
 
 
 @dataclass

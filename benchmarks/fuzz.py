@@ -21,15 +21,13 @@ from __future__ import annotations
 import copy
 import json
 import math
-import multiprocessing as mp
 import random
 import sys
 import time
-import tracemalloc
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ._common import markdown_table, parser
+from ._common import in_fresh_process, markdown_table, parser, peak_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -214,36 +212,24 @@ SCALE = {
 }
 
 
-def _scale_child(name: str, size: int, out) -> None:
-    try:
-        build, _, _ = SCALE[name]
-        trace = build(size)
-        from loopmetric import detect_loops
+def _scale_run(name: str, size: int) -> tuple[float, int, float, int]:
+    build, _, _ = SCALE[name]
+    trace = build(size)
+    from loopmetric import detect_loops
 
-        start = time.perf_counter()
-        report = detect_loops(trace)
-        elapsed = time.perf_counter() - start
-        tracemalloc.start()  # a second run for memory: tracing slows Python code several times
-        detect_loops(trace)
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        out.send(("ok", elapsed, peak, report.score, len(report.findings)))
-    except BaseException as error:  # noqa: BLE001 - reported to the parent
-        out.send(("error", f"{type(error).__name__}: {error}"))
+    start = time.perf_counter()
+    report = detect_loops(trace)
+    elapsed = time.perf_counter() - start
+    peak = peak_memory(lambda: detect_loops(trace))  # a second run: tracing slows Python code several times
+    return elapsed, peak, report.score, len(report.findings)
 
 
 def scale_row(name: str, size: int, timeout: float = 600) -> tuple:
-    context = mp.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_scale_child, args=(name, size, send))
-    process.start()
-    if not receive.poll(timeout):
-        process.kill()
-        process.join()
-        return ("timeout",)
-    result = receive.recv()
-    process.join()
-    return result
+    """("ok", seconds, peak bytes, score, findings), or ("error", message) / ("timeout", None)."""
+    status, value = in_fresh_process(_scale_run, name, size, timeout=timeout)
+    if status == "ok":
+        return (status, *value)
+    return (status,) if value is None else (status, value)
 
 
 def main(argv: Optional[list[str]] = None) -> str:

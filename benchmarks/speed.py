@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 import random
 import sys
 import time
-import tracemalloc
 from typing import Any, Optional
 
-from ._common import markdown_table, parser
+from ._common import in_fresh_process, markdown_table, parser, peak_memory
 
 SIZES = (100, 1_000, 5_000, 20_000, 50_000)
 SHAPES = ("distinct", "near-identical", "deep")
@@ -95,36 +93,15 @@ def _measure(kind: str, text: str, memory: bool) -> tuple[float, int]:
             case._trace_dict = trace
             work = lambda: metric.measure(case)  # noqa: E731
     if memory:
-        tracemalloc.start()
-        work()
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        return 0.0, peak
+        return 0.0, peak_memory(work)
     start = time.perf_counter()
     work()
     return time.perf_counter() - start, 0
 
 
-def _child(kind: str, text: str, memory: bool, out) -> None:
-    try:
-        out.send(("ok", _measure(kind, text, memory)))
-    except BaseException as error:  # noqa: BLE001 - reported to the parent
-        out.send(("error", f"{type(error).__name__}: {str(error)[:120]}"))
-
-
 def run_isolated(kind: str, text: str, *, memory: bool = False, timeout: float = 600) -> tuple[str, Any]:
-    """Run one measurement in a fresh process: ("ok", (s, bytes)) / ("error", msg) / ("timeout", None)."""
-    context = mp.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(kind, text, memory, send))
-    process.start()
-    if not receive.poll(timeout):
-        process.kill()
-        process.join()
-        return "timeout", None
-    result = receive.recv()
-    process.join()
-    return result
+    """One measurement in a fresh process: ("ok", (s, bytes)) / ("error", msg) / ("timeout", None)."""
+    return in_fresh_process(_measure, kind, text, memory, timeout=timeout)
 
 
 def fit_exponent(points: list[tuple[int, float]]) -> Optional[float]:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Optional, Union
 
-from ._detect import analyze, detect_loops
+from ._detect import analyze
 from ._findings import step_range
 from ._model import Trace
 from ._report import LoopReport
@@ -147,7 +147,3 @@ def _short(text: str, limit: int) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
-
-def reports_for(traces: Iterable[Any], **options: Any) -> list[LoopReport]:
-    """`detect_loops` over many traces (a convenience for `plot_dataset`)."""
-    return [detect_loops(t, **options) for t in traces]

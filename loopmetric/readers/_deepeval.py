@@ -57,15 +57,19 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
     read = 0
+
+    def leave(key: tuple[str, str], ident: int) -> None:
+        """The span is done: off the ancestry path, and out of the labelled count."""
+        same = same_on_path[key]
+        same.pop()
+        if labelled.get(key, 0) > len(same):
+            labelled[key] = len(same)
+        on_path.discard(ident)
     while stack:
         op = stack.pop()
         if op[0] == _EXIT:
             _, span, key, start, claims, ident = op
-            same = same_on_path[key]
-            same.pop()
-            if labelled.get(key, 0) > len(same):
-                labelled[key] = len(same)
-            on_path.discard(ident)
+            leave(key, ident)
             if claims:
                 builder.add_claims(span, start, builder.position, claims)
             continue
@@ -125,11 +129,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             claims = entries
         children = m.get("children")
         if not children and not claims and isinstance(children, (list, tuple, type(None))):
-            # A leaf (most spans): leave it now instead of through an exit entry.
-            ancestors.pop()
-            if labelled.get(key, 0) > len(ancestors):
-                labelled[key] = len(ancestors)
-            on_path.discard(id(node))
+            leave(key, id(node))  # a leaf (most spans): left now, not through an exit entry
             continue
         stack.append((_EXIT, span, key, start, claims, id(node)))
         if children is None:
