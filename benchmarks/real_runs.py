@@ -1,15 +1,15 @@
-"""The real runs of `../shared/trajectories`, the labelled sample, and a viewer.
+"""The real recorded runs of `../shared/trajectories`: sources, run ids, the split, a viewer.
 
-    python -m benchmarks.real_runs sample          # the sampled run ids
-    python -m benchmarks.real_runs show ID [ID...] # a run's steps, compact, for labelling
+    python -m benchmarks.real_runs list SOURCE           # run ids of a source, in order
+    python -m benchmarks.real_runs split SOURCE          # design / held-out half of each run id
+    python -m benchmarks.real_runs show RUN [RUN...]     # a run's steps, numbered, for labelling
+    python -m benchmarks.real_runs show RUN --full       # the same without shortening
 
-The sample is drawn with a fixed seed, stratified by the longest run of
-identical actions that the data's own `loop_signals.jsonl` reports (a
-heuristic computed independently of loopmetric), so both loops and non-loops
-are present; the runs the data README documents as loops are added. Each was
-labelled by reading its steps: a loop is an action, or a short cycle of
-actions, repeated at least 3 times without progress. Labels and a reason for
-each are in `labels/real_runs.csv`. The data itself stays in `../shared`.
+The viewer reads the raw files itself (never loopmetric), so a label cannot be
+steered by what loopmetric says. Step numbers are the source's own: SWE-agent
+trajectory index, chat message index (tau-bench, tau2-bench, MINT), InterCode
+turn, Magentic-One history index. Labels live in `labels/<source>.csv`
+(rubric: `labels/README.md`). The data stays in `../shared`.
 """
 
 from __future__ import annotations
@@ -19,179 +19,304 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "trajectories"
-SWE = SHARED / "sweagent-java-multi-swe-bench"
-TAU = SHARED / "tau-bench-gpt4o-airline" / "gpt-4o-airline.json"
-LABELS = Path(__file__).resolve().parent / "labels" / "real_runs.csv"
-README_LOOPS = ("deepseek-coder-v2/google__gson-1787", "deepseek-coder-v2/fasterxml__jackson-core-1182",
-                "deepseek-coder-v2/fasterxml__jackson-core-1053", "deepseek-coder-v2/fasterxml__jackson-core-980",
-                "deepseek-coder-v2/fasterxml__jackson-databind-1650",
-                "gpt-4o-mini-2024-07-18/fasterxml__jackson-databind-4230",
-                "gpt-4o-mini-2024-07-18/fasterxml__jackson-databind-4159",
-                "gpt-4o-mini-2024-07-18/fasterxml__jackson-databind-4365")
+LABELS = Path(__file__).resolve().parent / "labels"
+SPLIT_SEED = 20261201  # fixed: the design / held-out halves never change
+LABEL_VALUES = ("loop", "no_loop", "unsure")
 
 
-def available() -> bool:
-    return SWE.is_dir() and TAU.is_file()
+@dataclass(frozen=True)
+class Run:
+    """One recorded run: its id, the file it is in and its record index there
+    (the order `loopmetric.load_traces` yields it in)."""
+
+    id: str
+    source: str
+    path: Path
+    record: int  # index among the traces load_traces yields for `path`
 
 
-def _signals(folder: Path) -> list[dict]:
-    return [json.loads(line) for line in (folder / "loop_signals.jsonl").read_text().splitlines() if line.strip()]
+@dataclass(frozen=True)
+class Source:
+    name: str
+    folder: str
+    title: str
+    runs: Callable[[], list[Run]]
+    lines: Callable[[Run, int], Iterator[str]]
+
+    @property
+    def available(self) -> bool:
+        return (SHARED / self.folder).is_dir()
 
 
-def swe_runs() -> dict[str, Path]:
-    """run id ("<model>/<instance>") -> .traj path"""
-    out = {}
-    for model in sorted(p for p in SWE.iterdir() if p.is_dir()):
-        for path in sorted(model.rglob("*.traj")):
-            out[f"{model.name.split('_', 2)[-1]}/{path.stem}"] = path
-    return out
+# -- reading the raw files (cached: several runs share one file) ----------------------------
+@lru_cache(maxsize=16)
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
-def swe_sample(seed: int = 2026) -> list[str]:
-    runs = swe_runs()
-    strata: dict[str, list[str]] = {"3+": [], "2": [], "1": []}
-    for model in sorted(p for p in SWE.iterdir() if p.is_dir()):
-        for row in _signals(model):
-            run = f"{model.name.split('_', 2)[-1]}/{Path(row['file']).stem}"
-            if run in runs:
-                key = "3+" if row["max_run_action"] >= 3 else str(max(1, row["max_run_action"]))
-                strata[key].append(run)
-    rng = random.Random(seed)
-    chosen: list[str] = []
-    for key, size in (("3+", 14), ("2", 5), ("1", 16)):
-        chosen += rng.sample(sorted(strata[key]), min(size, len(strata[key])))
-    chosen += [run for run in README_LOOPS if run in runs and run not in chosen]
-    return chosen
+@lru_cache(maxsize=4)
+def _jsonl(path: Path) -> list:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def tau_sample(seed: int = 2026) -> list[str]:
-    signals = _signals(TAU.parent)
-    flagged = [r["idx"] for r in signals if r["max_run_action"] >= 2 or r["max_abab"] > 0]
-    rng = random.Random(seed)
-    rest = sorted(set(range(len(signals))) - set(flagged))
-    return [f"tau/{i}" for i in sorted(set(flagged) | set(rng.sample(rest, 20)))]
+def raw_record(run: Run) -> Any:
+    """The run's record as the file holds it."""
+    source = run.source
+    if source == "swe":
+        return _json(run.path)
+    if source == "tau":
+        return _json(run.path)[run.record]
+    if source == "ctf":
+        data = _json(run.path)
+        return list(data.values())[run.record]
+    if source == "tau2":
+        return _json(run.path)["simulations"][run.record]
+    if source == "m1":
+        return _json(run.path)
+    if source == "mint":
+        return _jsonl(run.path)[run.record]
+    raise KeyError(source)
 
 
-def load_run(run_id: str) -> Any:
-    """The parsed record of one run (SWE-agent .traj dict or tau-bench chat list)."""
-    if run_id.startswith("tau/"):
-        return _tau_records()[int(run_id.split("/")[1])]["traj"]
-    return json.loads(swe_runs()[run_id].read_text())
-
-
-_TAU_CACHE: list = []
-
-
-def _tau_records() -> list:
-    if not _TAU_CACHE:
-        _TAU_CACHE.extend(json.loads(TAU.read_text()))
-    return _TAU_CACHE
-
-
-def read_run(run_id: str):
-    from loopmetric.readers import read_chat_messages, read_swe_agent
-
-    data = load_run(run_id)
-    return read_chat_messages(data, name=run_id) if run_id.startswith("tau/") else read_swe_agent(data, name=run_id)
-
-
-def labels() -> list[dict[str, str]]:
-    with LABELS.open(newline="") as rows:
-        return list(csv.DictReader(rows))
+def _short(text: Any, width: int) -> str:
+    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False, default=str)
+    text = text.replace("\n", " | ")
+    return text if width <= 0 or len(text) <= width else text[:width] + f" ...(+{len(text) - width})"
 
 
 def _digest(text: Any) -> str:
     return hashlib.sha1(str(text).encode()).hexdigest()[:6]
 
 
-def _lines(run_id: str) -> Iterator[str]:
-    data = load_run(run_id)
-    if run_id.startswith("tau/"):
-        for n, m in enumerate(data):
-            role = m.get("role")
-            if role == "assistant" and m.get("tool_calls"):
-                for c in m["tool_calls"]:
-                    f = c["function"]
-                    yield f"{n:>3} CALL {f['name']} {f['arguments'][:110]}"
-            elif role == "tool":
-                yield f"{n:>3}   -> [{_digest(m.get('content'))}] {str(m.get('content'))[:90]!r}"
-            elif role in ("assistant", "user"):
-                yield f"{n:>3} {role.upper()[:4]} {str(m.get('content'))[:110]!r}"
-        return
-    steps = data.get("trajectory", [])
-    n = 0
-    while n < len(steps):
-        action = str(steps[n].get("action", "")).strip().replace("\n", " | ")
-        end = n + 1
-        while end < len(steps) and str(steps[end].get("action", "")).strip().replace("\n", " | ") == action:
-            end += 1
-        observations = [str(steps[i].get("observation", "")) for i in range(n, end)]
-        yield f"{n:>3} [{_digest(action)}] {action[:100]!r}"
-        yield f"      -> [{_digest(observations[0])}] {observations[0][:100]!r}"
-        if end - n > 1:  # the same action again: shown once with a count
-            yield (f"      (same action {end - n - 1} more times; {len(set(map(_digest, observations)))} distinct "
-                   f"observations; last: {observations[-1][:70]!r})")
-        n = end
+# -- SWE-agent ---------------------------------------------------------------------------------
+_SWE = "sweagent-java-multi-swe-bench"
 
 
-def show(run_id: str, out=sys.stdout) -> None:
-    print(f"=== {run_id}", file=out)
-    for line in _lines(run_id):
+def _swe_runs() -> list[Run]:
+    runs = []
+    for model in sorted(p for p in (SHARED / _SWE).iterdir() if p.is_dir()):
+        short = model.name.split("_", 2)[-1]
+        for path in sorted(model.rglob("*.traj")):
+            runs.append(Run(f"swe/{short}/{path.stem}", "swe", path, 0))
+    return runs
+
+
+def _swe_lines(run: Run, width: int) -> Iterator[str]:
+    steps = raw_record(run).get("trajectory", [])
+    for n, step in enumerate(steps):
+        thought = step.get("thought") or step.get("response") or ""
+        yield f"{n:>3} THINK {_short(thought, width)}"
+        yield f"{n:>3} ACT   [{_digest(str(step.get('action', '')).strip())}] {_short(str(step.get('action', '')).strip(), width)}"
+        yield f"{n:>3} OBS   [{_digest(step.get('observation'))}] {_short(step.get('observation'), width)}"
+
+
+# -- chat lists (tau-bench, and the shape tau2 / MINT share) -------------------------------------
+def _chat_lines(messages: list, width: int) -> Iterator[str]:
+    for n, m in enumerate(messages):
+        if not isinstance(m, dict):
+            yield f"{n:>3} ?     {_short(m, width)}"
+            continue
+        role = str(m.get("role"))
+        calls = m.get("tool_calls") or []
+        content = m.get("content")
+        if content:
+            yield f"{n:>3} {role.upper()[:5]:<5} {_short(content, width)}"
+        for call in calls:
+            function = call.get("function") or call
+            args = function.get("arguments")
+            who = f" by {call['requestor']}" if call.get("requestor") else ""
+            yield f"{n:>3} CALL{who} {function.get('name')} {_short(args, width)}"
+        if role == "tool" and not content:
+            yield f"{n:>3} TOOL  (empty)"
+        if m.get("error") is True:
+            yield f"{n:>3}       (error: true)"
+
+
+_TAU = "tau-bench-gpt4o-airline"
+
+
+def _tau_runs() -> list[Run]:
+    path = SHARED / _TAU / "gpt-4o-airline.json"
+    return [Run(f"tau/{i}", "tau", path, i) for i in range(len(_json(path)))]
+
+
+def _tau_lines(run: Run, width: int) -> Iterator[str]:
+    record = raw_record(run)
+    yield f"    (task {record.get('task_id')}, trial {record.get('trial')}, reward {record.get('reward')})"
+    yield from _chat_lines(record.get("traj") or [], width)
+
+
+# -- tau2-bench ----------------------------------------------------------------------------------
+_TAU2 = "tau2-bench-telecom-gpt41"
+_TAU2_FILES = {
+    "gpt41-default": "gpt-4.1_telecom_default_gpt-4.1_1trials.json",
+    "gpt41-solo": "gpt-4.1_telecom_no-user_gpt-4.1_1trials.json",
+    "ft-default": "ft_gpt-4.1-2025-04-14_sierra_tau2-full-sft_BzrYdMNm_telecom_default_gpt-4.1_1trials.json",
+    "ft-solo": "ft_gpt-4.1-2025-04-14_sierra_tau2-full-sft_BzrYdMNm_telecom_no-user_gpt-4.1_1trials.json",
+}
+
+
+def _tau2_runs() -> list[Run]:
+    runs = []
+    for short, file in _TAU2_FILES.items():
+        path = SHARED / _TAU2 / file
+        for i in range(len(_json(path)["simulations"])):
+            runs.append(Run(f"tau2/{short}/{i}", "tau2", path, i))
+    return runs
+
+
+def _tau2_lines(run: Run, width: int) -> Iterator[str]:
+    record = raw_record(run)
+    reward = (record.get("reward_info") or {}).get("reward")
+    yield f"    (task {record.get('task_id')}, ended: {record.get('termination_reason')}, reward {reward})"
+    yield from _chat_lines(record.get("messages") or [], width)
+
+
+# -- InterCode-CTF ---------------------------------------------------------------------------------
+_CTF = "intercode-ctf-gpt4"
+
+
+def _ctf_runs() -> list[Run]:
+    path = SHARED / _CTF / "ic_ctf_multiturn_gpt-4_10_turns.json"
+    return [Run(f"ctf/{key}", "ctf", path, i) for i, key in enumerate(_json(path))]
+
+
+def _ctf_lines(run: Run, width: int) -> Iterator[str]:
+    record = raw_record(run)
+    yield f"    TASK {_short(record.get('query'), width)}"
+    history = record.get("turn_history") or {}
+    actions, observations = history.get("actions") or [], history.get("observations") or []
+    valid, rewards = history.get("valid_action") or [], history.get("rewards") or []
+    for n, action in enumerate(actions):
+        ok = "" if n >= len(valid) or valid[n] else " (invalid)"
+        yield f"{n:>3} ACT   [{_digest(action)}] {_short(action, width)}"
+        obs = observations[n] if n < len(observations) else None
+        reward = rewards[n] if n < len(rewards) else None
+        yield f"{n:>3} OBS   [{_digest(obs)}]{ok} reward={reward} {_short(obs, width)}"
+
+
+# -- Magentic-One (Who&When) --------------------------------------------------------------------
+_M1 = "whoandwhen-magentic-one"
+
+
+def _m1_runs() -> list[Run]:
+    folder = SHARED / _M1 / "Hand-Crafted"
+    paths = sorted(folder.glob("*.json"), key=lambda p: int(p.stem))
+    return [Run(f"m1/{p.stem}", "m1", p, 0) for p in paths]
+
+
+def _m1_lines(run: Run, width: int) -> Iterator[str]:
+    record = raw_record(run)
+    yield f"    QUESTION {_short(record.get('question'), width)}"
+    for n, m in enumerate(record.get("history") or []):
+        yield f"{n:>3} {str(m.get('role'))[:36]:<36} [{_digest(m.get('content'))}] {_short(m.get('content'), width)}"
+
+
+# -- MINT ALFWorld ----------------------------------------------------------------------------------
+_MINT = "mint-alfworld-gpt4"
+
+
+def _mint_runs() -> list[Run]:
+    path = SHARED / _MINT / "results.sample100.seed0.jsonl"
+    return [Run(f"mint/{i}", "mint", path, i) for i in range(len(_jsonl(path)))]
+
+
+def _mint_lines(run: Run, width: int) -> Iterator[str]:
+    record = raw_record(run)
+    state = record.get("state") or {}
+    yield f"    (task {record.get('task', {}).get('task_name')}, ended: {state.get('terminate_reason')})"
+    history = state.get("history") or []
+    for n, m in enumerate(history):
+        if n == 0:
+            yield f"{n:>3} USER  (instructions and an in-context example; {len(str(m.get('content')))} chars)"
+            continue
+        yield f"{n:>3} {str(m.get('role')).upper()[:5]:<5} [{_digest(m.get('content'))}] {_short(m.get('content'), width)}"
+
+
+SOURCES: dict[str, Source] = {
+    "swe": Source("swe", _SWE, "SWE-agent on SWE-bench-java (deepseek-coder-v2, gpt-4o-mini)", _swe_runs, _swe_lines),
+    "tau": Source("tau", _TAU, "tau-bench airline, gpt-4o", _tau_runs, _tau_lines),
+    "ctf": Source("ctf", _CTF, "InterCode-CTF, GPT-4 in bash", _ctf_runs, _ctf_lines),
+    "tau2": Source("tau2", _TAU2, "tau2-bench telecom, gpt-4.1 and its SFT", _tau2_runs, _tau2_lines),
+    "m1": Source("m1", _M1, "Who&When Magentic-One logs", _m1_runs, _m1_lines),
+    "mint": Source("mint", _MINT, "MINT ALFWorld, gpt-4 writing Python tool calls", _mint_runs, _mint_lines),
+}
+
+
+@lru_cache(maxsize=None)
+def runs(source: str) -> tuple[Run, ...]:
+    """Every run of a source (empty when its folder is absent)."""
+    spec = SOURCES[source]
+    return tuple(spec.runs()) if spec.available else ()
+
+
+def run_by_id(run_id: str) -> Run:
+    source = run_id.split("/", 1)[0]
+    for run in runs(source):
+        if run.id == run_id:
+            return run
+    raise KeyError(run_id)
+
+
+def design_half(source: str) -> frozenset[str]:
+    """The run ids of a source's design half: a seeded shuffle of its ids, first half.
+
+    Rules are tuned on this half only; the other half is held out and reported apart.
+    """
+    ids = sorted(run.id for run in runs(source))
+    random.Random(f"{SPLIT_SEED}/{source}").shuffle(ids)
+    return frozenset(ids[: (len(ids) + 1) // 2])
+
+
+def half_of(run_id: str) -> str:
+    return "design" if run_id in design_half(run_id.split("/", 1)[0]) else "held-out"
+
+
+def labels(source: Optional[str] = None) -> list[dict[str, str]]:
+    """Rows of `labels/<source>.csv` (run, label, steps, reason, labeller), every source when None."""
+    rows: list[dict[str, str]] = []
+    for name in ([source] if source else list(SOURCES)):
+        path = LABELS / f"{name}.csv"
+        if path.is_file():
+            with path.open(newline="", encoding="utf-8") as handle:
+                rows.extend(csv.DictReader(handle))
+    return rows
+
+
+def show(run_id: str, *, width: int = 240, out: Any = sys.stdout) -> None:
+    run = run_by_id(run_id)
+    print(f"=== {run.id}  ({run.path.name}, record {run.record}; {half_of(run.id)} half)", file=out)
+    for line in SOURCES[run.source].lines(run, width):
         print(line, file=out)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if not available():
+    if not SHARED.is_dir():
         print(f"{SHARED} is not present; nothing to do.")
         return
-    if argv[:1] == ["sample"]:
-        print("\n".join(swe_sample() + tau_sample()))
-    elif argv[:1] == ["show"]:
-        for run_id in argv[1:]:
-            show(run_id)
+    command, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if command == "list":
+        for name in rest or list(SOURCES):
+            print("\n".join(run.id for run in runs(name)))
+    elif command == "split":
+        for name in rest or list(SOURCES):
+            for run in runs(name):
+                print(run.id, half_of(run.id))
+    elif command == "show":
+        full = "--full" in rest
+        for run_id in (r for r in rest if r != "--full"):
+            show(run_id, width=0 if full else 240)
+    else:
+        print(__doc__)
 
 
 if __name__ == "__main__":
     main()
-
-
-# -- real runs as deepeval trace dicts, so both metrics score the same input ---------------
-def _span(type_: str, name: str, input: Any, output: Any) -> dict:
-    return {"type": type_, "name": name, "input": input, "output": output, "children": []}
-
-
-def as_trace_dict(run_id: str) -> dict:
-    """SWE-agent: per step an LLM span (the thought) and a tool span named by the
-    command's first word (input: the whole command, output: the observation).
-    tau-bench: assistant text as LLM spans; each tool call a tool span with its
-    JSON arguments as input and the tool message as output."""
-    data = load_run(run_id)
-    children: list[dict] = []
-    if run_id.startswith("tau/"):
-        results = {m.get("tool_call_id"): m.get("content") for m in data if m.get("role") == "tool"}
-        for message in data:
-            if message.get("role") != "assistant":
-                continue
-            if message.get("content"):
-                children.append(_span("llm", "assistant", None, message["content"]))
-            for call in message.get("tool_calls") or ():
-                function = call["function"]
-                try:
-                    args = json.loads(function["arguments"])
-                except ValueError:
-                    args = function["arguments"]
-                children.append(_span("tool", function["name"], args, results.get(call.get("id"))))
-    else:
-        for step in data.get("trajectory", []):
-            children.append(_span("llm", "model", None, step.get("thought") or step.get("response") or ""))
-            command = str(step.get("action", "")).strip()
-            if command:
-                children.append(_span("tool", command.split(None, 1)[0], command, step.get("observation")))
-    return {"type": "agent", "name": run_id, "input": run_id, "output": None, "children": children}
