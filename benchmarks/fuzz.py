@@ -8,9 +8,10 @@ broken: fields deleted, wrong types, None everywhere, strings where lists go,
 huge and empty strings, NaN and infinities, bytes, sets, arbitrary objects,
 dicts and lists that contain themselves. The contract checked on every one:
 `detect_loops` returns a report whose score is in [0, 1] and whose JSON form
-round-trips, or raises the one documented error (`ValueError` for invalid
-settings, never for trace content). Anything else is a failure, printed with
-its seed.
+round-trips, or rejects the input with one of the two documented errors whose
+message says what was given (`TraceReadError` when the mutation left no
+readable trace, `TypeError` when it left something that cannot hold one trace,
+e.g. two OTLP trace ids). Anything else is a failure, printed with its seed.
 
 The scale rows run one trace each in a fresh process and report wall time
 and, from a second run, peak memory (tracemalloc; the input is built first).
@@ -130,11 +131,15 @@ def mutate(trace: Any, rng: random.Random, count: Optional[int] = None) -> Any:
 
 def check(trace: Any) -> Optional[str]:
     """None when the contract holds, else what went wrong."""
-    from loopmetric import detect_loops
+    from loopmetric import TraceReadError, detect_loops
 
     try:
         report = detect_loops(trace)
-    except Exception as error:  # noqa: BLE001 - any exception breaks the contract
+    except (TraceReadError, TypeError) as error:
+        if str(error).startswith("Expected"):
+            return None  # rejected with a message that says why: within the contract
+        return f"{type(error).__name__} without a clear message: {error}"
+    except Exception as error:  # noqa: BLE001 - any other exception breaks the contract
         return f"{type(error).__name__}: {error}"
     if not 0.0 <= report.score <= 1.0 or report.success != (report.score >= report.threshold):
         return f"score {report.score} / success {report.success} out of contract"

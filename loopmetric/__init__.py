@@ -12,17 +12,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._detect import NO_TRACE_REASON, analyze, detect_loops
+from ._errors import TraceReadError
 from ._findings import Finding
 from ._model import LlmOutput, Span, ToolCall, Trace
 from ._report import LoopReport
 from ._settings import LoopSettings
 from .readers import (
+    LoadedTrace,
     load_traces,
     read_chat_messages,
     read_deepeval_trace,
     read_otlp_traces,
     read_pydantic_ai_messages,
     read_swe_agent,
+    read_trace,
 )
 
 if TYPE_CHECKING:
@@ -32,12 +35,14 @@ __all__ = [
     "AgentLoopDetectionMetric",
     "Finding",
     "LlmOutput",
+    "LoadedTrace",
     "LoopReport",
     "LoopSettings",
     "NO_TRACE_REASON",
     "Span",
     "ToolCall",
     "Trace",
+    "TraceReadError",
     "analyze",
     "detect_loops",
     "load_traces",
@@ -46,6 +51,7 @@ __all__ = [
     "read_otlp_traces",
     "read_pydantic_ai_messages",
     "read_swe_agent",
+    "read_trace",
 ]
 
 __version__ = "0.1.0"

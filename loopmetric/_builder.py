@@ -19,6 +19,7 @@ import bisect
 from collections import defaultdict, deque
 from typing import Any, Callable, Optional
 
+from ._errors import TraceReadError, describe
 from ._canonical import as_mapping, canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
 from ._extract import ToolRequest, read_tool_result
 from ._fingerprint import fingerprint
@@ -97,7 +98,7 @@ class TraceBuilder:
         """`items` as a list, or None with a note saying what was expected instead."""
         if isinstance(items, (list, tuple)):
             return list(items)
-        self.note(f"Expected a list of {what}, but got {type(items).__name__}.")
+        self.note(f"Expected a list of {what}, but got {describe(items)}")
         return None
 
     def mappings(self, items: Any, what: str):
@@ -175,6 +176,13 @@ class TraceBuilder:
 
     # -- merging -----------------------------------------------------------
     def build(self) -> Trace:
+        """The frozen trace; `TraceReadError` when nothing at all was read."""
+        if not self._spans and not self._items:
+            why = "; ".join(self._notes[:3])
+            raise TraceReadError(
+                f"Expected a {self.source or 'trace'} trace with spans or messages, but found nothing to read"
+                + (f": {why}" if why else ".")
+            )
         ordered = self._merge_requests()
         extra = self._apply_claims(ordered)
         steps = self._number(ordered, extra)

@@ -12,9 +12,10 @@ from ._report import LoopReport
 from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores
 from ._settings import LoopSettings
 from .detectors import DETECTORS
-from .readers import read_deepeval_trace
+from ._errors import TraceReadError
+from .readers import read_trace
 
-__all__ = ["NO_TRACE_REASON", "analyze", "detect_loops"]
+__all__ = ["NO_TRACE_REASON", "analyze", "detect_loops", "no_trace_report", "resolve_settings"]
 
 NO_TRACE_REASON = "No trace data found. This metric requires trace data from @observe."
 
@@ -22,29 +23,51 @@ NO_TRACE_REASON = "No trace data found. This metric requires trace data from @ob
 def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **options: Any) -> LoopReport:
     """Score one trace for loops, without deepeval's classes.
 
-    `trace` is a deepeval trace dict (`test_case._trace_dict`, or the
-    `{"trace_dict": ...}` wrapper), a list of root spans, a `Trace` from any
-    reader, or None (no trace: score 0.0, success False). `options` are the
-    `LoopSettings` fields (`threshold`, `repetition_threshold`, `window`, ...);
-    invalid values raise `ValueError`.
+    `trace` is anything that holds one trace: a `Trace` from any reader, a
+    deepeval trace dict (`test_case._trace_dict`, or the `{"trace_dict": ...}`
+    wrapper), OTLP span JSON, a pydantic-ai message history or run result,
+    OpenAI-style chat messages, a tau-bench record, a SWE-agent `.traj` dict, or
+    any of these as JSON text or bytes (the format is detected as `load_traces`
+    detects it). `options` are the `LoopSettings` fields (`threshold`,
+    `repetition_threshold`, `window`, ...); invalid values raise `ValueError`.
+
+    A trace that cannot be read is never scored as a pass: `None`, content of
+    no known format and a trace with nothing in it raise `TraceReadError`
+    (a `ValueError`); what cannot hold one trace (a number, a path, a list of
+    traces) raises `TypeError`. Each error says what was given and what is
+    accepted.
     """
+    settings = resolve_settings(settings, options)  # invalid settings first, whatever the trace
+    return analyze(read_trace(trace), settings)
+
+
+def resolve_settings(settings: Optional[LoopSettings], options: dict[str, Any]) -> LoopSettings:
+    """`settings` (or the defaults) with the keyword `options` on top, validated."""
     if options:
         base = settings or LoopSettings()
         known = LoopSettings.from_kwargs(**options)  # validates names and values
-        settings = replace(base, **{k: getattr(known, k) for k in options})
-    settings = settings or LoopSettings()
-    if trace is None:
-        return LoopReport(
-            score=0.0, success=False, threshold=settings.effective_threshold, reason=NO_TRACE_REASON,
-            score_breakdown={}, has_trace=False,
-        )
-    if not isinstance(trace, Trace):
-        trace = read_deepeval_trace(trace)
-    return analyze(trace, settings)
+        return replace(base, **{k: getattr(known, k) for k in options})
+    return settings or LoopSettings()
+
+
+def no_trace_report(settings: LoopSettings, reason: str = NO_TRACE_REASON) -> LoopReport:
+    """The verdict on a trace that is missing or cannot be read: 0.0, never a pass."""
+    return LoopReport(
+        score=0.0, success=False, threshold=settings.effective_threshold, reason=reason,
+        score_breakdown={}, has_trace=False,
+    )
 
 
 def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
-    """Run every detector over a read trace and score what they found."""
+    """Run every detector over a read trace and score what they found.
+
+    A `Trace` with no spans and no steps is no trace: `TraceReadError`.
+    """
+    if not trace.spans and not trace.steps:
+        raise TraceReadError(
+            f"Expected a trace with spans or steps, but {trace.name or 'the trace'} has none"
+            + (f" ({trace.notes[0]})." if trace.notes else ".")
+        )
     findings: list[Finding] = []
     for detector in DETECTORS:
         findings.extend(detector(trace, settings))
@@ -56,8 +79,6 @@ def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
     if settings.strict_mode and score < threshold:
         score = 0.0
     reason = reason_for(findings, score) if findings else NO_LOOPS
-    if not trace.spans and not trace.steps:
-        reason = "The trace has no spans; nothing to check. " + NO_LOOPS
     tool_calls = sum(1 for s in trace.steps if s.kind == "tool")
     return LoopReport(
         score=score,

@@ -14,7 +14,8 @@ from deepeval.metrics import BaseMetric
 from deepeval.metrics.indicator import metric_progress_indicator
 from deepeval.metrics.utils import construct_verbose_logs
 
-from ._detect import detect_loops
+from ._detect import detect_loops, no_trace_report
+from ._errors import TraceReadError
 from ._findings import Finding
 from ._report import LoopReport
 from ._settings import LoopSettings
@@ -126,7 +127,13 @@ class AgentLoopDetectionMetric(BaseMetric):
     def _evaluate(self, test_case: Any) -> float:
         self._reset()
         trace = getattr(test_case, "_trace_dict", None)
-        report = detect_loops(trace, settings=self.settings)
+        if trace is None:
+            report = no_trace_report(self.settings)
+        else:
+            try:
+                report = detect_loops(trace, settings=self.settings)
+            except (TraceReadError, TypeError) as error:  # never a silent pass
+                report = no_trace_report(self.settings, f"The trace could not be read, so it fails: {error}")
         self._publish(report)
         return report.score
 

@@ -215,6 +215,7 @@ def test_engine_import_does_not_import_deepeval():
     import subprocess
     import sys
 
-    code = "import sys, loopmetric; loopmetric.detect_loops({}); print('deepeval' in sys.modules)"
+    code = ("import sys, loopmetric; loopmetric.detect_loops({'type': 'agent', 'name': 'a'}); "
+            "print('deepeval' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

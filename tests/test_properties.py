@@ -4,6 +4,8 @@ run, and nothing but the documented ValueError (for settings) is ever raised."""
 from __future__ import annotations
 
 import json
+
+import pytest
 import os
 import subprocess
 import sys
@@ -11,7 +13,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loopmetric import detect_loops
+from loopmetric import TraceReadError, detect_loops
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20))
 json_like = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=25)
@@ -39,8 +41,14 @@ traces = st.recursive(spans(st.just([])), lambda inner: spans(st.lists(inner, ma
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trace=st.one_of(traces, json_like))
-def test_any_json_like_trace_scores_in_range_and_repeatably(trace):
-    first = detect_loops(trace)
+def test_any_json_like_trace_scores_in_range_or_is_rejected_clearly(trace):
+    try:
+        first = detect_loops(trace)
+    except (TraceReadError, TypeError) as error:  # never a silent pass, never an unclear crash
+        assert str(error).startswith("Expected")
+        with pytest.raises(type(error)):
+            detect_loops(json.loads(json.dumps(trace)) if _json_safe(trace) else trace)
+        return
     second = detect_loops(json.loads(json.dumps(trace)) if _json_safe(trace) else trace)
     assert 0.0 <= first.score <= 1.0
     assert first.success == (first.score >= first.threshold)
@@ -57,7 +65,7 @@ def _json_safe(value) -> bool:
 def test_reports_are_identical_across_processes_and_hash_seeds():
     code = (
         "import json, sys; sys.path.insert(0, '.');"
-        "from tests._traces import agent, llm, tool; from loopmetric import detect_loops;"
+        "from tests._traces import agent, llm, tool; from loopmetric import TraceReadError, detect_loops;"
         "t = agent(*[x for _ in range(5) for x in (llm('Again.'), tool('s', {'b': 2, 'a': [1, {'z': 0, 'y': 1}]}, output='r'))]);"
         "print(json.dumps(detect_loops(t).to_dict(), sort_keys=True))"
     )

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from loopmetric import TraceReadError
 from loopmetric.readers import read_chat_messages
 
 
@@ -48,4 +49,5 @@ def test_messages(messages, expected):
 
 def test_wrapper_and_bad_input():
     assert read_chat_messages({"messages": [assistant(content="x")]}).steps[0].text == "x"
-    assert "Expected a list of chat messages" in read_chat_messages(5).notes[0]
+    with pytest.raises(TraceReadError, match="Expected a list of chat messages, but got an int"):
+        read_chat_messages(5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric import read_deepeval_trace
+from loopmetric import TraceReadError, read_deepeval_trace
 from loopmetric._canonical import canonical_args
 from tests._traces import agent, llm, span, tool, tool_call_entry
 from tests.conftest import load_shared_trace
@@ -86,13 +86,23 @@ def test_unmatched_tools_called_entry_is_its_own_call():
     pytest.param({"name": "a", "type": "agent"}, id="children-missing"),
     pytest.param({"name": "a", "type": "agent", "children": ["x", 3, None]}, id="non-dict-children"),
     pytest.param({"name": "a", "type": "agent", "children": "oops"}, id="children-string"),
-    pytest.param({}, id="empty"),
-    pytest.param(None, id="none"),
-    pytest.param(42, id="number"),
 ])
 def test_broken_shapes_are_read_with_notes(trace):
     read = read_deepeval_trace(trace)
-    assert read.steps == ()
+    assert read.steps == () and len(read.spans) == 1
+
+
+@pytest.mark.parametrize(("trace", "says"), [
+    pytest.param({}, "no span dict among the roots", id="empty"),
+    pytest.param({"foo": 1}, "no span dict among the roots", id="no-span-keys"),
+    pytest.param([], "no span dict among the roots", id="no-roots"),
+    pytest.param(None, "the trace is None", id="none"),
+    pytest.param(42, "the trace is an int", id="number"),
+    pytest.param("not json", "not valid JSON", id="text"),
+])
+def test_no_span_at_all_is_an_error_not_a_pass(trace, says):
+    with pytest.raises(TraceReadError, match=says):
+        read_deepeval_trace(trace)
 
 
 def test_cyclic_reference_is_noted_not_followed():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from loopmetric import detect_loops
+from loopmetric import TraceReadError, detect_loops
 from loopmetric.readers import read_pydantic_ai_messages
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -82,9 +82,15 @@ def test_parts(messages, expected):
     assert steps(read_pydantic_ai_messages(messages)) == expected
 
 
-def test_not_a_list_is_a_note_not_a_crash():
-    trace = read_pydantic_ai_messages("nope")
-    assert trace.steps == () and "Expected a list of pydantic-ai messages" in trace.notes[0]
+@pytest.mark.parametrize(("value", "says"), [
+    pytest.param("nope", "not valid JSON", id="text-not-json"),
+    pytest.param(b'{"x": 1}', "Expected a list of pydantic-ai messages, but got a dict", id="bytes-not-a-list"),
+    pytest.param(5, "Expected a list of pydantic-ai messages, but got an int", id="number"),
+    pytest.param([], "found nothing to read", id="empty"),
+])
+def test_no_messages_is_an_error_not_a_pass(value, says):
+    with pytest.raises(TraceReadError, match=says):
+        read_pydantic_ai_messages(value)
 
 
 def test_usage_gives_tokens():

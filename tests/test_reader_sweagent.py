@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from loopmetric import detect_loops
+import pytest
+
+from loopmetric import TraceReadError, detect_loops
 from loopmetric.readers import read_swe_agent
 
 
@@ -24,5 +26,7 @@ def test_same_failing_command_is_a_loop():
     assert not report.success and report.worst.tools == ("pytest",)
 
 
-def test_not_a_trajectory():
-    assert read_swe_agent([]).notes == ("Expected a SWE-agent trajectory with a `trajectory` list.",)
+@pytest.mark.parametrize("value", [[], {"trajectory": "x"}, None], ids=["list", "not-a-list", "none"])
+def test_not_a_trajectory_is_an_error(value):
+    with pytest.raises(TraceReadError, match="Expected a SWE-agent trajectory with a `trajectory` list"):
+        read_swe_agent(value)

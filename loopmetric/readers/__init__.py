@@ -1,15 +1,21 @@
-"""Readers: each turns one recorded format into loopmetric's `Trace`."""
+"""Readers: each turns one recorded format into loopmetric's `Trace`.
+
+`read_trace` reads any single value (detecting its format); `load_traces`
+reads every trace in a file.
+"""
 
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
+from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, read_trace
+from ._files import expand_paths, load_traces
 from ._otlp import read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
-from ._files import FORMATS, LoadedTrace, detect_format, expand_paths, load_traces
 from ._sweagent import read_swe_agent
 
 __all__ = [
     "FORMATS",
     "LoadedTrace",
+    "NotATrace",
     "detect_format",
     "expand_paths",
     "load_traces",
@@ -18,4 +24,5 @@ __all__ = [
     "read_otlp_traces",
     "read_pydantic_ai_messages",
     "read_swe_agent",
+    "read_trace",
 ]

@@ -15,6 +15,7 @@ from .._builder import TraceBuilder
 from .._canonical import as_mapping
 from .._extract import ToolRequest, read_llm_output, tool_request
 from .._model import Trace
+from ._json import parse_text
 
 __all__ = ["read_chat_messages"]
 
@@ -22,6 +23,7 @@ __all__ = ["read_chat_messages"]
 def read_chat_messages(messages: Any, *, name: str = "") -> Trace:
     """Read a list of chat messages (dicts or objects with `role`)."""
     builder = TraceBuilder(name=name, source="chat")
+    messages = parse_text(messages)
     if isinstance(messages, Mapping):
         messages = messages.get("messages", messages.get("traj"))
     messages = builder.sequence(messages, "chat messages")

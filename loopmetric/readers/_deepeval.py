@@ -16,7 +16,9 @@ from typing import Any, Optional
 from .._builder import TraceBuilder
 from .._canonical import as_mapping
 from .._extract import clean_tool_name, finite_number, merge_requests, read_llm_output, read_tool_entry
+from .._errors import describe
 from .._model import Trace
+from ._json import parse_text
 
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
@@ -34,7 +36,7 @@ def unwrap_trace_dict(data: Any) -> Any:
 
 def read_deepeval_trace(trace: Any, *, name: str = "") -> Trace:
     """Read a deepeval trace dict (or a list of root spans) into a `Trace`."""
-    return read_span_tree(unwrap_trace_dict(trace), name=name, source="deepeval")
+    return read_span_tree(unwrap_trace_dict(parse_text(trace)), name=name, source="deepeval")
 
 
 def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
@@ -45,8 +47,10 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     elif as_mapping(trace) is not None:
         roots = [trace]
     else:
-        if trace is not None:
-            builder.note(f"The trace is a {type(trace).__name__}, not a span dict; nothing to read.")
+        builder.note(f"the trace is {describe(trace)}, not a span dict")
+        return builder.build()
+    if not any(_is_span(root) for root in roots):
+        builder.note("no span dict among the roots (a span has `type`, `name`, `input`, `output` or `children`)")
         return builder.build()
     if not builder.name and roots and isinstance(as_mapping(roots[0]), Mapping):
         root_name = as_mapping(roots[0]).get("name")
@@ -144,6 +148,14 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 f"{type(children).__name__}, not a list; ignored."
             )
     return builder.build()
+
+
+_SPAN_KEYS = ("type", "name", "children", "input", "output", "tools_called")
+
+
+def _is_span(value: Any) -> bool:
+    m = as_mapping(value)
+    return m is not None and any(key in m for key in _SPAN_KEYS)
 
 
 def _where(slot: int, parent: int) -> str:

@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._extract import finite_number
+from .._errors import TraceReadError
 from .._model import Trace
+from ._json import parse_text
 from ._deepeval import read_span_tree
 
 __all__ = ["is_otlp", "read_otlp_traces"]
@@ -68,10 +70,10 @@ def _is_span(m: Mapping[str, Any]) -> bool:
 def read_otlp_traces(data: Any, *, name: str = "") -> list[Trace]:
     """One `Trace` per trace id, in the order the trace ids first appear."""
     notes: list[str] = []
-    spans = _flatten(data, notes)
+    spans = _flatten(parse_text(data, many=True), notes)
     if not spans:
-        empty = read_span_tree([], name=name, source="otlp")
-        return [dataclasses.replace(empty, notes=tuple(notes or ["No spans found."]))]
+        raise TraceReadError("Expected OTLP or OpenTelemetry span JSON with spans, but found no spans"
+                             + (f" ({notes[0]})" if notes else "."))
     by_trace: dict[str, list[_Span]] = {}
     for span in spans:
         by_trace.setdefault(span.trace, []).append(span)

@@ -17,6 +17,7 @@ from .._builder import TraceBuilder
 from .._canonical import as_mapping
 from .._extract import ToolRequest, clean_tool_name, finite_number
 from .._model import Trace
+from ._json import parse_text
 
 __all__ = ["read_pydantic_ai_messages"]
 
@@ -27,6 +28,7 @@ _ERROR_OUTCOMES = frozenset({"failed", "retried", "error", "denied"})
 def read_pydantic_ai_messages(messages: Any, *, name: str = "") -> Trace:
     """Read a pydantic-ai message history (list of request/response messages)."""
     builder = TraceBuilder(name=name, source="pydantic-ai")
+    messages = parse_text(messages)
     if isinstance(messages, Mapping) and "messages" in messages:
         messages = messages["messages"]
     messages = builder.sequence(messages, "pydantic-ai messages")

@@ -11,16 +11,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._builder import TraceBuilder
+from .._errors import describe
 from .._model import Trace
+from ._json import parse_text
 
 __all__ = ["read_swe_agent"]
 
 
 def read_swe_agent(traj: Any, *, name: str = "") -> Trace:
     builder = TraceBuilder(name=name, source="swe-agent")
+    traj = parse_text(traj)
     steps = traj.get("trajectory") if isinstance(traj, Mapping) else None
     if not isinstance(steps, (list, tuple)):
-        builder.note("Expected a SWE-agent trajectory with a `trajectory` list.")
+        builder.note(f"Expected a SWE-agent trajectory with a `trajectory` list, but got {describe(traj)}")
         return builder.build()
     for _, step in builder.mappings(steps, "step"):
         thought = step.get("thought")

@@ -1,0 +1,194 @@
+"""One entry point for every format: what a value holds, and the traces in it.
+
+`detect_format` names the format of parsed JSON (or live objects) from its
+shape; `records` yields the traces a document holds, each read on demand, so
+that one bad record of a file does not keep the others from being read;
+`read_trace` turns any single value a user may hold (a `Trace`, a trace dict,
+JSON text or bytes, message objects, a pydantic-ai run result) into one
+`Trace`, or raises an error that says what was given and what is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from .._canonical import as_mapping
+from .._errors import TraceReadError, describe
+from .._model import Trace
+from ._chat import read_chat_messages
+from ._deepeval import read_deepeval_trace
+from ._json import TEXT_TYPES, parse_all
+from ._otlp import is_otlp, read_otlp_traces
+from ._pydantic_ai import read_pydantic_ai_messages
+from ._sweagent import read_swe_agent
+
+__all__ = ["ACCEPTED", "FORMATS", "LoadedTrace", "NotATrace", "detect_format", "read_trace", "records"]
+
+FORMATS = ("deepeval", "otlp", "pydantic-ai", "chat", "tau-bench", "swe-agent")
+ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
+            "(or its run result), OpenAI-style chat messages, a tau-bench record or a SWE-agent .traj dict, "
+            "as objects or as JSON text or bytes")
+
+
+class NotATrace(TraceReadError):
+    """The JSON parsed but is none of the known trace formats."""
+
+
+@dataclass(frozen=True)
+class LoadedTrace:
+    """One trace read from a file, or the error that kept it from being read."""
+
+    name: str
+    trace: Optional[Trace] = None
+    error: Optional[str] = None
+    not_a_trace: bool = False  # parsed, but no known trace format
+
+
+def _first(data: list) -> Mapping[str, Any]:
+    return as_mapping(data[0]) or {}
+
+
+def detect_format(data: Any) -> str:
+    """One of `FORMATS`, from the shape of parsed JSON or live objects."""
+    if is_otlp(data):
+        return "otlp"
+    m = as_mapping(data) if not isinstance(data, (list, tuple)) else None
+    if m is not None:
+        if isinstance(m.get("trajectory"), list):
+            return "swe-agent"
+        if "trace_dict" in m or "children" in m or ("name" in m and ("type" in m or "input" in m or "output" in m)):
+            return "deepeval"
+        if isinstance(m.get("messages"), list):
+            return "chat"
+        if isinstance(m.get("traj"), list):
+            return "tau-bench"
+        keys = ", ".join(sorted(map(str, m))[:8])
+        raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'})")
+    if isinstance(data, (list, tuple)) and data:
+        first = _first(list(data[:1]))
+        if isinstance(first.get("traj"), list):
+            return "tau-bench"
+        if isinstance(first.get("parts"), (list, tuple)) and first.get("kind") in ("request", "response"):
+            return "pydantic-ai"
+        if "role" in first:
+            return "chat"
+        if "children" in first or ("type" in first and "name" in first):
+            return "deepeval"
+    what = "an empty list" if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
+    raise NotATrace(f"not a known trace format ({what})")
+
+
+def records(data: Any, fmt: str, stem: str) -> Iterator[tuple[str, Callable[[], Trace]]]:
+    """(name, read) for each trace a parsed document of format `fmt` holds."""
+    if fmt == "tau-bench":
+        items = data if isinstance(data, (list, tuple)) else [data]
+        for index, record in enumerate(items):
+            label = f"{stem}[{index}]" if len(items) > 1 else stem
+            m = as_mapping(record)
+            if m is not None and "task_id" in m:
+                label = f"{stem}[{index}] task {m.get('task_id')} trial {m.get('trial')}"
+            yield label, (lambda r=record, n=label: read_chat_messages(
+                as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=n))
+    elif fmt == "otlp":
+        for trace in read_otlp_traces(data, name=stem):
+            yield trace.name, (lambda t=trace: t)
+    elif fmt == "pydantic-ai":
+        yield stem, lambda: read_pydantic_ai_messages(data, name=stem)
+    elif fmt == "chat":
+        yield stem, lambda: read_chat_messages(data, name=stem)
+    elif fmt == "swe-agent":
+        yield stem, lambda: read_swe_agent(data, name=stem)
+    elif fmt == "deepeval":
+        yield stem, lambda: read_deepeval_trace(data, name=stem)
+    else:
+        raise ValueError(f"Expected a format among {', '.join(FORMATS)}, but got {fmt!r}.")
+
+
+def _run_result_messages(value: Any) -> Optional[list]:
+    """The messages of a pydantic-ai run result (`result.all_messages()`), else None."""
+    kind = type(value)
+    if kind.__module__.startswith("pydantic_ai") and kind.__name__ in ("AgentRunResult", "StreamedRunResult"):
+        return list(value.all_messages())
+    return None
+
+
+def read_trace(value: Any, *, format: Optional[str] = None, name: str = "") -> Trace:  # noqa: A002
+    """The one trace `value` holds, read by the reader of its format.
+
+    Raises `TraceReadError` for None, for text that is not JSON, for content of
+    no known format and for a trace with nothing in it; `TypeError` for what
+    cannot hold one trace (a number, a path, a list or iterator of traces).
+    """
+    if isinstance(value, Trace):
+        return value
+    if isinstance(value, LoadedTrace):
+        if value.trace is None:
+            raise TraceReadError(f"The trace {value.name!r} could not be read: {value.error}")
+        return value.trace
+    if value is None:
+        raise TraceReadError(f"Expected a trace, but got None (nothing was recorded). Accepted: {ACCEPTED}.")
+    messages = _run_result_messages(value)
+    if messages is not None:
+        return read_pydantic_ai_messages(messages, name=name)
+    _reject_non_traces(value)
+    data = _parse(value)
+    try:
+        fmt = format or detect_format(data)
+    except NotATrace as error:
+        raise NotATrace(f"Expected a trace, but the {_kind(value)} given is {error}. Accepted: {ACCEPTED}.") from None
+    found = list(records(data, fmt, name))
+    if len(found) != 1:
+        raise TypeError(
+            f"Expected one trace, but the {fmt} content holds {len(found)} traces; read them with "
+            "load_traces(path), or score each: [detect_loops(t) for t in traces]."
+        )
+    return found[0][1]()
+
+
+def _kind(value: Any) -> str:
+    return "JSON text" if isinstance(value, TEXT_TYPES) else type(value).__name__
+
+
+def _parse(value: Any) -> Any:
+    """Parsed JSON text or bytes; span batches of one OTLP export become one list."""
+    if not isinstance(value, TEXT_TYPES):
+        return value
+    found = parse_all(value)
+    if len(found) == 1:
+        return found[0]
+    if all(is_otlp(d) for d in found):
+        return found
+    raise TypeError(
+        f"Expected JSON text of one trace, but it holds {len(found)} JSON documents; "
+        "read them with load_traces(path), or score each: [detect_loops(t) for t in traces]."
+    )
+
+
+def _reject_non_traces(value: Any) -> None:
+    if isinstance(value, TEXT_TYPES) or isinstance(value, Mapping):
+        if isinstance(value, str) and value.strip()[:1] not in ("{", "["):
+            raise TraceReadError(
+                "Expected JSON text of a trace, but got a string that is not JSON "
+                f"({value.strip()[:40]!r}); to read a file, use load_traces(path)."
+            )
+        return
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(item, (Trace, LoadedTrace)) for item in value):
+            raise TypeError(
+                f"Expected one trace, but got a {type(value).__name__} of {len(value)} traces; "
+                "score each: [detect_loops(t) for t in traces]."
+            )
+        return
+    if hasattr(value, "__fspath__"):
+        raise TypeError(f"Expected a trace, but got a path ({value}); to read a file, use load_traces(path).")
+    if hasattr(value, "_trace_dict"):
+        raise TypeError(f"Expected a trace, but got {describe(value)}; pass its `_trace_dict`.")
+    if isinstance(value, Iterable) or isinstance(value, (int, float, bool, set, frozenset)):
+        raise TypeError(
+            f"Expected one trace, but got {describe(value)}; pass one trace "
+            "(or score each: [detect_loops(t) for t in traces]). Accepted: " + ACCEPTED + "."
+        )
+    if as_mapping(value) is None:
+        raise TypeError(f"Expected a trace, but got {describe(value)}. Accepted: {ACCEPTED}.")

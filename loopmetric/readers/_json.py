@@ -1,0 +1,98 @@
+"""JSON text and bytes into parsed documents: one document, or several (JSON Lines,
+or documents one after another as `ConsoleSpanExporter` prints them)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .._errors import TraceReadError
+
+__all__ = ["TEXT_TYPES", "Unreadable", "documents", "parse_all", "parse_text"]
+
+TEXT_TYPES = (str, bytes, bytearray, memoryview)
+_DECODER = json.JSONDecoder()
+
+
+class Unreadable(Exception):
+    """Some documents of a text did not parse: what did and what did not."""
+
+    def __init__(self, problems: list[tuple[str, str]], documents: list[tuple[str, Any]]) -> None:
+        super().__init__(problems)
+        self.problems, self.documents = problems, documents
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise TraceReadError(f"Expected UTF-8 JSON bytes, but they do not decode: {error}") from None
+
+
+def documents(text: Any, stem: str) -> list[tuple[str, Any]]:
+    """The JSON documents of a text (str or bytes), each labelled (`stem:line` when several).
+
+    Raises `Unreadable` with what parsed and what did not.
+    """
+    text = _text(text)
+    try:
+        return [(stem, json.loads(text))]
+    except RecursionError:
+        raise Unreadable([(stem, ": JSON nested too deeply to parse")], []) from None
+    except ValueError as whole_error:
+        first_error = whole_error
+    found: list[tuple[str, Any]] = []
+    at, end = 0, len(text)
+    try:
+        while True:
+            while at < end and text[at].isspace():
+                at += 1
+            if at == end:
+                break
+            line = text.count("\n", 0, at) + 1
+            value, at = _DECODER.raw_decode(text, at)
+            found.append((f"{stem}:{line}", value))
+    except (ValueError, RecursionError):
+        found = []
+    if len(found) > 1:
+        return found
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) < 2:
+        raise Unreadable([(stem, f": not valid JSON: {first_error}")], [])
+    problems: list[tuple[str, str]] = []
+    for number, line in lines:
+        try:
+            found.append((f"{stem}:{number}", json.loads(line)))
+        except (ValueError, RecursionError) as error:
+            problems.append((f"{stem}:{number}", f":{number}: not valid JSON: {error}"))
+    raise Unreadable(problems, found)
+
+
+def parse_all(value: Any) -> list[Any]:
+    """Every JSON document of a text or bytes; `TraceReadError` when any does not parse."""
+    try:
+        return [data for _, data in documents(value, "text")]
+    except Unreadable as error:
+        why = error.problems[0][1].lstrip(": ") if error.problems else "not valid JSON"
+        raise TraceReadError(f"Expected JSON text of a trace, but it is {why}") from None
+
+
+def parse_text(value: Any, *, many: bool = False) -> Any:
+    """Parsed JSON when `value` is text or bytes, `value` itself otherwise.
+
+    With `many`, several documents come back as a list of them (span batches);
+    otherwise a text of several documents is a `TraceReadError`.
+    """
+    if not isinstance(value, TEXT_TYPES):
+        return value
+    parsed = parse_all(value)
+    if len(parsed) == 1:
+        return parsed[0]
+    if many:
+        return parsed
+    raise TraceReadError(
+        f"Expected JSON text of one trace, but it holds {len(parsed)} JSON documents; "
+        "read them with load_traces(path) or one at a time."
+    )
