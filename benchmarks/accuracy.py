@@ -1,45 +1,55 @@
-"""Accuracy: loopmetric and deepeval's AgentLoopDetectionMetric on labelled traces.
+"""Accuracy: loopmetric, deepeval's AgentLoopDetectionMetric and OpenHands-style rules on labelled runs.
 
     python -m benchmarks.accuracy            # writes benchmarks/results/accuracy.md
 
-"Predicted loop" is `success is False` at default settings, for both metrics,
-on the same trace dicts. Two sets: the traced-agent corpus (`corpus.py`:
-scripted agents recorded through deepeval `@observe`, LangGraph and pydantic-ai)
-and the labelled sample of real runs (`real_runs.py`, skipped when
-`../shared/trajectories` is absent).
+"Predicted loop" is `success is False` at default settings. Two sets:
+
+* the traced-agent corpus (`corpus.py`: scripted agents recorded through
+  deepeval `@observe`, LangGraph and pydantic-ai), scored from the trace dicts
+  deepeval handed to metrics;
+* every labelled real run of `../shared/trajectories` (`real_runs.py`,
+  labels and rubric in `labels/`), read through `load_traces`, the path the
+  command line uses, and reported per source and per half (design / held-out).
+  deepeval's metric and the OpenHands-style rules score the same steps
+  loopmetric read; a run loopmetric cannot read counts as a predicted loop
+  (it never passes). Runs labelled `unsure` are left out of every score.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import defaultdict
-from typing import Optional
+from typing import Any, Optional
 
 from ._common import Confusion, deepeval_verdict, loopmetric_verdict, markdown_table, parser
 
-METRICS = {"lm": "loopmetric", "de": "deepeval (success is False)", "de_any": "deepeval (score < 1.0)"}
+METRICS = {"lm": "loopmetric", "de": "deepeval (success is False)", "de_any": "deepeval (score < 1.0)",
+           "oh": "OpenHands-style rules"}
 HEADER = ["set", "n", "metric", "TP", "FP", "FN", "TN", "precision", "recall", "F1", "accuracy"]
+TARGETS = {"held_out_f1": 0.92, "held_out_precision": 0.95, "per_source_f1": 0.85, "per_source_loops": 10,
+           "corpus_f1": 0.98}
 
 
-def _score(rows: list[dict]) -> list[dict]:
+def _score_corpus(rows: list[dict]) -> list[dict]:
     for row in rows:
         row["lm"], row["lm_score"], row["lm_reason"] = loopmetric_verdict(row["trace"])
         row["de"], row["de_score"], row["de_reason"] = deepeval_verdict(row["trace"])
-        # deepeval's metric at its most favourable rule: any signal below 1.0 counts as a loop.
         row["de_any"] = None if row["de_score"] is None else row["de_score"] < 1.0
         row["de_any_reason"] = row["de_reason"]
+        row["oh"], row["oh_reason"] = None, ""
     return rows
 
 
-def _table(groups: dict[str, list[dict]]) -> tuple[list[list[str]], dict[str, tuple[Confusion, Confusion]]]:
+def _table(groups: dict[str, list[dict]], metrics: dict[str, str]) -> tuple[list[list[str]], dict[str, dict]]:
     lines, totals = [], {}
     for name, rows in groups.items():
-        counts = {key: Confusion() for key in METRICS}
+        counts = {key: Confusion() for key in metrics}
         for row in rows:
             for key, confusion in counts.items():
                 confusion.add(row["loop"], row[key])
-        totals[name] = (counts["lm"], counts["de"], counts["de_any"])
-        for key, label in METRICS.items():
+        totals[name] = counts
+        for key, label in metrics.items():
             errors = f" ({counts[key].errors} raised)" if counts[key].errors else ""
             lines.append([name, str(len(rows)), label + errors, *counts[key].cells()])
     return lines, totals
@@ -50,7 +60,8 @@ def _misses(rows: list[dict], key: str) -> list[str]:
     for row in rows:
         if bool(row[key]) != bool(row["loop"]):
             kind = "missed loop" if row["loop"] else "false alarm"
-            out.append(f"- `{row['id']}` ({kind}; label: {row['reason']}): {row[key + '_reason'][:200]}")
+            steps = f", steps {row['steps']}" if row.get("steps") else ""
+            out.append(f"- `{row['id']}` ({kind}{steps}; label: {row['reason']}): {row[key + '_reason'][:300]}")
     return out
 
 
@@ -63,28 +74,122 @@ def corpus_rows(smoke: bool) -> list[dict]:
     return rows
 
 
-def real_rows(smoke: bool) -> list[dict]:
-    from . import real_runs
+def as_deepeval_dict(trace: Any) -> dict:
+    """The steps loopmetric read, as the trace dict deepeval's metric takes: an
+    LLM span per output, a tool span per call (canonical arguments as input)."""
+    children: list[dict] = []
+    for step in trace.steps:
+        if step.kind == "llm":
+            children.append({"type": "llm", "name": "llm", "input": None, "output": step.text, "children": []})
+        elif step.kind == "tool":
+            children.append({"type": "tool", "name": step.name, "input": json.loads(step.args),
+                             "output": step.result, "children": []})
+    return {"type": "agent", "name": trace.name or "run", "input": trace.name, "output": None,
+            "children": children}
 
-    if not real_runs.available():
-        return []
-    labelled = real_runs.labels()
-    if smoke:
-        labelled = labelled[:2] + labelled[-2:]
-    return [{"id": row["run"], "family": "tau-bench" if row["run"].startswith("tau/") else "swe-agent",
-             "selection": row["selection"], "loop": row["loop"] == "1", "reason": row["reason"],
-             "trace": real_runs.as_trace_dict(row["run"])} for row in labelled]
+
+def real_rows(smoke: bool, sources: Optional[list[str]] = None) -> list[dict]:
+    """Every labelled run, read by `load_traces` (once per file) and scored by the three metrics."""
+    from loopmetric import LoopSettings, analyze, load_traces
+
+    from . import real_runs
+    from ._openhands import openhands_verdict
+
+    settings = LoopSettings()
+    rows: list[dict] = []
+    for source in sources or list(real_runs.SOURCES):
+        labelled = {row["run"]: row for row in real_runs.labels(source)}
+        runs = [run for run in real_runs.runs(source) if run.id in labelled]
+        if smoke:
+            runs = runs[:2]
+        by_path: dict[Any, list] = defaultdict(list)
+        for run in runs:
+            by_path[run.path].append(run)
+        for path, members in by_path.items():
+            loaded = list(load_traces(str(path)))
+            for run in members:
+                label = labelled[run.id]
+                item = loaded[run.record] if run.record < len(loaded) else None
+                row = {"id": run.id, "source": source, "half": real_runs.half_of(run.id),
+                       "label": label["label"], "loop": label["label"] == "loop", "reason": label["reason"],
+                       "steps": label["steps"]}
+                if item is None or item.trace is None:
+                    why = item.error if item is not None else "no such record"
+                    row.update(lm=True, lm_reason=f"not read (never a pass): {why}", de=None, de_any=None,
+                               de_reason=why, de_any_reason=why, oh=None, oh_reason=why)
+                else:
+                    report = analyze(item.trace, settings)
+                    row.update(lm=not report.success, lm_reason=report.reason, lm_score=report.score)
+                    row["de"], row["de_score"], row["de_reason"] = deepeval_verdict(as_deepeval_dict(item.trace))
+                    row["de_any"] = None if row["de_score"] is None else row["de_score"] < 1.0
+                    row["de_any_reason"] = row["de_reason"]
+                    row["oh"], row["oh_reason"] = openhands_verdict(item.trace)
+                rows.append(row)
+    return rows
+
+
+def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
+    from .real_runs import SOURCES
+
+    decided = [r for r in real if r["label"] != "unsure"]
+    unsure = len(real) - len(decided)
+    groups: dict[str, list[dict]] = {}
+    for half in ("design", "held-out"):
+        groups[f"all sources, {half}"] = [r for r in decided if r["half"] == half]
+    for source in SOURCES:
+        for half in ("design", "held-out"):
+            members = [r for r in decided if r["source"] == source and r["half"] == half]
+            if members:
+                groups[f"{source}, {half}"] = members
+    for source in SOURCES:
+        members = [r for r in decided if r["source"] == source]
+        if members:
+            groups[f"{source}, both halves"] = members
+    lines, totals = _table(groups, METRICS)
+    out = ["## Labelled real runs", "",
+           f"Every run of every source, labelled by reading its steps (`benchmarks/labels/`, rubric in its README); "
+           f"{len(decided)} decided, {unsure} `unsure` left out. Each source is split in two halves by a fixed "
+           "seed (`python -m benchmarks.real_runs split`): rules were designed on the design half only; the "
+           "held-out half is reported apart.", "",
+           markdown_table(HEADER, lines), ""]
+    for half in ("design", "held-out"):
+        members = [r for r in decided if r["half"] == half]
+        out += [f"loopmetric errors, {half} half:", ""] + (_misses(members, "lm") or ["- none"]) + [""]
+    return out, totals
+
+
+def targets_summary(totals: dict[str, dict]) -> list[str]:
+    """Each target of the issue, met or missed, compared unrounded."""
+    lines = []
+
+    def check(label: str, value: float, target: float) -> None:
+        verdict = "met" if value >= target else f"MISSED by {target - value:.3f}"
+        lines.append(f"- {label}: {value:.3f} (target >= {target}): {verdict}")
+
+    if "all sources, held-out" in totals:
+        held = totals["all sources, held-out"]["lm"]
+        check("real runs, held-out half, F1", held.f1, TARGETS["held_out_f1"])
+        check("real runs, held-out half, precision", held.precision, TARGETS["held_out_precision"])
+        for name, counts in totals.items():
+            if name.endswith(", held-out") and not name.startswith("all"):
+                lm = counts["lm"]
+                if lm.tp + lm.fn >= TARGETS["per_source_loops"]:
+                    check(f"{name} ({lm.tp + lm.fn} loops), F1", lm.f1, TARGETS["per_source_f1"])
+    if "traced corpus, all" in totals:
+        check("traced corpus, F1", totals["traced corpus, all"]["lm"].f1, TARGETS["corpus_f1"])
+    return lines
 
 
 def main(argv: Optional[list[str]] = None) -> str:
     args = parser(__doc__.splitlines()[0]).parse_args(argv)
-    corpus = _score(corpus_rows(args.smoke))
-    real = _score(real_rows(args.smoke))
-    sections = ["# Accuracy: loopmetric vs deepeval's AgentLoopDetectionMetric", "",
-                "Predicted loop = `success is False` at default settings; both metrics score the same trace dicts. "
-                "deepeval's metric cannot fail a trace for one loop at its default threshold (one severe signal "
-                "scores 0.60), so it is also shown with the rule most favourable to it: any score below 1.0 "
-                "is a predicted loop.",
+    corpus = _score_corpus(corpus_rows(args.smoke))
+    real = real_rows(args.smoke)
+    corpus_metrics = {k: v for k, v in METRICS.items() if k != "oh"}
+    sections = ["# Accuracy: loopmetric vs deepeval's AgentLoopDetectionMetric and OpenHands-style rules", "",
+                "Predicted loop = `success is False` at default settings. deepeval's metric cannot fail a trace for "
+                "one loop at its default threshold (one severe signal scores 0.60), so it is also shown with the "
+                "rule most favourable to it: any score below 1.0 is a predicted loop. OpenHands-style rules: "
+                "`benchmarks/_openhands.py`.",
                 "Command: `python -m benchmarks.accuracy`.", ""]
     by_family: dict[str, list[dict]] = defaultdict(list)
     for row in corpus:
@@ -92,42 +197,31 @@ def main(argv: Optional[list[str]] = None) -> str:
     by_integration: dict[str, list[dict]] = defaultdict(list)
     for row in corpus:
         by_integration[row["integration"]].append(row)
-    overall, totals = _table({"traced corpus, all": corpus})
+    overall, totals = _table({"traced corpus, all": corpus}, corpus_metrics)
     sections += ["## Traced-agent corpus", "", markdown_table(HEADER, overall), "",
-                 "By integration:", "", markdown_table(HEADER, _table(dict(sorted(by_integration.items())))[0]), "",
+                 "By integration:", "",
+                 markdown_table(HEADER, _table(dict(sorted(by_integration.items())), corpus_metrics)[0]), "",
                  "By family (a loop family has no negatives and a progress family no positives, so read TP/FN or "
-                 "FP/TN):", "", markdown_table(HEADER, _table(dict(sorted(by_family.items())))[0]), ""]
+                 "FP/TN):", "", markdown_table(HEADER, _table(dict(sorted(by_family.items())), corpus_metrics)[0]),
+                 ""]
     sections += ["loopmetric errors:", ""] + (_misses(corpus, "lm") or ["- none"]) + [""]
-    sections += ["deepeval (score < 1.0) errors:", ""] + (_misses(corpus, "de_any") or ["- none"]) + [""]
     if real:
-        primary = [r for r in real if r["selection"] != "audit"]
-        audit = [r for r in real if r["selection"] == "audit"]
-        groups = {"real runs (sample)": primary,
-                  "  swe-agent": [r for r in primary if r["family"] == "swe-agent"],
-                  "  tau-bench": [r for r in primary if r["family"] == "tau-bench"]}
-        real_lines, real_totals = _table(groups)
+        real_lines, real_totals = _real_sections(real)
         totals.update(real_totals)
-        sections += ["## Labelled real runs", "",
-                     "A seeded sample stratified by the data's own heuristic, plus the loops its README documents; "
-                     "each labelled by reading its steps (`benchmarks/labels/real_runs.csv`).", "",
-                     markdown_table(HEADER, real_lines), ""]
-        if audit:
-            found = sum(1 for r in audit if r["lm"])
-            sections += [f"Audit (not in the sample above): {len(audit)} tau-bench records that loopmetric fails "
-                         "and the sample did not draw were read; all are loops by the label rule "
-                         f"(loopmetric flags {found}/{len(audit)}, deepeval "
-                         f"{sum(1 for r in audit if r['de'])}/{len(audit)}).", ""]
-        sections += ["loopmetric errors:", ""] + (_misses(primary, "lm") or ["- none"]) + [""]
-        sections += ["deepeval (score < 1.0) errors:", ""] + (_misses(primary, "de_any") or ["- none"]) + [""]
+        sections += real_lines
     else:
         sections += ["## Labelled real runs", "", "Skipped: ../shared/trajectories is not present.", ""]
+    summary = targets_summary(totals)
+    sections[6:6] = ["## Targets", ""] + summary + [""]
     text = "\n".join(sections)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "accuracy.md").write_text(text)
-    for name, (ours, theirs, lenient) in totals.items():
-        print(f"{name.strip():<22} n={ours.n:<4} loopmetric F1 {ours.f1:.2f} (P {ours.precision:.2f} "
-              f"R {ours.recall:.2f})   deepeval F1 {theirs.f1:.2f}, with score < 1.0 as a loop {lenient.f1:.2f} "
-              f"(P {lenient.precision:.2f} R {lenient.recall:.2f})")
+    for name, counts in totals.items():
+        ours, theirs, rules = counts["lm"], counts["de_any"], counts.get("oh")
+        extra = f"   OpenHands F1 {rules.f1:.3f}" if rules is not None and rules.n else ""
+        print(f"{name:<26} n={ours.n:<4} loopmetric F1 {ours.f1:.3f} (P {ours.precision:.3f} R {ours.recall:.3f}; "
+              f"TP {ours.tp} FP {ours.fp} FN {ours.fn})   deepeval(<1.0) F1 {theirs.f1:.3f}{extra}")
+    print("\n".join(summary))
     print(f"written to {args.out / 'accuracy.md'}")
     return text
 

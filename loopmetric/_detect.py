@@ -7,6 +7,7 @@ from itertools import accumulate
 from typing import Any, Optional
 
 from ._findings import Finding, looped_steps
+from ._progress import forget as forget_progress
 from ._model import Trace
 from ._report import LoopReport
 from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores
@@ -69,8 +70,11 @@ def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
             + (f" ({trace.notes[0]})." if trace.notes else ".")
         )
     findings: list[Finding] = []
-    for detector in DETECTORS:
-        findings.extend(detector(trace, settings))
+    try:
+        for detector in DETECTORS:
+            findings.extend(detector(trace, settings))
+    finally:
+        forget_progress()
     findings = prune_subsumed(findings)
     findings, loop_tokens, loop_cost = _with_costs(trace, findings)
     breakdown = signal_scores(findings)

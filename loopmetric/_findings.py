@@ -12,7 +12,12 @@ Signal = Literal["tool_repetition", "reasoning_stagnation", "call_graph_cycles"]
 Pattern = Literal[
     "repeated_call",
     "repeated_result",
+    "repeated_error",
+    "similar_attempts",
+    "repeated_reply",
+    "rejected_output",
     "alternating_calls",
+    "drifting_cycle",
     "repeated_text",
     "reasoning_stagnation",
     "call_graph_cycle",

@@ -39,15 +39,18 @@ class LoopSettings:
     threshold: float = 0.5
     repetition_threshold: int = 3
     similarity_threshold: float = 0.85
+    reply_similarity_threshold: float = 0.6
     check_tool_repetition: bool = True
     check_reasoning_stagnation: bool = True
     check_call_graph_cycles: bool = True
     strict_mode: bool = False
     window: Optional[int] = 20
-    repeated_result_threshold: Optional[int] = 4
+    repeated_result_threshold: Optional[int] = 3
     repeated_error_threshold: Optional[int] = 3
     alternating_calls_threshold: Optional[int] = 3
     repeated_text_threshold: Optional[int] = 3
+    similar_attempts_threshold: Optional[int] = 3
+    rejected_output_threshold: Optional[int] = 3
     text_window: int = 4
     min_similarity_words: int = 8
     aggregation: Aggregation = "geometric"
@@ -55,6 +58,7 @@ class LoopSettings:
     def __post_init__(self) -> None:
         _check_unit("threshold", self.threshold, allow_zero=True)
         _check_unit("similarity_threshold", self.similarity_threshold, allow_zero=False)
+        _check_unit("reply_similarity_threshold", self.reply_similarity_threshold, allow_zero=False)
         for name in ("check_tool_repetition", "check_reasoning_stagnation",
                      "check_call_graph_cycles", "strict_mode"):
             value = getattr(self, name)
@@ -66,7 +70,8 @@ class LoopSettings:
         if self.window is not None:
             _check_int("window", self.window, minimum=2, optional=True)
         for name in ("repeated_result_threshold", "repeated_error_threshold",
-                     "alternating_calls_threshold", "repeated_text_threshold"):
+                     "alternating_calls_threshold", "repeated_text_threshold", "similar_attempts_threshold",
+                     "rejected_output_threshold"):
             value = getattr(self, name)
             if value is not None:
                 _check_int(name, value, minimum=2, optional=True)
@@ -81,6 +86,7 @@ class LoopSettings:
                 ("repeated_result_threshold", self.repeated_result_threshold, 1),
                 ("repeated_error_threshold", self.repeated_error_threshold, 1),
                 ("alternating_calls_threshold", self.alternating_calls_threshold, 2),
+                ("similar_attempts_threshold", self.similar_attempts_threshold, 1),
             )
             for name, value, calls_per_repeat in fits:
                 if value is not None and value * calls_per_repeat > self.window:

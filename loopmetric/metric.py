@@ -8,6 +8,7 @@ trace they were given, even when one instance is used concurrently.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any, Optional
 
 from deepeval.metrics import BaseMetric
@@ -21,6 +22,9 @@ from ._report import LoopReport
 from ._settings import LoopSettings
 
 __all__ = ["AgentLoopDetectionMetric"]
+
+_DEFAULTS = LoopSettings()
+_SETTING_NAMES = frozenset(f.name for f in fields(LoopSettings))
 
 
 class AgentLoopDetectionMetric(BaseMetric):
@@ -37,9 +41,9 @@ class AgentLoopDetectionMetric(BaseMetric):
 
     def __init__(
         self,
-        threshold: float = 0.5,
-        repetition_threshold: int = 3,
-        similarity_threshold: float = 0.85,
+        threshold: float = _DEFAULTS.threshold,
+        repetition_threshold: int = _DEFAULTS.repetition_threshold,
+        similarity_threshold: float = _DEFAULTS.similarity_threshold,
         check_tool_repetition: bool = True,
         check_reasoning_stagnation: bool = True,
         check_call_graph_cycles: bool = True,
@@ -47,51 +51,26 @@ class AgentLoopDetectionMetric(BaseMetric):
         async_mode: bool = True,
         strict_mode: bool = False,
         verbose_mode: bool = False,
-        window: Optional[int] = 20,
-        repeated_result_threshold: Optional[int] = 4,
-        repeated_error_threshold: Optional[int] = 3,
-        alternating_calls_threshold: Optional[int] = 3,
-        repeated_text_threshold: Optional[int] = 3,
-        text_window: int = 4,
-        min_similarity_words: int = 8,
-        aggregation: str = "geometric",
+        window: Optional[int] = _DEFAULTS.window,
+        repeated_result_threshold: Optional[int] = _DEFAULTS.repeated_result_threshold,
+        repeated_error_threshold: Optional[int] = _DEFAULTS.repeated_error_threshold,
+        alternating_calls_threshold: Optional[int] = _DEFAULTS.alternating_calls_threshold,
+        repeated_text_threshold: Optional[int] = _DEFAULTS.repeated_text_threshold,
+        similar_attempts_threshold: Optional[int] = _DEFAULTS.similar_attempts_threshold,
+        rejected_output_threshold: Optional[int] = _DEFAULTS.rejected_output_threshold,
+        reply_similarity_threshold: float = _DEFAULTS.reply_similarity_threshold,
+        text_window: int = _DEFAULTS.text_window,
+        min_similarity_words: int = _DEFAULTS.min_similarity_words,
+        aggregation: str = _DEFAULTS.aggregation,
     ) -> None:
-        self.settings = LoopSettings(
-            threshold=threshold,
-            repetition_threshold=repetition_threshold,
-            similarity_threshold=similarity_threshold,
-            check_tool_repetition=check_tool_repetition,
-            check_reasoning_stagnation=check_reasoning_stagnation,
-            check_call_graph_cycles=check_call_graph_cycles,
-            strict_mode=strict_mode,
-            window=window,
-            repeated_result_threshold=repeated_result_threshold,
-            repeated_error_threshold=repeated_error_threshold,
-            alternating_calls_threshold=alternating_calls_threshold,
-            repeated_text_threshold=repeated_text_threshold,
-            text_window=text_window,
-            min_similarity_words=min_similarity_words,
-            aggregation=aggregation,  # type: ignore[arg-type]
-        )
+        settings = {name: value for name, value in locals().items() if name in _SETTING_NAMES}
+        self.settings = LoopSettings(**settings)  # validated: ValueError names the argument
         # Every argument under its own name: deepeval rebuilds metrics from these.
-        self.threshold = threshold
-        self.repetition_threshold = repetition_threshold
-        self.similarity_threshold = similarity_threshold
-        self.check_tool_repetition = check_tool_repetition
-        self.check_reasoning_stagnation = check_reasoning_stagnation
-        self.check_call_graph_cycles = check_call_graph_cycles
+        for name, value in settings.items():
+            setattr(self, name, value)
         self.include_reason = include_reason
         self.async_mode = async_mode
-        self.strict_mode = strict_mode
         self.verbose_mode = verbose_mode
-        self.window = window
-        self.repeated_result_threshold = repeated_result_threshold
-        self.repeated_error_threshold = repeated_error_threshold
-        self.alternating_calls_threshold = alternating_calls_threshold
-        self.repeated_text_threshold = repeated_text_threshold
-        self.text_window = text_window
-        self.min_similarity_words = min_similarity_words
-        self.aggregation = aggregation
         self.requires_trace = True
         self.model = None
         self.using_native_model = True

@@ -30,36 +30,66 @@ def same(name="t", n=1, output="r", **kw):
 @pytest.mark.parametrize(("children", "expected"), [
     pytest.param(same(n=2), [], id="2-below-threshold"),
     pytest.param(same(n=3), [("repeated_call", "mild", 3)], id="3-mild"),
-    pytest.param(same(n=6), [("repeated_call", "severe", 6)], id="6-severe"),
+    pytest.param(same(n=4), [("repeated_call", "mild", 4)], id="4-mild"),
+    pytest.param(same(n=5), [("repeated_call", "severe", 5)], id="5-severe"),
     pytest.param([tool("t", {"k": 1}) for _ in range(6)], [("repeated_call", "severe", 6)], id="unknown-results"),
-    pytest.param([tool("t", {"k": 1}, output=f"{p}%") for p in range(0, 60, 10)], [], id="results-keep-changing"),
+    pytest.param([tool("t", {"k": 1}, output=f"{p}%") for p in range(0, 60, 10)], [], id="percent-keeps-moving"),
+    pytest.param([tool("t", {"k": 1}, output=o) for o in ("queued", "running", "done")] * 1, [],
+                 id="status-word-moves"),
+    pytest.param([tool("t", {"k": 1}, output=f"[File: a.py ({n} lines total)]\n1:x = 1\n2:x = 1")
+                  for n in (2, 3, 4, 5, 6)], [("repeated_call", "severe", 5)], id="only-a-size-changes"),
+    pytest.param([tool("t", {"k": 1}, output=f"orders {n}-{n + 9}") for n in range(0, 60, 10)], [],
+                 id="one-line-result-keeps-its-numbers"),
     pytest.param([tool("t", {"k": 1}, output=o) for o in ("a", "b", "a", "b", "a", "b")],
-                 [("repeated_call", "mild", 5)], id="flip-flop-results-5-stale"),
+                 [("repeated_call", "severe", 5)], id="flip-flop-results-nothing-new-after-two"),
     pytest.param([tool("t", {"k": i}, output="r") for i in range(6)], [], id="different-args"),
+    pytest.param([x for i in range(4) for x in (tool("t", {"k": 1}, output="FAIL"),
+                                                tool("edit", {"n": i}, output=""))], [],
+                 id="re-run-after-a-different-edit"),
 ])
 def test_repeated_call(children, expected):
     assert run(detect_repeated_calls, *children) == expected
 
 
 def test_repeated_call_window():
-    spaced = []
-    for i in range(4):
-        spaced += same() + [tool("other", {"i": i, "j": j}, output="x") for j in range(9)]
-    # 4 identical calls 10 apart: a window of 20 holds 2, a window of None holds 4.
-    assert run(detect_repeated_calls, *spaced) == []
-    assert run(detect_repeated_calls, *spaced, settings=LoopSettings(window=None)) == [("repeated_call", "mild", 4)]
+    spaced = [tool("other", {"i": 0}, output="x")]
+    for _ in range(4):  # 4 identical calls, each after 20 calls that bring nothing new
+        spaced += same() + [tool("other", {"i": 0}, output="x")] * 20
+    def of_t(settings):
+        trace = read_deepeval_trace(agent(*spaced))
+        return [(f.severity, f.count) for f in detect_repeated_calls(trace, settings) if f.tools == ("t",)]
+    assert of_t(DEFAULT) == []  # 21 calls apart: never within a window of 20
+    assert of_t(LoopSettings(window=None)) == [("mild", 4)]
+    assert of_t(LoopSettings(window=21)) == [("mild", 4)]
+
+
+def looked_up(i: int) -> dict:
+    return tool("list_dir", {"path": f"d{i}"}, output=[f"f{i}.txt"])
+
+
+def silent_edit(i: int) -> dict:
+    return tool("edit", {"line": i}, output="")
+
+
+ERR = {"output": None, "error": "FileNotFoundError: [Errno 2] No such file: 'x'"}
 
 
 @pytest.mark.parametrize(("children", "expected"), [
-    pytest.param(same(n=3), [("repeated_result", "mild", 3)], id="3-same-mild"),
+    pytest.param(same(n=2), [], id="2-same-is-not-a-loop"),
+    pytest.param(same(n=3), [("repeated_result", "severe", 3)], id="3-same-severe"),
     pytest.param(same(n=4), [("repeated_result", "severe", 4)], id="4-same-severe"),
-    pytest.param(same(n=2, output=None, error="Boom"), [("repeated_result", "mild", 2)], id="2-errors-mild"),
-    pytest.param(same(n=3, output=None, error="Boom"), [("repeated_result", "severe", 3)], id="3-errors-severe"),
+    pytest.param(same(n=2, output=None, error="Boom"), [], id="2-errors"),
+    pytest.param(same(n=3, output=None, error="Boom"), [("repeated_error", "severe", 3)], id="3-errors-severe"),
     pytest.param([tool("t", {"k": 1}, error=f"Error at line {n}") for n in (1, 2, 3)],
-                 [("repeated_result", "severe", 3)], id="errors-differing-in-numbers"),
+                 [("repeated_error", "severe", 3)], id="errors-differing-in-numbers"),
     pytest.param([tool("t", {"k": 1}, error=e) for e in ("Error: a", "Error: b", "Error: c")], [],
                  id="different-errors-are-different-outcomes"),
     pytest.param(same(n=2) + [tool("t", {"k": 1}, output="new")] + same(n=2), [], id="broken-by-a-new-result"),
+    pytest.param([x for i in range(3) for x in (*same(), looked_up(i))], [], id="same-result-re-checked-after-news"),
+    pytest.param([x for i in range(3) for x in (tool("t", {"k": 1}, **ERR), looked_up(i))],
+                 [("repeated_error", "severe", 3)], id="same-error-despite-a-lookup-between"),
+    pytest.param([x for i in range(3) for x in (tool("t", {"k": 1}, **ERR), silent_edit(i))], [],
+                 id="same-error-after-a-silent-edit-each-time"),
 ])
 def test_repeated_result(children, expected):
     assert run(detect_repeated_results, *children) == expected

@@ -68,8 +68,8 @@ def steps(trace):
                  id="retry-prompt-validation-errors"),
     pytest.param([response(text("a")), request({"part_kind": "retry-prompt", "content": "try again"}),
                   response(text("b"))],
-                 [("llm", "a"), ("input", "user"), ("llm", "b")],
-                 id="output-retry-is-new-input"),
+                 [("llm", "a"), ("input", "retry"), ("llm", "b")],
+                 id="output-retry-is-a-rejection-input"),
     pytest.param([response(text("plan", kind="thinking"), text("answer"))], [("llm", "plan\nanswer")],
                  id="thinking-and-text-are-one-output"),
     pytest.param([response(call("poll", {"a": 1}, "c1")), request(ret("other", "x", "c1"))],
@@ -102,7 +102,7 @@ def test_sample_file_finds_both_loops():
     report = detect_loops(read_pydantic_ai_messages(json.loads((EXAMPLES / "pydantic_ai_messages.json").read_text())))
     assert not report.success
     assert {(f.pattern, f.tools) for f in report.findings} >= {
-        ("repeated_result", ("get_job_status",)), ("repeated_result", ("download_report",))}
+        ("repeated_result", ("get_job_status",)), ("repeated_error", ("download_report",))}
 
 
 def test_live_message_objects_read_like_their_json():

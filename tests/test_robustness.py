@@ -106,11 +106,11 @@ def test_argument_order_does_not_change_the_report():
 
 # -- concurrency -------------------------------------------------------------------
 def _traces(n):
-    """n different traces whose scores differ: loop lengths 1..4 of a repeated call."""
+    """n different traces whose scores differ: none, a mild and a severe loop."""
     out = []
     for i in range(n):
-        repeats = 1 + i % 4
-        out.append(agent(*[tool("poll", {"job": i}, "running") for _ in range(repeats)],
+        repeats = 1 + i % 4  # 1-2: clean; 3 unknown results: mild; 4 of the same result: severe
+        out.append(agent(*[tool("poll", {"job": i}, "running" if repeats != 3 else None) for _ in range(repeats)],
                          llm(f"Report {i}."), name=f"run {i}"))
     return out
 

@@ -32,8 +32,8 @@ def test_detect_loops_rejects_unknown_settings():
 
 def test_detect_loops_accepts_settings_as_keywords():
     trace = {"name": "a", "type": "agent", "children": [{"name": "t", "type": "tool", "input": {}, "output": "r"}] * 3}
-    assert detect_loops(trace).success is True  # 3 identical: mild
-    assert detect_loops(trace, repeated_result_threshold=3).success is False
+    assert detect_loops(trace).success is False  # 3 identical results: severe
+    assert detect_loops(trace, repeated_result_threshold=4).success is True  # 3 of 4: mild
 
 
 def test_strict_mode_threshold_is_one():

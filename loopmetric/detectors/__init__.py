@@ -1,7 +1,10 @@
 """Detectors: each a pure function `(Trace, LoopSettings) -> tuple[Finding, ...]`."""
 
+from ._attempts import detect_similar_attempts
 from ._call_graph import detect_call_graph_cycles
 from ._cycles import detect_call_cycles
+from ._rejections import detect_rejected_outputs
+from ._replies import detect_repeated_replies
 from ._text import detect_reasoning_stagnation, detect_repeated_text, detect_text_loops
 from ._tool_calls import detect_repeated_calls, detect_repeated_results
 
@@ -10,9 +13,12 @@ __all__ = [
     "detect_call_cycles",
     "detect_call_graph_cycles",
     "detect_reasoning_stagnation",
+    "detect_rejected_outputs",
     "detect_repeated_calls",
+    "detect_repeated_replies",
     "detect_repeated_results",
     "detect_repeated_text",
+    "detect_similar_attempts",
     "detect_text_loops",
 ]
 
@@ -20,7 +26,10 @@ __all__ = [
 DETECTORS = (
     detect_repeated_calls,
     detect_repeated_results,
+    detect_similar_attempts,
     detect_call_cycles,
     detect_text_loops,
+    detect_repeated_replies,
+    detect_rejected_outputs,
     detect_call_graph_cycles,
 )

@@ -1,15 +1,30 @@
-"""Cycles of calls: a block of 2, 3 or 4 calls (A-B, A-B-C, A-B-C-D) repeated back
-to back with the same arguments and the same results (`alternating_calls`)."""
+"""Cycles of calls: a block of 2 to 6 calls (A-B, A-B-C, ...) repeated back to back.
+
+* `alternating_calls`: every call of the block comes back with the same
+  arguments and the same result;
+* `drifting_cycle`: the block comes back a little changed each round: the
+  same arguments up to whitespace with results that say nothing new, or a
+  failure of the same kind in a different command (write the same script
+  under another spacing and run it into the same error; try one uninstalled
+  tool after another). Arguments that differ in anything else, numbers
+  included (page 2, page 3), are different calls.
+
+A cycle counts from its first call: three rounds of A-B is A-B-A-B-A (A made a
+third time with nothing learned), the last round needs no closing B.
+"""
 
 from __future__ import annotations
 
+from typing import Hashable, Optional
+
 from .._findings import Finding, step_range
 from .._model import Trace
+from .._progress import progress
 from .._settings import LoopSettings
 
-__all__ = ["detect_call_cycles"]
+__all__ = ["detect_call_cycles", "find_cycles"]
 
-PERIODS = (2, 3, 4)
+PERIODS = (2, 3, 4, 5, 6)
 
 
 def _primitive(block: list) -> bool:
@@ -21,16 +36,14 @@ def _primitive(block: list) -> bool:
     return True
 
 
-def detect_call_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
-    """A block of calls repeated `alternating_calls_threshold` times back to back:
-    severe; one time fewer (at least 2): mild."""
-    threshold = settings.alternating_calls_threshold
-    if not settings.check_tool_repetition or threshold is None:
-        return ()
-    calls = trace.tool_calls
-    keys = [(c.call, c.outcome) for c in calls]
-    findings = []
-    claimed = [False] * len(keys)
+def find_cycles(keys: list[Hashable], threshold: int,
+                claimed: Optional[list[bool]] = None) -> list[tuple[int, int, int, str]]:
+    """(start, period, length, severity) of each block of `keys` repeated back to
+    back: severe when its first key comes `threshold` times (length >= (threshold
+    - 1) * period + 1), mild at two full rounds. `claimed` marks keys already in a
+    cycle (updated)."""
+    claimed = claimed if claimed is not None else [False] * len(keys)
+    found = []
     for period in PERIODS:
         index = period
         while index < len(keys):
@@ -43,26 +56,58 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, .
                 end += 1
             index = end + 1
             length = end - start + 1
-            cycles = length // period
             block = keys[start:start + period]
-            if cycles < 2 or not _primitive(block) or all(claimed[start:start + cycles * period]):
+            if length < 2 * period - 1 or not _primitive(block) or all(claimed[start:start + length]):
                 continue
-            severity = "severe" if cycles >= threshold else ("mild" if cycles >= max(2, threshold - 1) else None)
-            if severity is None:
+            if length >= (threshold - 1) * period + 1:
+                severity = "severe"
+            elif length >= 2 * period and threshold > 2:
+                severity = "mild"
+            else:
                 continue
-            covered = range(start, start + cycles * period)
-            for i in covered:
+            for i in range(start, start + length):
                 claimed[i] = True
+            found.append((start, period, length, severity))
+    return found
+
+
+def _loose_key(model, index: int) -> Hashable:
+    call = model.calls[index]
+    kind = model.kinds[index]
+    if kind is not None:
+        return ("failed", kind)
+    return (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
+
+
+def detect_call_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """Exact cycles first (`alternating_calls`), then drifting ones over the calls left."""
+    threshold = settings.alternating_calls_threshold
+    if not settings.check_tool_repetition or threshold is None:
+        return ()
+    model = progress(trace)
+    calls = model.calls
+    claimed = [False] * len(calls)
+    findings = []
+    exact = [(c.call, c.outcome) for c in calls]
+    loose = [_loose_key(model, i) for i in range(len(calls))]
+    for pattern, keys in (("alternating_calls", exact), ("drifting_cycle", loose)):
+        for start, period, length, severity in find_cycles(keys, threshold, claimed):
+            covered = range(start, start + length)
+            if pattern == "drifting_cycle" and any(model.is_news(i) for i in covered[period:]):
+                continue  # a round that brought news is progress, however alike it looks
             steps = tuple(calls[i].step for i in covered)
             names = tuple(calls[start + k].name for k in range(period))
+            rounds = length / period
+            shown = f"{rounds:.1f}".rstrip("0").rstrip(".")
+            how = ("with the same arguments and results" if pattern == "alternating_calls"
+                   else "with nothing new learned (the same calls up to spacing, or the same failures)")
             findings.append(Finding(
-                pattern="alternating_calls",
+                pattern=pattern,
                 signal="tool_repetition",
                 severity=severity,
-                message=(f"Tools {' -> '.join(repr(n) for n in names)} repeated as a cycle of "
-                         f"{period} calls {cycles} times with the same arguments and results "
-                         f"({step_range(steps)})."),
-                count=cycles,
+                message=(f"Tools {' -> '.join(repr(n) for n in names)} repeated as a cycle of {period} calls "
+                         f"{shown} times {how} ({step_range(steps)})."),
+                count=length // period + (1 if length % period else 0),
                 steps=steps,
                 tools=names,
                 fingerprints=tuple(calls[start + k].call for k in range(period)),

@@ -1,10 +1,17 @@
-"""Tool-call loops: the same call again and again (`repeated_call`) and the same
-call returning the same result or error run after run (`repeated_result`)."""
+"""Tool-call loops: the same call made again and again with nothing learned
+(`repeated_call`), returning the same result (`repeated_result`) or failing with
+the same error (`repeated_error`) run after run.
+
+What "nothing learned" means is decided once, in `_progress`: the
+occurrences of a call form a run while nothing new happened between them and
+none of their results says anything an earlier one had not (numbers masked).
+"""
 
 from __future__ import annotations
 
 from .._findings import Finding, step_range
 from .._model import ToolCall, Trace
+from .._progress import progress
 from .._settings import LoopSettings
 
 __all__ = ["detect_repeated_calls", "detect_repeated_results", "group_calls"]
@@ -27,61 +34,38 @@ def _severity(count: int, mild: int, severe: int) -> str | None:
 
 
 def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
-    """The same call made `repetition_threshold`+ times within `window` tool calls
-    without bringing a new result: mild; twice that many: severe.
+    """The same call made `repetition_threshold`+ times in a run with nothing new
+    (see `_progress`): mild; `2 * repetition_threshold - 1` times: severe.
 
-    An occurrence brings something new when its result (masked) differs from
-    every earlier result of that call; polling that moves from queued to done
-    is progress. Unknown results bring nothing new.
+    Polling whose status word changes, pages of different content and a test
+    re-run after a different edit are progress; the same edit re-applied while
+    the file only grows by the same block, or a poll whose only change is a
+    counter, is not.
     """
     if not settings.check_tool_repetition:
         return ()
     calls = trace.tool_calls
     low = settings.repetition_threshold
     findings = []
-    for fingerprint, members in group_calls(calls).items():
-        if len(members) < low:
-            continue
-        seen: set[str] = set()
-        stale: list[int] = []
-        for index in members:
-            outcome = calls[index].outcome
-            if not stale or outcome is None or outcome in seen:
-                stale.append(index)
-            if outcome is not None:
-                seen.add(outcome)
-        best = _densest(stale, settings.window)
-        severity = _severity(len(best), low, 2 * low)
+    for fingerprint, run in progress(trace).runs("call", settings.window):
+        severity = _severity(len(run), low, 2 * low - 1)
         if severity is None:
             continue
-        repeated = [calls[i] for i in best]
+        repeated = [calls[i] for i in run]
         steps = tuple(c.step for c in repeated)
         name = repeated[0].name
         findings.append(Finding(
             pattern="repeated_call",
             signal="tool_repetition",
             severity=severity,
-            message=(f"Tool '{name}' called {len(best)} times with identical arguments and "
+            message=(f"Tool '{name}' called {len(run)} times with identical arguments and "
                      f"{_outcome_words(repeated)} ({step_range(steps)})."),
-            count=len(best),
+            count=len(run),
             steps=steps,
             tools=(name,),
             fingerprints=(fingerprint,),
         ))
     return tuple(findings)
-
-
-def _densest(indices: list[int], window: int | None) -> list[int]:
-    """The largest subset of sorted `indices` that fits in `window` consecutive calls."""
-    if window is None or len(indices) < 2:
-        return indices
-    best_start, best_len, start = 0, 0, 0
-    for end, value in enumerate(indices):
-        while value - indices[start] >= window:
-            start += 1
-        if end - start + 1 > best_len:
-            best_start, best_len = start, end - start + 1
-    return indices[best_start:best_start + best_len]
 
 
 def _outcome_words(calls: list[ToolCall]) -> str:
@@ -90,36 +74,58 @@ def _outcome_words(calls: list[ToolCall]) -> str:
         return "no recorded result"
     if len(outcomes) == 1:
         return "the same error" if calls[0].error else "identical results"
-    return "no new result"
+    return "no new information in the results"
 
 
 def detect_repeated_results(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
-    """The same call returning the same result (or the same error, numbers masked)
-    several times with no different result of that call in between, each
-    repetition within `window` tool calls of the previous one."""
+    """The same call returning the same result (`repeated_result`) within a run with
+    nothing new, or failing with the same error, numbers masked (`repeated_error`),
+    several times in a row.
+
+    An identical failing call counts again even after the agent looked something
+    up meanwhile (it ignored what it learned), but not after a new action that
+    reported little (a silent edit, an "OK"): that may have changed what the call
+    fails on.
+    """
     if not settings.check_tool_repetition:
         return ()
-    calls = trace.tool_calls
+    model = progress(trace)
+    calls = model.calls
     window = settings.window
     findings = []
-    for fingerprint, members in group_calls(calls).items():
-        run: list[int] = []
+    for fingerprint, run in model.runs("call", window):
+        findings.extend(_same_outcomes(calls, run, fingerprint, settings, errors=False))
+    for fingerprint, members in group_calls(tuple(calls)).items():
+        chain: list[int] = []
         for index in members + [-1]:
             call = calls[index] if index >= 0 else None
-            continues = (
-                call is not None and run and call.outcome is not None
-                and call.outcome == calls[run[-1]].outcome
-                and (window is None or index - run[-1] <= window)
-            )
-            if continues:
-                run.append(index)
+            if (call is not None and call.error and chain and call.outcome == calls[chain[-1]].outcome
+                    and (window is None or index - chain[-1] <= window)
+                    and model.unchanged_between(chain[-1], index)):
+                chain.append(index)
                 continue
-            if run:
-                finding = _result_finding(calls, run, fingerprint, settings)
-                if finding is not None:
-                    findings.append(finding)
-            run = [index] if call is not None and call.outcome is not None else []
+            findings.extend(_same_outcomes(calls, chain, fingerprint, settings, errors=True))
+            chain = [index] if call is not None and call.error else []
+    findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
+
+
+def _same_outcomes(calls, run: list[int], fingerprint: str, settings: LoopSettings, *,
+                   errors: bool) -> list[Finding]:
+    """Findings for each stretch of `run` returning one outcome (errors or results only)."""
+    findings = []
+    same: list[int] = []
+    for index in run + [-1]:
+        call = calls[index] if index >= 0 else None
+        if call is not None and same and call.outcome is not None and call.outcome == calls[same[-1]].outcome:
+            same.append(index)
+            continue
+        if len(same) > 1 and calls[same[0]].error == errors:
+            finding = _result_finding(calls, same, fingerprint, settings)
+            if finding is not None:
+                findings.append(finding)
+        same = [index] if call is not None and call.outcome is not None else []
+    return findings
 
 
 def _result_finding(calls: tuple[ToolCall, ...], run: list[int], fingerprint: str,
@@ -128,13 +134,13 @@ def _result_finding(calls: tuple[ToolCall, ...], run: list[int], fingerprint: st
     threshold = settings.repeated_error_threshold if first.error else settings.repeated_result_threshold
     if threshold is None:
         return None
-    severity = _severity(len(run), threshold - 1, threshold)
+    severity = _severity(len(run), max(3, threshold - 1), threshold)  # two alike is never a loop
     if severity is None:
         return None
     steps = tuple(calls[i].step for i in run)
     what = "failed with the same error" if first.error else "returned the same result"
     return Finding(
-        pattern="repeated_result",
+        pattern="repeated_error" if first.error else "repeated_result",
         signal="tool_repetition",
         severity=severity,
         message=(f"Tool '{first.name}' {what} {len(run)} times in a row for identical "

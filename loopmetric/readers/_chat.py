@@ -1,59 +1,93 @@
-"""Reader for OpenAI-style chat logs (also tau-bench records).
+"""Reader for chat logs: OpenAI-style messages, tau-bench and tau2-bench records,
+and agents that write their actions into the text (MINT, ReAct, CodeAct).
 
-Assistant messages are LLM outputs (their `tool_calls` are requests with JSON
-string arguments); `tool` (or legacy `function`) messages are the results,
-matched to their request by `tool_call_id` (or by name); `user` messages are
-new input.
+Assistant messages are LLM outputs; their `tool_calls` (OpenAI's nested
+`{"function": {...}}` or the flat `{"name", "arguments"}`) are requests; `tool`
+(or legacy `function`) messages are the results, matched to their request by
+`tool_call_id` or `id` (an `"error": true` result is an error). A user that
+calls tools (tau2-bench's simulated user) is a second actor whose calls count
+like the agent's. An assistant message without tool calls whose text writes an
+action (see `_text_actions`) makes that action a call, and the next user
+message is its result; any other user message is new input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from .._builder import TraceBuilder
 from .._canonical import as_mapping
 from .._extract import ToolRequest, read_llm_output, tool_request
 from .._model import Trace
+from .._text_actions import text_action
 from ._json import parse_text
 
-__all__ = ["read_chat_messages"]
+__all__ = ["read_chat", "read_chat_messages"]
 
 
-def read_chat_messages(messages: Any, *, name: str = "") -> Trace:
+def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat") -> Trace:
     """Read a list of chat messages (dicts or objects with `role`)."""
-    builder = TraceBuilder(name=name, source="chat")
+    builder = TraceBuilder(name=name, source=source)
     messages = parse_text(messages)
     if isinstance(messages, Mapping):
-        messages = messages.get("messages", messages.get("traj"))
+        messages = messages.get("messages", messages.get("traj", messages.get("history")))
     messages = builder.sequence(messages, "chat messages")
-    if messages is None:
-        return builder.build()
+    if messages is not None:
+        read_chat(builder, messages)
+    return builder.build()
+
+
+def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -> list[ToolRequest]:
+    """The tool calls a message makes, each remembered by its id."""
+    calls = []
+    raw_calls = message.get("tool_calls")
+    for call in raw_calls if isinstance(raw_calls, (list, tuple)) else ():
+        request = tool_request(call)
+        if request is None:
+            continue
+        calls.append(request)
+        fields = as_mapping(call)
+        call_id = fields.get("id") if fields is not None else None
+        if isinstance(call_id, str):
+            requests_by_id[call_id] = request
+    function_call = message.get("function_call")
+    if function_call is not None:
+        request = tool_request(function_call)
+        if request is not None:
+            calls.append(request)
+    return calls
+
+
+def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
+    """Add every message of a chat log to `builder`, in order."""
     requests_by_id: dict[str, ToolRequest] = {}
+    awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user message
     for _, message in builder.mappings(messages, "message"):
         role = message.get("role")
+        content = message.get("content")
         if role == "assistant":
-            text, requests = read_llm_output({"content": message.get("content")})
-            calls = []
-            for call in message.get("tool_calls") or ():
-                request = tool_request(call)
-                if request is None:
-                    continue
-                calls.append(request)
-                call_id = as_mapping(call).get("id") if as_mapping(call) is not None else None
-                if isinstance(call_id, str):
-                    requests_by_id[call_id] = request
-            function_call = message.get("function_call")
-            if function_call is not None and tool_request(function_call) is not None:
-                calls.append(tool_request(function_call))
-            builder.add_llm_output(text, requests + calls)
+            text, requests = read_llm_output({"content": content})
+            calls = requests + _calls(message, requests_by_id)
+            awaiting = None if calls else text_action(text)
+            builder.add_llm_output(text, calls + ([awaiting] if awaiting else []))
         elif role in ("tool", "function"):
-            request = requests_by_id.get(message.get("tool_call_id"))
+            call_id = message.get("tool_call_id", message.get("id"))
+            request = requests_by_id.get(call_id) if isinstance(call_id, str) else None
             tool_name = message.get("name") if isinstance(message.get("name"), str) else None
             tool_name = tool_name or (request.name if request else "tool")
             args = request.args if request is not None and request.name == tool_name else None
-            builder.add_tool_call(tool_name, args, message.get("content"))
+            if message.get("error") is True:
+                builder.add_tool_call(tool_name, args, None, content if isinstance(content, str) and content
+                                      else "error")
+            else:
+                builder.add_tool_call(tool_name, args, content)
         elif role == "user":
-            content = message.get("content")
-            builder.add_input(content if isinstance(content, str) else "", "user")
-    return builder.build()
+            _calls(message, requests_by_id)  # a user acting through tools: its results follow
+            if awaiting is not None:
+                builder.add_tool_call(awaiting.name, awaiting.args, content)
+                awaiting = None
+            elif isinstance(content, str) and content:
+                builder.add_input(content, "user")
+            elif not message.get("tool_calls"):
+                builder.add_input("", "user")

@@ -19,17 +19,20 @@ from .._errors import TraceReadError, describe
 from .._model import Trace
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
+from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
+from ._magentic import is_group_chat, read_group_chat
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
 
 __all__ = ["ACCEPTED", "FORMATS", "LoadedTrace", "NotATrace", "detect_format", "read_trace", "records"]
 
-FORMATS = ("deepeval", "otlp", "pydantic-ai", "chat", "tau-bench", "swe-agent")
+FORMATS = ("deepeval", "otlp", "pydantic-ai", "chat", "tau-bench", "tau2-bench", "swe-agent", "intercode",
+           "magentic-one", "mint")
 ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
-            "(or its run result), OpenAI-style chat messages, a tau-bench record or a SWE-agent .traj dict, "
-            "as objects or as JSON text or bytes")
+            "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
+            ".traj dict, an InterCode run, a Magentic-One log or a MINT record, as objects or as JSON text or bytes")
 
 
 class NotATrace(TraceReadError):
@@ -58,6 +61,15 @@ def detect_format(data: Any) -> str:
     if m is not None:
         if isinstance(m.get("trajectory"), list):
             return "swe-agent"
+        if isinstance(m.get("simulations"), list):
+            return "tau2-bench"
+        if is_intercode_run(m) or (m and all(is_intercode_run(as_mapping(v)) for v in list(m.values())[:20])):
+            return "intercode"
+        if is_group_chat(m):
+            return "magentic-one"
+        state = as_mapping(m.get("state"))
+        if state is not None and isinstance(state.get("history"), list):
+            return "mint"
         if "trace_dict" in m or "children" in m or ("name" in m and ("type" in m or "input" in m or "output" in m)):
             return "deepeval"
         if isinstance(m.get("messages"), list):
@@ -98,6 +110,24 @@ def records(data: Any, fmt: str, stem: str) -> Iterator[tuple[str, Callable[[], 
         yield stem, lambda: read_pydantic_ai_messages(data, name=stem)
     elif fmt == "chat":
         yield stem, lambda: read_chat_messages(data, name=stem)
+    elif fmt == "tau2-bench":
+        m = as_mapping(data) or {}
+        items = m.get("simulations") if "simulations" in m else [data]
+        for index, record in enumerate(items if isinstance(items, (list, tuple)) else []):
+            r = as_mapping(record) or {}
+            label = f"{stem}[{index}] task {r.get('task_id')}" if "task_id" in r else f"{stem}[{index}]"
+            yield label, (lambda r=r, n=label: read_chat_messages(r.get("messages"), name=n, source="tau2-bench"))
+    elif fmt == "intercode":
+        m = as_mapping(data) or {}
+        runs = [(None, m)] if is_intercode_run(m) else list(m.items())
+        for key, run in runs:
+            label = stem if key is None else f"{stem}[{key}]"
+            yield label, (lambda r=run, n=label: read_intercode(r, name=n))
+    elif fmt == "magentic-one":
+        yield stem, lambda: read_group_chat(data, name=stem)
+    elif fmt == "mint":
+        state = as_mapping((as_mapping(data) or {}).get("state")) or {}
+        yield stem, lambda: read_chat_messages(state.get("history"), name=stem, source="mint")
     elif fmt == "swe-agent":
         yield stem, lambda: read_swe_agent(data, name=stem)
     elif fmt == "deepeval":

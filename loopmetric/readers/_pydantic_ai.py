@@ -91,7 +91,9 @@ def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolReq
                 builder.add_tool_call(tool_name, args, None, _error_text(content))
             else:
                 builder.add_tool_call(tool_name, args, content)
-        elif kind in ("user-prompt", "retry-prompt"):
+        elif kind == "retry-prompt":  # the model's output itself was rejected (validation, format)
+            builder.add_input(_error_text(part.get("content")), "retry")
+        elif kind == "user-prompt":
             content = part.get("content")
             builder.add_input(content if isinstance(content, str) else "", "user")
 

@@ -1,0 +1,77 @@
+"""Near-identical attempts (`similar_attempts`): the same tool called again and
+again with different arguments (a reworded query, one argument changed or
+dropped, another guessed id) while nothing new comes back: every result fails
+the same way, or is nearly the same text as the one before.
+
+A query refined until it succeeds, different pages, different files and
+different objects looked at are progress: their results differ.
+"""
+
+from __future__ import annotations
+
+from .._findings import Finding, step_range
+from .._progress import progress
+from .._settings import LoopSettings
+from .._model import Trace
+
+__all__ = ["detect_similar_attempts"]
+
+
+def detect_similar_attempts(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """`similar_attempts_threshold` calls of one tool in a row with at least two
+    different argument lists: each failing the way the one before failed (whatever
+    was looked up meanwhile, as long as no new action that reported little, such as
+    a silent edit, came between), or each returning the very result of substance
+    the one before returned (with nothing new between): severe."""
+    threshold = settings.similar_attempts_threshold
+    if not settings.check_tool_repetition or threshold is None:
+        return ()
+    model = progress(trace)
+    window = settings.window
+    findings = []
+    for name, run in model.runs("tool", window):  # the same result, nothing new between
+        chain: list[int] = []
+        for index in run + [-1]:
+            if index >= 0 and chain and model.same_as_previous[index] and model.kinds[index] is None:
+                chain.append(index)
+                continue
+            findings.extend(_finding(model, name, chain, threshold))
+            chain = [index] if index >= 0 else []
+    last: dict[str, list[int]] = {}  # the same failure, nothing changed between
+    for index, call in enumerate(model.calls + [None]):
+        kind = model.kinds[index] if call is not None else None
+        chain = last.get(call.name) if call is not None else None
+        if (call is not None and chain and kind is not None and kind == model.kinds[chain[-1]]
+                and (window is None or index - chain[-1] <= window) and model.unchanged_between(chain[-1], index)):
+            chain.append(index)
+            continue
+        if call is None:
+            for name, pending in last.items():
+                findings.extend(_finding(model, name, pending, threshold))
+            break
+        if chain:
+            findings.extend(_finding(model, call.name, chain, threshold))
+        last[call.name] = [index] if kind is not None else []
+    findings.sort(key=lambda f: f.steps[0])
+    return tuple(findings)
+
+
+def _finding(model, name: str, members: list[int], threshold: int) -> list[Finding]:
+    calls = [model.calls[i] for i in members]
+    distinct = list(dict.fromkeys(c.call for c in calls))
+    if len(members) < threshold or len(distinct) < 2:
+        return []
+    steps = tuple(c.step for c in calls)
+    failing = all(model.kinds[i] is not None for i in members)
+    how = "each failing the same way" if failing else "each returning the same result"
+    return [Finding(
+        pattern="similar_attempts",
+        signal="tool_repetition",
+        severity="severe",
+        message=(f"Tool '{name}' called {len(calls)} times in a row with {len(distinct)} different argument "
+                 f"lists, {how}, with nothing new between ({step_range(steps)})."),
+        count=len(calls),
+        steps=steps,
+        tools=(name,),
+        fingerprints=tuple(distinct),
+    )]

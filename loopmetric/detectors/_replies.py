@@ -1,0 +1,89 @@
+"""Conversation loops (`repeated_reply`): the agent answers turn after turn with
+nearly the same reply, nothing but the other side's turns between them (no
+tool call): the same refusal to a user who keeps asking, the same request for
+an id the user never gives.
+
+Replies are compared as reasoning text is (`_similarity`), at the lower
+`reply_similarity_threshold`: a reworded refusal is still the same refusal.
+A reply that follows a tool call, or that differs from the one before, starts
+afresh; short replies count only when exactly equal.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .._findings import Finding, step_range
+from .._model import LlmOutput, Trace
+from .._settings import LoopSettings
+from .._similarity import Words, similarity
+
+__all__ = ["detect_repeated_replies"]
+
+
+def detect_repeated_replies(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """`repeated_text_threshold` replies in a row, each nearly the same as the one
+    before, with only input between them: severe."""
+    threshold = settings.repeated_text_threshold
+    if not settings.check_reasoning_stagnation or threshold is None:
+        return ()
+    cutoff = settings.reply_similarity_threshold
+    min_words = settings.min_similarity_words
+    findings = []
+    chain: list[tuple[LlmOutput, Optional[Words], float]] = []
+    for step in list(trace.steps) + [None]:
+        if step is not None and step.kind == "input":
+            continue
+        reply = step is not None and step.kind == "llm" and not step.requests and step.fingerprint is not None
+        if reply:
+            words = Words(step.normalized) if len(step.normalized) >= min_words else None
+            if words is not None and words.count < min_words:
+                words = None
+            if chain and _after_input(trace, chain[-1][0], step):
+                value = _same(chain[-1], step, words, cutoff)
+                if value is not None:
+                    chain.append((step, words, value))
+                    continue
+        finding = _finding(chain, threshold, cutoff)
+        if finding is not None:
+            findings.append(finding)
+        chain = [(step, words, 1.0)] if reply else []
+    return tuple(findings)
+
+
+def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
+    """Whether only input (at least one turn of it) lies between two replies."""
+    between = trace.steps[earlier.step:later.step - 1]
+    return bool(between) and all(s.kind == "input" for s in between)
+
+
+def _same(previous: tuple[LlmOutput, Optional[Words], float], step: LlmOutput, words: Optional[Words],
+          cutoff: float) -> Optional[float]:
+    earlier, earlier_words, _ = previous
+    if earlier.fingerprint == step.fingerprint:
+        return 1.0
+    if words is None or earlier_words is None:
+        return None
+    value = similarity(words, earlier_words, cutoff)
+    return value if value >= cutoff else None
+
+
+def _finding(chain: list[tuple[LlmOutput, Optional[Words], float]], threshold: int,
+             cutoff: float) -> Optional[Finding]:
+    if len(chain) < threshold:
+        return None
+    steps = tuple(reply.step for reply, _, _ in chain)
+    lowest = min(value for _, _, value in chain[1:])
+    exact = lowest == 1.0
+    how = "the same reply" if exact else f"nearly the same reply (similarity >= {lowest:.2f}, threshold {cutoff:.2f})"
+    return Finding(
+        pattern="repeated_reply",
+        signal="reasoning_stagnation",
+        severity="severe",
+        message=f"The agent gave {how} {len(chain)} times in a row, with only the other side's turns between "
+                f"and no tool call ({step_range(steps)}).",
+        count=len(chain),
+        steps=steps,
+        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply, _, _ in chain if reply.fingerprint)),
+        similarity=round(lowest, 4),
+    )
