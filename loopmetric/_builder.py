@@ -292,7 +292,7 @@ class TraceBuilder:
                 ))
             elif isinstance(item, _Input):
                 steps.append(Observation(number, item.source, fingerprint("input", normalize_text(item.text)),
-                                         item.span))
+                                         text=item.text, span=item.span))
             else:
                 steps.append(_freeze_call(item, number))
         return tuple(steps)

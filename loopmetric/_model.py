@@ -83,6 +83,7 @@ class Observation:
     fingerprint: str
     span: int = -1
     kind: Literal["input"] = "input"
+    text: str = ""
 
 
 Step = Union[ToolCall, LlmOutput, Observation]

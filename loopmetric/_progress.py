@@ -66,6 +66,13 @@ def info_units(text: Optional[str]) -> frozenset[str]:
     return frozenset(units)
 
 
+def _lines(text: Optional[str]) -> frozenset[str]:
+    """A result's distinct lines as shown (numbers kept, trailing space dropped)."""
+    if not text:
+        return frozenset()
+    return frozenset(line.rstrip() for line in text.splitlines()[:_MAX_LINES] if line.strip())
+
+
 def _says_little(result: Optional[str]) -> bool:
     """An empty result or a short acknowledgement in words ("OK", "File written",
     "edited"); not data (a list, an object, a number, null)."""
@@ -139,7 +146,8 @@ class Progress:
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
-        seen_units: set[str] = set()  # every line any result has shown
+        seen_units: set[str] = set()  # every line any result has shown, counters masked
+        seen_lines: set[str] = set()  # ... and as shown, numbers kept
         made: set[str] = set()
         seen_inputs: set[str] = set()
         seen_failures: set[str] = set()
@@ -167,10 +175,14 @@ class Progress:
             first_time = step.call not in made
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
-            elif first_time:  # a call not made before: news, unless it says nothing new
-                is_news = not same and (not units or not units <= seen_units)
+            elif first_time:  # a new action: news, unless it only shows again what was shown before
+                lines = _lines(step.result)
+                is_news = not same and (_says_little(step.result) or not lines <= seen_lines)
+                seen_lines |= lines
             else:
                 is_news = not units <= seen_units
+            if not first_time:
+                seen_lines |= _lines(step.result)
             made.add(step.call)
             seen_units |= units
             if kind is not None:

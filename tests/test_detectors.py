@@ -9,9 +9,12 @@ from loopmetric.detectors import (
     detect_call_cycles,
     detect_call_graph_cycles,
     detect_reasoning_stagnation,
+    detect_rejected_outputs,
     detect_repeated_calls,
+    detect_repeated_replies,
     detect_repeated_results,
     detect_repeated_text,
+    detect_similar_attempts,
 )
 from tests._traces import agent, llm, span, tool
 
@@ -106,6 +109,25 @@ def ab(n, period=2):
 
 @pytest.mark.parametrize(("children", "expected"), [
     pytest.param(ab(2), [("alternating_calls", "mild", 2)], id="A-B-x2-mild"),
+    pytest.param(ab(3)[:-1], [("alternating_calls", "severe", 3)], id="A-B-A-B-A-third-A-is-severe"),
+    pytest.param(ab(2)[:-1], [], id="A-B-A-is-not-yet-a-cycle"),
+    pytest.param(ab(3, period=5), [("alternating_calls", "severe", 3)], id="cycle-of-5"),
+    pytest.param([x for i in range(3) for x in (
+        tool("python3", {"cmd": "python3 -c 'print(1' " + " " * i}, error=f"line {i}: SyntaxError: invalid syntax"),
+        tool("ls", {"cmd": "ls"}, output="run.py\nnotes.txt"))],
+        [("drifting_cycle", "severe", 3)], id="drift-same-script-respaced-same-failure"),
+    pytest.param([x for tool_name in ("exiftool", "zsteg", "steghide") for x in (
+        tool("file", {"cmd": "file a.png"}, output="a.png: PNG image data"),
+        tool(tool_name, {"cmd": f"{tool_name} a.png"}, error=f"bash: {tool_name}: command not found"))],
+        [("drifting_cycle", "severe", 3)], id="drift-a-different-missing-tool-each-round"),
+    pytest.param([x for i in range(3) for x in (
+        tool("list_orders", {"page": i}, output=f"orders {10 * i}-{10 * i + 9}"),
+        tool("summarize", {"page": i}, output=f"summary of page {i}"))], [],
+        id="twin-pagination-is-not-a-drift"),
+    pytest.param([x for i in range(3) for x in (
+        tool("edit", {"line": 5, "text": f"x = {i}"}, output=f"edited, x = {i}"),
+        tool("run_tests", {}, output="1 failed"))], [],
+        id="twin-different-edits-then-the-same-test"),
     pytest.param(ab(3), [("alternating_calls", "severe", 3)], id="A-B-x3-severe"),
     pytest.param(ab(3, period=3), [("alternating_calls", "severe", 3)], id="A-B-C-x3"),
     pytest.param(ab(3, period=4), [("alternating_calls", "severe", 3)], id="A-B-C-D-x3"),
@@ -156,3 +178,110 @@ def test_call_graph_cycle_and_legitimate_recursion():
 @pytest.mark.parametrize("detector", [detect_repeated_calls, detect_repeated_results, detect_call_cycles])
 def test_tool_detectors_respect_check_flag(detector):
     assert run(detector, *same(n=9), settings=LoopSettings(check_tool_repetition=False)) == []
+
+
+FAILED_LOOKUP = "No matches found for \"{q}\" in /repo/src"
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "FooImpl", "Foos")],
+                 [("similar_attempts", "severe", 3)], id="reworded-lookups-all-failing-the-same-way"),
+    pytest.param([tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(6, 10)],
+                 [("similar_attempts", "severe", 4)], id="guessed-ids-all-not-found"),
+    pytest.param([x for n in range(3) for x in (
+        tool("update", {"seat": f"{n}A", "flight": "HAT030"}, error="Error: flight HAT030 not available"),
+        tool("search", {"date": f"05-1{n}"}, output=f"[flight {n}]"))],
+        [("similar_attempts", "severe", 3)], id="one-argument-changed-same-error-despite-lookups"),
+    pytest.param([tool("browse", {"ask": f"please open the page, attempt {n}"},
+                       output="I clicked 'Docs'. Here is a screenshot of [Home](https://x.test/). The viewport "
+                              "shows 20% of the webpage.") for n in range(3)],
+                 [("similar_attempts", "severe", 3)], id="reworded-instruction-same-page-back"),
+    pytest.param([tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "Bar")], [],
+                 id="twin-two-failures-is-not-yet"),
+    pytest.param([tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "Bar")]
+                 + [tool("find_file", {"q": "Baz"}, output="Found 1 match: /repo/src/Baz.java")], [],
+                 id="twin-refined-until-it-succeeds"),
+    pytest.param([tool("open_drawer", {"n": n}, output=f"You open the drawer {n}. In it, you see nothing.")
+                  for n in range(1, 5)], [], id="twin-the-same-action-on-different-objects"),
+    pytest.param([tool("write", {"path": f"f{n}.txt"}, output="File written successfully.") for n in range(4)], [],
+                 id="twin-short-acknowledgements-are-not-the-same-attempt"),
+    pytest.param([x for n in range(3) for x in (
+        tool("update", {"seat": f"{n}A"}, error="Error: seat not available"),
+        tool("edit_config", {"n": n}, output="saved"))], [],
+        id="twin-same-error-after-a-change-each-time"),
+])
+def test_similar_attempts(children, expected):
+    assert run(detect_similar_attempts, *children) == expected
+
+
+def chat(*turns: str) -> dict:
+    """Alternating user input / agent reply, as a chat log with no tool calls."""
+    return [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(turns)]
+
+
+REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?", REFUSAL, "I really need it.", REFUSAL),
+                 [("repeated_reply", "severe", 3)], id="the-same-refusal-three-times"),
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?",
+                      REFUSAL.replace("once purchased", "after it was purchased"), "I really need it.",
+                      REFUSAL.replace("I'm sorry, but", "Unfortunately,")),
+                 [("repeated_reply", "severe", 3)], id="reworded-refusal"),
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?", REFUSAL), [], id="twin-twice-only"),
+    pytest.param(chat("Book Paris.", "Booked your flight to Paris on Monday at 9am, seat 12A, total 340 dollars.",
+                      "Now Rome.", "Booked your flight to Rome on Tuesday at 11am, seat 3C, total 220 dollars.",
+                      "And Oslo.", "Booked your flight to Oslo on Friday at 7pm, seat 30F, total 410 dollars."),
+                 [], id="twin-templated-replies-about-different-requests"),
+    pytest.param(chat("Hi.", "Got it.", "Item two.", "Got it.", "Item three.", "Got it."),
+                 [("repeated_reply", "severe", 3)], id="short-replies-count-when-exactly-equal"),
+])
+def test_repeated_replies(messages, expected):
+    from loopmetric import read_chat_messages
+
+    assert [(f.pattern, f.severity, f.count)
+            for f in detect_repeated_replies(read_chat_messages(messages), DEFAULT)] == expected
+
+
+FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+                      FORMAT_ERROR, "The bug is clearly in utils.", FORMAT_ERROR),
+                 [("rejected_output", "severe", 3)], id="the-same-format-error-three-times"),
+    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+                      FORMAT_ERROR), [], id="twin-twice-only"),
+    pytest.param(chat("Fix the bug.", "Thinking.", "What do you see?", "Still thinking.", "Anything?", "Hm."),
+                 [], id="twin-different-inputs-are-a-conversation"),
+])
+def test_rejected_outputs_in_chat(messages, expected):
+    from loopmetric import read_chat_messages
+
+    assert [(f.pattern, f.severity, f.count)
+            for f in detect_rejected_outputs(read_chat_messages(messages), DEFAULT)] == expected
+
+
+def test_rejected_outputs_from_pydantic_ai_retry_prompts():
+    from loopmetric import read_pydantic_ai_messages
+
+    def response(text):
+        return {"kind": "response", "parts": [{"part_kind": "text", "content": text}]}
+
+    def retry(error):
+        return {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": error}]}
+
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "Answer as JSON."}]}]
+    for n in range(3):  # each rejection words the validation error a little differently: still rejected
+        messages += [response(f"answer {n}"), retry(f"Invalid JSON: expected value at column {n}")]
+    trace = read_pydantic_ai_messages(messages)
+    assert [(f.pattern, f.count) for f in detect_rejected_outputs(trace, DEFAULT)] == [("rejected_output", 3)]
+    assert detect_rejected_outputs(trace, LoopSettings(rejected_output_threshold=4)) == ()
+
+
+@pytest.mark.parametrize("detector", [detect_similar_attempts, detect_call_cycles])
+def test_new_tool_detectors_respect_check_flag(detector):
+    children = [tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("A", "B", "C")] + ab(3)
+    assert run(detector, *children) != []
+    assert run(detector, *children, settings=LoopSettings(check_tool_repetition=False)) == []

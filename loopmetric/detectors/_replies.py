@@ -5,8 +5,9 @@ an id the user never gives.
 
 Replies are compared as reasoning text is (`_similarity`), at the lower
 `reply_similarity_threshold`: a reworded refusal is still the same refusal.
-A reply that follows a tool call, or that differs from the one before, starts
-afresh; short replies count only when exactly equal.
+A reply that follows a tool call, that differs from the one before, or whose
+new words come from the input it answers (the agent took up what it was told),
+starts afresh; short replies count only when exactly equal.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
-from .._similarity import Words, similarity
+from .._similarity import Words, content_words, similarity
 
 __all__ = ["detect_repeated_replies"]
 
@@ -41,6 +42,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings) -> tuple[Findi
                 words = None
             if chain and _after_input(trace, chain[-1][0], step):
                 value = _same(chain[-1], step, words, cutoff)
+                if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], step):
+                    value = None
                 if value is not None:
                     chain.append((step, words, value))
                     continue
@@ -55,6 +58,19 @@ def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
     """Whether only input (at least one turn of it) lies between two replies."""
     between = trace.steps[earlier.step:later.step - 1]
     return bool(between) and all(s.kind == "input" for s in between)
+
+
+def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
+    """Whether the words a reply has that the previous reply had not come from the
+    input between them: the agent took up what it was told ("Now Rome." ->
+    "Booked ... Rome ..."), which is a conversation going on, not a loop."""
+    new = set(content_words(later.normalized).joined.split()) - set(content_words(earlier.normalized).joined.split())
+    if not new:
+        return False
+    told = set()
+    for step in trace.steps[earlier.step:later.step - 1]:
+        told |= set(content_words(step.text.casefold()).joined.split())
+    return bool(new & told)
 
 
 def _same(previous: tuple[LlmOutput, Optional[Words], float], step: LlmOutput, words: Optional[Words],
