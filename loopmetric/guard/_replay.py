@@ -12,7 +12,7 @@ from ._checks import LoopGuard
 from ._loop import DetectedLoop
 from ._settings import GuardSettings
 
-__all__ = ["ReplayedLoop", "load_messages", "replay", "split_runs"]
+__all__ = ["ReplayedLoop", "Step", "load_messages", "replay", "split_runs", "steps"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def replay(messages: Any, **settings: Any) -> list[ReplayedLoop]:
     for run_id, run in split_runs(load_messages(messages)):
         guard = LoopGuard(guard_settings)
         request = 0
-        for step in _steps(run):
+        for step in steps(run):
             if step.requests:
                 request += 1
                 loop = guard.check(step.requests)
@@ -86,20 +86,20 @@ def split_runs(messages: Sequence[ModelMessage]) -> Iterator[tuple[Optional[str]
 
 
 @dataclass
-class _Step:
+class Step:
     requests: list[ModelRequest]  # the requests sent in this step (tool results, nudges, prompts)
     response: Optional[ModelResponse]  # its response; None when the run ended before it
 
 
-def _steps(run: list[ModelMessage]) -> Iterator[_Step]:
+def steps(run: list[ModelMessage]) -> Iterator[Step]:
     """One step per model request: the requests since the last response, then the response
     (a response with no request before it is recorded in a step of its own, without a check)."""
     requests: list[ModelRequest] = []
     for message in run:
         if isinstance(message, ModelResponse):
-            yield _Step(requests, message)
+            yield Step(requests, message)
             requests = []
         else:
             requests.append(message)
     if requests:
-        yield _Step(requests, None)
+        yield Step(requests, None)
