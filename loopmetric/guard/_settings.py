@@ -7,10 +7,10 @@ exactly as the spec says.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Optional
 
-from .._settings import _check_int
+from .._settings import _check_fits, _check_int, settings_from_kwargs
 
 __all__ = ["GuardSettings", "MAX_CYCLE_LENGTH"]
 
@@ -47,23 +47,13 @@ class GuardSettings:
                 raise ValueError(f"Expected argument `{name}` to be a bool, but got {value!r}.")
         # A call-based check that needs more calls than the window holds could never fire.
         cycle = self.max_cycle_length
-        fits = (
-            ("repeated_call_threshold", self.repeated_call_threshold, 1, ""),
-            ("repeated_result_threshold", self.repeated_result_threshold, 1, ""),
+        _check_fits(self.window, (
+            ("repeated_call_threshold", self.repeated_call_threshold, 1, "repeated_call_threshold"),
+            ("repeated_result_threshold", self.repeated_result_threshold, 1, "repeated_result_threshold"),
             ("alternating_calls_threshold", self.alternating_calls_threshold, cycle,
-             f" x {cycle}" if cycle == 2 else f" x max_cycle_length={cycle}"),
-        )
-        for name, value, calls_per_repeat, times in fits:
-            if value is not None and value * calls_per_repeat > self.window:
-                raise ValueError(
-                    f"Expected argument `{name}` to fit in `window` "
-                    f"({name}{times} <= window={self.window}), but got {value}."
-                )
+             "alternating_calls_threshold x " + ("2" if cycle == 2 else f"max_cycle_length={cycle}")),
+        ))
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> "GuardSettings":
-        known = [f.name for f in fields(cls)]
-        unknown = sorted(set(kwargs) - set(known))
-        if unknown:
-            raise ValueError(f"Expected settings among {known}, but got unknown {unknown}.")
-        return cls(**kwargs)
+        return settings_from_kwargs(cls, kwargs)
