@@ -367,7 +367,7 @@ def test_each_run_gets_a_fresh_instance():
     run(agent)
     assert recorder.loops == []
     fresh = asyncio.run(guard.for_run(None))
-    assert fresh is not guard and fresh == guard and fresh.settings == guard.settings
+    assert fresh is not guard and fresh == guard and fresh._guard is not guard._guard
 
 
 def test_runs_outermost_so_it_reads_results_before_compaction_rewrites_them():

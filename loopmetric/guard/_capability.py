@@ -124,11 +124,6 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
                              f"(ctx, loop), but got {action!r}.")
         self._guard = LoopGuard(GuardSettings(**{f.name: getattr(self, f.name) for f in fields(GuardSettings)}))
 
-    @property
-    def settings(self) -> GuardSettings:
-        """The validated detection settings (everything but `action`), as `replay` takes them."""
-        return self._guard.settings
-
     def get_ordering(self) -> CapabilityOrdering:
         """Run outermost, so the newest results are read before other capabilities, such as
         compaction, rewrite them."""

@@ -67,58 +67,55 @@ class LoopGuard:
                             message=loop_message(pattern, names, count, window))
 
     def _repeated_result(self) -> Optional[Found]:
-        """A call whose last `threshold`+ unreported occurrences in the window all returned one result."""
+        """A call whose last `threshold`+ unreported occurrences in the window all returned one
+        result; of several, the one that reached the threshold first."""
         threshold = self.settings.repeated_result_threshold
-        runs: dict[str, list[Call]] = {}  # newest call first; each run read backwards
-        closed: set[str] = set()
-        for call in reversed(self.record.calls):
-            if call.consumed or call.fingerprint in closed:
+        runs: dict[str, list[Call]] = {}  # each call's unbroken run of one result, oldest first
+        for call in self.record.calls:
+            if call.consumed:
                 continue
             run = runs.get(call.fingerprint)
-            if run is None:
-                runs[call.fingerprint] = [call] if call.result is not None else []
-                if call.result is None:
-                    closed.add(call.fingerprint)
-            elif call.result == run[0].result:
+            if run and call.result is not None and call.result == run[0].result:
                 run.append(call)
             else:
-                closed.add(call.fingerprint)
-        for run in runs.values():
-            if len(run) >= threshold:
-                run.reverse()
-                return self._loop("repeated_result", run[:1], len(run), self.settings.window), run
-        return None
+                runs[call.fingerprint] = [call] if call.result is not None else []
+        due = [run for run in runs.values() if len(run) >= threshold]
+        if not due:
+            return None
+        position = {id(call): index for index, call in enumerate(self.record.calls)}
+        run = min(due, key=lambda run: position[id(run[threshold - 1])])
+        return self._loop("repeated_result", run[:1], len(run), self.settings.window), run
 
     def _alternating_calls(self) -> Optional[Found]:
         """Two different calls made in turn (a block of up to `max_cycle_length` calls, opt-in),
-        unreported and back to back, `threshold`+ times; the stretch that ends last wins."""
+        unreported and back to back, `threshold`+ times; of several, the one that got there first."""
         threshold = self.settings.alternating_calls_threshold
         calls = list(self.record.calls)
-        best: Optional[tuple[int, int, int]] = None  # (end, start, period)
+        best: Optional[tuple[int, int, int, int]] = None  # (reached at, period, start, end)
         for period in range(2, self.settings.max_cycle_length + 1):
             for start, end in _repeating_stretches(calls, period):
-                cycles = (end - start + 1) // period
                 block = [call.fingerprint for call in calls[start:start + period]]
-                if cycles >= threshold and _primitive(block) and (best is None or end > best[0]):
-                    best = (end, start, period)
+                if (end - start + 1) // period >= threshold and _primitive(block):
+                    candidate = (start + threshold * period - 1, period, start, end)
+                    best = candidate if best is None else min(best, candidate)
         if best is None:
             return None
-        end, start, period = best
+        _, period, start, end = best
         cycles = (end - start + 1) // period
         loop = self._loop("alternating_calls", calls[start:start + period], cycles, self.settings.window)
         return loop, calls[start:end + 1]
 
     def _repeated_call(self) -> Optional[Found]:
-        """A call made `threshold`+ times among the unreported calls in the window."""
+        """A call made `threshold`+ times among the unreported calls in the window; of several,
+        the one that reached the threshold first."""
         threshold = self.settings.repeated_call_threshold
-        groups: dict[str, list[Call]] = {}  # newest call first
-        for call in reversed(self.record.calls):
+        counts: dict[str, int] = {}
+        for call in self.record.calls:  # in order: the first call to reach the threshold wins
             if not call.consumed:
-                groups.setdefault(call.fingerprint, []).append(call)
-        for group in groups.values():
-            if len(group) >= threshold:
-                group.reverse()
-                return self._loop("repeated_call", group[:1], len(group), self.settings.window), group
+                counts[call.fingerprint] = counts.get(call.fingerprint, 0) + 1
+                if counts[call.fingerprint] == threshold:
+                    group = [c for c in self.record.calls if not c.consumed and c.fingerprint == call.fingerprint]
+                    return self._loop("repeated_call", group[:1], len(group), self.settings.window), group
         return None
 
     def _repeated_text(self) -> Optional[Found]:

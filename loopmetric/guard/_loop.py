@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-__all__ = ["DetectedLoop", "LoopPattern", "PATTERNS", "loop_message"]
+__all__ = ["DetectedLoop", "LoopPattern", "loop_message"]
 
 LoopPattern: TypeAlias = Literal["repeated_call", "repeated_result", "alternating_calls", "repeated_text"]
 """Which kind of loop was detected.
@@ -17,10 +17,6 @@ LoopPattern: TypeAlias = Literal["repeated_call", "repeated_result", "alternatin
   a longer cycle such as A-B-C-A-B-C).
 - `'repeated_text'`: consecutive responses without tool calls whose text is the same.
 """
-
-PATTERNS: tuple[LoopPattern, ...] = ("repeated_result", "alternating_calls", "repeated_call", "repeated_text")
-"""The patterns in the order they are checked."""
-
 
 @dataclass(frozen=True)
 class DetectedLoop:
