@@ -39,7 +39,7 @@ from pydantic_ai.messages import (
     ToolCallPart,
     ToolReturnPart,
 )
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from pydantic_ai.models.instrumented import InstrumentationSettings
 from pydantic_ai.usage import UsageLimits
 
@@ -580,6 +580,21 @@ def test_several_guards_on_one_agent_run_independently():
     error, messages = run(agent)
     assert isinstance(error, LoopDetectedError) and (error.loop.pattern, error.loop.count) == ("repeated_result", 6)
     assert len(script.seen) == 6 and len(nudges(messages)) == 1  # nudged at request 4, stopped at 7
+
+
+async def test_a_streamed_run_is_guarded_like_any_other():
+    async def stream(messages, info):
+        yield {0: DeltaToolCall(name="read", json_args='{"path": ', tool_call_id="call_1")}
+        yield {0: DeltaToolCall(json_args='"a"}')}
+
+    agent = Agent(FunctionModel(stream_function=stream), capabilities=[DetectLoops(action="error")])
+    agent.tool_plain(lambda path: "contents", name="read")
+    with pytest.raises(LoopDetectedError) as error:
+        async with agent.run_stream_events("go") as events:
+            async for _ in events:
+                pass
+    assert (error.value.loop.pattern, error.value.loop.count) == ("repeated_result", 3)
+    assert error.value.loop.fingerprints == (call_fingerprint("read", path="a"),)
 
 
 # -- tracing ---------------------------------------------------------------------------------
