@@ -81,33 +81,43 @@ class LoopSettings:
                 f"but got {self.aggregation!r}."
             )
         if self.window is not None:
-            fits = (
-                ("repetition_threshold", self.repetition_threshold, 1),
-                ("repeated_result_threshold", self.repeated_result_threshold, 1),
-                ("repeated_error_threshold", self.repeated_error_threshold, 1),
-                ("alternating_calls_threshold", self.alternating_calls_threshold, 2),
-                ("similar_attempts_threshold", self.similar_attempts_threshold, 1),
-            )
-            for name, value, calls_per_repeat in fits:
-                if value is not None and value * calls_per_repeat > self.window:
-                    raise ValueError(
-                        f"Expected argument `{name}` to fit in `window` "
-                        f"({name} x {calls_per_repeat} <= window={self.window}), but got {value}."
-                    )
+            _check_fits(self.window, (
+                ("repetition_threshold", self.repetition_threshold, 1, "repetition_threshold x 1"),
+                ("repeated_result_threshold", self.repeated_result_threshold, 1, "repeated_result_threshold x 1"),
+                ("repeated_error_threshold", self.repeated_error_threshold, 1, "repeated_error_threshold x 1"),
+                ("alternating_calls_threshold", self.alternating_calls_threshold, 2,
+                 "alternating_calls_threshold x 2"),
+                ("similar_attempts_threshold", self.similar_attempts_threshold, 1,
+                 "similar_attempts_threshold x 1"),
+            ))
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> "LoopSettings":
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(kwargs) - known)
-        if unknown:
-            raise ValueError(
-                f"Expected settings among {sorted(known)}, but got unknown {unknown}."
-            )
-        return cls(**kwargs)
+        return settings_from_kwargs(cls, kwargs)
 
     @property
     def effective_threshold(self) -> float:
         return 1.0 if self.strict_mode else self.threshold
+
+
+def settings_from_kwargs(cls: Any, kwargs: dict[str, Any]) -> Any:
+    """`cls(**kwargs)` for a settings dataclass, naming any keyword it does not know."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(kwargs) - known)
+    if unknown:
+        raise ValueError(
+            f"Expected settings among {sorted(known)}, but got unknown {unknown}."
+        )
+    return cls(**kwargs)
+
+
+def _check_fits(window: int, fits: tuple[tuple[str, Optional[int], int, str], ...]) -> None:
+    """Each (name, value, calls per repeat, how to write the product) must fit in `window`."""
+    for name, value, calls_per_repeat, product in fits:
+        if value is not None and value * calls_per_repeat > window:
+            raise ValueError(
+                f"Expected argument `{name}` to fit in `window` ({product} <= window={window}), but got {value}."
+            )
 
 
 def _check_unit(name: str, value: Any, *, allow_zero: bool) -> None:

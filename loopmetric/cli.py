@@ -2,6 +2,7 @@
 
     loopmetric score PATH... [--json] [--junit FILE] [--fail-under RATE] [settings]
     loopmetric explain FILE
+    loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
 
 Exit codes: 0 ok; 1 the gate failed (share of passing traces below
 --fail-under); 2 usage error or an input that could not be read (reported by
@@ -75,7 +76,27 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("path")
     explain.add_argument("--format", choices=FORMATS, default=None)
     _add_settings(explain)
+    _add_guard_replay(commands)
     return parser
+
+
+def _add_guard_replay(commands: Any) -> None:
+    """`guard-replay` lives in `loopmetric.guard._cli`; registering it imports no pydantic-ai.
+    Without the extra, a stand-in takes any arguments and says what to install."""
+    try:
+        from .guard._cli import add_parser
+    except ImportError as error:
+        message = str(error)
+        missing = commands.add_parser("guard-replay", prefix_chars="+", add_help=False, help=message)
+        missing.add_argument("args", nargs="*")
+        missing.set_defaults(guard_replay=lambda args: _say(f"loopmetric: {message}", EXIT_USAGE))
+        return
+    add_parser(commands)
+
+
+def _say(message: str, status: int) -> int:
+    print(message, file=sys.stderr)
+    return status
 
 
 def _score_file(job: tuple[str, bool, Optional[str], LoopSettings]) -> list[tuple[str, Optional[dict], Optional[str]]]:
@@ -250,6 +271,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return EXIT_USAGE if exit_.code not in (0, None) else EXIT_OK
+    if args.command == "guard-replay":
+        return args.guard_replay(args)
     try:
         settings = _settings(args)
     except ValueError as error:

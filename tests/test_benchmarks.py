@@ -52,3 +52,11 @@ def test_fuzz_smoke(tmp_path):
 
     text = fuzz.main(["--smoke", "--out", str(tmp_path)])
     assert "200 mutated traces" in text and "0 broke the contract" in text
+
+
+def test_guard_smoke(tmp_path):
+    from benchmarks import guard
+
+    text = guard.main(["--smoke", "--out", str(tmp_path)])
+    assert (tmp_path / "guard.md").read_text() == text
+    assert "| 20 | 21 |" in text and "own work per request at 20 calls / at 10 calls" in text

@@ -26,5 +26,5 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     assert elapsed < 60, f"{path.name} took {elapsed:.0f} s"
 
 
-def test_there_are_three_notebooks():
-    assert [p.stem for p in NOTEBOOKS] == ["01_quickstart", "02_real_runs", "03_tuning"]
+def test_there_are_four_notebooks():
+    assert [p.stem for p in NOTEBOOKS] == ["01_quickstart", "02_real_runs", "03_tuning", "04_guard"]
