@@ -119,6 +119,7 @@ def real_rows(smoke: bool, sources: Optional[list[str]] = None) -> list[dict]:
                                de_reason=why, de_any_reason=why, oh=None, oh_reason=why)
                 else:
                     report = analyze(item.trace, settings)
+                    row["trace"] = item.trace
                     row.update(lm=not report.success, lm_reason=report.reason, lm_score=report.score)
                     row["de"], row["de_score"], row["de_reason"] = deepeval_verdict(as_deepeval_dict(item.trace))
                     row["de_any"] = None if row["de_score"] is None else row["de_score"] < 1.0
@@ -156,6 +157,32 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
         members = [r for r in decided if r["half"] == half]
         out += [f"loopmetric errors, {half} half:", ""] + (_misses(members, "lm") or ["- none"]) + [""]
     return out, totals
+
+
+# Defaults decided on the labelled runs: each value is scored on both halves (README, "How it scores").
+TRADE_OFFS = {"repeated_result_threshold": (3, 4)}
+
+
+def trade_off_section(real: list[dict]) -> list[str]:
+    """loopmetric's F1 per half for each value of the settings in TRADE_OFFS."""
+    from loopmetric import LoopSettings, analyze
+
+    decided = [r for r in real if r["label"] != "unsure"]
+    lines = []
+    for name, values in TRADE_OFFS.items():
+        for value in values:
+            settings = LoopSettings(**{name: value})
+            cells = [f"`{name}={value}`"]
+            for half in ("design", "held-out"):
+                counts = Confusion()
+                for row in decided:
+                    if row["half"] == half:
+                        loop = row["lm"] if "trace" not in row else not analyze(row["trace"], settings).success
+                        counts.add(row["loop"], loop)
+                cells += [f"{counts.f1:.3f}", f"{counts.precision:.3f}", f"{counts.recall:.3f}"]
+            lines.append(cells)
+    header = ["setting", "design F1", "design P", "design R", "held-out F1", "held-out P", "held-out R"]
+    return ["## Defaults decided on the labelled runs", "", markdown_table(header, lines), ""]
 
 
 def targets_summary(totals: dict[str, dict]) -> list[str]:
@@ -208,7 +235,7 @@ def main(argv: Optional[list[str]] = None) -> str:
     if real:
         real_lines, real_totals = _real_sections(real)
         totals.update(real_totals)
-        sections += real_lines
+        sections += real_lines + trade_off_section(real)
     else:
         sections += ["## Labelled real runs", "", "Skipped: ../shared/trajectories is not present.", ""]
     summary = targets_summary(totals)

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ._detect import analyze
 from ._findings import worst_first
+from ._patterns import PATTERNS
 from ._settings import LoopSettings
 from .readers import FORMATS, expand_paths, load_traces
 
@@ -260,6 +261,8 @@ def _explain(args: argparse.Namespace, settings: LoopSettings) -> int:
                           markup=False, highlight=False)
         for number, finding in enumerate(report.findings, 1):
             console.print(f"#{number} [{finding.severity}] {finding.message}", markup=False, highlight=False)
+        for pattern in dict.fromkeys(finding.pattern for finding in report.findings):
+            console.print(f"{pattern}: {PATTERNS[pattern].meaning}.", markup=False, highlight=False)
         if not report.findings:
             console.print(report.reason)
     return status

@@ -1,0 +1,75 @@
+"""Every loop pattern loopmetric reports: its signal, the setting that governs it,
+and one sentence saying what it means. `loopmetric explain` prints these, and the
+README's scoring table is checked against them, so the three cannot drift apart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import get_args
+
+from ._findings import Pattern, Signal
+
+__all__ = ["PATTERNS", "PatternInfo"]
+
+
+@dataclass(frozen=True)
+class PatternInfo:
+    signal: Signal
+    setting: str
+    meaning: str
+
+
+PATTERNS: dict[str, PatternInfo] = {
+    "repeated_call": PatternInfo(
+        "tool_repetition", "repetition_threshold",
+        "the same call (name and canonical arguments) made again and again with nothing new learned between",
+    ),
+    "repeated_result": PatternInfo(
+        "tool_repetition", "repeated_result_threshold",
+        "the same call returning the same result, or a result that only accumulates (counters, sizes, "
+        "more of the same lines), run after run",
+    ),
+    "repeated_error": PatternInfo(
+        "tool_repetition", "repeated_error_threshold",
+        "the same call failing with the same error (numbers masked) run after run",
+    ),
+    "similar_attempts": PatternInfo(
+        "tool_repetition", "similar_attempts_threshold",
+        "one tool called with near-identical arguments (a reworded query, one argument changed or dropped) "
+        "while every result fails the same way or repeats the one before",
+    ),
+    "alternating_calls": PatternInfo(
+        "tool_repetition", "alternating_calls_threshold",
+        "a block of 2 to 6 calls (A-B-A-B, A-B-C-A-B-C) repeated back to back with the same results",
+    ),
+    "drifting_cycle": PatternInfo(
+        "tool_repetition", "alternating_calls_threshold",
+        "a block of 2 to 6 calls repeated back to back, a little changed each round (whitespace, another "
+        "spelling of the same command) while the results say nothing new",
+    ),
+    "repeated_text": PatternInfo(
+        "reasoning_stagnation", "repeated_text_threshold",
+        "the LLM writes the same output again with nothing new observed between",
+    ),
+    "reasoning_stagnation": PatternInfo(
+        "reasoning_stagnation", "similarity_threshold",
+        "the LLM writes nearly the same output again with nothing new observed between",
+    ),
+    "repeated_reply": PatternInfo(
+        "reasoning_stagnation", "reply_similarity_threshold",
+        "the agent answers turn after turn with nearly the same reply, only the other side's turns between "
+        "(the same refusal, the same request the user never meets)",
+    ),
+    "rejected_output": PatternInfo(
+        "reasoning_stagnation", "rejected_output_threshold",
+        "the harness rejects the model's reply itself (a retry prompt, the same format error as the next "
+        "input) again and again, no tool running",
+    ),
+    "call_graph_cycle": PatternInfo(
+        "call_graph_cycles", "check_call_graph_cycles",
+        "a span re-enters itself: the same type, name and full input on its own ancestry path",
+    ),
+}
+
+if set(PATTERNS) != set(get_args(Pattern)):  # pragma: no cover - a module-level invariant
+    raise RuntimeError(f"PATTERNS and Pattern disagree: {sorted(set(PATTERNS) ^ set(get_args(Pattern)))}")
