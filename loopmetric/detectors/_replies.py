@@ -31,6 +31,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings) -> tuple[Findi
     cutoff = settings.reply_similarity_threshold
     min_words = settings.min_similarity_words
     findings = []
+    vocabulary = _Vocabulary(trace)
     chain: list[tuple[LlmOutput, Optional[Words], float]] = []
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
@@ -42,7 +43,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings) -> tuple[Findi
                 words = None
             if chain and _after_input(trace, chain[-1][0], step):
                 value = _same(chain[-1], step, words, cutoff)
-                if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], step):
+                if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], step, vocabulary):
                     value = None
                 if value is not None:
                     chain.append((step, words, value))
@@ -60,17 +61,44 @@ def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
     return bool(between) and all(s.kind == "input" for s in between)
 
 
-def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
-    """Whether the words a reply has that the previous reply had not come from the
-    input between them: the agent took up what it was told ("Now Rome." ->
-    "Booked ... Rome ..."), which is a conversation going on, not a loop."""
-    new = set(content_words(later.normalized).joined.split()) - set(content_words(earlier.normalized).joined.split())
+def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Vocabulary") -> bool:
+    """Whether the reply took up a specific fact it was just told: a word the previous
+    reply had not, written in the input between them as a name, number or id would be
+    (capitals or digits), that nobody had said before that input ("Now Rome." ->
+    "Booked ... Rome ..."). That is a conversation going on, not a loop; a refusal that
+    echoes the user's plain words ("appreciate help" -> "happy to help") is not an
+    answer to anything new."""
+    new = _words(later.normalized) - _words(earlier.normalized)
     if not new:
         return False
-    told = set()
+    told: set[str] = set()
     for step in trace.steps[earlier.step:later.step - 1]:
-        told |= set(content_words(step.text.casefold()).joined.split())
-    return bool(new & told)
+        told |= _words(" ".join(w for w in step.text.split() if not w.islower()).casefold())
+    return bool((new & told) - vocabulary.before(earlier.step))
+
+
+def _words(text: str) -> set[str]:
+    return set(content_words(text).joined.split())
+
+
+class _Vocabulary:
+    """Content words of the conversation's texts (inputs and LLM outputs), read once,
+    step by step, as the scan moves forward."""
+
+    def __init__(self, trace: Trace) -> None:
+        self._steps = trace.steps
+        self._upto = 0
+        self._seen: set[str] = set()
+
+    def before(self, end: int) -> set[str]:
+        """Words of every text in the first `end` steps."""
+        while self._upto < end:
+            step = self._steps[self._upto]
+            text = getattr(step, "text", None) if step.kind != "tool" else None
+            if text:
+                self._seen |= _words(text.casefold())
+            self._upto += 1
+        return self._seen
 
 
 def _same(previous: tuple[LlmOutput, Optional[Words], float], step: LlmOutput, words: Optional[Words],
