@@ -28,7 +28,7 @@ from typing import Optional
 
 from ._model import ToolCall, Trace
 
-__all__ = ["Progress", "failure_kind", "forget", "info_units", "progress"]
+__all__ = ["Progress", "failure_kind", "forget", "info_units", "progress", "says_little"]
 
 # Numbers standing alone, except percentages ("running 30%" -> "running 70%" is a job
 # moving on); digits inside a word ("list1", "v2") are part of the word.
@@ -73,7 +73,7 @@ def _lines(text: Optional[str]) -> frozenset[str]:
     return frozenset(line.rstrip() for line in text.splitlines()[:_MAX_LINES] if line.strip())
 
 
-def _says_little(result: Optional[str]) -> bool:
+def says_little(result: Optional[str]) -> bool:
     """An empty result or a short acknowledgement in words ("OK", "File written",
     "edited"); not data (a list, an object, a number, null)."""
     stripped = result.strip() if result is not None else ""
@@ -177,7 +177,7 @@ class Progress:
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again what was shown before
                 lines = _lines(step.result)
-                is_news = not same and (_says_little(step.result) or not lines <= seen_lines)
+                is_news = not same and (says_little(step.result) or not lines <= seen_lines)
                 seen_lines |= lines
             else:
                 is_news = not units <= seen_units
@@ -190,7 +190,7 @@ class Progress:
             if is_news:
                 news += 1
             self.after.append(news)
-            if kind is None and first_time and _says_little(step.result):
+            if kind is None and first_time and says_little(step.result):
                 changes += 1  # a new action that reports little: it likely changed something
             self.changes.append(changes)
             last_of_tool[step.name] = index

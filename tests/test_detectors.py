@@ -116,6 +116,14 @@ def ab(n, period=2):
         tool("python3", {"cmd": "python3 -c 'print(1' " + " " * i}, error=f"line {i}: SyntaxError: invalid syntax"),
         tool("ls", {"cmd": "ls"}, output="run.py\nnotes.txt"))],
         [("drifting_cycle", "severe", 3)], id="drift-same-script-respaced-same-failure"),
+    pytest.param([x for i in range(3) for x in (
+        tool("bash", {"cmd": "echo 'print(1' " + " " * i + "> run.py"}, output=""),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print(1{' ' * i}\nSyntaxError"))],
+        [("drifting_cycle", "severe", 3)], id="drift-the-same-silent-write-respaced-then-the-same-failure"),
+    pytest.param([x for i in range(3) for x in (
+        tool("bash", {"cmd": f"echo 'print({i}' > run.py"}, output=""),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print({i}\nSyntaxError"))],
+        [], id="twin-different-silent-writes-then-the-same-failure"),
     pytest.param([x for tool_name in ("exiftool", "zsteg", "steghide") for x in (
         tool("file", {"cmd": "file a.png"}, output="a.png: PNG image data"),
         tool(tool_name, {"cmd": f"{tool_name} a.png"}, error=f"bash: {tool_name}: command not found"))],

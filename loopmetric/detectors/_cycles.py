@@ -19,7 +19,7 @@ from typing import Hashable, Optional
 
 from .._findings import Finding, step_range
 from .._model import Trace
-from .._progress import progress
+from .._progress import progress, says_little
 from .._settings import LoopSettings
 
 __all__ = ["detect_call_cycles", "find_cycles"]
@@ -93,8 +93,11 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, .
     for pattern, keys in (("alternating_calls", exact), ("drifting_cycle", loose)):
         for start, period, length, severity in find_cycles(keys, threshold, claimed):
             covered = range(start, start + length)
-            if pattern == "drifting_cycle" and any(model.is_news(i) for i in covered[period:]):
-                continue  # a round that brought news is progress, however alike it looks
+            if pattern == "drifting_cycle" and any(model.is_news(i) and not says_little(calls[i].result)
+                                                   for i in covered[period:]):
+                # A round that brought news is progress, however alike it looks. A silent action
+                # (an empty result, an "OK") repeated up to spacing brings none: it is the same action.
+                continue
             steps = tuple(calls[i].step for i in covered)
             names = tuple(calls[start + k].name for k in range(period))
             rounds = length / period
