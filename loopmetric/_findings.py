@@ -18,6 +18,7 @@ Pattern = Literal[
     "rejected_output",
     "alternating_calls",
     "drifting_cycle",
+    "revisited_calls",
     "repeated_text",
     "reasoning_stagnation",
     "call_graph_cycle",

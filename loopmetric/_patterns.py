@@ -47,6 +47,11 @@ PATTERNS: dict[str, PatternInfo] = {
         "a block of 2 to 6 calls repeated back to back, a little changed each round (whitespace, another "
         "spelling of the same command) while the results say nothing new",
     ),
+    "revisited_calls": PatternInfo(
+        "tool_repetition", "revisited_calls_threshold",
+        "call after call repeats what the agent has already done, in no fixed order, and none brings anything "
+        "new (the same checks run again after the fixes ran out)",
+    ),
     "repeated_text": PatternInfo(
         "reasoning_stagnation", "repeated_text_threshold",
         "the LLM writes the same output again with nothing new observed between",

@@ -50,6 +50,7 @@ class LoopSettings:
     alternating_calls_threshold: Optional[int] = 3
     repeated_text_threshold: Optional[int] = 3
     similar_attempts_threshold: Optional[int] = 3
+    revisited_calls_threshold: Optional[int] = 6
     rejected_output_threshold: Optional[int] = 3
     text_window: int = 4
     min_similarity_words: int = 8
@@ -71,6 +72,7 @@ class LoopSettings:
             _check_int("window", self.window, minimum=2, optional=True)
         for name in ("repeated_result_threshold", "repeated_error_threshold",
                      "alternating_calls_threshold", "repeated_text_threshold", "similar_attempts_threshold",
+                     "revisited_calls_threshold",
                      "rejected_output_threshold"):
             value = getattr(self, name)
             if value is not None:
@@ -89,6 +91,8 @@ class LoopSettings:
                  "alternating_calls_threshold x 2"),
                 ("similar_attempts_threshold", self.similar_attempts_threshold, 1,
                  "similar_attempts_threshold x 1"),
+                ("revisited_calls_threshold", self.revisited_calls_threshold, 1,
+                 "revisited_calls_threshold x 1"),
             ))
 
     @classmethod

@@ -57,6 +57,7 @@ class AgentLoopDetectionMetric(BaseMetric):
         alternating_calls_threshold: Optional[int] = _DEFAULTS.alternating_calls_threshold,
         repeated_text_threshold: Optional[int] = _DEFAULTS.repeated_text_threshold,
         similar_attempts_threshold: Optional[int] = _DEFAULTS.similar_attempts_threshold,
+        revisited_calls_threshold: Optional[int] = _DEFAULTS.revisited_calls_threshold,
         rejected_output_threshold: Optional[int] = _DEFAULTS.rejected_output_threshold,
         reply_similarity_threshold: float = _DEFAULTS.reply_similarity_threshold,
         text_window: int = _DEFAULTS.text_window,

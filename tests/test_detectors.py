@@ -14,6 +14,7 @@ from loopmetric.detectors import (
     detect_repeated_replies,
     detect_repeated_results,
     detect_repeated_text,
+    detect_revisited_calls,
     detect_similar_attempts,
 )
 from tests._traces import agent, llm, span, tool
@@ -301,3 +302,33 @@ def test_new_tool_detectors_respect_check_flag(detector):
     children = [tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("A", "B", "C")] + ab(3)
     assert run(detector, *children) != []
     assert run(detector, *children, settings=LoopSettings(check_tool_repetition=False)) == []
+
+
+def checks(*names, output=lambda name, i: f"{name}: unchanged"):
+    """One read-only check per name, each with its own arguments."""
+    return [tool(name, {"target": name}, output=output(name, i)) for i, name in enumerate(names)]
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "d", "b", "a", "c"),
+                 [("revisited_calls", "severe", 6)], id="six-known-checks-in-no-order-severe"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "d", "b"),
+                 [("revisited_calls", "mild", 4)], id="four-known-checks-mild"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a"), [], id="twin-two-known-checks"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "e", "d", "b", "a"), [],
+                 id="twin-a-new-call-in-the-middle-resets"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "d", "b", "a", "c", "d", "b",
+                                                     output=lambda name, i: f"{name}: {'moved' if i == 3 else 'unchanged'}"),
+                 [("revisited_calls", "mild", 4)], id="twin-a-result-that-moves-resets"),
+    pytest.param([x for i in range(6) for x in (tool("edit", {"n": i}, output=""), tool("test", {}, output="1 failed"))],
+                 [], id="twin-test-re-run-after-different-edits"),
+])
+def test_revisited_calls(children, expected):
+    assert run(detect_revisited_calls, *children) == expected
+
+
+def test_revisited_calls_off_and_threshold():
+    children = checks("a", "b", "c", "d") + checks("c", "a", "d", "b", "a", "c")
+    assert run(detect_revisited_calls, *children, settings=LoopSettings(revisited_calls_threshold=None)) == []
+    assert run(detect_revisited_calls, *children,
+               settings=LoopSettings(revisited_calls_threshold=8)) == [("revisited_calls", "mild", 6)]

@@ -5,6 +5,7 @@ from ._call_graph import detect_call_graph_cycles
 from ._cycles import detect_call_cycles
 from ._rejections import detect_rejected_outputs
 from ._replies import detect_repeated_replies
+from ._revisits import detect_revisited_calls
 from ._text import detect_reasoning_stagnation, detect_repeated_text, detect_text_loops
 from ._tool_calls import detect_repeated_calls, detect_repeated_results
 
@@ -18,6 +19,7 @@ __all__ = [
     "detect_repeated_replies",
     "detect_repeated_results",
     "detect_repeated_text",
+    "detect_revisited_calls",
     "detect_similar_attempts",
     "detect_text_loops",
 ]
@@ -28,6 +30,7 @@ DETECTORS = (
     detect_repeated_results,
     detect_similar_attempts,
     detect_call_cycles,
+    detect_revisited_calls,
     detect_text_loops,
     detect_repeated_replies,
     detect_rejected_outputs,
