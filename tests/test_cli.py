@@ -160,7 +160,7 @@ def test_real_tau_bench_file(capsys):
     _, out, _ = run(capsys, "score", path, "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == 200
-    assert not next(r for r in rows if r["name"].startswith("gpt-4o-airline.json[109]"))["success"]
+    assert not next(r for r in rows if r["name"].endswith("gpt-4o-airline.json#109"))["success"]
 
 
 def test_none_turns_a_pattern_off_when_called_programmatically(capsys):

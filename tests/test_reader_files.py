@@ -40,9 +40,19 @@ def load(tmp_path, text, name="f.json", fmt=None):
 def test_jsonl_with_a_bad_line_keeps_the_good_ones(tmp_path):
     good = json.dumps({"name": "a", "type": "agent", "children": []})
     loaded = load(tmp_path, f"{good}\n{{oops\n\n{good}\n")
-    assert [(x.name, x.error is None) for x in loaded] == [("f.json:2", False), ("f.json:1", True),
-                                                           ("f.json:4", True)]
-    assert "f.json:2: not valid JSON" in loaded[0].error
+    # In file order, named by index (counting the bad one), the line kept as the label.
+    assert [(x.name, x.index, x.label, x.error is None) for x in loaded] == [
+        ("f.json#0", 0, "line 1", True), ("f.json#1", 1, "line 2", False), ("f.json#2", 2, "line 4", True)]
+    assert loaded[1].error.startswith(f"{tmp_path / 'f.json'}#1: line 2: not valid JSON")
+    assert loaded[2].trace.name == "f.json#2"
+
+
+def test_records_of_one_file_are_named_by_index_and_labelled_apart(tmp_path):
+    record = {"traj": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
+    loaded = load(tmp_path, json.dumps([{**record, "task_id": 7, "trial": 0}, record]))
+    assert [(x.name, x.index, x.label) for x in loaded] == [("f.json#0", 0, "task 7 trial 0"), ("f.json#1", 1, "")]
+    [single] = load(tmp_path, json.dumps([{**record, "task_id": 7, "trial": 0}]))
+    assert (single.name, single.index, single.label) == ("f.json", None, "task 7 trial 0")
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -4,10 +4,11 @@ reported by name with why, without stopping the others."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from .._model import Trace
 from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, records
@@ -43,49 +44,69 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
 
 
 def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
-    """Every trace in one file ("-" reads stdin). Never raises for a bad file.
+    """Every trace in one file ("-" reads stdin), in file order. Never raises for a bad file.
 
     A file holds one JSON document, or several (JSON Lines, or documents one
-    after another as `ConsoleSpanExporter` prints them). `fmt` (one of
+    after another as `ConsoleSpanExporter` prints them); a document may hold
+    several records (tau-bench lists, tau2-bench simulations). When the file
+    holds more than one, each is named `file#index` (from 0, counting the ones
+    that could not be read) and errors say `path#index: why`. `fmt` (one of
     `FORMATS`) overrides detection.
     """
+    where = "<stdin>" if path == "-" else path
     stem = "<stdin>" if path == "-" else Path(path).name
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        yield LoadedTrace(stem, error=f"{path}: cannot read: {error}")
+        yield LoadedTrace(stem, error=f"{where}: cannot read: {error}")
         return
+    entries = list(_entries(text, fmt))
+    several = len(entries) > 1
+    for index, (label, read, why, not_a_trace) in enumerate(entries):
+        at = f"#{index}" if several else ""
+        name = stem + at
+        if read is not None:
+            try:
+                trace = dataclasses.replace(read(), name=name)
+            except (ValueError, TypeError, RecursionError) as error:
+                why = str(error)
+            else:
+                yield LoadedTrace(name, trace=trace, index=index if several else None, label=label)
+                continue
+        yield LoadedTrace(name, error=f"{where}{at}: {label + ': ' if label else ''}{why}", not_a_trace=not_a_trace,
+                          index=index if several else None, label=label)
+
+
+_Entry = tuple[str, Optional[Callable[[], Trace]], Optional[str], bool]  # label, read, why not, not a trace
+
+
+def _entries(text: str, fmt: Optional[str]) -> Iterator[_Entry]:
+    """The records of a file in order, each still to be read, or why it cannot be."""
     try:
-        documents = parse_documents(text, stem)
+        found: list[tuple[int, Any, Optional[str]]] = [(line, data, None) for line, data in parse_documents(text)]
     except Unreadable as error:
-        for label, message in error.problems:
-            yield LoadedTrace(label, error=f"{path}{message}")
-        documents = error.documents
-    if len(documents) > 1 and fmt in (None, "otlp") and all(is_otlp(d) for _, d in documents):
-        documents = [(stem, [d for _, d in documents])]  # span batches of one export: one tree
-    for label, data in documents:
+        found = sorted([(line, None, why) for line, why in error.problems]
+                       + [(line, data, None) for line, data in error.documents], key=lambda item: item[0])
+    parsed = [data for _, data, why in found if why is None]
+    if len(parsed) > 1 and fmt in (None, "otlp") and all(is_otlp(d) for d in parsed):
+        first = next(line for line, _, why in found if why is None)  # span batches of one export: one tree
+        found = [item for item in found if item[2] is not None] + [(first, parsed, None)]
+        found.sort(key=lambda item: item[0])
+    for line, data, why in found:
+        where = f"line {line}" if len(found) > 1 else ""
+        if why is not None:
+            yield where, None, why, False
+            continue
         try:
             chosen = fmt or detect_format(data)
             if chosen not in FORMATS:
                 raise ValueError(f"Expected --format to be one of {', '.join(FORMATS)}, but got {chosen!r}")
-            found = records(data, chosen, label)
+            records_ = list(records(data, chosen, ""))
         except NotATrace as error:
-            yield LoadedTrace(label, error=f"{path}: {error}", not_a_trace=True)
+            yield where, None, str(error), True
             continue
         except (ValueError, TypeError, RecursionError) as error:
-            yield LoadedTrace(label, error=f"{path}: {error}")
+            yield where, None, str(error), False
             continue
-        yield from _read_each(path, label, found)
-
-
-def _read_each(path: str, label: str, found: Iterator[tuple[str, Callable[[], Trace]]]) -> Iterator[LoadedTrace]:
-    """Each record read on its own: a bad one is an error row, the others still read."""
-    name = label
-    try:
-        for name, read in found:
-            try:
-                yield LoadedTrace(name, trace=read())
-            except (ValueError, TypeError, RecursionError) as error:
-                yield LoadedTrace(name, error=f"{path}: {name}: {error}")
-    except (ValueError, TypeError, RecursionError) as error:  # the document itself (e.g. OTLP) failed
-        yield LoadedTrace(name, error=f"{path}: {error}")
+        for label, read in records_:
+            yield ", ".join(part for part in (where, label) if part), read, None, False

@@ -10,6 +10,7 @@ JSON text or bytes, message objects, a pydantic-ai run result) into one
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -41,12 +42,20 @@ class NotATrace(TraceReadError):
 
 @dataclass(frozen=True)
 class LoadedTrace:
-    """One trace read from a file, or the error that kept it from being read."""
+    """One trace read from a file, or the error that kept it from being read.
+
+    `name` is the file name, with `#index` (the record's place among the
+    records of the file, from 0) when the file holds several; `label` is what
+    the source calls the record (a task id, a trace id, a line), kept out of
+    the name so that the name stays an id.
+    """
 
     name: str
     trace: Optional[Trace] = None
     error: Optional[str] = None
     not_a_trace: bool = False  # parsed, but no known trace format
+    index: Optional[int] = None  # the record's place in a file of several
+    label: str = ""
 
 
 def _first(data: list) -> Mapping[str, Any]:
@@ -92,46 +101,46 @@ def detect_format(data: Any) -> str:
     raise NotATrace(f"not a known trace format ({what})")
 
 
-def records(data: Any, fmt: str, stem: str) -> Iterator[tuple[str, Callable[[], Trace]]]:
-    """(name, read) for each trace a parsed document of format `fmt` holds."""
+def records(data: Any, fmt: str, name: str) -> Iterator[tuple[str, Callable[[], Trace]]]:
+    """(label, read) for each trace a parsed document of format `fmt` holds.
+
+    `read()` gives a `Trace` named `name`; `label` is what the source calls the
+    record ("task 12 trial 0", "trace 4bf92f3577b34da6"), "" when nothing.
+    """
     if fmt == "tau-bench":
-        items = data if isinstance(data, (list, tuple)) else [data]
-        for index, record in enumerate(items):
-            label = f"{stem}[{index}]" if len(items) > 1 else stem
+        for record in data if isinstance(data, (list, tuple)) else [data]:
             m = as_mapping(record)
-            if m is not None and "task_id" in m:
-                label = f"{stem}[{index}] task {m.get('task_id')} trial {m.get('trial')}"
-            yield label, (lambda r=record, n=label: read_chat_messages(
-                as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=n))
+            label = f"task {m.get('task_id')} trial {m.get('trial')}" if m is not None and "task_id" in m else ""
+            yield label, (lambda r=record: read_chat_messages(
+                as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=name))
     elif fmt == "otlp":
-        for trace in read_otlp_traces(data, name=stem):
-            yield trace.name, (lambda t=trace: t)
+        for trace in read_otlp_traces(data):
+            yield trace.name, (lambda t=trace: dataclasses.replace(t, name=name))
     elif fmt == "pydantic-ai":
-        yield stem, lambda: read_pydantic_ai_messages(data, name=stem)
+        yield "", lambda: read_pydantic_ai_messages(data, name=name)
     elif fmt == "chat":
-        yield stem, lambda: read_chat_messages(data, name=stem)
+        yield "", lambda: read_chat_messages(data, name=name)
     elif fmt == "tau2-bench":
         m = as_mapping(data) or {}
         items = m.get("simulations") if "simulations" in m else [data]
-        for index, record in enumerate(items if isinstance(items, (list, tuple)) else []):
+        for record in items if isinstance(items, (list, tuple)) else []:
             r = as_mapping(record) or {}
-            label = f"{stem}[{index}] task {r.get('task_id')}" if "task_id" in r else f"{stem}[{index}]"
-            yield label, (lambda r=r, n=label: read_chat_messages(r.get("messages"), name=n, source="tau2-bench"))
+            yield (f"task {r.get('task_id')}" if "task_id" in r else "",
+                   lambda r=r: read_chat_messages(r.get("messages"), name=name, source="tau2-bench"))
     elif fmt == "intercode":
         m = as_mapping(data) or {}
         runs = [(None, m)] if is_intercode_run(m) else list(m.items())
         for key, run in runs:
-            label = stem if key is None else f"{stem}[{key}]"
-            yield label, (lambda r=run, n=label: read_intercode(r, name=n))
+            yield "" if key is None else f"task {key}", (lambda r=run: read_intercode(r, name=name))
     elif fmt == "magentic-one":
-        yield stem, lambda: read_group_chat(data, name=stem)
+        yield "", lambda: read_group_chat(data, name=name)
     elif fmt == "mint":
         state = as_mapping((as_mapping(data) or {}).get("state")) or {}
-        yield stem, lambda: read_chat_messages(state.get("history"), name=stem, source="mint")
+        yield "", lambda: read_chat_messages(state.get("history"), name=name, source="mint")
     elif fmt == "swe-agent":
-        yield stem, lambda: read_swe_agent(data, name=stem)
+        yield "", lambda: read_swe_agent(data, name=name)
     elif fmt == "deepeval":
-        yield stem, lambda: read_deepeval_trace(data, name=stem)
+        yield "", lambda: read_deepeval_trace(data, name=name)
     else:
         raise ValueError(f"Expected a format among {', '.join(FORMATS)}, but got {fmt!r}.")
 

@@ -15,9 +15,9 @@ _DECODER = json.JSONDecoder()
 
 
 class Unreadable(Exception):
-    """Some documents of a text did not parse: what did and what did not."""
+    """Some documents of a text did not parse: what did and what did not, each with its line."""
 
-    def __init__(self, problems: list[tuple[str, str]], documents: list[tuple[str, Any]]) -> None:
+    def __init__(self, problems: list[tuple[int, str]], documents: list[tuple[int, Any]]) -> None:
         super().__init__(problems)
         self.problems, self.documents = problems, documents
 
@@ -31,19 +31,19 @@ def _text(value: Any) -> str:
         raise TraceReadError(f"Expected UTF-8 JSON bytes, but they do not decode: {error}") from None
 
 
-def documents(text: Any, stem: str) -> list[tuple[str, Any]]:
-    """The JSON documents of a text (str or bytes), each labelled (`stem:line` when several).
+def documents(text: Any) -> list[tuple[int, Any]]:
+    """The JSON documents of a text (str or bytes), each with the line it starts on.
 
-    Raises `Unreadable` with what parsed and what did not.
+    Raises `Unreadable` with what parsed and what did not (line, why).
     """
     text = _text(text)
     try:
-        return [(stem, json.loads(text))]
+        return [(1, json.loads(text))]
     except RecursionError:
-        raise Unreadable([(stem, ": JSON nested too deeply to parse")], []) from None
+        raise Unreadable([(1, "JSON nested too deeply to parse")], []) from None
     except ValueError as whole_error:
         first_error = whole_error
-    found: list[tuple[str, Any]] = []
+    found: list[tuple[int, Any]] = []
     at, end = 0, len(text)
     try:
         while True:
@@ -53,30 +53,31 @@ def documents(text: Any, stem: str) -> list[tuple[str, Any]]:
                 break
             line = text.count("\n", 0, at) + 1
             value, at = _DECODER.raw_decode(text, at)
-            found.append((f"{stem}:{line}", value))
+            found.append((line, value))
     except (ValueError, RecursionError):
         found = []
     if len(found) > 1:
         return found
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) < 2:
-        raise Unreadable([(stem, f": not valid JSON: {first_error}")], [])
-    problems: list[tuple[str, str]] = []
+        raise Unreadable([(1, f"not valid JSON: {first_error}")], [])
+    problems: list[tuple[int, str]] = []
     for number, line in lines:
         try:
-            found.append((f"{stem}:{number}", json.loads(line)))
+            found.append((number, json.loads(line)))
         except (ValueError, RecursionError) as error:
-            problems.append((f"{stem}:{number}", f":{number}: not valid JSON: {error}"))
+            problems.append((number, f"not valid JSON: {error}"))
     raise Unreadable(problems, found)
 
 
 def parse_all(value: Any) -> list[Any]:
     """Every JSON document of a text or bytes; `TraceReadError` when any does not parse."""
     try:
-        return [data for _, data in documents(value, "text")]
+        return [data for _, data in documents(value)]
     except Unreadable as error:
-        why = error.problems[0][1].lstrip(": ") if error.problems else "not valid JSON"
-        raise TraceReadError(f"Expected JSON text of a trace, but it is {why}") from None
+        line, why = error.problems[0] if error.problems else (1, "not valid JSON")
+        where = f"line {line}" if error.documents or len(error.problems) > 1 else "it"
+        raise TraceReadError(f"Expected JSON text of a trace, but {where} is {why}") from None
 
 
 def parse_text(value: Any, *, many: bool = False) -> Any:
