@@ -55,9 +55,10 @@ def test_corrupt_file_is_named_and_others_scored(tmp_path, capsys):
     assert json.loads(out)["success"] is True
 
 
-def test_folder_with_a_corrupt_and_a_valid_file(tmp_path, capsys):
+def test_folder_with_a_corrupt_and_a_valid_file(tmp_path, capsys, monkeypatch):
     (tmp_path / "a_corrupt.json").write_text('{"name": "x", "children": [')
     (tmp_path / "b_valid.json").write_text((EXAMPLES / "looping_agent.json").read_text())
+    monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "score", tmp_path, "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and "a_corrupt.json" in err and err.count("\n") == 1  # one line, naming the file
@@ -150,7 +151,7 @@ def test_real_swe_agent_runs(capsys):
     code, out, _ = run(capsys, "score", folder, "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(rows) == 177
-    names = {r["name"] for r in rows if not r["success"]}
+    names = {Path(r["name"]).name for r in rows if not r["success"]}
     # Loops documented in the data's README.
     assert {"google__gson-1787.traj", "fasterxml__jackson-core-1182.traj", "fasterxml__jackson-core-980.traj"} <= names
 

@@ -5,6 +5,7 @@ reported by name with why, without stopping the others."""
 from __future__ import annotations
 
 import dataclasses
+import glob
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,17 +28,17 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
 
     Each path comes with whether it was named explicitly: a file found by
     walking a folder that turns out not to be a trace is skipped, not an error.
+    Globs may be absolute and use `**`; one that matches no file is kept as
+    named, so that reading it reports it.
     """
     out: list[tuple[str, bool]] = []
     for raw in paths:
-        if raw == "-":
-            out.append((raw, True))
-            continue
         path = Path(raw)
         if path.is_dir():
             out.extend((str(p), False) for p in sorted(path.rglob("*")) if p.is_file() and p.suffix in _SUFFIXES)
-        elif any(ch in raw for ch in "*?["):
-            out.extend((str(p), True) for p in sorted(Path().glob(raw)) if p.is_file())
+        elif raw != "-" and not path.is_file() and any(ch in raw for ch in "*?["):
+            matches = sorted(p for p in glob.glob(raw, recursive=True) if Path(p).is_file())
+            out.extend((p, True) for p in matches or [raw])
         else:
             out.append((raw, True))
     return out
@@ -108,5 +109,7 @@ def _entries(text: str, fmt: Optional[str]) -> Iterator[_Entry]:
         except (ValueError, TypeError, RecursionError) as error:
             yield where, None, str(error), False
             continue
+        if not records_:  # e.g. a --format that finds nothing of its own in the file: never silence
+            yield where, None, f"Expected at least one {chosen} trace, but found none", False
         for label, read in records_:
             yield ", ".join(part for part in (where, label) if part), read, None, False
