@@ -192,8 +192,8 @@ def _shown(path: str) -> str:
     return path if relative.startswith(os.pardir) else relative
 
 
-def _traces(target: _Target, fmt: Optional[str]) -> Iterator[tuple[str, Any, Optional[str]]]:
-    """(name, trace, error) for each trace of one target; the trace is named as the rows name it."""
+def _scored(target: _Target, fmt: Optional[str], settings: LoopSettings) -> Iterator[tuple[str, Any, Any, Any]]:
+    """(name, trace, report, error) for each trace of one target: a report, or why there is none."""
     path, explicit, record = target
     stem = "<stdin>" if path == "-" else path
     loaded = list(load_traces(path, fmt))
@@ -202,31 +202,26 @@ def _traces(target: _Target, fmt: Optional[str]) -> Iterator[tuple[str, Any, Opt
         chosen = [item for item in loaded if (item.index or 0) == record]
         if not (chosen or unreadable):
             held = "#0" if len(loaded) == 1 else f"#0 to #{len(loaded) - 1}"
-            yield f"{stem}#{record}", None, (f"{stem}#{record}: no such record; the file holds "
-                                             f"{count(len(loaded), 'trace')} ({held})")
+            yield f"{stem}#{record}", None, None, (f"{stem}#{record}: no such record; the file holds "
+                                                   f"{count(len(loaded), 'trace')} ({held})")
             return
         loaded = loaded if unreadable else chosen
     for item in loaded:
         name = stem if item.index is None else f"{stem}#{item.index}"
         if item.error is not None:
             if not (item.not_a_trace and not explicit):  # found by walking a folder, not a trace: skipped
-                yield name, None, item.error
-        else:
-            yield name, dataclasses.replace(item.trace, name=name), None
+                yield name, None, None, item.error
+            continue
+        trace = dataclasses.replace(item.trace, name=name)  # named as the rows name it
+        try:
+            report, error = analyze(trace, settings), None
+        except TraceReadError as unread:  # nothing in it, e.g. read with a --format that is not its own
+            report, error = None, f"{name}: {unread}"
+        yield name, trace, report, error
 
 
 def _score_file(job: tuple[_Target, Optional[str], LoopSettings]) -> list[_Row]:
-    target, fmt, settings = job
-    rows: list[_Row] = []
-    for name, trace, error in _traces(target, fmt):
-        if trace is not None:
-            try:
-                rows.append((name, analyze(trace, settings).to_dict(), None))
-                continue
-            except TraceReadError as unread:  # e.g. a --format that finds nothing in the file
-                error = f"{name}: {unread}"
-        rows.append((name, None, error))
-    return rows
+    return [(name, None if report is None else report.to_dict(), error) for name, _, report, error in _scored(*job)]
 
 
 def _score(args: argparse.Namespace, settings: LoopSettings) -> int:
@@ -407,17 +402,11 @@ def _explain(args: argparse.Namespace, settings: LoopSettings) -> int:
     console = _console(soft_wrap=True, highlight=False)
     status = EXIT_OK
     for target in targets:
-        for name, trace, error in _traces(target, args.format):
-            report = None
-            if trace is not None:
-                try:
-                    report = analyze(trace, settings)
-                except TraceReadError as unread:
-                    error = f"{name}: {unread}"
+        for name, trace, report, error in _scored(target, args.format, settings):
             if report is None:
                 status = _say(f"loopmetric: {error}", EXIT_USAGE)
-                continue
-            _print_timeline(console, name, trace, report)
+            else:
+                _print_timeline(console, name, trace, report)
     return status
 
 
