@@ -150,8 +150,8 @@ def _progress(total: int) -> Iterator[Callable[[Any], Any]]:
     if total < 2 or not sys.stderr.isatty():
         yield lambda rows: rows
         return
-    from rich.console import Console
-    from rich.progress import Progress
+    from ._console import Console
+    from ._console import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("scoring", total=total)
@@ -169,8 +169,8 @@ def _worst(data: dict) -> Optional[dict]:
 
 
 def _print_table(reports: list[tuple[str, dict]]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from ._console import Console
+    from ._console import Table
 
     table = Table(show_lines=False)
     for column in ("trace", "score", "verdict", "worst finding", "steps"):
@@ -231,7 +231,7 @@ def _write_junit(path: str, reports: list[tuple[str, dict]], errors: list[str]) 
 
 
 def _explain(args: argparse.Namespace, settings: LoopSettings) -> int:
-    from rich.console import Console
+    from ._console import Console
 
     loaded = list(load_traces(args.path, args.format))
     console = Console(soft_wrap=True)

@@ -4,6 +4,9 @@ A thin adapter: it reads `test_case._trace_dict`, calls the engine
 (`loopmetric.detect_loops`) and copies the report onto the metric. `measure`
 and `a_measure` share one body; the value they return is the score of the
 trace they were given, even when one instance is used concurrently.
+
+Needs deepeval, an optional extra: `pip install "loopmetric[deepeval]"`;
+without it, importing this module raises `ImportError` naming the extra.
 """
 
 from __future__ import annotations
@@ -11,9 +14,15 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Optional
 
-from deepeval.metrics import BaseMetric
-from deepeval.metrics.indicator import metric_progress_indicator
-from deepeval.metrics.utils import construct_verbose_logs
+try:
+    from deepeval.metrics import BaseMetric
+    from deepeval.metrics.indicator import metric_progress_indicator
+    from deepeval.metrics.utils import construct_verbose_logs
+except ImportError as error:  # the core install: no deepeval
+    raise ImportError(
+        "AgentLoopDetectionMetric needs deepeval, which is not installed: "
+        'pip install "loopmetric[deepeval]" (detect_loops, the readers and the command line work without it).'
+    ) from error
 
 from ._detect import detect_loops, no_trace_report
 from ._errors import TraceReadError
