@@ -7,12 +7,15 @@ that function; run async, it gathers the spans' `a_measure` calls and reads
 `metric.score`, `.success` and `.reason` afterwards, so every span shows the
 verdict of whichever span was measured last. No metric can tell, when deepeval
 reads its attributes, which span is asking. The README says so at its
-component-level snippet; these tests pin both that behaviour (so a deepeval
-that copies span metrics shows up here) and the two settings that work: sync
-runs, and a fresh metric per span through `update_current_span`.
+component-level snippet and the metric warns when one instance measures a
+second span that way; these tests pin that behaviour (so a deepeval that copies
+span metrics shows up here) and the two settings that work, without a warning:
+sync runs, and a fresh metric per span through `update_current_span`.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import pytest
 
@@ -23,6 +26,7 @@ from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 from deepeval.tracing import observe, update_current_span
 
 from loopmetric import AgentLoopDetectionMetric
+from loopmetric.metric import SHARED_INSTANCE_WARNING
 
 QUIET = DisplayConfig(print_results=False, show_indicator=False)
 ORDERS = {"loop-then-healthy": ("loop", "healthy"), "healthy-then-loop": ("healthy", "loop")}
@@ -41,7 +45,10 @@ def _work(question: str) -> str:
     return "done"
 
 
-@observe(type="agent", metrics=[AgentLoopDetectionMetric()])
+SHARED = AgentLoopDetectionMetric()
+
+
+@observe(type="agent", metrics=[SHARED])
 def shared_metric_agent(question: str) -> str:
     return _work(question)
 
@@ -77,11 +84,17 @@ def span_verdicts(agent, questions, run_async: bool) -> dict[str, tuple[float, b
 @pytest.mark.parametrize(("agent", "run_async"), [("shared", False), ("fresh", False), ("fresh", True)],
                          ids=["shared-sync", "fresh-sync", "fresh-async"])
 def test_each_span_gets_its_own_verdict(agent, run_async, order):
-    assert span_verdicts(AGENTS[agent], order, run_async) == {q: OWN_VERDICT[q] for q in order}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # and no warning about a shared instance
+        assert span_verdicts(AGENTS[agent], order, run_async) == {q: OWN_VERDICT[q] for q in order}
 
 
 @pytest.mark.parametrize("order", ORDERS.values(), ids=ORDERS.keys())
 def test_shared_instance_under_default_async_shows_the_last_verdict(order):
-    # deepeval's behaviour, not loopmetric's: the README warns at the snippet.
+    # deepeval's behaviour, not loopmetric's: the README warns at the snippet, the metric warns at run time.
+    SHARED._component_spans = 0
     last = OWN_VERDICT[order[-1]]
-    assert span_verdicts(shared_metric_agent, order, run_async=True) == {q: last for q in order}
+    with pytest.warns(UserWarning) as caught:
+        assert span_verdicts(shared_metric_agent, order, run_async=True) == {q: last for q in order}
+    assert [str(w.message) for w in caught if "AgentLoopDetectionMetric" in str(w.message)] == \
+        [SHARED_INSTANCE_WARNING]
