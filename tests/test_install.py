@@ -59,8 +59,8 @@ CORE_USES = {
 CORE_PRINTS = {
     "engine": "True",
     "readers": "1",
-    "score": "looping_agent.json  0.00   FAIL",
-    "explain": "== looping_agent.json: score 0.00 (FAIL) ==",
+    "score": "FAIL",
+    "explain": "score 0.00 (FAIL)",
 }
 
 
