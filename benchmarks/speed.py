@@ -207,13 +207,24 @@ def _main(argv: Optional[list[str]] = None) -> str:
     return text
 
 
+# Panel titles in the README's words for the three shapes.
+PANEL_TITLES = {
+    "distinct": "alternating: LLM and tool spans, every output different",
+    "near-identical": "near-duplicates: each LLM output like the last",
+    "deep": "deep: a chain of nested spans",
+}
+
+
 def _plot(series: dict[str, dict[str, list[tuple[int, float]]]], path) -> None:
-    import matplotlib
+    _figure(series).savefig(path, dpi=110)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(series), figsize=(5 * len(series), 4), sharey=True)
+def _figure(series: dict[str, dict[str, list[tuple[int, float]]]]):
+    """Time against spans, one panel per shape, the legend below the panels."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(5 * len(series), 4.4), layout="constrained")
+    axes = fig.subplots(1, len(series), sharey=True)
     styles = {"loopmetric": ("tab:blue", "o-"), "deepeval": ("tab:red", "s-"), "json": ("tab:gray", "^--")}
     labels = {"loopmetric": "loopmetric", "deepeval": "deepeval AgentLoopDetectionMetric", "json": "json.loads"}
     for ax, (shape, lines) in zip(axes, series.items()):
@@ -223,14 +234,13 @@ def _plot(series: dict[str, dict[str, list[tuple[int, float]]]], path) -> None:
                 ax.plot([n for n, _ in points], [t for _, t in points], style, color=color, label=labels[kind])
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(shape)
+        ax.set_title(PANEL_TITLES.get(shape, shape), fontsize=10)
         ax.set_xlabel("spans")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("seconds per trace")
-    axes[0].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    # Below the panels, where it covers no data.
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+    return fig
 
 
 if __name__ == "__main__":

@@ -299,8 +299,8 @@ def _progress(total: int) -> Iterator[Callable[[Any], Any]]:
     if total < 2 or not sys.stderr.isatty():
         yield lambda rows: rows
         return
-    from rich.console import Console
-    from rich.progress import Progress
+    from ._console import Console
+    from ._console import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("scoring", total=total)
@@ -319,7 +319,7 @@ def _worst(data: dict) -> Optional[dict]:
 
 def _console(**options: Any) -> Any:
     """A rich console; when stdout is not a terminal, lines are as long as they need (never wrapped)."""
-    from rich.console import Console
+    from ._console import Console
 
     console = Console(**options)
     return console if console.is_terminal else Console(width=1_000_000, **options)
@@ -329,7 +329,7 @@ _COLUMNS = ("trace", "score", "verdict", "worst finding", "steps")
 
 
 def _print_table(reports: list[tuple[str, dict]], unread: int = 0) -> None:
-    from rich.table import Table
+    from ._console import Table
 
     counts: dict[str, int] = {}
     looped = 0

@@ -4,16 +4,26 @@ A thin adapter: it reads `test_case._trace_dict`, calls the engine
 (`loopmetric.detect_loops`) and copies the report onto the metric. `measure`
 and `a_measure` share one body; the value they return is the score of the
 trace they were given, even when one instance is used concurrently.
+
+Needs deepeval, an optional extra: `pip install "loopmetric[deepeval]"`;
+without it, importing this module raises `ImportError` naming the extra.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import fields
 from typing import Any, Optional
 
-from deepeval.metrics import BaseMetric
-from deepeval.metrics.indicator import metric_progress_indicator
-from deepeval.metrics.utils import construct_verbose_logs
+try:
+    from deepeval.metrics import BaseMetric
+    from deepeval.metrics.indicator import metric_progress_indicator
+    from deepeval.metrics.utils import construct_verbose_logs
+except ImportError as error:  # the core install: no deepeval
+    raise ImportError(
+        "AgentLoopDetectionMetric needs deepeval, which is not installed: "
+        'pip install "loopmetric[deepeval]" (detect_loops, the readers and the command line work without it).'
+    ) from error
 
 from ._detect import detect_loops, no_trace_report
 from ._errors import TraceReadError
@@ -21,7 +31,14 @@ from ._findings import Finding
 from ._report import LoopReport
 from ._settings import LoopSettings
 
-__all__ = ["AgentLoopDetectionMetric"]
+__all__ = ["AgentLoopDetectionMetric", "SHARED_INSTANCE_WARNING"]
+
+SHARED_INSTANCE_WARNING = (
+    "One AgentLoopDetectionMetric instance is scoring several spans in deepeval's async component-level "
+    "evaluation; deepeval reads the instance's score after measuring them together, so every span may show "
+    "the verdict of the last one. Create the metric per span with "
+    "update_current_span(metrics=[AgentLoopDetectionMetric()]), or run with AsyncConfig(run_async=False)."
+)
 
 _DEFAULTS = LoopSettings()
 _SETTING_NAMES = frozenset(f.name for f in fields(LoopSettings))
@@ -88,9 +105,19 @@ class AgentLoopDetectionMetric(BaseMetric):
 
     async def a_measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
                         *args: Any, **kwargs: Any) -> float:
+        if _in_component:
+            self._warn_if_shared_across_spans()
         with metric_progress_indicator(self, async_mode=True, _show_indicator=_show_indicator,
                                        _in_component=_in_component):
             return self._evaluate(test_case)
+
+    def _warn_if_shared_across_spans(self) -> None:
+        """deepeval's async component-level run gathers every span's `a_measure`
+        on the one instance given to `@observe(metrics=[...])`, then reads its
+        attributes: each span shows the last verdict. Say so, once per instance."""
+        self._component_spans = getattr(self, "_component_spans", 0) + 1
+        if self._component_spans == 2:
+            warnings.warn(SHARED_INSTANCE_WARNING, UserWarning, stacklevel=2)
 
     def is_successful(self) -> bool:
         if self.error is not None or self.score is None:

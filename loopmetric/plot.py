@@ -91,7 +91,7 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
         else:
             label = f"llm: {_short(step.text, max_label) or '(no text)'}"
             ax.barh(i, 0.35, left=0.0, height=0.7, color=_LLM, edgecolor="black" if step.step in marked else "none")
-        ax.text(1.05 if step.kind == "tool" else 0.4, i, label[:max_label + 20], va="center", fontsize=7.5,
+        ax.text(1.05 if step.kind == "tool" else 0.4, i, _short(label, max_label + 20), va="center", fontsize=7.5,
                 family="monospace")
     ax.set_yticks(range(len(steps)), [f"step {s.step}" for s in steps], fontsize=7.5)
     ax.set_ylim(len(steps) - 0.5, -1.2 if findings else -0.5)
@@ -104,7 +104,30 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     legend = "   ".join(f"#{k + 1} {f.pattern} x{f.count} ({f.severity}, {step_range(f.steps)})"
                        for k, f in enumerate(findings)) or "no loops found"
     ax.set_title(f"{heading}: score {report.score:.2f} ({verdict})\n{legend}", loc="left", fontsize=9.5)
+    fig.legend(handles=_timeline_keys(steps, colour_of, findings), loc="outside lower left", ncols=4,
+               fontsize=7.5, frameon=False)
     return fig
+
+
+def _timeline_keys(steps: list, colour_of: dict[str, str], findings: list) -> list:
+    """The legend of a timeline: what each bar colour, outline and column means."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    kinds = {s.kind for s in steps}
+    keys = []
+    if colour_of:
+        keys.append(Patch(color=next(iter(colour_of.values())), label="a call made more than once (one colour each)"))
+    if any(s.kind == "tool" and s.call not in colour_of for s in steps):
+        keys.append(Patch(color=_UNIQUE, label="a call made once"))
+    if "llm" in kinds:
+        keys.append(Patch(color=_LLM, label="LLM output"))
+    if findings:
+        keys.append(Patch(facecolor="white", edgecolor="black", label="step inside a loop"))
+    for pattern in dict.fromkeys(f.pattern for f in findings):
+        keys.append(Line2D([], [], color=_PATTERN_COLOURS.get(pattern, "#d62728"), marker="o", markersize=4, lw=2,
+                           label=f"loop: {pattern}"))
+    return keys
 
 
 def plot_dataset(reports: Iterable[Union[LoopReport, dict[str, Any]]], *, title: str = "Loop scores"):
@@ -144,6 +167,14 @@ def plot_dataset(reports: Iterable[Union[LoopReport, dict[str, Any]]], *, title:
 
 
 def _short(text: str, limit: int) -> str:
+    """`text` on one line, cut to at most `limit` characters at a word boundary
+    (mid-word only when a single word is longer than half the limit)."""
     text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
 

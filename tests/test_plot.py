@@ -82,3 +82,57 @@ def test_readme_images_render(tmp_path):
     assert [p.name for p in written] == sorted(p.name for p in (ROOT / "docs" / "images").glob("*.png")) or \
         {p.name for p in written} == {p.name for p in (ROOT / "docs" / "images").glob("*.png")}
     assert all(p.stat().st_size > 5_000 for p in written)
+
+
+LEGENDS = {
+    "looping_agent.json": ["a call made more than once (one colour each)", "LLM output", "step inside a loop",
+                           "loop: repeated_call", "loop: repeated_text"],
+    "healthy_agent.json": ["a call made once", "LLM output"],
+}
+
+
+@pytest.mark.parametrize("name", LEGENDS, ids=LEGENDS.keys())
+def test_timeline_has_a_legend_of_what_it_draws(name):
+    [legend] = plot_timeline(example(name)).legends
+    assert [t.get_text() for t in legend.get_texts()] == LEGENDS[name]
+
+
+SHORT = {
+    "fits": ("read the file", 20, "read the file"),
+    "cut at a space": ("read the whole configuration file now", 20, "read the whole…"),
+    "punctuation dropped": ("alpha, beta, gamma delta", 14, "alpha, beta…"),
+    "one long word": ("abcdefghijklmnopqrstuvwxyz", 10, "abcdefghi…"),
+    "whitespace folded": ("a\n  b\tc", 10, "a b c"),
+}
+
+
+@pytest.mark.parametrize(("text", "limit", "expected"), SHORT.values(), ids=SHORT.keys())
+def test_labels_are_cut_at_word_boundaries(text, limit, expected):
+    from loopmetric.plot import _short
+
+    assert _short(text, limit) == expected
+    assert len(_short(text, limit)) <= limit
+
+
+def test_timeline_labels_end_on_whole_words():
+    trace = {"type": "agent", "name": "a", "children": [
+        {"type": "tool", "name": "search", "input": {"q": "x"}, "output": "word " * 40}] * 3}
+    texts = [t.get_text() for t in plot_timeline(trace).axes[0].texts if t.get_text().startswith("search(")]
+    assert texts and all(t.endswith("word…") for t in texts), texts
+
+
+def test_speed_plot_legend_sits_outside_the_panels_named_as_in_the_readme():
+    from benchmarks.speed import SHAPES, _figure
+
+    series = {shape: {"loopmetric": [(100, 0.01), (1000, 0.1)], "deepeval": [(100, 1.0), (1000, 10.0)],
+                      "json": [(100, 0.001), (1000, 0.01)]} for shape in SHAPES}
+    fig = _figure(series)
+    assert [ax.get_legend() for ax in fig.axes] == [None] * len(SHAPES)  # no legend over data
+    [legend] = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["loopmetric", "deepeval AgentLoopDetectionMetric",
+                                                          "json.loads"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = [ax.get_title().split(":")[0] for ax in fig.axes]
+    assert names == ["alternating", "near-duplicates", "deep"]
+    benchmarks = readme[readme.index("## Benchmarks"):]
+    assert all(f" {name}" in benchmarks for name in names)

@@ -159,8 +159,8 @@ def _replay_file(label: str, data: Any, settings: dict[str, Any]) -> list[_Run]:
 
 
 def _print_table(runs: list[_Run]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from .._console import Console
+    from .._console import Table
 
     table = Table()
     for column in ("run", "requests", "loops", "first loop", "error would save"):

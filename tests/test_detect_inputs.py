@@ -1,0 +1,141 @@
+"""Every shape a user could hand to `detect_loops` (and the metric), with the
+verdict or the error it gets: a trace that cannot be read never passes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from loopmetric import (
+    NO_TRACE_REASON,
+    LoadedTrace,
+    Trace,
+    TraceReadError,
+    detect_loops,
+    load_traces,
+    read_otlp_traces,
+    read_pydantic_ai_messages,
+)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _json(name: str):
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def _loaded(name: str) -> LoadedTrace:
+    return next(iter(load_traces(str(EXAMPLES / name))))
+
+
+def _pydantic_ai_run(looping: bool):
+    """A real offline pydantic-ai run: a scripted model polling a job that never
+    finishes (looping) or finishes (healthy)."""
+    pytest.importorskip("pydantic_ai")
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
+    def model(messages, info):
+        calls = sum(isinstance(p, ToolCallPart) for m in messages for p in getattr(m, "parts", ()))
+        if calls < 5:
+            return ModelResponse(parts=[ToolCallPart("get_job_status", {"job_id": "42"})])
+        return ModelResponse(parts=[TextPart("Done.")])
+
+    statuses = iter(["running"] * 5 if looping else ["queued", "running 40%", "running 80%", "done", "done"])
+    agent = Agent(FunctionModel(model))
+
+    @agent.tool_plain
+    def get_job_status(job_id: str) -> str:
+        return next(statuses)
+
+    return agent.run_sync("Is job 42 done?")
+
+
+LOOPS, CLEAN = (0.0, False), (1.0, True)
+
+# id: (build the input, expected (score, success) or (error type, message start))
+SHAPES = {
+    "None": (lambda: None, (TraceReadError, "Expected a trace, but got None (nothing was recorded)")),
+    "empty dict": (lambda: {}, (TraceReadError, "Expected a trace, but the dict given is not a known trace format "
+                                                "(an empty object)")),
+    "empty list": (lambda: [], (TraceReadError, "Expected a trace, but the list given is not a known trace format "
+                                                "(an empty list)")),
+    "string, not JSON": (lambda: "trace.json", (TraceReadError, "Expected JSON text of a trace, but got a string "
+                                                                "that is not JSON")),
+    "empty string": (lambda: "", (TraceReadError, "Expected JSON text of a trace, but got a string that is not JSON")),
+    "bytes, not JSON": (lambda: b"\x00\x01", (TraceReadError, "Expected JSON text of a trace, but it is not valid JSON")),
+    "bytes of an empty object": (lambda: b"{}", (TraceReadError, "Expected a trace, but the JSON text given is not "
+                                                                 "a known trace format (an empty object)")),
+    "a number": (lambda: 42, (TypeError, "Expected one trace, but got an int")),
+    "a path": (lambda: EXAMPLES / "looping_agent.json", (TypeError, "Expected a trace, but got a path")),
+    "an iterator": (lambda: iter([]), (TypeError, "Expected one trace, but got a list_iterator")),
+    "an empty Trace": (lambda: Trace(), (TraceReadError, "Expected a trace with spans or steps")),
+    "LoadedTrace": (lambda: _loaded("looping_agent.json"), LOOPS),
+    "LoadedTrace with an error": (lambda: LoadedTrace(name="run.json", error="bad JSON"),
+                                  (TraceReadError, "The trace 'run.json' could not be read: bad JSON")),
+    "list of LoadedTraces": (lambda: list(load_traces(str(EXAMPLES / "looping_agent.json"))),
+                             (TypeError, "Expected one trace, but got a list of 1 traces")),
+    "list of Traces (read_otlp_traces)": (lambda: read_otlp_traces(_json("otlp_pydantic_ai.json")),
+                                          (TypeError, "Expected one trace, but got a list of 1 traces")),
+    "deepeval dict, looping": (lambda: _json("looping_agent.json"), LOOPS),
+    "deepeval dict, healthy": (lambda: _json("healthy_agent.json"), CLEAN),
+    "deepeval JSON text": (lambda: (EXAMPLES / "healthy_agent.json").read_text(encoding="utf-8"), CLEAN),
+    "deepeval JSON bytes": (lambda: (EXAMPLES / "looping_agent.json").read_bytes(), LOOPS),
+    "raw OTLP JSON (GenAI)": (lambda: _json("otlp_pydantic_ai.json"), LOOPS),
+    "raw OTLP JSON (OpenInference)": (lambda: _json("otlp_openinference.json"), LOOPS),
+    "OpenAI chat messages": (lambda: _json("openai_chat.json"), LOOPS),
+    "SWE-agent .traj dict": (lambda: _json("sweagent_run.traj"), LOOPS),
+    "pydantic-ai message JSON bytes": (lambda: (EXAMPLES / "pydantic_ai_messages.json").read_bytes(), LOOPS),
+    "AgentRunResult, looping": (lambda: _pydantic_ai_run(looping=True), LOOPS),
+    "AgentRunResult, healthy": (lambda: _pydantic_ai_run(looping=False), CLEAN),
+    "read_pydantic_ai_messages(all_messages_json())": (
+        lambda: read_pydantic_ai_messages(_pydantic_ai_run(looping=True).all_messages_json()), LOOPS),
+    "all_messages_json() bytes": (lambda: _pydantic_ai_run(looping=True).all_messages_json(), LOOPS),
+    "all_messages() objects": (lambda: _pydantic_ai_run(looping=False).all_messages(), CLEAN),
+}
+
+
+@pytest.mark.parametrize(("build", "expected"), SHAPES.values(), ids=SHAPES.keys())
+def test_every_input_gets_a_verdict_or_an_error(build, expected):
+    value = build()
+    if isinstance(expected[0], type):
+        error, start = expected
+        with pytest.raises(error) as raised:
+            detect_loops(value)
+        assert str(raised.value).startswith(start), str(raised.value)
+    else:
+        report = detect_loops(value)
+        assert (report.score, report.success) == expected, report.reason
+
+
+UNREADABLE = {name: build for name, (build, expected) in SHAPES.items()
+              if isinstance(expected[0], type) and name != "None"}
+
+
+@pytest.mark.parametrize("build", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_the_metric_fails_what_detect_loops_cannot_read(build):
+    pytest.importorskip("deepeval")
+    from deepeval.test_case import LLMTestCase
+
+    from loopmetric import AgentLoopDetectionMetric
+
+    test_case = LLMTestCase(input="q", actual_output="a")
+    test_case._trace_dict = build()
+    metric = AgentLoopDetectionMetric()
+    assert metric.measure(test_case, _show_indicator=False) == 0.0
+    assert metric.success is False and metric.is_successful() is False
+    assert metric.reason.startswith("The trace could not be read, so it fails: ")
+
+
+def test_the_metric_fails_a_test_case_without_a_trace():
+    pytest.importorskip("deepeval")
+    from deepeval.test_case import LLMTestCase
+
+    from loopmetric import AgentLoopDetectionMetric
+
+    metric = AgentLoopDetectionMetric()
+    assert metric.measure(LLMTestCase(input="q", actual_output="a"), _show_indicator=False) == 0.0
+    assert (metric.success, metric.reason) == (False, NO_TRACE_REASON)
