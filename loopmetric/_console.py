@@ -49,6 +49,7 @@ class _PlainConsole:
         self.stderr = stderr
 
     is_terminal = False
+    width = 1_000_000  # a pipe: lines as long as they need
 
     @property
     def file(self) -> TextIO:
