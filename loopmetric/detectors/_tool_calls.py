@@ -5,6 +5,11 @@ the same error (`repeated_error`) run after run.
 What "nothing learned" means is decided once, in `_progress`: the
 occurrences of a call form a run while nothing new happened between them and
 none of their results says anything an earlier one had not (numbers masked).
+
+Each message starts with deepeval's own sentence for the same finding, "Tool
+'X' called N times with identical arguments." (N is loopmetric's count), so a
+test written against deepeval's metric reads the same words; loopmetric's detail
+(the outcome, the steps) follows. Messages never quote arguments or results.
 """
 
 from __future__ import annotations
@@ -58,8 +63,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
             pattern="repeated_call",
             signal="tool_repetition",
             severity=severity,
-            message=(f"Tool '{name}' called {len(run)} times with identical arguments and "
-                     f"{_outcome_words(repeated)} ({step_range(steps)})."),
+            message=f"{_deepeval_words(name, len(run))} {_outcome_words(repeated)} ({step_range(steps)}).",
             count=len(run),
             steps=steps,
             tools=(name,),
@@ -68,13 +72,18 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
     return tuple(findings)
 
 
+def _deepeval_words(name: str, count: int) -> str:
+    """deepeval's reason for repeated identical calls, word for word."""
+    return f"Tool '{name}' called {count} times with identical arguments."
+
+
 def _outcome_words(calls: list[ToolCall]) -> str:
     outcomes = {c.outcome for c in calls}
     if outcomes == {None}:
-        return "no recorded result"
+        return "No call recorded a result"
     if len(outcomes) == 1:
-        return "the same error" if calls[0].error else "identical results"
-    return "no new information in the results"
+        return "Each call failed with the same error" if calls[0].error else "Each call returned the same result"
+    return "Their results brought no new information"
 
 
 def detect_repeated_results(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
@@ -143,8 +152,7 @@ def _result_finding(calls: tuple[ToolCall, ...], run: list[int], fingerprint: st
         pattern="repeated_error" if first.error else "repeated_result",
         signal="tool_repetition",
         severity=severity,
-        message=(f"Tool '{first.name}' {what} {len(run)} times in a row for identical "
-                 f"arguments ({step_range(steps)})."),
+        message=f"{_deepeval_words(first.name, len(run))} It {what} {len(run)} times in a row ({step_range(steps)}).",
         count=len(run),
         steps=steps,
         tools=(first.name,),
