@@ -128,10 +128,11 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
     outputs = [episode.members[s] for s in steps]
     fingerprints = tuple(dict.fromkeys(o.fingerprint for o in outputs if o.fingerprint))
     count = episode.repeats + 1
-    if pattern == "repeated_text" or episode.worst_similarity > _DEEPEVAL_IDENTICAL:
-        head = f"Identical reasoning outputs at steps {step_list(steps)}."
-    else:
-        head = f"High reasoning overlap ({episode.worst_similarity:.2f}) at steps {step_list(steps)}."
+    worst, listed = episode.worst_similarity, step_list(steps)
+    if pattern == "repeated_text" or worst > _DEEPEVAL_IDENTICAL:
+        head, alike = f"Identical reasoning outputs at steps {listed}.", f"lowest similarity {worst:.2f}, "
+    else:  # deepeval's sentence gives the similarity already
+        head, alike = f"High reasoning overlap ({worst:.2f}) at steps {listed}.", ""
     if pattern == "repeated_text":
         if len(fingerprints) == 1:
             what = f"The same LLM output appeared {count} times"
@@ -139,8 +140,8 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
             what = (f"LLM outputs cycled through {len(fingerprints)} texts, "
                     f"{episode.repeats} of {len(steps)} outputs repeating earlier ones")
     else:
-        what = (f"The {len(steps)} LLM outputs were near-duplicates (lowest similarity "
-                f"{episode.worst_similarity:.2f}, threshold {settings.similarity_threshold:.2f})")
+        what = (f"The {len(steps)} LLM outputs were near-duplicates "
+                f"({alike}threshold {settings.similarity_threshold:.2f})")
     return Finding(
         pattern=pattern,  # type: ignore[arg-type]
         signal="reasoning_stagnation",

@@ -63,7 +63,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
             pattern="repeated_call",
             signal="tool_repetition",
             severity=severity,
-            message=f"{_deepeval_words(name, len(run))} {_outcome_words(repeated)} ({step_range(steps)}).",
+            message=_message(repeated),
             count=len(run),
             steps=steps,
             tools=(name,),
@@ -72,18 +72,18 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
     return tuple(findings)
 
 
-def _deepeval_words(name: str, count: int) -> str:
-    """deepeval's reason for repeated identical calls, word for word."""
-    return f"Tool '{name}' called {count} times with identical arguments."
-
-
-def _outcome_words(calls: list[ToolCall]) -> str:
+def _message(calls: list[ToolCall]) -> str:
+    """deepeval's sentence for repeated identical calls, word for word, then what
+    the calls returned and where they are."""
     outcomes = {c.outcome for c in calls}
     if outcomes == {None}:
-        return "No call recorded a result"
-    if len(outcomes) == 1:
-        return "Each call failed with the same error" if calls[0].error else "Each call returned the same result"
-    return "Their results brought no new information"
+        outcome = "No call recorded a result"
+    elif len(outcomes) == 1:
+        outcome = "Each call failed with the same error" if calls[0].error else "Each call returned the same result"
+    else:
+        outcome = "Their results brought no new information"
+    return (f"Tool '{calls[0].name}' called {len(calls)} times with identical arguments. "
+            f"{outcome} ({step_range(tuple(c.step for c in calls))}).")
 
 
 def detect_repeated_results(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
@@ -146,15 +146,14 @@ def _result_finding(calls: tuple[ToolCall, ...], run: list[int], fingerprint: st
     severity = _severity(len(run), max(3, threshold - 1), threshold)  # two alike is never a loop
     if severity is None:
         return None
-    steps = tuple(calls[i].step for i in run)
-    what = "failed with the same error" if first.error else "returned the same result"
+    repeated = [calls[i] for i in run]
     return Finding(
         pattern="repeated_error" if first.error else "repeated_result",
         signal="tool_repetition",
         severity=severity,
-        message=f"{_deepeval_words(first.name, len(run))} It {what} {len(run)} times in a row ({step_range(steps)}).",
+        message=_message(repeated),
         count=len(run),
-        steps=steps,
+        steps=tuple(c.step for c in repeated),
         tools=(first.name,),
         fingerprints=(fingerprint, first.outcome or ""),
     )
