@@ -31,6 +31,7 @@ pytest.importorskip("deepeval")
 from deepeval.test_case import LLMTestCase
 
 from loopmetric import AgentLoopDetectionMetric
+from tests._traces import span
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 PEER_CASES = 14
@@ -39,15 +40,15 @@ PEER_CASES = 14
 
 
 def _tool(name: str, args: Any, *children: dict) -> dict:
-    return {"type": "tool", "name": name, "input": args, "output": f"result of {name}", "children": list(children)}
+    return span("tool", name, input=args, output=f"result of {name}", children=children)
 
 
 def _llm(output: str) -> dict:
-    return {"type": "llm", "name": "llm_call", "input": "some prompt", "output": output, "children": []}
+    return span("llm", "llm_call", input="some prompt", output=output)
 
 
 def _agent(name: str, *children: dict, input: str = "user query") -> dict:
-    return {"type": "agent", "name": name, "input": input, "output": "agent answer", "children": list(children)}
+    return span("agent", name, input=input, output="agent answer", children=children)
 
 
 _PLAN = ("I need to search for Paris weather using the search tool. The user wants current weather conditions "
