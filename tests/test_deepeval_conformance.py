@@ -179,7 +179,8 @@ MIRRORS = [
                                   [{"query": "Paris", "meta": {"page": 1, "limit": 10}},
                                    {"meta": {"limit": 10, "page": 1}, "query": "Paris"}] * 2]),
         settings=_STRICTER,
-        peer=(("tool_repetition", "<=", 0.5), ("success", "is", False), ("reason", "has", "Tool 'search' called 4 times")),
+        peer=(("tool_repetition", "<=", 0.5), ("success", "is", False),
+              ("reason", "has", "Tool 'search' called 4 times")),
     ), id="test_nested_reordered_dict_keys_detected_as_repetition"),
     pytest.param(Mirror(
         _agent("looping_agent", *[_tool("execute", args) for args in
