@@ -51,6 +51,11 @@ def _agent(name: str, *children: dict, input: str = "user query") -> dict:
     return span("agent", name, input=input, output="agent answer", children=children)
 
 
+def _reordered_four_times(name: str, args: Any, reordered: Any) -> dict:
+    """The peer's looping agent: one call four times, its arguments in two key orders in turn."""
+    return _agent("looping_agent", *[_tool(name, a) for a in (args, reordered, args, reordered)])
+
+
 _PLAN = ("I need to search for Paris weather using the search tool. The user wants current weather conditions "
          "in Paris France. I will call the search tool with query Paris weather forecast today. After retrieving "
          "results I will summarize them clearly for the user. Paris weather search results will help answer "
@@ -168,24 +173,22 @@ MIRRORS = [
         peer=(("reasoning_stagnation", "<", 1.0), ("reason", "has", "High reasoning overlap (")),
     ), id="test_reordered_stagnation_detected"),
     pytest.param(Mirror(
-        _agent("looping_agent", *[_tool("get_weather", args) for args in
-                                  [{"city": "Paris", "unit": "celsius"}, {"unit": "celsius", "city": "Paris"}] * 2]),
+        _reordered_four_times("get_weather", {"city": "Paris", "unit": "celsius"},
+                              {"unit": "celsius", "city": "Paris"}),
         settings=_STRICTER,
         peer=(("tool_repetition", "<=", 0.5), ("success", "is", False),
               ("reason", "has", "Tool 'get_weather' called 4 times")),
     ), id="test_reordered_dict_keys_detected_as_repetition"),
     pytest.param(Mirror(
-        _agent("looping_agent", *[_tool("search", args) for args in
-                                  [{"query": "Paris", "meta": {"page": 1, "limit": 10}},
-                                   {"meta": {"limit": 10, "page": 1}, "query": "Paris"}] * 2]),
+        _reordered_four_times("search", {"query": "Paris", "meta": {"page": 1, "limit": 10}},
+                              {"meta": {"limit": 10, "page": 1}, "query": "Paris"}),
         settings=_STRICTER,
         peer=(("tool_repetition", "<=", 0.5), ("success", "is", False),
               ("reason", "has", "Tool 'search' called 4 times")),
     ), id="test_nested_reordered_dict_keys_detected_as_repetition"),
     pytest.param(Mirror(
-        _agent("looping_agent", *[_tool("execute", args) for args in
-                                  ['{"action": "click", "target": "button"}',
-                                   '{"target": "button", "action": "click"}'] * 2]),
+        _reordered_four_times("execute", '{"action": "click", "target": "button"}',
+                              '{"target": "button", "action": "click"}'),
         settings=_STRICTER,
         peer=(("tool_repetition", "<=", 0.5), ("success", "is", False)),
     ), id="test_stringified_json_reordered_keys_detected_as_repetition"),
