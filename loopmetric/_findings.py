@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Optional
 
-__all__ = ["Finding", "Pattern", "Severity", "Signal", "looped_steps", "step_range", "worst_first"]
+__all__ = ["Finding", "Pattern", "Severity", "Signal", "looped_steps", "step_list", "step_range", "worst_first"]
 
 Severity = Literal["mild", "severe"]
 Signal = Literal["tool_repetition", "reasoning_stagnation", "call_graph_cycles"]
@@ -87,3 +87,14 @@ def step_range(steps: tuple[int, ...] | list[int]) -> str:
     if len(steps) == 1:
         return f"step {steps[0]}"
     return f"steps {min(steps)}-{max(steps)}"
+
+
+def step_list(steps: tuple[int, ...] | list[int], shown: int = 6) -> str:
+    """"3, 7 and 11" / "3, 7, 11, 15, ... and 99" (the first four and the last beyond
+    `shown`): the steps of a finding one by one, as deepeval's reasons name them."""
+    ordered = sorted(steps)
+    if len(ordered) <= 1:
+        return ", ".join(map(str, ordered))
+    if len(ordered) > shown:
+        return f"{', '.join(map(str, ordered[:4]))}, ... and {ordered[-1]}"
+    return f"{', '.join(map(str, ordered[:-1]))} and {ordered[-1]}"

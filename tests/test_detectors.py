@@ -332,3 +332,41 @@ def test_revisited_calls_off_and_threshold():
     assert run(detect_revisited_calls, *children, settings=LoopSettings(revisited_calls_threshold=None)) == []
     assert run(detect_revisited_calls, *children,
                settings=LoopSettings(revisited_calls_threshold=8)) == [("revisited_calls", "mild", 6)]
+
+
+# -- messages: deepeval's sentence for the same finding first, loopmetric's detail after --
+
+NEAR = [LONG.format(n=n) for n in ("alpha", "beta", "gamma")]
+
+
+@pytest.mark.parametrize(("detector", "trace", "opening", "detail"), [
+    pytest.param(detect_repeated_calls, [tool("t", {"k": 1}) for _ in range(5)],
+                 "Tool 't' called 5 times with identical arguments.", "No call recorded a result (steps 1-5).",
+                 id="repeated-call-no-results"),
+    pytest.param(detect_repeated_calls, same(n=5), "Tool 't' called 5 times with identical arguments.",
+                 "Each call returned the same result (steps 1-5).", id="repeated-call-same-result"),
+    pytest.param(detect_repeated_results, same(n=4), "Tool 't' called 4 times with identical arguments.",
+                 "Each call returned the same result (steps 1-4).", id="repeated-result"),
+    pytest.param(detect_repeated_results, same(n=3, output=None, error="Boom"),
+                 "Tool 't' called 3 times with identical arguments.", "Each call failed with the same error",
+                 id="repeated-error"),
+    pytest.param(detect_repeated_text, [llm("Same.")] * 3, "Identical reasoning outputs at steps 1, 2 and 3.",
+                 "The same LLM output appeared 3 times", id="repeated-text"),
+    pytest.param(detect_reasoning_stagnation, [llm(t) for t in NEAR], "High reasoning overlap (0.",
+                 ") at steps 1, 2 and 3. The 3 LLM outputs were near-duplicates (threshold 0.85)",
+                 id="near-duplicates"),
+    pytest.param(detect_reasoning_stagnation, [llm(" ".join(f"word{i}" for i in range(60)) + f" {w}")
+                                               for w in ("alpha", "beta", "gamma")],
+                 "Identical reasoning outputs at steps 1, 2 and 3.", "near-duplicates (lowest similarity 0.9",
+                 id="near-duplicates-above-0.95-are-identical-to-deepeval"),
+    pytest.param(detect_call_graph_cycles,
+                 agent(tool("delegate", {"t": 1}, children=[agent(name="p", input={"t": 1})]),
+                       name="p", input={"t": 1}),
+                 "Cycle detected in execution path: agent:p -> tool:delegate -> agent:p.",
+                 "Agent span 'p' re-entered itself with identical input (2 levels", id="call-graph-cycle"),
+])
+def test_message_opens_with_deepevals_sentence(detector, trace, opening, detail):
+    """`trace`: a whole trace, or the children of one agent span."""
+    (finding,) = detector(read_deepeval_trace(trace if isinstance(trace, dict) else agent(*trace)), DEFAULT)
+    assert finding.message.startswith(opening)
+    assert detail in finding.message[len(opening):]

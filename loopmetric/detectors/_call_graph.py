@@ -3,11 +3,16 @@
 
 Same name with different input (recursion that makes progress, delegation to a
 same-named agent) is not a cycle; nor are siblings (that is tool repetition).
+
+The message starts with deepeval's own sentence for a cycle, "Cycle detected in
+execution path: type:name -> ... -> type:name." (the path from the first
+occurrence down to the deepest re-entry, long paths shortened), then
+loopmetric's detail: how many levels deep, and the steps on the path.
 """
 
 from __future__ import annotations
 
-from .._findings import Finding
+from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
 
@@ -51,8 +56,9 @@ def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Find
             pattern="call_graph_cycle",
             signal="call_graph_cycles",
             severity="severe",
-            message=(f"{head.type.capitalize()} span '{head.name}' re-entered itself with identical "
-                     f"input ({count} levels): {shown}."),
+            message=(f"Cycle detected in execution path: {shown}. {head.type.capitalize()} span "
+                     f"'{head.name}' re-entered itself with identical input ({count} levels"
+                     f"{', ' + step_range(steps) if steps else ''})."),
             count=count,
             steps=steps,
             tools=tuple(dict.fromkeys(spans[i].name for i in cycle if spans[i].type == "tool")),

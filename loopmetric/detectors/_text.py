@@ -1,5 +1,13 @@
 """Text loops: LLM outputs that repeat earlier ones with nothing new observed
-between them, exactly (`repeated_text`) or nearly (`reasoning_stagnation`)."""
+between them, exactly (`repeated_text`) or nearly (`reasoning_stagnation`).
+
+Each message starts with deepeval's own sentence for the same finding:
+"Identical reasoning outputs at steps ..." for exact repeats and for
+near-duplicates all above 0.95 similar (deepeval's cut-off for "identical"),
+"High reasoning overlap (0.xx) at steps ..." for the others (0.xx: the lowest
+similarity in the episode). The steps are loopmetric's step numbers of the
+repeated outputs; loopmetric's detail (how many, how alike) follows.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .._findings import Finding, step_range
+from .._findings import Finding, step_list
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
 from .._similarity import Words, similarity
@@ -100,6 +108,9 @@ def _words(entry: list) -> Words:
     return entry[1]
 
 
+_DEEPEVAL_IDENTICAL = 0.95  # deepeval calls outputs more alike than this "identical"
+
+
 def _severity(episode: Episode, threshold: Optional[int]) -> Optional[str]:
     count = episode.repeats + 1
     if threshold is not None and count >= threshold:
@@ -117,6 +128,11 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
     outputs = [episode.members[s] for s in steps]
     fingerprints = tuple(dict.fromkeys(o.fingerprint for o in outputs if o.fingerprint))
     count = episode.repeats + 1
+    worst, listed = episode.worst_similarity, step_list(steps)
+    if pattern == "repeated_text" or worst > _DEEPEVAL_IDENTICAL:
+        head, alike = f"Identical reasoning outputs at steps {listed}.", f"lowest similarity {worst:.2f}, "
+    else:  # deepeval's sentence gives the similarity already
+        head, alike = f"High reasoning overlap ({worst:.2f}) at steps {listed}.", ""
     if pattern == "repeated_text":
         if len(fingerprints) == 1:
             what = f"The same LLM output appeared {count} times"
@@ -124,13 +140,13 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
             what = (f"LLM outputs cycled through {len(fingerprints)} texts, "
                     f"{episode.repeats} of {len(steps)} outputs repeating earlier ones")
     else:
-        what = (f"{len(steps)} LLM outputs were near-duplicates (similarity "
-                f"{episode.worst_similarity:.2f}, threshold {settings.similarity_threshold:.2f})")
+        what = (f"The {len(steps)} LLM outputs were near-duplicates "
+                f"({alike}threshold {settings.similarity_threshold:.2f})")
     return Finding(
         pattern=pattern,  # type: ignore[arg-type]
         signal="reasoning_stagnation",
         severity=severity,  # type: ignore[arg-type]
-        message=f"{what} with no new tool result between ({step_range(steps)}).",
+        message=f"{head} {what} with no new tool result between.",
         count=count,
         steps=steps,
         fingerprints=fingerprints,

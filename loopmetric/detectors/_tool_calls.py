@@ -5,6 +5,11 @@ the same error (`repeated_error`) run after run.
 What "nothing learned" means is decided once, in `_progress`: the
 occurrences of a call form a run while nothing new happened between them and
 none of their results says anything an earlier one had not (numbers masked).
+
+Each message starts with deepeval's own sentence for the same finding, "Tool
+'X' called N times with identical arguments." (N is loopmetric's count), so a
+test written against deepeval's metric reads the same words; loopmetric's detail
+(the outcome, the steps) follows. Messages never quote arguments or results.
 """
 
 from __future__ import annotations
@@ -58,8 +63,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
             pattern="repeated_call",
             signal="tool_repetition",
             severity=severity,
-            message=(f"Tool '{name}' called {len(run)} times with identical arguments and "
-                     f"{_outcome_words(repeated)} ({step_range(steps)})."),
+            message=_message(repeated),
             count=len(run),
             steps=steps,
             tools=(name,),
@@ -68,13 +72,18 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
     return tuple(findings)
 
 
-def _outcome_words(calls: list[ToolCall]) -> str:
+def _message(calls: list[ToolCall]) -> str:
+    """deepeval's sentence for repeated identical calls, word for word, then what
+    the calls returned and where they are."""
     outcomes = {c.outcome for c in calls}
     if outcomes == {None}:
-        return "no recorded result"
-    if len(outcomes) == 1:
-        return "the same error" if calls[0].error else "identical results"
-    return "no new information in the results"
+        outcome = "No call recorded a result"
+    elif len(outcomes) == 1:
+        outcome = "Each call failed with the same error" if calls[0].error else "Each call returned the same result"
+    else:
+        outcome = "Their results brought no new information"
+    return (f"Tool '{calls[0].name}' called {len(calls)} times with identical arguments. "
+            f"{outcome} ({step_range(tuple(c.step for c in calls))}).")
 
 
 def detect_repeated_results(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
@@ -137,16 +146,14 @@ def _result_finding(calls: tuple[ToolCall, ...], run: list[int], fingerprint: st
     severity = _severity(len(run), max(3, threshold - 1), threshold)  # two alike is never a loop
     if severity is None:
         return None
-    steps = tuple(calls[i].step for i in run)
-    what = "failed with the same error" if first.error else "returned the same result"
+    repeated = [calls[i] for i in run]
     return Finding(
         pattern="repeated_error" if first.error else "repeated_result",
         signal="tool_repetition",
         severity=severity,
-        message=(f"Tool '{first.name}' {what} {len(run)} times in a row for identical "
-                 f"arguments ({step_range(steps)})."),
+        message=_message(repeated),
         count=len(run),
-        steps=steps,
+        steps=tuple(c.step for c in repeated),
         tools=(first.name,),
         fingerprints=(fingerprint, first.outcome or ""),
     )
