@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable, Optional
 
+from .._gc import collector_paused
 from .._model import Trace
 from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, records
 from ._json import Unreadable
@@ -84,8 +85,11 @@ def _read_each(path: str, label: str, found: Iterator[tuple[str, Callable[[], Tr
     try:
         for name, read in found:
             try:
-                yield LoadedTrace(name, trace=read())
+                with collector_paused():  # not across the yield: the caller's code runs there
+                    trace = read()
             except (ValueError, TypeError, RecursionError) as error:
                 yield LoadedTrace(name, error=f"{path}: {name}: {error}")
+                continue
+            yield LoadedTrace(name, trace=trace)
     except (ValueError, TypeError, RecursionError) as error:  # the document itself (e.g. OTLP) failed
         yield LoadedTrace(name, error=f"{path}: {error}")
