@@ -25,6 +25,9 @@ from ._extract import ToolRequest, read_tool_result
 from ._fingerprint import fingerprint
 from ._model import LlmOutput, Observation, Span, Step, ToolCall, Trace
 
+_llm_output = LlmOutput._make
+_tool_call = ToolCall._make
+
 __all__ = ["TraceBuilder"]
 
 _MAX_NOTES = 20
@@ -186,7 +189,7 @@ class TraceBuilder:
         ordered = self._merge_requests()
         extra = self._apply_claims(ordered)
         steps = self._number(ordered, extra)
-        spans = tuple(Span(*row) for row in self._spans)
+        spans = tuple(map(Span._make, self._spans))
         notes = list(self._notes)
         if self._dropped_notes:
             notes.append(f"... and {self._dropped_notes} more notes like these.")
@@ -277,19 +280,17 @@ class TraceBuilder:
             if isinstance(item, _Input) and not steps:
                 continue  # the task itself: nothing before it to repeat, so not a step
             number = len(steps) + 1
-            if isinstance(item, _Llm):
-                normalized = normalize_text(item.text)
-                steps.append(LlmOutput(
-                    step=number,
-                    text=item.text,
-                    normalized=normalized,
-                    fingerprint=fingerprint("text", normalized) if normalized else None,
-                    requests=tuple(fingerprint(r.name, r.args) for r in item.requests),
-                    span=item.span,
-                    input_tokens=item.input_tokens,
-                    output_tokens=item.output_tokens,
-                    cost=item.cost,
-                ))
+            if isinstance(item, _Llm):  # its text is normalized when something compares it
+                steps.append(_llm_output((
+                    number,
+                    item.text,
+                    tuple([fingerprint(r.name, r.args) for r in item.requests]) if item.requests else (),
+                    item.span,
+                    item.input_tokens,
+                    item.output_tokens,
+                    item.cost,
+                    "llm",
+                )))
             elif isinstance(item, _Input):
                 steps.append(Observation(number, item.source, fingerprint("input", normalize_text(item.text)),
                                          text=item.text, span=item.span))
@@ -309,17 +310,8 @@ def _freeze_call(call: _Call, number: int) -> ToolCall:
             value = call.result
             result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
             outcome = fingerprint("result", result)
-    return ToolCall(
-        step=number,
-        name=call.name,
-        args=call.args,
-        result=result,
-        error=call.error,
-        call=fingerprint(call.name, call.args),
-        outcome=outcome,
-        span=call.span,
-        requested=call.requested,
-    )
+    return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
+                       outcome, call.span, call.requested, "tool"))
 
 
 def _take(exact: Optional[deque[_Call]], named: Optional[deque[_Call]],

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import enum
 import json
+import json.encoder
 import math
 import re
+import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Callable
 
 __all__ = [
     "as_mapping",
@@ -83,15 +85,32 @@ def _default(obj: Any) -> Any:
 
 def canonical_json(value: Any) -> str:
     """Compact JSON with sorted keys at every depth; total and deterministic."""
+    if type(value) is str:
+        return _encode_string(value)
     try:
-        return _ENCODER.encode(value)
+        encode = _ENCODERS.encode
+    except AttributeError:
+        encode = _ENCODERS.encode = _new_encoder()
+    try:
+        return "".join(encode(value, 0))
     except (TypeError, ValueError, RecursionError):
         # Mixed key types, cycles, or nesting deeper than the C encoder allows.
+        _ENCODERS.encode = _new_encoder()  # its cycle markers may hold what the error left
         return _encode_iteratively(value)
 
 
-# One encoder, built once (json.dumps with options builds a new one per call).
+# One encoder per thread, built once (json.dumps with options, and JSONEncoder.encode,
+# build a new one on every call); the C encoder itself where there is one.
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=_SEPARATORS, ensure_ascii=False, default=_default)
+_ENCODERS = threading.local()
+_encode_string = json.encoder.encode_basestring
+
+
+def _new_encoder() -> Callable[[Any, int], Any]:
+    if json.encoder.c_make_encoder is None:  # pragma: no cover - CPython always has it
+        return lambda value, _: (_ENCODER.encode(value),)
+    return json.encoder.c_make_encoder({}, _default, _encode_string, None, _SEPARATORS[1], _SEPARATORS[0],
+                                       True, False, True)
 
 
 def _key(k: Any) -> str:

@@ -14,13 +14,16 @@ from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scor
 from ._settings import LoopSettings
 from .detectors import DETECTORS
 from ._errors import TraceReadError
+from ._gc import without_collector_pauses
 from .readers import read_trace
 
 __all__ = ["NO_TRACE_REASON", "analyze", "detect_loops", "no_trace_report", "resolve_settings"]
 
+_DEFAULTS = LoopSettings()  # frozen: one instance serves every call without settings
 NO_TRACE_REASON = "No trace data found. This metric requires trace data from @observe."
 
 
+@without_collector_pauses
 def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **options: Any) -> LoopReport:
     """Score one trace for loops, without deepeval's classes.
 
@@ -39,16 +42,16 @@ def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **optio
     accepted.
     """
     settings = resolve_settings(settings, options)  # invalid settings first, whatever the trace
-    return analyze(read_trace(trace), settings)
+    return _analyze(read_trace.__wrapped__(trace), settings)  # (both already under this call's pause)
 
 
 def resolve_settings(settings: Optional[LoopSettings], options: dict[str, Any]) -> LoopSettings:
     """`settings` (or the defaults) with the keyword `options` on top, validated."""
     if options:
-        base = settings or LoopSettings()
+        base = settings or _DEFAULTS
         known = LoopSettings.from_kwargs(**options)  # validates names and values
         return replace(base, **{k: getattr(known, k) for k in options})
-    return settings or LoopSettings()
+    return settings or _DEFAULTS
 
 
 def no_trace_report(settings: LoopSettings, reason: str = NO_TRACE_REASON) -> LoopReport:
@@ -59,11 +62,16 @@ def no_trace_report(settings: LoopSettings, reason: str = NO_TRACE_REASON) -> Lo
     )
 
 
+@without_collector_pauses
 def analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
     """Run every detector over a read trace and score what they found.
 
     A `Trace` with no spans and no steps is no trace: `TraceReadError`.
     """
+    return _analyze(trace, settings)
+
+
+def _analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
     if not trace.spans and not trace.steps:
         raise TraceReadError(
             f"Expected a trace with spans or steps, but {trace.name or 'the trace'} has none"

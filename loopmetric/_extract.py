@@ -164,6 +164,8 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
         return ToolResult(text, True, True, text)
     if output is None:
         return ToolResult(None, False, False, "")
+    if type(output) is str:  # the common case: the text itself
+        return ToolResult(output, True, True, output) if looks_like_error(output) else ToolResult(output, True, False, "")
     m = as_mapping(output)
     is_error = False
     if m is not None:
@@ -215,6 +217,8 @@ def read_llm_output(output: Any) -> tuple[str, list[ToolRequest]]:
     messages, content-part lists (`{"type": "text", "text": ...}`), pydantic-ai
     parts and tool-call dicts, OpenAI `choices`, LangChain generations.
     """
+    if type(output) is str:  # the common case: the text itself
+        return (output if output and not output.isspace() else ""), []
     texts: list[str] = []
     requests: list[ToolRequest] = []
     stack: list[tuple[Any, int]] = [(output, 0)]

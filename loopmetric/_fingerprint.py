@@ -14,7 +14,12 @@ __all__ = ["fingerprint"]
 _KEY = b"loopmetric/fingerprint/v1"
 
 
+_KEYED = blake2b(digest_size=8, key=_KEY)  # copied for each fingerprint: the key is hashed once
+
+
 def fingerprint(*parts: str) -> str:
     """Fingerprint of the parts, each kept apart from the next."""
     data = "\x1f".join(parts) + "\x1f"  # the same bytes as updating part by part
-    return blake2b(data.encode("utf-8", "surrogatepass"), digest_size=8, key=_KEY).hexdigest()
+    digest = _KEYED.copy()
+    digest.update(data.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()

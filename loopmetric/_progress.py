@@ -35,6 +35,8 @@ __all__ = ["Progress", "failure_kind", "forget", "info_units", "progress", "says
 _COUNTER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w%]|\.\d|\s*%)")
 _MAX_LINES = 5_000
 _WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 _MASKED_RUN = re.compile(r"\*(?:[\W_]*\*)+")
 _KIND_CHARS = 300
 _HEAD_CHARS = 300
@@ -46,6 +48,25 @@ _FAILURE_WORDS = re.compile(
     r"failed|failure|error|denied|refused|unknown|usage:|too many|nothing happens|timed out)\b",
     re.IGNORECASE,
 )
+
+
+# The first word of each `_FAILURE_WORDS` alternative: an ASCII head none of whose
+# words is one of these cannot match, and one with a word of `_FAILURE_WORD` does
+# (a word standing alone), so the pattern itself runs only on the rest.
+_FAILURE_WORD = frozenset("invalid incorrect wrong malformed failed failure error denied refused unknown".split())
+_FAILURE_LEADS = frozenset("no not does doesn could couldn can cannot unable usage too nothing timed".split())
+_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+
+
+def _reports_failure(head: str) -> bool:
+    """Whether a result's head reports a failure in words (`_FAILURE_WORDS`)."""
+    if head.isascii():
+        words = set(_ASCII_WORD.findall(head.lower()))
+        if not _FAILURE_WORD.isdisjoint(words):
+            return True
+        if _FAILURE_LEADS.isdisjoint(words):
+            return False
+    return _FAILURE_WORDS.search(head) is not None
 
 
 def info_units(text: Optional[str]) -> frozenset[str]:
@@ -70,7 +91,11 @@ def _lines(text: Optional[str]) -> frozenset[str]:
     """A result's distinct lines as shown (numbers kept, trailing space dropped)."""
     if not text:
         return frozenset()
-    return frozenset(line.rstrip() for line in text.splitlines()[:_MAX_LINES] if line.strip())
+    lines = text.splitlines()
+    if len(lines) == 1:  # most results
+        line = lines[0]
+        return frozenset((line.rstrip(),)) if line and not line.isspace() else frozenset()
+    return frozenset(line.rstrip() for line in lines[:_MAX_LINES] if line.strip())
 
 
 def says_little(result: Optional[str]) -> bool:
@@ -81,7 +106,11 @@ def says_little(result: Optional[str]) -> bool:
         return True
     if stripped[:1] in "[{\"" or stripped in ("null", "None", "false", "true"):
         return False
-    return len(stripped.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS and any(c.isalpha() for c in stripped)
+    if len(stripped.split(None, _SUBSTANTIAL_WORDS)) > _SUBSTANTIAL_WORDS:
+        return False
+    if stripped.isascii():
+        return _ASCII_LETTER.search(stripped) is not None
+    return any(c.isalpha() for c in stripped)
 
 
 def _words(text: str) -> set[str]:
@@ -116,7 +145,7 @@ def failure_kind(call: ToolCall) -> Optional[str]:
     and "No file named 'b.txt'" are one kind). None for a call that did not fail."""
     if call.result is None:
         return None
-    if not call.error and not _FAILURE_WORDS.search(call.result[:_HEAD_CHARS]):
+    if not call.error and not _reports_failure(call.result[:_HEAD_CHARS]):
         return None
     lines = [line for line in call.result[:_KIND_CHARS * 20].splitlines() if line.strip()]
     if not lines:
@@ -127,8 +156,13 @@ def failure_kind(call: ToolCall) -> Optional[str]:
     parts = []
     for text in (head, tail):
         text = text.replace("'", "")
-        masked = _WORD.sub(lambda m: "*" if m.group(0).lower() in own else m.group(0), text)
-        parts.append(" ".join(_MASKED_RUN.sub("*", _COUNTER.sub("#", masked)).split()))
+        if not own.isdisjoint(map(str.lower, _WORD.findall(text))):  # most name none of their arguments
+            text = _WORD.sub(lambda m: "*" if m.group(0).lower() in own else m.group(0), text)
+        if _DIGIT.search(text) is not None:
+            text = _COUNTER.sub("#", text)
+        if "*" in text:
+            text = _MASKED_RUN.sub("*", text)
+        parts.append(" ".join(text.split()))
     return " / ".join(part for part in parts if part)
 
 

@@ -12,11 +12,15 @@ loopmetric's detail: how many levels deep, and the steps on the path.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
 
 __all__ = ["detect_call_graph_cycles"]
+
+_LABEL = attrgetter("label")
 
 
 def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
@@ -24,6 +28,8 @@ def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Find
     if not settings.check_call_graph_cycles:
         return ()
     spans = trace.spans
+    if not any(map(_LABEL, spans)):  # labels only where a type and name recur on their own path
+        return ()
     path: list[int] = []
     on_path: dict[str, list[int]] = {}
     worst: dict[str, tuple[int, int, int]] = {}  # label -> (count, first span, deepest span)

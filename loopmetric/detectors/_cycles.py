@@ -15,6 +15,8 @@ third time with nothing learned), the last round needs no closing B.
 
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import eq
 from typing import Hashable, Optional
 
 from .._findings import Finding, step_range
@@ -45,16 +47,16 @@ def find_cycles(keys: list[Hashable], threshold: int,
     claimed = claimed if claimed is not None else [False] * len(keys)
     found = []
     for period in PERIODS:
-        index = period
-        while index < len(keys):
-            if keys[index] != keys[index - period]:
-                index += 1
-                continue
-            start = index - period
-            end = index
-            while end + 1 < len(keys) and keys[end + 1] == keys[end + 1 - period]:
+        # Where a key equals the one `period` before (compared in C), as runs of positions.
+        hits = list(compress(count(period), map(eq, keys[period:], keys)))
+        at = 0
+        while at < len(hits):
+            start = hits[at] - period
+            end = hits[at]
+            at += 1
+            while at < len(hits) and hits[at] == end + 1:
                 end += 1
-            index = end + 1
+                at += 1
             length = end - start + 1
             block = keys[start:start + period]
             if length < 2 * period - 1 or not _primitive(block) or all(claimed[start:start + length]):

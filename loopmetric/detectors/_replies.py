@@ -32,26 +32,22 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings) -> tuple[Findi
     min_words = settings.min_similarity_words
     findings = []
     vocabulary = _Vocabulary(trace)
-    chain: list[tuple[LlmOutput, Optional[Words], float]] = []
+    chain: list[tuple[LlmOutput, float]] = []
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
             continue
-        reply = step is not None and step.kind == "llm" and not step.requests and step.fingerprint is not None
-        if reply:
-            words = Words(step.normalized) if len(step.normalized) >= min_words else None
-            if words is not None and words.count < min_words:
-                words = None
-            if chain and _after_input(trace, chain[-1][0], step):
-                value = _same(chain[-1], step, words, cutoff)
-                if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], step, vocabulary):
-                    value = None
-                if value is not None:
-                    chain.append((step, words, value))
-                    continue
+        reply = step is not None and step.kind == "llm" and not step.requests and step.has_text
+        if reply and chain and _after_input(trace, chain[-1][0], step):
+            value = _same(chain[-1][0], step, min_words, cutoff)
+            if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], step, vocabulary):
+                value = None
+            if value is not None:
+                chain.append((step, value))
+                continue
         finding = _finding(chain, threshold, cutoff)
         if finding is not None:
             findings.append(finding)
-        chain = [(step, words, 1.0)] if reply else []
+        chain = [(step, 1.0)] if reply else []
     return tuple(findings)
 
 
@@ -101,23 +97,32 @@ class _Vocabulary:
         return self._seen
 
 
-def _same(previous: tuple[LlmOutput, Optional[Words], float], step: LlmOutput, words: Optional[Words],
-          cutoff: float) -> Optional[float]:
-    earlier, earlier_words, _ = previous
+def _same(earlier: LlmOutput, step: LlmOutput, min_words: int, cutoff: float) -> Optional[float]:
     if earlier.fingerprint == step.fingerprint:
         return 1.0
+    words = _content(step, min_words)
+    earlier_words = _content(earlier, min_words) if words is not None else None
     if words is None or earlier_words is None:
         return None
     value = similarity(words, earlier_words, cutoff)
     return value if value >= cutoff else None
 
 
-def _finding(chain: list[tuple[LlmOutput, Optional[Words], float]], threshold: int,
+def _content(reply: LlmOutput, min_words: int) -> Optional[Words]:
+    """The reply's content words when it has at least `min_words` of them (computed only
+    for replies that are compared: most follow a tool call and never are)."""
+    if len(reply.normalized) < min_words:
+        return None
+    words = Words(reply.normalized)
+    return words if words.count >= min_words else None
+
+
+def _finding(chain: list[tuple[LlmOutput, float]], threshold: int,
              cutoff: float) -> Optional[Finding]:
     if len(chain) < threshold:
         return None
-    steps = tuple(reply.step for reply, _, _ in chain)
-    lowest = min(value for _, _, value in chain[1:])
+    steps = tuple(reply.step for reply, _ in chain)
+    lowest = min(value for _, value in chain[1:])
     exact = lowest == 1.0
     how = "the same reply" if exact else f"nearly the same reply (similarity >= {lowest:.2f}, threshold {cutoff:.2f})"
     return Finding(
@@ -128,6 +133,6 @@ def _finding(chain: list[tuple[LlmOutput, Optional[Words], float]], threshold: i
                 f"and no tool call ({step_range(steps)}).",
         count=len(chain),
         steps=steps,
-        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply, _, _ in chain if reply.fingerprint)),
+        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply, _ in chain if reply.fingerprint)),
         similarity=round(lowest, 4),
     )

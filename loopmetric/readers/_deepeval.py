@@ -90,21 +90,19 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         if read > MAX_SPANS:
             builder.note(f"The trace has more than {MAX_SPANS} spans; the rest is not read.")
             break
-        on_path.add(id(node))
 
         raw_type, raw_name = m.get("type"), m.get("name")
         type_ = (raw_type if type(raw_type) is str else _text(raw_type, "base")).lower()
         span_name = raw_name if type(raw_name) is str else _text(raw_name, "")
         span = builder.add_span(parent, depth, type_, span_name)
         key = (type_, span_name)
-        ancestors = same_on_path.setdefault(key, [])
+        ancestors = same_on_path.get(key)
         if ancestors:  # same type and name on its own ancestry: the cycle check needs labels
             # Ancestors labelled before are not visited again: linear on a 100,000-deep chain.
             for ancestor, ancestor_input in ancestors[labelled.get(key, 0):]:
                 builder.set_label(ancestor, type_, span_name, ancestor_input)
             builder.set_label(span, type_, span_name, m.get("input"))
             labelled[key] = len(ancestors) + 1
-        ancestors.append((span, m.get("input")))
 
         start = builder.position
         tools_called = m.get("tools_called")
@@ -133,8 +131,14 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             claims = entries
         children = m.get("children")
         if not children and not claims and isinstance(children, (list, tuple, type(None))):
-            leave(key, id(node))  # a leaf (most spans): left now, not through an exit entry
+            # A leaf (most spans): never on anyone's ancestry, so never on the path.
+            if ancestors and labelled[key] > len(ancestors):
+                labelled[key] = len(ancestors)
             continue
+        on_path.add(id(node))
+        if ancestors is None:
+            ancestors = same_on_path[key] = []
+        ancestors.append((span, m.get("input")))
         stack.append((_EXIT, span, key, start, claims, id(node)))
         if children is None:
             continue

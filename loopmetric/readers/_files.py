@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from .._gc import collector_paused
 from .._model import Trace
 from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, records
 from ._json import Unreadable
@@ -68,7 +69,8 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
         name = stem + at
         if read is not None:
             try:
-                trace = dataclasses.replace(read(), name=name)
+                with collector_paused():  # not across the yield: the caller's code runs there
+                    trace = dataclasses.replace(read(), name=name)
             except (ValueError, TypeError, RecursionError) as error:
                 why = str(error)
             else:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional
 
 from .._canonical import as_mapping
 from .._errors import TraceReadError, describe
+from .._gc import without_collector_pauses
 from .._model import Trace
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
@@ -153,6 +154,7 @@ def _run_result_messages(value: Any) -> Optional[list]:
     return None
 
 
+@without_collector_pauses
 def read_trace(value: Any, *, format: Optional[str] = None, name: str = "") -> Trace:  # noqa: A002
     """The one trace `value` holds, read by the reader of its format.
 
