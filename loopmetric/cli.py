@@ -3,10 +3,12 @@
     loopmetric score PATH... [--json] [--junit FILE] [--fail-under RATE] [settings]
     loopmetric explain FILE
     loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
+    loopmetric spark PATH... --output FILE [--master URL] [--conf KEY=VALUE] [settings]
 
 Exit codes: 0 ok; 1 the gate failed (share of passing traces below
 --fail-under); 2 usage error or an input that could not be read (reported by
-name; every readable trace is still scored). deepeval is never imported here.
+name; every readable trace is still scored). deepeval is never imported here;
+pyspark only by the `spark` subcommand (`loopmetric/spark/_cli.py`).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--format", choices=FORMATS, default=None)
     _add_settings(explain)
     _add_guard_replay(commands)
+    _add_spark(commands)
     return parser
 
 
@@ -97,6 +100,31 @@ def _add_guard_replay(commands: Any) -> None:
 def _say(message: str, status: int) -> int:
     print(message, file=sys.stderr)
     return status
+
+
+def _add_spark(commands: Any) -> None:
+    """`loopmetric spark`: defined here so that the plain command line never imports pyspark."""
+    spark = commands.add_parser("spark", help="score trace files with Apache Spark; write Parquet or JSON Lines")
+    spark.add_argument("paths", nargs="+", help="files, folders or globs Spark reads (local, s3a://, hdfs://, ...): "
+                       ".jsonl/.ndjson one trace a line, .json/.traj one trace a file")
+    spark.add_argument("--output", required=True, metavar="PATH",
+                       help="where to write the loop columns: Parquet, or JSON Lines when PATH ends in .json/.jsonl")
+    spark.add_argument("--master", default=None, metavar="URL",
+                       help="local[*,4] (default), any Spark master URL, or sc://HOST:PORT for Spark Connect")
+    spark.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="a Spark setting (repeat)")
+    spark.add_argument("--overwrite", action="store_true", help="replace --output when it exists")
+    spark.add_argument("--fail-under", type=float, default=None, metavar="RATE",
+                       help="exit 1 when the share of passing traces is below RATE (0..1)")
+    _add_settings(spark)
+
+
+def _spark(args: argparse.Namespace, settings: LoopSettings) -> int:
+    try:
+        from .spark._cli import run
+    except ImportError as error:  # names the extra to install
+        print(f"loopmetric: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    return run(args, settings)
 
 
 def _score_file(job: tuple[str, bool, Optional[str], LoopSettings]) -> list[tuple[str, Optional[dict], Optional[str]]]:
@@ -280,6 +308,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_USAGE
     if args.command == "score":
         return _score(args, settings)
+    if args.command == "spark":
+        return _spark(args, settings)
     return _explain(args, settings)
 
 
