@@ -15,7 +15,7 @@ from ._json import Unreadable
 from ._json import documents as parse_documents
 from ._otlp import is_otlp
 
-__all__ = ["expand_paths", "load_traces"]
+__all__ = ["expand_paths", "load_text", "load_traces"]
 
 
 _SUFFIXES = (".json", ".jsonl", ".traj", ".ndjson")
@@ -55,6 +55,13 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     except (OSError, UnicodeDecodeError) as error:
         yield LoadedTrace(stem, error=f"{path}: cannot read: {error}")
         return
+    yield from load_text(text, path, fmt)
+
+
+def load_text(text: str, path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
+    """Every trace in the text of a file (or of a part of it, such as one line of
+    JSON Lines), read as `load_traces` reads the file `path`. Never raises."""
+    stem = "<stdin>" if path == "-" else Path(path).name
     try:
         documents = parse_documents(text, stem)
     except Unreadable as error:
