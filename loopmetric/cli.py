@@ -26,7 +26,7 @@ from ._findings import worst_first
 from ._settings import LoopSettings
 from .readers import FORMATS, expand_paths, load_traces
 
-__all__ = ["main"]
+__all__ = ["main", "summary_line"]
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 
@@ -224,14 +224,20 @@ def _print_table(reports: list[tuple[str, dict]]) -> None:
     console = Console()
     console.print(table)
     failed = sum(1 for _, data in reports if not data["success"])
-    patterns = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
+    console.print(summary_line(len(reports), failed, counts, looped, sum(tokens) if tokens else None,
+                               sum(costs) if costs else None))
+
+
+def summary_line(traces: int, failed: int, patterns: dict[str, int], looped: int, tokens: Optional[float],
+                 cost: Optional[float]) -> str:
+    """The line `loopmetric score` (and `loopmetric spark`) ends with; tokens and cost where recorded."""
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(patterns.items())) or "none"
     spent = ""
-    if tokens:
-        spent += f", {sum(tokens):,.0f} tokens"
-    if costs:
-        spent += f", ${sum(costs):,.4f}"
-    console.print(f"{len(reports)} traces, {failed} failed; patterns: {patterns}; "
-                  f"{looped} steps inside loops{spent}")
+    if tokens is not None:
+        spent += f", {tokens:,.0f} tokens"
+    if cost is not None:
+        spent += f", ${cost:,.4f}"
+    return f"{traces} traces, {failed} failed; patterns: {counts}; {looped} steps inside loops{spent}"
 
 
 def _steps(steps: Sequence[int]) -> str:

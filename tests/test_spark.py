@@ -49,7 +49,8 @@ def _env() -> dict[str, str]:
 def spark():
     # Python workers must import this checkout's loopmetric: the executor environment says
     # where it is (on a cluster: an installed wheel, or spark.submit.pyFiles).
-    builder = SparkSession.builder.master("local[2]").appName("loopmetric-tests")
+    # local[2,4]: two cores, and a failed task is tried up to 4 times as on a cluster (plain local[2] tries once).
+    builder = SparkSession.builder.master("local[2,4]").appName("loopmetric-tests")
     for key, value in {**QUIET, "spark.sql.shuffle.partitions": "2",
                        "spark.executorEnv.PYTHONPATH": _env()["PYTHONPATH"]}.items():
         builder = builder.config(key, value)
@@ -229,20 +230,22 @@ def test_struct_column_as_spark_reads_json_lines(spark, tmp_path):
     got = {row.id: columns(row) for row in score_traces(df).collect()}
     assert {i: got[i] for i in range(len(traces))} == {i: expected(json.dumps(t)) for i, t in enumerate(traces)}
     # Spark could not parse these lines (the second is deeper than its JSON reader goes): never a pass.
-    assert got.pop(None) == (None, False, None, None, None, None, None, None, NULL_NESTED)
-    assert got[901] == (None, False, None, None, None, None, None, None, NULL_NESTED)
+    # Spark 3.5 keeps the id of the deep line, Spark 4 nulls the whole row.
+    unparsed = [columns(row) for row in score_traces(df).filter(F.col("id").isNull() | (F.col("id") >= len(traces))).collect()]
+    assert unparsed == [(None, False, None, None, None, None, None, None, NULL_NESTED)] * 2
 
 
 def test_struct_column_is_not_exact_where_inference_merges_types(spark, tmp_path):
     # `q` is a number in one call and text in the others: Spark's inferred schema makes every
     # `q` a string, so three distinct calls become three identical ones. Text is exact.
     trace = agent(*[tool("find", {"q": q}, "none") for q in (1, "1", 1)])
+    merged = agent(*[tool("find", {"q": "1"}, "none") for _ in range(3)])
     (tmp_path / "t.jsonl").write_text(json.dumps({"trace": trace}) + "\n")
     as_struct = score_traces(spark.read.json(str(tmp_path / "t.jsonl"))).first()
     as_text = score_traces(spark.read.text(str(tmp_path / "t.jsonl")).select(
         F.get_json_object("value", "$.trace").alias("trace"))).first()
     assert columns(as_text) == expected(json.dumps(trace))
-    assert as_struct.loop_patterns == ["repeated_call"] and as_text.loop_patterns == []
+    assert columns(as_struct) == expected(json.dumps(merged)) != columns(as_text)
 
 
 # -- rows that cannot be read, and rows at the limits ---------------------------
@@ -317,22 +320,16 @@ def test_loop_schema_is_what_rows_get(spark):
 
 
 # -- a worker killed mid-task ---------------------------------------------------
-KILL_ONCE = textwrap.dedent('''
-    import json, os, signal, sys
-    from pathlib import Path
+def test_a_killed_worker_is_retried_and_every_row_is_there_once(spark, tmp_path):
     from pyspark import TaskContext
-    from pyspark.sql import SparkSession
-    from loopmetric.spark import score_traces
 
-    markers, texts = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
-    spark = (SparkSession.builder.master("local[2,4]")  # a failed task is tried up to 4 times
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.execution.arrow.maxRecordsPerBatch", "25").getOrCreate())
+    texts = mixed_traces(200, seed=11)
+    markers = str(tmp_path)
 
     def kill_once(batches):
         # The first attempt of each partition passes one scored batch on, then its Python worker is killed.
         context = TaskContext.get()
-        marker = markers / f"partition-{context.partitionId()}"
+        marker = Path(markers, f"partition-{context.partitionId()}")
         for number, batch in enumerate(batches):
             yield batch
             if number == 0 and not marker.exists():
@@ -341,34 +338,34 @@ KILL_ONCE = textwrap.dedent('''
 
     df = spark.createDataFrame(list(enumerate(texts)), "id long, trace string").repartition(2)
     scored = score_traces(df)
-    rows = scored.mapInArrow(kill_once, scored.schema).select("id", "loop_score", "loop_success", "loop_error")
-    print(json.dumps([list(row) for row in rows.collect()]))
-''')
-
-
-def test_a_killed_worker_is_retried_and_every_row_is_there_once(tmp_path):
-    texts = mixed_traces(200, seed=11)
-    (tmp_path / "texts.json").write_text(json.dumps(texts))
-    (tmp_path / "markers").mkdir()
-    done = subprocess.run([sys.executable, "-c", KILL_ONCE, str(tmp_path / "markers"), str(tmp_path / "texts.json")],
-                          capture_output=True, text=True, env=_env(), timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    rows = json.loads(done.stdout.strip().splitlines()[-1])
-    assert sorted(r[0] for r in rows) == list(range(200))  # every row, once
-    assert {r[0]: tuple(r[1:]) for r in rows} == {i: (e[0], e[1], e[8]) for i, e in enumerate(map(expected, texts))}
-    killed = sorted(p.read_text() for p in (tmp_path / "markers").iterdir())
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "25")  # several batches per task
+    try:
+        rows = scored.mapInArrow(kill_once, scored.schema).select("id", "loop_score", "loop_success",
+                                                                  "loop_error").collect()
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    assert sorted(row.id for row in rows) == list(range(200))  # every row, once
+    assert {row.id: tuple(row[1:]) for row in rows} == {i: (e[0], e[1], e[8]) for i, e in enumerate(map(expected, texts))}
+    killed = sorted(p.read_text() for p in tmp_path.iterdir())
     assert killed == ["attempt 0", "attempt 0"]  # both partitions lost a worker on their first attempt
 
 
 # -- the command line ----------------------------------------------------------
+TAU_BENCH_RUNS = 3  # records in one tau-bench results file: a row per trace, as `loopmetric score` gives
+
+
 def _folder(tmp_path: Path) -> tuple[Path, int]:
-    """The examples, and in a subfolder a JSON Lines file of generated traces with a bad line and blank
-    lines; and how many traces the JSON Lines file holds."""
+    """The examples, a tau-bench results file, a JSON file that is no trace, and in a subfolder a JSON
+    Lines file of generated traces with a bad line and blank lines; and how many traces that file holds."""
     root = tmp_path / "runs"
     (root / "day1").mkdir(parents=True)
     for path in EXAMPLES.iterdir():
         if path.suffix in (".json", ".traj"):
             (root / path.name).write_text(path.read_text())
+    rng = random.Random(4)
+    runs = [_tau_bench(_plan(rng, index), index, rng) for index in range(TAU_BENCH_RUNS)]
+    (root / "tau_bench_results.json").write_text(json.dumps(runs))
+    (root / "settings.json").write_text('{"model": "gpt", "temperature": 0}')  # found in a folder: skipped
     lines = [json.dumps(json.loads(t)) for t in mixed_traces(40, seed=2) if _readable(t)]
     (root / "day1" / "agents.jsonl").write_text("\n".join(lines[:10] + ["{not json", ""] + lines[10:]) + "\n\n")
     return root, len(lines)
@@ -394,10 +391,13 @@ def test_command_line_on_a_folder_end_to_end(tmp_path, capsys, monkeypatch, spar
                           capture_output=True, text=True, env=_env(), timeout=600)
     code, line = _score_summary(capsys, monkeypatch, folder)
     assert (done.returncode, done.stdout.strip()) == (code, line) == (2, line)  # the same line, the bad line: exit 2
-    assert "agents.jsonl: Expected JSON text of a trace, but it is not valid JSON" in done.stderr
+    assert "agents.jsonl: not valid JSON" in done.stderr
     results = spark.read.parquet(str(out))
-    assert results.columns == ["path", *LOOP_SCHEMA.fieldNames()]
-    assert results.count() == 7 + count + 1 and results.filter(F.col("loop_error").isNotNull()).count() == 1
+    assert results.columns == ["path", "name", *LOOP_SCHEMA.fieldNames()]
+    assert results.count() == 7 + TAU_BENCH_RUNS + count + 1
+    assert results.filter(F.col("loop_error").isNotNull()).count() == 1
+    names = {row.name for row in results.filter(F.col("path").endswith("tau_bench_results.json")).collect()}
+    assert len(names) == TAU_BENCH_RUNS
 
 
 @pytest.mark.parametrize(("extra", "code", "says"), [
@@ -430,12 +430,29 @@ def test_command_line_output_exists_and_missing_input(spark, tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err.lower()
 
 
+@pytest.mark.parametrize("content", [
+    pytest.param('{"model": "gpt", "temperature": 0}', id="no-trace"),
+    pytest.param('{"messages": []', id="not-json"),
+])
+def test_command_line_reports_a_named_file_as_score_does(spark, tmp_path, capsys, content):
+    from loopmetric.cli import main
+
+    path = tmp_path / "settings.json"
+    path.write_text(content)
+    assert main(["score", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert main(["spark", str(path), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert said.splitlines()[0] in capsys.readouterr().err.splitlines()
+
+
 def test_read_trace_files_chooses_rows_by_suffix(spark, tmp_path):
     folder, count = _folder(tmp_path)
     rows = read_trace_files(spark, [str(folder)]).groupBy(F.regexp_extract("path", r"[^/]+$", 0).alias("f")).count()
     counts = {row.f: row["count"] for row in rows.collect()}
     lines = count + 1  # and the bad line; blank lines are no rows
-    assert counts == {**{p.name: 1 for p in EXAMPLES.iterdir() if p.suffix in (".json", ".traj")}, "agents.jsonl": lines}
+    files = [p.name for p in EXAMPLES.iterdir() if p.suffix in (".json", ".traj")] + ["tau_bench_results.json",
+                                                                                     "settings.json"]
+    assert counts == {**dict.fromkeys(files, 1), "agents.jsonl": lines}
     assert read_trace_files(spark, [str(folder / "day1" / "agents.jsonl")]).count() == lines
 
 
@@ -496,6 +513,41 @@ def test_without_pyspark_the_rest_works_and_the_error_names_the_extra():
     done = subprocess.run([sys.executable, "-c", WITHOUT_PYSPARK, str(EXAMPLES / "healthy_agent.json")],
                           capture_output=True, text=True, env=_env(), timeout=120)
     assert done.returncode == 0, done.stderr
-    assert 'ImportError: loopmetric.spark needs PySpark 3.5+ and PyArrow, but pyspark is not installed: ' \
+    assert 'ImportError: loopmetric.spark needs PySpark 3.5+ with pandas and PyArrow, but pyspark is not installed: ' \
            'pip install "loopmetric[spark]"' in done.stdout
     assert 'pip install "loopmetric[spark]"' in done.stderr
+
+
+# -- the README's section runs as written --------------------------------------
+def readme_blocks(title: str = "## Millions of traces") -> list[tuple[str, str]]:
+    """(language, code) of each fenced block in the README section `title`."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split(title, 1)[1].split("\n## ", 1)[0]
+    return [(block.split("\n", 1)[0].strip(), block.split("\n", 1)[1]) for block in section.split("```")[1::2]]
+
+
+def test_readme_section_runs_as_written(spark, capsys, monkeypatch):
+    # In this process, on the module's session (the blocks ask for local[*] and get it): the
+    # `loopmetric` lines through `main`, the `spark-submit` line by running its script.
+    import runpy
+    import shlex
+
+    from loopmetric.cli import main
+
+    monkeypatch.chdir(ROOT)
+    blocks = readme_blocks()
+    assert [language for language, _ in blocks] == ["python", "bash", "bash"]
+    for language, code in blocks:
+        if language == "python":
+            exec(compile(code, "README.md", "exec"), {})
+            assert "looping_agent.json" in capsys.readouterr().out
+            continue
+        words = shlex.split(code, comments=True)
+        if words[0] == "loopmetric":
+            assert main(words[1:]) == 0
+            assert capsys.readouterr().out.startswith("7 traces, 6 failed")
+        else:
+            assert words[:3] == ["spark-submit", "--master", "local[*]"]
+            monkeypatch.setattr(sys, "argv", words[3:])
+            runpy.run_path(words[3], run_name="__main__")
+            assert capsys.readouterr().out.strip().endswith("traces looped or could not be read")

@@ -1,11 +1,13 @@
 """`loopmetric spark PATHS... --output OUT`: score trace files with Spark, write the loop
 columns as Parquet or JSON Lines, and print the summary line `loopmetric score` prints.
 
-Which files, and how each becomes rows: `.jsonl` / `.ndjson` files one trace per
-non-blank line (Spark splits large files between tasks); `.json` / `.traj` files
-one trace per file (`wholetext`); `.gz` versions of both. Folders are searched
-recursively; paths are anything Spark reads (local, `s3a://`, `hdfs://`, globs).
-The trace is always read as text: exact, where Spark's JSON schema inference is not.
+Which files, and how each becomes rows: `.jsonl` / `.ndjson` files one line per
+row (Spark splits large files between tasks); `.json` / `.traj` files one file
+per row (`wholetext`); `.gz` versions of both. Folders are searched recursively;
+paths are anything Spark reads (local, `s3a://`, `hdfs://`, globs). Each row's
+text is read by `load_text`, the reader of `loopmetric score`: one output row per
+trace, named as `loopmetric score` names it. Unlike `loopmetric score`, OTLP span
+batches on separate lines of a JSON Lines file are not joined into one trace.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
+from functools import partial
 from typing import Any, Optional
 
 from pyspark.errors import PySparkException
@@ -20,7 +24,8 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from .._settings import LoopSettings
-from ._score import score_traces
+from ..cli import summary_line
+from ._files import FILE_SCHEMA, local_path, score_file_rows
 
 __all__ = ["DEFAULT_CONF", "DEFAULT_MASTER", "read_trace_files", "run"]
 
@@ -43,16 +48,20 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
     except ValueError as error:
         print(f"loopmetric: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if not _remote(args.master):  # a progress bar when stderr is a terminal, as `loopmetric score`
+        conf.setdefault("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
     owned = SparkSession.getActiveSession() is None
-    spark = _session(args.master, conf)
-    try:
-        return _score(spark, args, settings)
-    except PySparkException as error:  # a path that does not exist, an output that does, ...
-        print(f"loopmetric: {str(error).strip().splitlines()[0]}", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        if owned:
-            spark.stop()
+    with warnings.catch_warnings():  # PySpark warns about pandas versions it has not yet tested
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
+        spark = _session(args.master, conf)
+        try:
+            return _score(spark, args, settings)
+        except PySparkException as error:  # a path that does not exist, an output that does, ...
+            print(f"loopmetric: {str(error).strip().splitlines()[0]}", file=sys.stderr)
+            return EXIT_USAGE
+        finally:
+            if owned:
+                spark.stop()
 
 
 def _parse_conf(pairs: list[str]) -> dict[str, str]:
@@ -65,11 +74,16 @@ def _parse_conf(pairs: list[str]) -> dict[str, str]:
     return conf
 
 
+def _remote(master: Optional[str]) -> bool:
+    """Whether the session is Spark Connect: an sc:// master, or none and SPARK_REMOTE set."""
+    return master.startswith("sc://") if master else bool(os.environ.get("SPARK_REMOTE"))
+
+
 def _session(master: Optional[str], conf: dict[str, str]) -> SparkSession:
     builder = SparkSession.builder.appName("loopmetric")
-    if master and master.startswith("sc://"):
+    if master and _remote(master):
         builder = builder.remote(master)
-    elif master or not os.environ.get("SPARK_REMOTE"):  # SPARK_REMOTE alone: Spark Connect
+    elif not _remote(master):  # SPARK_REMOTE alone: getOrCreate connects to it
         builder = builder.master(master or DEFAULT_MASTER)
     for key, value in conf.items():
         builder = builder.config(key, value)
@@ -84,7 +98,7 @@ def _is_connect(spark: SparkSession) -> bool:
 
 
 def read_trace_files(spark: SparkSession, paths: list[str]) -> DataFrame:
-    """Rows (`path`, `trace` text): a line of a JSON Lines file or a whole JSON file each."""
+    """Rows (`path`, `text`): a line of a JSON Lines file or a whole JSON file each."""
     lines, whole = [], []
     for path in paths:
         name = path.lower().removesuffix(".gz").rstrip("/")
@@ -101,29 +115,33 @@ def read_trace_files(spark: SparkSession, paths: list[str]) -> DataFrame:
             glob = "*.{" + ",".join(suffixes + tuple(s + ".gz" for s in suffixes)) + "}"
             reader = spark.read.option("recursiveFileLookup", "true").option("pathGlobFilter", glob)
             text = reader.text(found, wholetext=whole_text)
-            frames.append(text.select(F.col("_metadata.file_path").alias("path"), F.col("value").alias("trace")))
+            frames.append(text.select(F.col("_metadata.file_path").alias("path"), F.col("value").alias("text")))
     rows = frames[0] if len(frames) == 1 else frames[0].unionByName(frames[1])
-    return rows.filter(F.col("trace").rlike(r"\S"))  # blank lines are not traces
+    return rows.filter(F.col("text").rlike(r"\S"))  # blank lines are not traces
 
 
 def _score(spark: SparkSession, args: argparse.Namespace, settings: LoopSettings) -> int:
-    scored = score_traces(read_trace_files(spark, args.paths), "trace", settings=settings).drop("trace")
+    named = frozenset(path for path in args.paths if os.path.isfile(local_path(path)))
+    named |= frozenset(os.path.abspath(local_path(path)) for path in named)
+    scored = read_trace_files(spark, args.paths).mapInArrow(
+        partial(score_file_rows, settings=settings, named=named), FILE_SCHEMA)
     fmt = "json" if args.output.lower().rstrip("/").endswith((".json", ".jsonl", ".ndjson")) else "parquet"
-    scored.write.mode("overwrite" if args.overwrite else "errorifexists").format(fmt).save(args.output)
+    scored.write.mode("overwrite" if args.overwrite else "error").format(fmt).save(args.output)
     results = spark.read.schema(scored.schema).format(fmt).load(args.output)
     summary = _summary(results)
     if summary["rows"] == 0:
         print("loopmetric: no trace files found", file=sys.stderr)
         return EXIT_USAGE
     errors = summary["rows"] - summary["traces"]
-    for row in results.filter(F.col("loop_error").isNotNull()).select("path", "loop_error").limit(_SHOWN_ERRORS) \
+    for row in results.filter(F.col("loop_error").isNotNull()).select("loop_error").limit(_SHOWN_ERRORS) \
             .collect():
-        print(f"loopmetric: {row.path}: {row.loop_error}", file=sys.stderr)
+        print(f"loopmetric: {row.loop_error}", file=sys.stderr)
     if errors:
         more = f" ({errors - _SHOWN_ERRORS:,} more not shown)" if errors > _SHOWN_ERRORS else ""
         print(f"loopmetric: {errors:,} rows could not be read{more}; each is in {args.output} with its loop_error",
               file=sys.stderr)
-    print(_summary_line(summary))
+    print(summary_line(summary["traces"], summary["failed"], summary["patterns"], summary["looped"] or 0,
+                       summary["tokens"], summary["cost"]))
     traces, passed = summary["traces"], summary["traces"] - summary["failed"]
     if args.fail_under is not None and traces and passed / traces < args.fail_under:
         return EXIT_GATE
@@ -143,16 +161,3 @@ def _summary(results: DataFrame) -> dict[str, Any]:
     counts = results.select(F.explode("loop_findings.pattern").alias("pattern")).groupBy("pattern").count()
     totals["patterns"] = {row.pattern: row["count"] for row in counts.collect()}
     return totals
-
-
-def _summary_line(summary: dict[str, Any]) -> str:
-    """The line `loopmetric score` ends its table with, over every scored row."""
-    patterns = ", ".join(f"{k} {v}" for k, v in sorted(summary["patterns"].items())) or "none"
-    spent = ""
-    if summary["tokens"] is not None:
-        spent += f", {summary['tokens']:,.0f} tokens"
-    if summary["cost"] is not None:
-        spent += f", ${summary['cost']:,.4f}"
-    return (f"{summary['traces']} traces, {summary['failed']} failed; patterns: {patterns}; "
-            f"{summary['looped'] or 0} steps inside loops{spent}")
-

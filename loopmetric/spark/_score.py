@@ -26,7 +26,7 @@ from .._settings import LoopSettings
 from ..readers import read_trace
 from ._schema import FINDING_FIELDS, LOOP_ARROW_FIELDS, LOOP_COLUMNS, LOOP_SCHEMA
 
-__all__ = ["NULL_NESTED", "score_batches", "score_traces", "score_value"]
+__all__ = ["NULL_NESTED", "error_row", "report_row", "score_batches", "score_traces", "score_value", "to_arrays"]
 
 NULL_NESTED = ("Expected a trace, but the column is null in this row (Spark's JSON reader also leaves it null "
                "for a line it could not parse: malformed, or nested deeper than its limit of 1,000 levels); "
@@ -91,7 +91,7 @@ def score_batches(batches: Iterator[pa.RecordBatch], *, column: str, settings: L
         if schema is None:
             schema = pa.schema(list(batch.schema) + list(LOOP_ARROW_FIELDS))
         rows = [score_value(value, settings, nested=nested) for value in _values(batch.column(column), nested)]
-        yield pa.RecordBatch.from_arrays(list(batch.columns) + _arrays(rows), schema=schema)
+        yield pa.RecordBatch.from_arrays(list(batch.columns) + to_arrays(rows), schema=schema)
 
 
 def score_value(value: Any, settings: LoopSettings, *, nested: bool = False) -> tuple:
@@ -102,11 +102,11 @@ def score_value(value: Any, settings: LoopSettings, *, nested: bool = False) -> 
         if nested and value is None:
             raise TraceReadError(NULL_NESTED)
         report = analyze(read_trace(_without_nulls(value) if nested else value), settings)
-        return _report_row(report)
+        return report_row(report)
     except (TraceReadError, TypeError) as error:
-        return _error_row(str(error))
+        return error_row(str(error))
     except Exception as error:  # noqa: BLE001 - one row's failure is that row's result, never the job's
-        return _error_row(f"{type(error).__name__}: {error}")
+        return error_row(f"{type(error).__name__}: {error}")
 
 
 class _Unconvertible:
@@ -147,7 +147,7 @@ def _without_nulls(value: Any) -> Any:
     return value
 
 
-def _report_row(report: LoopReport) -> tuple:
+def report_row(report: LoopReport) -> tuple:
     findings = [
         (f.pattern, f.severity, f.count, list(f.steps), [_utf8(t) for t in f.tools], list(f.fingerprints))
         for f in report.findings
@@ -157,7 +157,7 @@ def _report_row(report: LoopReport) -> tuple:
             [dict(zip(FINDING_FIELDS, finding)) for finding in findings], None)
 
 
-def _error_row(message: str) -> tuple:
+def error_row(message: str) -> tuple:
     return (None, False, None, None, None, None, None, None, _utf8(message))
 
 
@@ -170,7 +170,7 @@ def _utf8(text: str) -> str:
         return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def _arrays(rows: list[tuple]) -> list[pa.Array]:
+def to_arrays(rows: list[tuple]) -> list[pa.Array]:
     """The loop columns as Arrow arrays; a row Arrow rejects becomes that row's error."""
     try:
         return _build(rows)
@@ -189,4 +189,4 @@ def _storable(row: tuple) -> tuple:
             pa.array([value], type=field.type)
         return row
     except Exception as error:  # noqa: BLE001
-        return _error_row(f"{type(error).__name__}: the result could not be stored: {error}")
+        return error_row(f"{type(error).__name__}: the result could not be stored: {error}")
