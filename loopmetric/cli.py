@@ -3,6 +3,7 @@
     loopmetric score PATH... [--json] [--junit FILE] [--fail-under RATE] [--jobs N] [settings]
     loopmetric explain PATH... [settings]
     loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
+    loopmetric spark PATH... --output FILE [--master URL] [--conf KEY=VALUE] [settings]
     loopmetric --version
 
 A PATH is a file, a folder (searched), a glob (absolute or relative, `**`
@@ -15,7 +16,7 @@ Exit codes: 0 ok; 1 the gate failed (share of passing traces below
 --fail-under, a trace that could not be read counting as not passing); 2 usage
 error or an input that could not be read (reported by name, one line each;
 every readable trace is still scored; 2 wins over 1). deepeval is never
-imported here.
+imported here; pyspark only by the `spark` subcommand (`loopmetric/spark/_cli.py`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from ._patterns import PATTERNS
 from ._settings import LoopSettings
 from .readers import FORMATS, expand_paths, load_traces
 
-__all__ = ["main"]
+__all__ = ["main", "summary_line"]
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 
@@ -138,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
                          help="read every file as this format (one it cannot read is an error)")
     _add_settings(explain)
     _add_guard_replay(commands)
+    _add_spark(commands)
     return parser
 
 
@@ -165,6 +167,31 @@ def _say(message: str, status: int) -> int:
 
 _Target = tuple[str, bool, Optional[int]]  # path as shown, named explicitly, the one record asked for
 _Row = tuple[str, Optional[dict], Optional[str]]  # name, report (as a dict) or None, error or None
+
+
+def _add_spark(commands: Any) -> None:
+    """`loopmetric spark`: defined here so that the plain command line never imports pyspark."""
+    spark = commands.add_parser("spark", help="score trace files with Apache Spark; write Parquet or JSON Lines")
+    spark.add_argument("paths", nargs="+", help="files, folders or globs Spark reads (local, s3a://, hdfs://, ...): "
+                       ".jsonl/.ndjson one trace a line, .json/.traj one trace a file")
+    spark.add_argument("--output", required=True, metavar="PATH",
+                       help="where to write the loop columns: Parquet, or JSON Lines when PATH ends in .json/.jsonl")
+    spark.add_argument("--master", default=None, metavar="URL",
+                       help="local[*,4] (default), any Spark master URL, or sc://HOST:PORT for Spark Connect")
+    spark.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="a Spark setting (repeat)")
+    spark.add_argument("--overwrite", action="store_true", help="replace --output when it exists")
+    spark.add_argument("--fail-under", type=float, default=None, metavar="RATE",
+                       help="exit 1 when the share of passing traces is below RATE (0..1)")
+    _add_settings(spark)
+
+
+def _spark(args: argparse.Namespace, settings: LoopSettings) -> int:
+    try:
+        from .spark._cli import run
+    except ImportError as error:  # names the extra to install
+        print(f"loopmetric: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    return run(args, settings)
 
 
 def _targets(raw_paths: Sequence[str]) -> list[_Target]:
@@ -363,11 +390,18 @@ def _print_table(reports: list[tuple[str, dict]], unread: int = 0) -> None:
         table.add_row(*row[:2], f"[green]{row[2]}[/]" if row[2] == "pass" else f"[red]{row[2]}[/]", *row[3:])
     console.print(table)
     failed = sum(1 for _, data in reports if not data["success"])
-    patterns = ", ".join(f"{k} {number(v)}" for k, v in sorted(counts.items())) or "none"
-    spent = (f", {count(sum(tokens), 'token')}" if tokens else "") + (f", {money(sum(costs))}" if costs else "")
+    print(summary_line(len(reports), failed, counts, looped, sum(tokens) if tokens else None,
+                       sum(costs) if costs else None, unread=unread), flush=True)
+
+
+def summary_line(traces: int, failed: int, patterns: dict[str, int], looped: int, tokens: Optional[float],
+                 cost: Optional[float], *, unread: int = 0) -> str:
+    """The line `loopmetric score` (and `loopmetric spark`) ends with; tokens and cost where recorded."""
+    counts = ", ".join(f"{k} {number(v)}" for k, v in sorted(patterns.items())) or "none"
+    spent = (f", {count(tokens, 'token')}" if tokens is not None else "") + (f", {money(cost)}" if cost is not None else "")
     not_read = f", {number(unread)} not read" if unread else ""
-    print(f"{count(len(reports), 'trace')}, {number(failed)} failed{not_read}; patterns: {patterns}; "
-          f"{count(looped, 'step')} inside loops{spent}", flush=True)
+    return (f"{count(traces, 'trace')}, {number(failed)} failed{not_read}; patterns: {counts}; "
+            f"{count(looped, 'step')} inside loops{spent}")
 
 
 def _steps(steps: Sequence[int]) -> str:

@@ -1,13 +1,13 @@
 """Readers: each turns one recorded format into loopmetric's `Trace`.
 
 `read_trace` reads any single value (detecting its format); `load_traces`
-reads every trace in a file.
+reads every trace in a file (`load_text`: in the text of one).
 """
 
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
 from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, read_trace
-from ._files import expand_paths, load_traces
+from ._files import expand_paths, load_text, load_traces
 from ._otlp import read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
@@ -18,6 +18,7 @@ __all__ = [
     "NotATrace",
     "detect_format",
     "expand_paths",
+    "load_text",
     "load_traces",
     "read_chat_messages",
     "read_deepeval_trace",

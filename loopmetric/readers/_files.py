@@ -18,7 +18,7 @@ from ._json import Unreadable
 from ._json import documents as parse_documents
 from ._otlp import is_otlp
 
-__all__ = ["expand_paths", "load_traces"]
+__all__ = ["expand_paths", "load_text", "load_traces"]
 
 
 _SUFFIXES = (".json", ".jsonl", ".traj", ".ndjson")
@@ -62,6 +62,14 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     except (OSError, UnicodeDecodeError) as error:
         yield LoadedTrace(stem, error=f"{where}: cannot read: {error}")
         return
+    yield from load_text(text, path, fmt)
+
+
+def load_text(text: str, path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
+    """Every trace in the text of a file (or of a part of it, such as one line of
+    JSON Lines), read and named as `load_traces` reads the file `path`. Never raises."""
+    where = "<stdin>" if path == "-" else path
+    stem = "<stdin>" if path == "-" else Path(path).name
     entries = list(_entries(text, fmt))
     several = len(entries) > 1
     for index, (label, read, why, not_a_trace) in enumerate(entries):

@@ -45,13 +45,15 @@ def documents(text: Any) -> list[tuple[int, Any]]:
         first_error = whole_error
     found: list[tuple[int, Any]] = []
     at, end = 0, len(text)
+    line, counted = 1, 0  # the line number of `at`, counted up to `counted` (once over the text, not per document)
     try:
         while True:
             while at < end and text[at].isspace():
                 at += 1
             if at == end:
                 break
-            line = text.count("\n", 0, at) + 1
+            line += text.count("\n", counted, at)
+            counted = at
             value, at = _DECODER.raw_decode(text, at)
             found.append((line, value))
     except (ValueError, RecursionError):
