@@ -484,6 +484,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "score":
             return _score(args, settings)
+        if args.command == "spark":
+            return _spark(args, settings)
         return _explain(args, settings)
     except BrokenPipeError:  # `loopmetric score runs/ | head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

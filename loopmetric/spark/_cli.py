@@ -141,7 +141,7 @@ def _score(spark: SparkSession, args: argparse.Namespace, settings: LoopSettings
         print(f"loopmetric: {errors:,} rows could not be read{more}; each is in {args.output} with its loop_error",
               file=sys.stderr)
     print(summary_line(summary["traces"], summary["failed"], summary["patterns"], summary["looped"] or 0,
-                       summary["tokens"], summary["cost"]))
+                       summary["tokens"], summary["cost"], unread=errors))
     traces, passed = summary["traces"], summary["traces"] - summary["failed"]
     if args.fail_under is not None and traces and passed / traces < args.fail_under:
         return EXIT_GATE
