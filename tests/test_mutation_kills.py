@@ -13,7 +13,7 @@ import pytest
 
 from loopmetric import detect_loops, read_deepeval_trace
 from loopmetric.cli import main as cli_main
-from tests._traces import agent, llm, tool, tool_call_entry
+from tests._traces import agent, llm, span, tool, tool_call_entry
 
 
 def outcome(trace, **options):
@@ -222,3 +222,68 @@ def test_new_observation_resets_text_repetition(between, expected):
         children += seen + [llm(SAME)]
     score, findings = outcome(agent(*children), repetition_threshold=10, repeated_result_threshold=None)
     assert (score, [f for f in findings if f[0] == "repeated_text"]) == expected
+
+
+# -- mutmut survivors (benchmarks/results/mutation.md) -------------------------------------------
+SENTENCE = "checking database connection settings before restarting payment service worker"
+
+
+@pytest.mark.parametrize(("outputs", "options", "expected"), [
+    # The same 9-word sentence said twice, then three times: the same 9 bigrams (Jaccard
+    # 9/9 = 1.0) though the Indel ratio of 18 against 27 words is only 0.799.
+    pytest.param([f"{SENTENCE} {SENTENCE}", f"{SENTENCE} {SENTENCE} {SENTENCE}"], {}, MILD_TEXT,
+                 id="same-sentence-more-times-jaccard-1.0"),
+    # One content word each, no bigrams: only the Indel ratio can compare them.
+    pytest.param(["Retrying", "Waiting"], {"min_similarity_words": 1}, 1.0, id="one-word-outputs-differ"),
+    pytest.param(["Retrying", "Retrying now"], {"min_similarity_words": 1}, MILD_TEXT, id="one-word-outputs-alike"),
+])
+def test_similarity_of_short_and_repeated_outputs(outputs, options, expected):
+    score, findings = outcome(agent(*[llm(text) for text in outputs]), **options)
+    assert score == pytest.approx(expected, abs=1e-12)
+    assert findings == ([] if expected == 1.0 else [("reasoning_stagnation", "mild", (1, 2))])
+
+
+def nested(levels: int, under_root: bool) -> dict:
+    """An agent span that calls itself with the same input `levels` deep, each level with
+    an LLM span first (span indices: agents at every other index)."""
+    node = tool("t", {"q": 1}, output="r")
+    for level in range(levels):
+        node = span("agent", "solver", input={"task": "x"}, output="o", children=[llm(f"think {level}"), node])
+    if under_root:
+        node = span("agent", "root", input={"task": "root"}, output="o", children=[llm("start"), node])
+    return node
+
+
+@pytest.mark.parametrize(("root", "spans"), [
+    pytest.param(nested(2, False), (0, 2), id="two-levels-from-the-root"),
+    pytest.param(nested(3, False), (0, 2, 4), id="three-levels-from-the-root"),
+    pytest.param(nested(3, True), (2, 4, 6), id="three-levels-under-another-agent"),
+])
+def test_call_graph_cycle_spans_run_from_first_to_deepest(root, spans):
+    report = detect_loops(root)
+    assert [(f.pattern, f.count, f.spans) for f in report.findings] == [("call_graph_cycle", len(spans), spans)]
+    assert report.score == 0.0
+
+
+def test_text_detectors_are_off_with_reasoning_stagnation():
+    from loopmetric import LoopSettings
+    from loopmetric.detectors import detect_reasoning_stagnation, detect_repeated_text
+
+    trace = read_deepeval_trace(agent(*[llm("the same words again")] * 4))
+    assert [f.pattern for f in detect_repeated_text(trace, LoopSettings())] == ["repeated_text"]
+    off = LoopSettings(check_reasoning_stagnation=False)
+    assert detect_repeated_text(trace, off) == () and detect_reasoning_stagnation(trace, off) == ()
+
+
+@pytest.mark.parametrize(("outputs", "expected"), [
+    # Exact repeats are not reported at all without repeated_text_threshold; near-duplicates
+    # still are, severe from the third (the default rung).
+    pytest.param([" ".join(BASE)] * 3, (1.0, []), id="exact-repeats-not-reported"),
+    pytest.param([" ".join(BASE), reworded((5, "service")), reworded((5, "server"))],
+                 (0.0, [("reasoning_stagnation", "severe", (1, 2, 3))]), id="three-near-duplicates-severe"),
+    pytest.param([" ".join(BASE), reworded((5, "service"))], (MILD_TEXT, [("reasoning_stagnation", "mild", (1, 2))]),
+                 id="two-near-duplicates-mild"),
+])
+def test_near_duplicates_without_repeated_text_threshold(outputs, expected):
+    score, findings = outcome(agent(*[llm(text) for text in outputs]), repeated_text_threshold=None)
+    assert (score, findings) == (pytest.approx(expected[0], abs=1e-12), expected[1])
