@@ -115,6 +115,17 @@ HAND = (
                "tests/test_benchmarks_common.py::test_confusion_counts_and_rates"),
 )
 
+# Each mutant of HAND on the suite of main at 2bf7e7c (the tests before issue 16), as
+# `--hand --suite --before 2bf7e7c` measured it on 2026-12-01: True = killed. Shown in the
+# report's "before" column unless --before measures it again.
+BEFORE_AT_MAIN = {
+    "volatile-keys-unmasked": False, "iterative-encoder-unsorted": False, "repeated-result-ignores-window": False,
+    "fail-under-inclusive": False, "claims-no-exact-preference": False, "claims-no-name-fallback": False,
+    "claims-neither-exact-nor-name": True, "pending-requests-never-cleared": False,
+    "similarity-cutoff-plus-0.1": True, "similarity-min-not-max": True, "new-observation-all-not-any": False,
+    "benchmark-f1-formula": False, "benchmark-fp-fn-swapped": False,
+}
+
 # The whole suite but what is slow and tests other things (notebooks, plots, benchmark
 # smoke runs, live framework integrations, the minute-long fuzz and scale rows).
 SUITE = ["tests/", "--ignore=tests/test_notebooks.py", "--ignore=tests/test_plot.py",
@@ -124,7 +135,7 @@ SUITE = ["tests/", "--ignore=tests/test_notebooks.py", "--ignore=tests/test_plot
 
 
 def _copy_tree(into: Path, root: Path = ROOT) -> None:
-    for name in ("loopmetric", "tests", "benchmarks", "examples", "pyproject.toml"):
+    for name in ("loopmetric", "tests", "benchmarks", "examples", "pyproject.toml", "README.md"):
         source = root / name
         if source.is_dir():
             shutil.copytree(source, into / name, ignore=shutil.ignore_patterns("__pycache__", "mutants"))
@@ -142,7 +153,8 @@ def apply(mutant: HandMutant, root: Path) -> None:
     path.write_text(text)
 
 
-def run_hand(mutants: tuple[HandMutant, ...], tests: list[str], source: Path = ROOT) -> list[tuple[HandMutant, bool]]:
+def run_hand(mutants: tuple[HandMutant, ...], tests: list[str], source: Path = ROOT,
+             timeout: float = 900) -> list[tuple[HandMutant, bool]]:
     """Each mutant alone in a fresh copy of the tree `source`; killed when the tests fail."""
     out = []
     for mutant in (None, *mutants):
@@ -152,12 +164,15 @@ def run_hand(mutants: tuple[HandMutant, ...], tests: list[str], source: Path = R
             if mutant is not None:
                 apply(mutant, root)
             env = dict(os.environ, PYTHONPATH=str(root), DEEPEVAL_TELEMETRY_OPT_OUT="YES")
-            result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
-                                    cwd=root, env=env, capture_output=True, text=True)
-            killed = result.returncode != 0
+            try:
+                result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                                        cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
+                killed = result.returncode != 0
+            except subprocess.TimeoutExpired:  # a mutant that never ends is caught too (mutmut: "timeout")
+                result, killed = None, True
             if mutant is None:
                 if killed:
-                    raise SystemExit("the tests fail without any mutant:\n" + result.stdout[-2000:])
+                    raise SystemExit("the tests fail without any mutant:\n" + (result.stdout[-2000:] if result else ""))
                 continue
             print(f"{mutant.id:<36} {'killed' if killed else 'SURVIVED'}", flush=True)
             out.append((mutant, killed))
@@ -167,7 +182,37 @@ def run_hand(mutants: tuple[HandMutant, ...], tests: list[str], source: Path = R
 # Survivors of the mutmut run that no user could tell apart from the original, by
 # mutant name, with the reason. A name is `module.x_function__mutmut_N`; the number is
 # stable while the function's code is unchanged.
-EQUIVALENT: dict[str, str] = {}
+_CUTOFF_ONLY = ("rapidfuzz's `score_cutoff` only lets it give up early and return 0.0 for a ratio below the "
+                "cutoff; here Jaccard is below the cutoff too, so `best >= cutoff` discards that ratio either way")
+EQUIVALENT: dict[str, str] = {
+    "loopmetric._similarity.x_similarity__mutmut_1": (
+        "the default `cutoff` 0.0 -> 1.0: both callers (text and reply detectors) always pass their threshold"),
+    "loopmetric._similarity.x_similarity__mutmut_4": (
+        "`and` -> `or` on both texts having bigrams: with one side empty the Jaccard is 0 / |union| = 0.0, "
+        "the value it starts from"),
+    "loopmetric._similarity.x_similarity__mutmut_8": (
+        "`else 0.0` -> `else 1.0` for an empty union: inside the branch both bigram sets are non-empty"),
+    "loopmetric._similarity.x_similarity__mutmut_11": (
+        "`cutoff > 0` -> `cutoff >= 0`: every caller passes a threshold that LoopSettings keeps in (0, 1]"),
+    "loopmetric._similarity.x_similarity__mutmut_16": _CUTOFF_ONLY,
+    "loopmetric.detectors._tool_calls.x__result_finding__mutmut_2": (
+        "`run[0]` -> `run[1]` as the call that names the finding: every call of a run has the same "
+        "fingerprint (so the same name) and the same outcome (so the same error flag and outcome)"),
+    "loopmetric._similarity.x_similarity__mutmut_19": _CUTOFF_ONLY,
+    "loopmetric._similarity.x_similarity__mutmut_20": _CUTOFF_ONLY,
+}
+
+# Survivors of the last mutmut run killed by tests written after it, each checked with
+# `--verify NAME` (put back alone in a copy of the tree, the tests fail). A new mutmut run
+# finds them killed and they can go.
+_KILLS = "tests/test_mutation_kills.py"
+KILLED_SINCE: dict[str, str] = {
+    **{f"loopmetric.detectors._call_graph.x__path_between__mutmut_{n}": _KILLS for n in (2, 5, 8, 9, 13, 14)},
+    **{f"loopmetric._similarity.x_similarity__mutmut_{n}": _KILLS for n in (2, 3, 5)},
+    "loopmetric.detectors._text.x_detect_repeated_text__mutmut_1": _KILLS,
+    "loopmetric.detectors._text.x__finding__mutmut_6": _KILLS,
+    "loopmetric.detectors._text.x__finding__mutmut_7": _KILLS,
+}
 
 _STATUS = {1: "killed", 3: "killed", -24: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
            36: "timeout", 37: "caught by type check", None: "not checked", 2: "not checked"}
@@ -188,7 +233,8 @@ def statuses() -> dict[str, str]:
     out = {}
     for meta in sorted((ROOT / "mutants").rglob("*.py.meta")):
         for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
-            out[name] = _STATUS.get(code, "suspicious")
+            status = _STATUS.get(code, "suspicious")
+            out[name] = "killed" if status == "survived" and name in KILLED_SINCE else status
     return out
 
 
@@ -210,12 +256,37 @@ def summary(found: dict[str, str]) -> tuple[list[list[str]], list[str]]:
         killed = counts["killed"] + counts["timeout"]
         checked = total - counts["not checked"]
         scored = killed + counts["survived"]
-        score = f"{killed}/{scored} = {killed / scored:.4f}" if scored and checked == total else (
-            f"{killed}/{scored} of {checked} checked (partial)" if scored else "not run")
+        score = "not run" if not scored else f"{killed}/{scored} = {killed / scored:.4f}" + (
+            "" if checked == total else f" (partial: {checked} of {total} checked)")
         rows.append([f"`{module}`", str(total), str(checked), str(killed), str(counts["survived"]),
                      str(counts["equivalent"]), str(counts["no tests"]), score])
     survivors = sorted(n for n, s in found.items() if s == "survived" and n not in EQUIVALENT)
     return rows, survivors
+
+
+# What the survivors of the last run are, by group (read with `mutmut show NAME`).
+NOTES = """\
+## Reading the survivors
+
+- **Wording only** (`_tool_calls._outcome_words`, most of `_text._finding`, `_scoring.reason_for`):
+  they change a finding's message or the reason, never a verdict, score, pattern or steps. The
+  reason texts have their own tests and owner; these are left to them. Not wording: `_text._finding`
+  34, 42 and 50 drop or unround the `similarity` a near-duplicate finding reports (not pinned yet).
+- **`_canonical`**: the fallback encoder (`_encode_iteratively`, `_encode_scalar`, `_key`) for what
+  `json` cannot encode (mixed key types, cycles, 100,000-deep nesting, NaN) and the reading of plain
+  objects (`plain_object`, `_object_fields`): the tests check that such values are read without
+  raising, and (since issue 16) that key order never tells calls apart, but not the exact text of
+  every odd value, so two different odd values encoded alike would go unnoticed.
+- **`_similarity` 10, 12**: the fast path returns the bigram Jaccard as soon as it passes the
+  cutoff, so the `similarity` a finding reports is that Jaccard, not the max of the two measures the
+  docstring promises; these mutants report the max and change only that figure. 26: `>` for `>=`
+  where the Indel ratio equals the threshold exactly.
+- **`_rejections._repeats_next`, `_replies._same` / `_answers_input` / `_after_input`**: the
+  look-ahead that lets a chain of rejected outputs start, and the reply comparison's edge cases
+  (a reply that answers the input, the similarity exactly at the threshold): not yet pinned.
+- `_tool_calls._result_finding` 16 was running when the run was stopped; its status is not
+  trustworthy.
+"""
 
 
 def report(found: dict[str, str], command: str) -> str:
@@ -232,8 +303,14 @@ def report(found: dict[str, str], command: str) -> str:
                             rows), "",
              f"All checked: {killed} killed, {len(survivors)} survived"
              + (f", score {killed}/{scored} = {killed / scored:.4f}." if scored else "."), ""]
+    since = sorted(n for n in KILLED_SINCE if n in found)
+    lines += ["## Killed by tests written after the run", "",
+              "Counted as killed above; each checked with `python -m benchmarks.mutation --verify NAME`.", ""]
+    lines += [f"- `{n}`: `{KILLED_SINCE[n]}`" for n in since] or ["- none"]
+    lines += [""]
     lines += ["## Equivalent mutants", ""] + ([f"- `{n}`: {why}" for n, why in sorted(EQUIVALENT.items())]
                                             or ["- none listed"]) + [""]
+    lines += [NOTES]
     lines += ["## Surviving mutants (not yet killed)", ""] + ([f"- `{n}`" for n in survivors] or ["- none"]) + [""]
     return "\n".join(lines)
 
@@ -248,8 +325,9 @@ def hand_report(results: list[tuple[HandMutant, bool]], tests: list[str],
              "killed" if killed else "SURVIVED", f"`{m.test}`"] for m, killed in results]
     return "\n".join(["## The survivors of issue 16", "",
                       "Each bug put back alone in a copy of the tree (`python -m benchmarks.mutation --hand`), "
-                      f"tests run on it: `{' '.join(tests)}`. Before: the suite of main before issue 16 "
-                      "(`--hand --suite --before REV`).", "",
+                      f"tests run on it: `{' '.join(tests)}`. Before: the whole suite of main at 2bf7e7c "
+                      "(`--hand --suite --before 2bf7e7c`; the engine's bugs on the `[tool.mutmut]` selection, "
+                      "the benchmark's on `tests/test_benchmarks.py`).", "",
                       markdown_table(["mutant", "file", "what a user would see", "before", "now", "killed by"],
                                      rows), ""])
 
@@ -288,7 +366,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         return
     if args.hand:
         tests = SUITE + ["tests/test_benchmarks.py"] if args.suite else sorted({m.test.split("::")[0] for m in HAND})
-        before = None
+        before = BEFORE_AT_MAIN
         if args.before:
             with tempfile.TemporaryDirectory(prefix="loopmetric-before-") as tmp:
                 archive = subprocess.run(["git", "archive", args.before], cwd=ROOT, check=True, capture_output=True)
