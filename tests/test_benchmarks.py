@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("deepeval")
@@ -60,3 +62,46 @@ def test_guard_smoke(tmp_path):
     text = guard.main(["--smoke", "--out", str(tmp_path)])
     assert (tmp_path / "guard.md").read_text() == text
     assert "| 20 | 21 |" in text and "own work per request at 20 calls / at 10 calls" in text
+
+
+def cli_verdicts(path, capsys) -> dict[int, bool]:
+    """record index -> predicted loop, as `loopmetric score PATH --json` says (a record it
+    cannot read is reported on stderr and never passes)."""
+    from loopmetric import load_traces
+    from loopmetric.cli import main as cli_main
+
+    cli_main(["score", str(path), "--json"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    readable = [i for i, loaded in enumerate(load_traces(str(path))) if loaded.error is None]
+    assert len(rows) == len(readable)
+    verdicts = {i: not row["success"] for i, row in zip(readable, rows)}
+    return verdicts
+
+
+@pytest.mark.parametrize("source", ["swe", "tau", "ctf", "tau2", "m1", "mint"])
+def test_real_run_verdicts_are_the_command_lines(source, capsys):
+    """The accuracy benchmark's verdict on a real run is `loopmetric score` on its file."""
+    from benchmarks import accuracy, real_runs
+
+    runs = {run.id: run for run in real_runs.runs(source)}
+    if not runs:
+        pytest.skip("../shared/trajectories is not present")
+    rows = accuracy.real_rows(smoke=True, sources=[source])
+    assert rows
+    by_file: dict = {}
+    for row in rows:
+        run = runs[row["id"]]
+        if run.path not in by_file:
+            by_file[run.path] = cli_verdicts(run.path, capsys)
+        assert row["lm"] == by_file[run.path].get(run.record, True), row["id"]
+
+
+def test_corpus_verdicts_are_the_command_lines(tmp_path, capsys):
+    from benchmarks import accuracy
+
+    rows = accuracy._score_corpus(accuracy.corpus_rows(smoke=True))
+    for index, row in enumerate(rows):
+        path = tmp_path / f"{index}.json"
+        path.write_text(json.dumps(row["trace"]))
+        assert row["lm"] == cli_verdicts(path, capsys)[0], row["id"]
+    assert {row["lm"] for row in rows} == {True, False}
