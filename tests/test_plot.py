@@ -133,6 +133,6 @@ def test_speed_plot_legend_sits_outside_the_panels_named_as_in_the_readme():
                                                           "json.loads"]
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     names = [ax.get_title().split(":")[0] for ax in fig.axes]
-    assert names == ["alternating", "near-duplicates", "deep"]
+    assert names == ["alternating", "text-heavy", "near-duplicates", "deep"]
     benchmarks = readme[readme.index("## Benchmarks"):]
     assert all(f" {name}" in benchmarks for name in names)
