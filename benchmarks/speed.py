@@ -261,9 +261,10 @@ def _main(argv: Optional[list[str]] = None) -> str:
     return text
 
 
-# Panel titles in the README's words for the three shapes.
+# Panel titles in the README's words for the four shapes.
 PANEL_TITLES = {
     "distinct": "alternating: LLM and tool spans, every output different",
+    "text-heavy": "text-heavy: long LLM outputs, tool spans between",
     "near-identical": "near-duplicates: each LLM output like the last",
     "deep": "deep: a chain of nested spans",
 }
