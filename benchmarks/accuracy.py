@@ -177,7 +177,10 @@ def trade_off_section(real: list[dict]) -> list[str]:
                 counts = Confusion()
                 for row in decided:
                     if row["half"] == half:
-                        loop = row["lm"] if "trace" not in row else not analyze(row["trace"], settings).success
+                        if settings == LoopSettings() or "trace" not in row:  # the defaults: scored already
+                            loop = row["lm"]
+                        else:
+                            loop = not analyze(row["trace"], settings).success
                         counts.add(row["loop"], loop)
                 cells += [f"{counts.f1:.3f}", f"{counts.precision:.3f}", f"{counts.recall:.3f}"]
             lines.append(cells)
