@@ -25,7 +25,7 @@ except ImportError as error:  # the core install: no deepeval
         'pip install "loopmetric[deepeval]" (detect_loops, the readers and the command line work without it).'
     ) from error
 
-from ._detect import detect_loops, no_trace_report
+from ._engine import detect_loops, no_trace_report
 from ._errors import TraceReadError
 from ._findings import Finding
 from ._report import LoopReport

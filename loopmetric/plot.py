@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Optional, Union
 
-from ._detect import analyze
+from ._engine import analyze
 from ._findings import step_range
 from ._model import Trace
 from ._report import LoopReport

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-import loopmetric._detect as engine
+import loopmetric._engine as engine
 import loopmetric._gc as pause
 from loopmetric import detect_loops, load_traces
 from loopmetric._gc import collector_paused

@@ -8,7 +8,7 @@ import pytest
 
 from loopmetric import read_deepeval_trace
 from loopmetric._model import ToolCall
-from loopmetric._progress import Progress, failure_kind, info_units
+from loopmetric.detectors._news import Progress, failure_kind, info_units
 from tests._traces import agent, tool
 
 

@@ -28,7 +28,7 @@ from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
 from loopmetric.spark import LOOP_SCHEMA, score_traces  # noqa: E402
-from loopmetric.spark._cli import read_trace_files  # noqa: E402
+from loopmetric.spark._job import read_trace_files  # noqa: E402
 from loopmetric.spark._score import NULL_NESTED  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
@@ -377,7 +377,7 @@ def _readable(text: str) -> bool:
 
 def _examples_line(**settings) -> str:
     """How `loopmetric score` begins its summary on the examples folder, from the engine itself."""
-    from loopmetric._numbers import count
+    from loopmetric.cli._numbers import count
     from loopmetric.readers import expand_paths, load_traces
 
     traces = [item.trace for path, _ in expand_paths([str(EXAMPLES)]) for item in load_traces(path) if item.trace]

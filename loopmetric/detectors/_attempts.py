@@ -10,7 +10,7 @@ different objects looked at are progress: their results differ.
 from __future__ import annotations
 
 from .._findings import Finding, step_range
-from .._progress import progress
+from ._news import progress
 from .._settings import LoopSettings
 from .._model import Trace
 

@@ -21,7 +21,7 @@ from typing import Hashable, Optional
 
 from .._findings import Finding, step_range
 from .._model import Trace
-from .._progress import progress, says_little
+from ._news import progress, says_little
 from .._settings import LoopSettings
 
 __all__ = ["detect_call_cycles", "find_cycles"]

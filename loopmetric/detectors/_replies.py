@@ -17,7 +17,7 @@ from typing import Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
-from .._similarity import Words, content_words, similarity
+from ._similarity import Words, content_words, similarity
 
 __all__ = ["detect_repeated_replies"]
 

@@ -14,7 +14,7 @@ from typing import Optional
 
 from .._findings import Finding, step_range
 from .._model import Trace
-from .._progress import Progress, progress
+from ._news import Progress, progress
 from .._settings import LoopSettings
 
 __all__ = ["detect_revisited_calls"]

@@ -18,7 +18,7 @@ from typing import Optional
 from .._findings import Finding, step_list
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
-from .._similarity import Words, similarity
+from ._similarity import Words, similarity
 
 __all__ = ["detect_reasoning_stagnation", "detect_repeated_text", "detect_text_loops", "text_episodes"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .._findings import Finding, step_range
 from .._model import ToolCall, Trace
-from .._progress import progress
+from ._news import progress
 from .._settings import LoopSettings
 
 __all__ = ["detect_repeated_calls", "detect_repeated_results", "group_calls"]

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._builder import TraceBuilder
+from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from .._extract import clean_tool_name, finite_number, merge_requests, read_llm_output, read_tool_entry
+from ._shapes import clean_tool_name, finite_number, merge_requests, read_llm_output, read_tool_entry
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text

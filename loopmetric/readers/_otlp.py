@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._extract import finite_number
+from ._shapes import finite_number
 from .._errors import TraceReadError
 from .._model import Trace
 from ._json import parse_text

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 import pyarrow as pa
 from pyspark.sql.types import StringType, StructField, StructType
 
-from .._detect import analyze
+from .._engine import analyze
 from .._settings import LoopSettings
 from ..readers import load_text
 from ._schema import LOOP_ARROW_FIELDS, LOOP_SCHEMA

@@ -18,15 +18,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..readers import detect_format, expand_paths
-from ._settings import GuardSettings
+from ..guard._settings import GuardSettings
+from ._args import EXIT_OK, EXIT_USAGE, add_settings, settings_from
 
 __all__ = ["add_parser", "run"]
 
-EXIT_OK, EXIT_USAGE = 0, 2
-
-
-def _optional_int(text: str) -> Optional[int]:
-    return None if text.lower() in ("none", "off") else int(text)
 
 
 def add_parser(commands: Any) -> None:
@@ -37,16 +33,7 @@ def add_parser(commands: Any) -> None:
                     "have reported, at which request, and what stopping at the first one would have saved.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per run (JSON Lines)")
-    group = parser.add_argument_group("guard settings (defaults as in DetectLoops)")
-    for field in fields(GuardSettings):
-        flag = "--" + field.name.replace("_", "-")
-        if isinstance(field.default, bool):
-            group.add_argument(flag, dest=field.name, action=argparse.BooleanOptionalAction,
-                               default=argparse.SUPPRESS, help=f"default {field.default}")
-        else:
-            group.add_argument(flag, dest=field.name, type=_optional_int, default=argparse.SUPPRESS,
-                               help=f"default {field.default}" + (" ('none' turns it off)"
-                                                                   if "threshold" in field.name else ""))
+    add_settings(parser, GuardSettings, "guard settings (defaults as in DetectLoops)")
     parser.set_defaults(guard_replay=run)
 
 
@@ -74,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay every run found in `args.paths`; print a table (or JSON Lines) and a summary."""
     chosen = {f.name: getattr(args, f.name) for f in fields(GuardSettings) if hasattr(args, f.name)}
     try:
-        GuardSettings(**chosen)
+        settings_from(args, GuardSettings)
     except ValueError as error:
         print(f"loopmetric: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -137,7 +124,7 @@ def _histories(path: str) -> list[tuple[str, str, Any, Optional[str]]]:
 
 
 def _replay_file(label: str, data: Any, settings: dict[str, Any]) -> list[_Run]:
-    from ._replay import load_messages, replay, split_runs, steps  # pydantic-ai, only when asked
+    from ..guard._replay import load_messages, replay, split_runs, steps  # pydantic-ai, only when asked
 
     runs = list(split_runs(load_messages(data)))
     out = []
@@ -159,8 +146,8 @@ def _replay_file(label: str, data: Any, settings: dict[str, Any]) -> list[_Run]:
 
 
 def _print_table(runs: list[_Run]) -> None:
-    from .._console import Console
-    from .._console import Table
+    from ._console import Console
+    from ._console import Table
 
     table = Table()
     for column in ("run", "requests", "loops", "first loop", "error would save"):

@@ -18,7 +18,7 @@ import json
 import re
 from typing import Optional
 
-from ._extract import ToolRequest
+from ._shapes import ToolRequest
 
 __all__ = ["text_action"]
 

@@ -19,11 +19,11 @@ import bisect
 from collections import defaultdict, deque
 from typing import Any, Callable, Optional
 
-from ._errors import TraceReadError, describe
-from ._canonical import as_mapping, canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
-from ._extract import ToolRequest, read_tool_result
-from ._fingerprint import fingerprint
-from ._model import LlmOutput, Observation, Span, Step, ToolCall, Trace
+from .._errors import TraceReadError, describe
+from .._canonical import as_mapping, canonical_args, canonical_json, mask_error, mask_volatile, normalize_text
+from ._shapes import ToolRequest, read_tool_result
+from .._fingerprint import fingerprint
+from .._model import LlmOutput, Observation, Span, Step, ToolCall, Trace
 
 _llm_output = LlmOutput._make
 _tool_call = ToolCall._make

@@ -7,7 +7,7 @@ from itertools import accumulate
 from typing import Any, Optional
 
 from ._findings import Finding, looped_steps
-from ._progress import forget as forget_progress
+from .detectors._news import forget as forget_progress
 from ._model import Trace
 from ._report import LoopReport
 from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores

@@ -15,7 +15,7 @@ from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Optional
 
-from ._canonical import as_mapping, canonical_args
+from .._canonical import as_mapping, canonical_args
 
 __all__ = [
     "ToolRequest",

@@ -1,5 +1,5 @@
-"""`loopmetric spark PATHS... --output OUT`: score trace files with Spark, write the loop
-columns as Parquet or JSON Lines, and print the summary line `loopmetric score` prints.
+"""The Spark job behind `loopmetric spark PATHS... --output OUT`: score trace files with Spark
+and write the loop columns as Parquet or JSON Lines (the command line is `loopmetric.cli._spark`).
 
 Which files, and how each becomes rows: `.jsonl` / `.ndjson` files one line per
 row (Spark splits large files between tasks); `.json` / `.traj` files one file
@@ -12,24 +12,21 @@ batches on separate lines of a JSON Lines file are not joined into one trace.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import warnings
 from functools import partial
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from .._settings import LoopSettings
-from ..cli import summary_line
 from ._files import FILE_SCHEMA, local_path, score_file_rows
 
-__all__ = ["DEFAULT_CONF", "DEFAULT_MASTER", "read_trace_files", "run"]
+__all__ = ["DEFAULT_CONF", "DEFAULT_MASTER", "SHOWN_ERRORS", "SparkJobError", "read_trace_files", "run_job"]
 
-EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2  # as `loopmetric score`
 DEFAULT_MASTER = "local[*,4]"  # every core; a failed task is retried (up to 4 attempts) as on a cluster
 DEFAULT_CONF = {
     # Rows per Arrow batch sent to a Python worker. Spark 4 also caps a batch at 64 MB
@@ -38,38 +35,44 @@ DEFAULT_CONF = {
     "spark.sql.execution.arrow.maxRecordsPerBatch": "1000",
 }
 _LINES, _WHOLE = ("jsonl", "ndjson"), ("json", "traj")
-_SHOWN_ERRORS = 10
+SHOWN_ERRORS = 10
 
 
-def run(args: argparse.Namespace, settings: LoopSettings) -> int:
-    """The `spark` subcommand (arguments defined in `loopmetric.cli`); an exit code."""
-    try:
-        conf = {**DEFAULT_CONF, **_parse_conf(args.conf)}
-    except ValueError as error:
-        print(f"loopmetric: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if not _remote(args.master):  # a progress bar when stderr is a terminal, as `loopmetric score`
-        conf.setdefault("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
+def run_job(paths: list[str], output: str, *, settings: LoopSettings, master: Optional[str] = None,
+            conf: Sequence[str] = (), overwrite: bool = False) -> dict[str, Any]:
+    """Score the trace files under `paths` on Spark and write the loop columns to `output`.
+
+    Returns the summary the command line prints: `rows`, `traces` (read),
+    `failed`, `looped`, `tokens`, `cost`, `patterns` and the first `errors`.
+    Raises `SparkJobError` (a `ValueError`) for a bad `--conf` or what Spark
+    refuses (a path that does not exist, an output that does).
+    """
+    settings_conf = {**DEFAULT_CONF, **_parse_conf(conf)}
+    if not _remote(master):  # a progress bar when stderr is a terminal, as `loopmetric score`
+        settings_conf.setdefault("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
     owned = SparkSession.getActiveSession() is None
     with warnings.catch_warnings():  # PySpark warns about pandas versions it has not yet tested
         warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
-        spark = _session(args.master, conf)
+        spark = _session(master, settings_conf)
         try:
-            return _score(spark, args, settings)
-        except PySparkException as error:  # a path that does not exist, an output that does, ...
-            print(f"loopmetric: {str(error).strip().splitlines()[0]}", file=sys.stderr)
-            return EXIT_USAGE
+            return _score(spark, list(paths), output, overwrite, settings)
+        except PySparkException as error:
+            raise SparkJobError(str(error).strip().splitlines()[0]) from None
         finally:
             if owned:
                 spark.stop()
 
 
-def _parse_conf(pairs: list[str]) -> dict[str, str]:
+class SparkJobError(ValueError):
+    """What stops a Spark job before it scores: said in one line."""
+
+
+def _parse_conf(pairs: Sequence[str]) -> dict[str, str]:
     conf = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key.strip():
-            raise ValueError(f"Expected --conf to be KEY=VALUE, but got {pair!r}.")
+            raise SparkJobError(f"Expected --conf to be KEY=VALUE, but got {pair!r}.")
         conf[key.strip()] = value
     return conf
 
@@ -120,32 +123,19 @@ def read_trace_files(spark: SparkSession, paths: list[str]) -> DataFrame:
     return rows.filter(F.col("text").rlike(r"\S"))  # blank lines are not traces
 
 
-def _score(spark: SparkSession, args: argparse.Namespace, settings: LoopSettings) -> int:
-    named = frozenset(path for path in args.paths if os.path.isfile(local_path(path)))
+def _score(spark: SparkSession, paths: list[str], output: str, overwrite: bool,
+           settings: LoopSettings) -> dict[str, Any]:
+    named = frozenset(path for path in paths if os.path.isfile(local_path(path)))
     named |= frozenset(os.path.abspath(local_path(path)) for path in named)
-    scored = read_trace_files(spark, args.paths).mapInArrow(
+    scored = read_trace_files(spark, paths).mapInArrow(
         partial(score_file_rows, settings=settings, named=named), FILE_SCHEMA)
-    fmt = "json" if args.output.lower().rstrip("/").endswith((".json", ".jsonl", ".ndjson")) else "parquet"
-    scored.write.mode("overwrite" if args.overwrite else "error").format(fmt).save(args.output)
-    results = spark.read.schema(scored.schema).format(fmt).load(args.output)
+    fmt = "json" if output.lower().rstrip("/").endswith((".json", ".jsonl", ".ndjson")) else "parquet"
+    scored.write.mode("overwrite" if overwrite else "error").format(fmt).save(output)
+    results = spark.read.schema(scored.schema).format(fmt).load(output)
     summary = _summary(results)
-    if summary["rows"] == 0:
-        print("loopmetric: no trace files found", file=sys.stderr)
-        return EXIT_USAGE
-    errors = summary["rows"] - summary["traces"]
-    for row in results.filter(F.col("loop_error").isNotNull()).select("loop_error").limit(_SHOWN_ERRORS) \
-            .collect():
-        print(f"loopmetric: {row.loop_error}", file=sys.stderr)
-    if errors:
-        more = f" ({errors - _SHOWN_ERRORS:,} more not shown)" if errors > _SHOWN_ERRORS else ""
-        print(f"loopmetric: {errors:,} rows could not be read{more}; each is in {args.output} with its loop_error",
-              file=sys.stderr)
-    print(summary_line(summary["traces"], summary["failed"], summary["patterns"], summary["looped"] or 0,
-                       summary["tokens"], summary["cost"], unread=errors))
-    traces, passed = summary["traces"], summary["traces"] - summary["failed"]
-    if args.fail_under is not None and traces and passed / traces < args.fail_under:
-        return EXIT_GATE
-    return EXIT_USAGE if errors else EXIT_OK
+    summary["errors"] = [row.loop_error for row in results.filter(F.col("loop_error").isNotNull())
+                         .select("loop_error").limit(SHOWN_ERRORS).collect()]
+    return summary
 
 
 def _summary(results: DataFrame) -> dict[str, Any]:

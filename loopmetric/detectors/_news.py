@@ -26,7 +26,7 @@ import re
 import threading
 from typing import Optional
 
-from ._model import ToolCall, Trace
+from .._model import ToolCall, Trace
 
 __all__ = ["Progress", "failure_kind", "forget", "info_units", "progress", "says_little"]
 
