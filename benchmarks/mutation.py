@@ -107,12 +107,12 @@ HAND = (
     HandMutant("benchmark-f1-formula", "benchmarks/_common.py",
                "return 2 * p * r / (p + r) if p + r else 0.0", "return (p + r) / 2 if p + r else 0.0",
                "the benchmark reports the mean of precision and recall as F1",
-               "tests/test_benchmarks_common.py::test_confusion_counts_and_rates"),
+               "tests/benchmarks/test_benchmarks_common.py::test_confusion_counts_and_rates"),
     HandMutant("benchmark-fp-fn-swapped", "benchmarks/_common.py",
                "        elif truth:\n            self.fn += 1\n        elif predicted:\n            self.fp += 1",
                "        elif truth:\n            self.fp += 1\n        elif predicted:\n            self.fn += 1",
                "missed loops counted as false alarms (precision and recall swapped)",
-               "tests/test_benchmarks_common.py::test_confusion_counts_and_rates"),
+               "tests/benchmarks/test_benchmarks_common.py::test_confusion_counts_and_rates"),
 )
 
 # Each mutant of HAND on the suite of main at 2bf7e7c (the tests before issue 16), as
@@ -128,8 +128,8 @@ BEFORE_AT_MAIN = {
 
 # The whole suite but what is slow and tests other things (notebooks, plots, benchmark
 # smoke runs, live framework integrations, the minute-long fuzz and scale rows).
-SUITE = ["tests/", "--ignore=tests/test_notebooks.py", "--ignore=tests/test_plot.py",
-         "--ignore=tests/test_benchmarks.py", "--ignore=tests/test_integrations.py",
+SUITE = ["tests/", "--ignore=tests/docs/test_notebooks.py", "--ignore=tests/test_plot.py",
+         "--ignore=tests/benchmarks/test_benchmarks.py", "--ignore=tests/test_integrations.py",
          "--deselect=tests/test_robustness.py::test_mutation_fuzzer_few_hundred",
          "--deselect=tests/test_robustness.py::test_scale_rows_finish_with_the_right_answer"]
 
@@ -330,7 +330,7 @@ def hand_report(results: list[tuple[HandMutant, bool]], tests: list[str],
                       "Each bug put back alone in a copy of the tree (`python -m benchmarks.mutation --hand`), "
                       f"tests run on it: `{' '.join(tests)}`. Before: the whole suite of main at 2bf7e7c "
                       "(`--hand --suite --before 2bf7e7c`; the engine's bugs on the `[tool.mutmut]` selection, "
-                      "the benchmark's on `tests/test_benchmarks.py`).", "",
+                      "the benchmark's on `tests/benchmarks/test_benchmarks.py`).", "",
                       markdown_table(["mutant", "file", "what a user would see", "before", "now", "killed by"],
                                      rows), ""])
 
@@ -368,7 +368,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         run_hand(tuple(from_mutmut(name) for name in args.verify), SUITE)
         return
     if args.hand:
-        tests = SUITE + ["tests/test_benchmarks.py"] if args.suite else sorted({m.test.split("::")[0] for m in HAND})
+        tests = SUITE + ["tests/benchmarks/test_benchmarks.py"] if args.suite else sorted({m.test.split("::")[0] for m in HAND})
         before = BEFORE_AT_MAIN
         if args.before:
             with tempfile.TemporaryDirectory(prefix="loopmetric-before-") as tmp:
@@ -377,7 +377,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                 engine = tuple(m for m in HAND if not m.path.startswith("benchmarks/"))
                 bench = tuple(m for m in HAND if m.path.startswith("benchmarks/"))
                 before = {m.id: killed for m, killed in run_hand(engine, SUITE, Path(tmp))
-                          + run_hand(bench, ["tests/test_benchmarks.py"], Path(tmp))}
+                          + run_hand(bench, ["tests/benchmarks/test_benchmarks.py"], Path(tmp))}
         results = run_hand(HAND, tests)
         text = out.read_text() if out.exists() else "# Mutation testing\n"
         head = text.split("## The survivors of issue 16")[0].rstrip("\n")

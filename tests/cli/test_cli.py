@@ -19,7 +19,7 @@ from loopmetric.cli import main
 from tests._traces import agent, llm, tool
 from tests.conftest import shared_path
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PAIR = (EXAMPLES / "looping_agent.json", EXAMPLES / "healthy_agent.json")
 
 

@@ -14,7 +14,7 @@ from pydantic_ai.messages import ModelMessagesTypeAdapter
 
 from loopmetric.cli import main
 from loopmetric.guard import DetectLoops, LoopDetectedError, ReplayedLoop, replay
-from tests.test_guard import (
+from tests.guard.test_guard import (
     ALTERNATING,
     BLOCK_PYDANTIC_AI,
     CYCLE_OF_3,

@@ -12,7 +12,7 @@ import pytest
 from loopmetric import detect_loops, load_traces
 from loopmetric.readers import detect_format
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / "examples" / "real"
 
 

@@ -20,7 +20,7 @@ from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 from loopmetric import AgentLoopDetectionMetric, detect_loops
 from loopmetric.readers import read_deepeval_trace, read_otlp_traces, read_pydantic_ai_messages
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TASK = "Download the export report for job 42."
 
 

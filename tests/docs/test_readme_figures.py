@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIGURE = re.compile(r'\[([^\]\n]+)\]\((benchmarks/results/[^\s)]+)\s+"([^"\n]+)"\)')
 

@@ -48,7 +48,7 @@ from loopmetric._canonical import canonical_args
 from loopmetric._fingerprint import fingerprint
 from loopmetric.guard import DetectedLoop, DetectLoops, LoopDetectedError, replay
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 Turn = Union[str, list[tuple[str, dict[str, Any]]], Callable[[int], ModelResponse]]
 

@@ -16,7 +16,7 @@ import pytest
 
 from loopmetric import Finding, LoadedTrace, LoopReport, LoopSettings, detect_loops
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 

@@ -11,7 +11,7 @@ import pytest
 from loopmetric import detect_loops
 from loopmetric.readers import load_traces, read_otlp_traces
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def typed(value):

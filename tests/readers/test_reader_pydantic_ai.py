@@ -10,7 +10,7 @@ import pytest
 from loopmetric import TraceReadError, detect_loops
 from loopmetric.readers import read_pydantic_ai_messages
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def request(*parts):

@@ -17,9 +17,9 @@ import pytest
 
 from loopmetric import LoopSettings, TraceReadError, detect_loops
 from tests._traces import agent, llm, tool
-from tests.test_reader_chat import assistant, tool_msg
-from tests.test_reader_otlp import chat as otlp_chat
-from tests.test_reader_otlp import otlp, otlp_span, run_tool
+from tests.readers.test_reader_chat import assistant, tool_msg
+from tests.readers.test_reader_otlp import chat as otlp_chat
+from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
 
 pytest.importorskip("pyspark")
 pytest.importorskip("pyarrow")
@@ -33,7 +33,7 @@ from loopmetric.spark._score import NULL_NESTED  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 FINDING_KEYS = ("pattern", "severity", "count", "steps", "tools", "fingerprints")
 QUIET = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false"}

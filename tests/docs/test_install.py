@@ -12,7 +12,7 @@ import pytest
 
 tomllib = pytest.importorskip("tomllib")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 EXAMPLES = ROOT / "examples"
 
