@@ -11,7 +11,7 @@ from .detectors._news import forget as forget_progress
 from ._model import Trace
 from ._report import LoopReport
 from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores
-from ._settings import LoopSettings
+from ._settings import ALIASES, LoopSettings
 from .detectors import DETECTORS
 from ._errors import TraceReadError
 from ._gc import without_collector_pauses
@@ -33,7 +33,7 @@ def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **optio
     OpenAI-style chat messages, a tau-bench record, a SWE-agent `.traj` dict, or
     any of these as JSON text or bytes (the format is detected as `load_traces`
     detects it). `options` are the `LoopSettings` fields (`threshold`,
-    `repetition_threshold`, `window`, ...); invalid values raise `ValueError`.
+    `repeated_call_threshold` (or deepeval's `repetition_threshold`), `window`, ...); invalid values raise `ValueError`.
 
     A trace that cannot be read is never scored as a pass: `None`, content of
     no known format and a trace with nothing in it raise `TraceReadError`
@@ -50,7 +50,7 @@ def resolve_settings(settings: Optional[LoopSettings], options: dict[str, Any]) 
     if options:
         base = settings or _DEFAULTS
         known = LoopSettings.from_kwargs(**options)  # validates names and values
-        return replace(base, **{k: getattr(known, k) for k in options})
+        return replace(base, **{ALIASES.get(k, k): getattr(known, k) for k in options})
     return settings or _DEFAULTS
 
 

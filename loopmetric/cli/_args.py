@@ -78,30 +78,32 @@ def add_gate(parser: argparse.ArgumentParser, what: str = "traces") -> None:
 
 
 def add_settings(parser: argparse.ArgumentParser, settings_class: Any, title: str,
-                 *, off: Optional[dict[str, str]] = None) -> None:
-    """A flag per field of the settings dataclass, left out of the namespace unless given."""
+                 *, off: Optional[dict[str, str]] = None, aliases: Optional[dict[str, str]] = None) -> None:
+    """A flag per field of the settings dataclass, left out of the namespace unless given;
+    `aliases` (alias -> field) adds the alias's flag to its field's."""
     group = parser.add_argument_group(title)
+    other_names = {field: alias for alias, field in (aliases or {}).items()}
     types = get_type_hints(settings_class)
     for field in fields(settings_class):
         if not field.init:
             continue
-        flag = "--" + field.name.replace("_", "-")
+        flags = ["--" + name.replace("_", "-") for name in (field.name, other_names.get(field.name)) if name]
         default = field.default if field.default is not MISSING else None
         kind = types[field.name]
         choices = typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else None
         common: dict[str, Any] = {"dest": field.name, "default": argparse.SUPPRESS}
         if kind is bool:
-            group.add_argument(flag, action=argparse.BooleanOptionalAction, help=f"default {default}", **common)
+            group.add_argument(*flags, action=argparse.BooleanOptionalAction, help=f"default {default}", **common)
         elif choices:
-            group.add_argument(flag, choices=choices, help=f"default {default}", **common)
+            group.add_argument(*flags, choices=choices, help=f"default {default}", **common)
         elif kind is float:
-            group.add_argument(flag, type=float, metavar="X", help=f"default {default}", **common)
+            group.add_argument(*flags, type=float, metavar="X", help=f"default {default}", **common)
         elif kind == Optional[int]:  # only these may be None
             meaning = (off or {}).get(field.name, "'none' turns it off")
-            group.add_argument(flag, type=whole_or_none, metavar="N|none",
+            group.add_argument(*flags, type=whole_or_none, metavar="N|none",
                                help=f"default {default} ({meaning})", **common)
         else:
-            group.add_argument(flag, type=whole, metavar="N", help=f"default {default}", **common)
+            group.add_argument(*flags, type=whole, metavar="N", help=f"default {default}", **common)
 
 
 def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from .._patterns import PATTERNS
-from .._settings import LoopSettings
+from .._settings import ALIASES, LoopSettings
 from ..readers import FORMATS
 from ._args import EXIT_OK, EXIT_USAGE, PATHS_HELP, add_settings, say
 from ._numbers import count
@@ -22,7 +22,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="read every file as this format (one it cannot read is an error)")
     add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
-                 off={"window": "'none' is the whole trace"})
+                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
     return parser
 
 

@@ -8,7 +8,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .._settings import LoopSettings
+from .._settings import ALIASES, LoopSettings
 from ..readers import FORMATS
 from ._args import EXIT_USAGE, PATHS_HELP, add_gate, add_settings, jobs, say
 from ._gate import exit_status, gate
@@ -29,7 +29,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
                         help="processes to use, at least 1 (results keep input order)")
     add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
-                 off={"window": "'none' is the whole trace"})
+                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
     return parser
 
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from .._settings import LoopSettings
+from .._settings import ALIASES, LoopSettings
 from ._args import EXIT_USAGE, add_gate, add_settings, say
 from ._gate import exit_status, gate
 from ._output import summary_line
@@ -31,7 +31,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--overwrite", action="store_true", help="replace --output when it exists")
     add_gate(parser)
     add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
-                 off={"window": "'none' is the whole trace"})
+                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
     return parser
 
 

@@ -39,8 +39,8 @@ def _severity(count: int, mild: int, severe: int) -> str | None:
 
 
 def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
-    """The same call made `repetition_threshold`+ times in a run with nothing new
-    (see `_progress`): mild; `2 * repetition_threshold - 1` times: severe.
+    """The same call made `repeated_call_threshold`+ times in a run with nothing new
+    (see `_progress`): mild; `2 * repeated_call_threshold - 1` times: severe.
 
     Polling whose status word changes, pages of different content and a test
     re-run after a different edit are progress; the same edit re-applied while
@@ -50,7 +50,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
     if not settings.check_tool_repetition:
         return ()
     calls = trace.tool_calls
-    low = settings.repetition_threshold
+    low = settings.repeated_call_threshold
     findings = []
     for fingerprint, run in progress(trace).runs("call", settings.window):
         severity = _severity(len(run), low, 2 * low - 1)

@@ -109,7 +109,8 @@ def test_every_setting_is_an_argument_of_the_metric():
     from loopmetric import AgentLoopDetectionMetric
 
     arguments = set(inspect.signature(AgentLoopDetectionMetric).parameters)
-    assert arguments - {f.name for f in dataclasses.fields(LoopSettings)} == {"include_reason", "async_mode",
+    assert arguments - {f.name for f in dataclasses.fields(LoopSettings)} == {"include_reason", "async_mode", "settings",
+                                                                              "repetition_threshold",
                                                                               "verbose_mode"}
     assert {f.name for f in dataclasses.fields(LoopSettings)} <= arguments
 

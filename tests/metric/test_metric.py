@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from dataclasses import fields
 
 import pytest
 
@@ -18,6 +19,7 @@ from deepeval.metrics.utils import copy_metrics
 from deepeval.test_case import LLMTestCase
 from deepeval.tracing import observe
 
+from loopmetric._settings import ALIASES, LoopSettings
 from loopmetric import NO_TRACE_REASON, AgentLoopDetectionMetric
 from tests._traces import agent, tool
 
@@ -101,7 +103,12 @@ def test_every_constructor_argument_is_stored_and_copied():
                     similar_attempts_threshold=4, revisited_calls_threshold=7, rejected_output_threshold=5,
                     reply_similarity_threshold=0.7,
                     text_window=6, min_similarity_words=10, aggregation="arithmetic")
-    assert set(settings) == set(inspect.signature(AgentLoopDetectionMetric.__init__).parameters) - {"self"}
+    # One declaration per setting: the constructor takes every LoopSettings field (and
+    # deepeval's alias), nothing declared again.
+    expected = {f.name for f in fields(LoopSettings)} | set(ALIASES) | {
+        "settings", "include_reason", "async_mode", "verbose_mode"}
+    assert set(inspect.signature(AgentLoopDetectionMetric.__init__).parameters) - {"self"} == expected
+    assert set(settings) | {"repeated_call_threshold", "settings"} == expected
     metric = AgentLoopDetectionMetric(**settings)
     for name, value in settings.items():
         assert getattr(metric, name) == value, name
@@ -110,6 +117,33 @@ def test_every_constructor_argument_is_stored_and_copied():
     for name, value in settings.items():
         assert getattr(copy, name) == value, name
     assert copy.settings == metric.settings
+
+
+@pytest.mark.parametrize("name, value", [
+    pytest.param("threshold", 0.8, id="threshold"),
+    pytest.param("strict_mode", True, id="strict_mode"),
+    pytest.param("repetition_threshold", 2, id="alias"),
+])
+def test_a_setting_assigned_after_construction_changes_the_verdict(name, value):
+    # 3 identical calls (results unknown): a mild repeated_call, tool_repetition 0.5, score
+    # 0.5^0.4 (weight 0.4 of the geometric mean; the other signals 1.0) = 0.7579 > 0.5 passes.
+    # Assigned: threshold 0.8 > 0.7579 fails; strict_mode fails below 1.0; repetition 2
+    # makes 3 calls severe (2 x 2 - 1 = 3): score 0.0. Each flips the verdict of the same trace.
+    metric = AgentLoopDetectionMetric()
+    test_case = case(agent(*[tool("fetch", {"u": 1})] * 3))
+    metric.measure(test_case)
+    assert metric.success is True
+    setattr(metric, name, value)
+    assert getattr(metric.settings, ALIASES.get(name, name)) == value
+    metric.measure(test_case)
+    assert metric.success is False
+
+
+def test_an_invalid_setting_assigned_later_raises_and_keeps_the_old_one():
+    metric = AgentLoopDetectionMetric()
+    with pytest.raises(ValueError, match=r"`threshold` to be a float in \[0, 1\], but got 2"):
+        metric.threshold = 2
+    assert metric.threshold == 0.5
 
 
 def test_invalid_settings_raise_value_error():
