@@ -7,12 +7,11 @@ from itertools import accumulate
 from typing import Any, Optional
 
 from ._findings import Finding, looped_steps
-from .detectors._news import forget as forget_progress
 from ._model import Trace
 from ._report import LoopReport
 from ._scoring import NO_LOOPS, combine, prune_subsumed, reason_for, signal_scores
 from ._settings import ALIASES, LoopSettings
-from .detectors import DETECTORS
+from .detectors import Evidence, run_detectors
 from ._errors import TraceReadError
 from ._gc import without_collector_pauses
 from .readers import read_trace
@@ -77,13 +76,7 @@ def _analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
             f"Expected a trace with spans or steps, but {trace.name or 'the trace'} has none"
             + (f" ({trace.notes[0]})." if trace.notes else ".")
         )
-    findings: list[Finding] = []
-    try:
-        for detector in DETECTORS:
-            findings.extend(detector(trace, settings))
-    finally:
-        forget_progress()
-    findings = prune_subsumed(findings)
+    findings = prune_subsumed(run_detectors(trace, settings, Evidence(trace)))
     findings, loop_tokens, loop_cost = _with_costs(trace, findings)
     breakdown = signal_scores(findings)
     score = combine(breakdown, settings)

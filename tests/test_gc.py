@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-import loopmetric._engine as engine
+import loopmetric.detectors as detectors
 import loopmetric._gc as pause
 from loopmetric import detect_loops, load_traces
 from loopmetric._gc import collector_paused
@@ -33,11 +33,12 @@ def seen(monkeypatch):
     """Whether the collector was on, each time a detector ran."""
     states: list[bool] = []
 
-    def spy(trace, settings):
+    def spy(trace, settings, evidence):
         states.append(gc.isenabled())
         return ()
 
-    monkeypatch.setattr(engine, "DETECTORS", engine.DETECTORS + (spy,))
+    monkeypatch.setattr(detectors, "DETECTORS", detectors.DETECTORS + (
+        detectors.Detector("spy", "tool_repetition", spy),))
     return states
 
 

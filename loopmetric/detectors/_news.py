@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from typing import Optional
 
 from .._model import ToolCall, Trace
 
-__all__ = ["Progress", "failure_kind", "forget", "info_units", "progress", "says_little"]
+__all__ = ["Progress", "failure_kind", "info_units", "says_little"]
 
 # Numbers standing alone, except percentages ("running 30%" -> "running 70%" is a job
 # moving on); digits inside a word ("list1", "v2") are part of the word.
@@ -273,22 +272,3 @@ class Progress:
         runs.extend((group, run) for group, run in current.items() if len(run) > 1)
         runs.sort(key=lambda item: item[1][0])
         return runs
-
-
-_LAST = threading.local()  # the last model per thread: detectors of one trace share it
-
-
-def progress(trace: Trace) -> Progress:
-    """The progress model of a trace, computed once for all detectors that ask
-    (the engine forgets it when it is done with the trace: `forget`)."""
-    hit = getattr(_LAST, "entry", None)
-    if hit is not None and hit[0] is trace:
-        return hit[1]
-    model = Progress(trace)
-    _LAST.entry = (trace, model)
-    return model
-
-
-def forget() -> None:
-    """Drop the cached model (and with it the trace) of this thread."""
-    _LAST.entry = None

@@ -184,9 +184,12 @@ def test_call_graph_cycle_and_legitimate_recursion():
     assert run(detect_call_graph_cycles, root=siblings) == []
 
 
-@pytest.mark.parametrize("detector", [detect_repeated_calls, detect_repeated_results, detect_call_cycles])
-def test_tool_detectors_respect_check_flag(detector):
-    assert run(detector, *same(n=9), settings=LoopSettings(check_tool_repetition=False)) == []
+def test_tool_detectors_respect_check_flag():
+    from loopmetric.detectors import run_detectors
+
+    trace = read_deepeval_trace(agent(*same(n=9)))
+    assert {f.signal for f in run_detectors(trace, LoopSettings())} == {"tool_repetition"}
+    assert run_detectors(trace, LoopSettings(check_tool_repetition=False)) == []
 
 
 FAILED_LOOKUP = "No matches found for \"{q}\" in /repo/src"
@@ -300,8 +303,11 @@ def test_rejected_outputs_from_pydantic_ai_retry_prompts():
 @pytest.mark.parametrize("detector", [detect_similar_attempts, detect_call_cycles])
 def test_new_tool_detectors_respect_check_flag(detector):
     children = [tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("A", "B", "C")] + ab(3)
+    from loopmetric.detectors import run_detectors
+
     assert run(detector, *children) != []
-    assert run(detector, *children, settings=LoopSettings(check_tool_repetition=False)) == []
+    trace = read_deepeval_trace(agent(*children))
+    assert run_detectors(trace, LoopSettings(check_tool_repetition=False)) == []
 
 
 def checks(*names, output=lambda name, i: f"{name}: unchanged"):
