@@ -28,13 +28,10 @@ from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
 
-__all__ = ["ACCEPTED", "FORMATS", "LoadedTrace", "NotATrace", "detect_format", "read_trace", "records"]
+__all__ = ["ACCEPTED", "FORMATS", "REGISTRY", "Format", "LoadedTrace", "NotATrace", "detect_format", "read_trace",
+           "records"]
 
-FORMATS = ("deepeval", "otlp", "pydantic-ai", "chat", "tau-bench", "tau2-bench", "swe-agent", "intercode",
-           "magentic-one", "mint")
-ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
-            "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
-            ".traj dict, an InterCode run, a Magentic-One log or a MINT record, as objects or as JSON text or bytes")
+Records = Iterator[tuple[str, Callable[[], Trace]]]
 
 
 class NotATrace(TraceReadError):
@@ -59,91 +56,162 @@ class LoadedTrace:
     label: str = ""
 
 
-def _first(data: list) -> Mapping[str, Any]:
-    return as_mapping(data[0]) or {}
+@dataclass(frozen=True)
+class Format:
+    """One trace format: its name, what it is (for errors), how to recognise it, how to read it.
+
+    `sniff_object` looks at a JSON object (a mapping), `sniff_list` at the first
+    item of a JSON array; either may be None when the format is never that
+    shape. `records(data, name)` yields (label, read) for each trace the
+    document holds. Rows are tried in `REGISTRY` order: the first that
+    recognises a document names its format.
+    """
+
+    name: str
+    accepted: str
+    records: Callable[[Any, str], Records]
+    sniff_object: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    sniff_list: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    sniff: Optional[Callable[[Any], bool]] = None  # any shape (OTLP: an export, a list of spans, ...)
+
+
+# -- the rows: how each format is recognised and read -----------------------------------------
+
+def _tau_records(data: Any, name: str) -> Records:
+    for record in data if isinstance(data, (list, tuple)) else [data]:
+        m = as_mapping(record)
+        label = f"task {m.get('task_id')} trial {m.get('trial')}" if m is not None and "task_id" in m else ""
+        yield label, (lambda r=record: read_chat_messages(
+            as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=name))
+
+
+def _otlp_records(data: Any, name: str) -> Records:
+    for trace in read_otlp_traces(data):
+        yield trace.name, (lambda t=trace: dataclasses.replace(t, name=name))
+
+
+def _tau2_records(data: Any, name: str) -> Records:
+    m = as_mapping(data) or {}
+    items = m.get("simulations") if "simulations" in m else [data]
+    for record in items if isinstance(items, (list, tuple)) else []:
+        r = as_mapping(record) or {}
+        yield (f"task {r.get('task_id')}" if "task_id" in r else "",
+               lambda r=r: read_chat_messages(r.get("messages"), name=name, source="tau2-bench"))
+
+
+def _intercode_records(data: Any, name: str) -> Records:
+    m = as_mapping(data) or {}
+    runs = [(None, m)] if is_intercode_run(m) else list(m.items())
+    for key, run in runs:
+        yield "" if key is None else f"task {key}", (lambda r=run: read_intercode(r, name=name))
+
+
+def _mint_records(data: Any, name: str) -> Records:
+    state = as_mapping((as_mapping(data) or {}).get("state")) or {}
+    yield "", lambda: read_chat_messages(state.get("history"), name=name, source="mint")
+
+
+def _one(reader: Callable[..., Trace]) -> Callable[[Any, str], Records]:
+    """`records` of a format whose document is one trace."""
+
+    def one(data: Any, name: str) -> Records:
+        yield "", lambda: reader(data, name=name)
+
+    return one
+
+
+def _has_list(key: str) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda m: isinstance(m.get(key), list)
+
+
+def _is_deepeval(m: Mapping[str, Any]) -> bool:
+    return "trace_dict" in m or "children" in m or ("name" in m and ("type" in m or "input" in m or "output" in m))
+
+
+def _is_pydantic_ai(first: Mapping[str, Any]) -> bool:
+    return isinstance(first.get("parts"), (list, tuple)) and first.get("kind") in ("request", "response")
+
+
+def _is_mint(m: Mapping[str, Any]) -> bool:
+    state = as_mapping(m.get("state"))
+    return state is not None and isinstance(state.get("history"), list)
+
+
+def _is_intercode(m: Mapping[str, Any]) -> bool:
+    return is_intercode_run(m) or bool(m) and all(is_intercode_run(as_mapping(v)) for v in list(m.values())[:20])
+
+
+# A JSON array is read by the first item's shape, in priority order tau-bench, pydantic-ai,
+# chat, deepeval: each list sniff below leaves out the shapes of the ones before it.
+def _list_chat(first: Mapping[str, Any]) -> bool:
+    return "role" in first and not _has_list("traj")(first) and not _is_pydantic_ai(first)
+
+
+def _list_deepeval(first: Mapping[str, Any]) -> bool:
+    return (("children" in first or ("type" in first and "name" in first)) and "role" not in first
+            and not _has_list("traj")(first) and not _is_pydantic_ai(first))
+
+
+def _list_pydantic_ai(first: Mapping[str, Any]) -> bool:
+    return _is_pydantic_ai(first) and not _has_list("traj")(first)
+
+
+REGISTRY: tuple[Format, ...] = (
+    Format("otlp", "OTLP/OpenTelemetry span JSON", _otlp_records, sniff=is_otlp),
+    Format("swe-agent", "a SWE-agent .traj dict", _one(read_swe_agent), sniff_object=_has_list("trajectory")),
+    Format("tau2-bench", "tau2-bench record", _tau2_records, sniff_object=_has_list("simulations")),
+    Format("intercode", "an InterCode run", _intercode_records, sniff_object=_is_intercode),
+    Format("magentic-one", "a Magentic-One log", _one(read_group_chat), sniff_object=is_group_chat),
+    Format("mint", "a MINT record", _mint_records, sniff_object=_is_mint),
+    Format("deepeval", "a deepeval trace dict", _one(read_deepeval_trace),
+           sniff_object=_is_deepeval, sniff_list=_list_deepeval),
+    Format("chat", "OpenAI-style chat messages", _one(read_chat_messages),
+           sniff_object=_has_list("messages"), sniff_list=_list_chat),
+    Format("tau-bench", "a tau-bench", _tau_records, sniff_object=_has_list("traj"), sniff_list=_has_list("traj")),
+    Format("pydantic-ai", "a pydantic-ai message history (or its run result)", _one(read_pydantic_ai_messages),
+           sniff_list=_list_pydantic_ai),
+)
+_BY_NAME = {row.name: row for row in REGISTRY}
+
+FORMATS = tuple(row.name for row in REGISTRY)
+# What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
+ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
+            "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
+            ".traj dict, an InterCode run, a Magentic-One log or a MINT record, as objects or as JSON text or bytes")
 
 
 def detect_format(data: Any) -> str:
-    """One of `FORMATS`, from the shape of parsed JSON or live objects."""
-    if is_otlp(data):
-        return "otlp"
+    """One of `FORMATS`, from the shape of parsed JSON or live objects (the first row of
+    `REGISTRY` that recognises it)."""
+    for row in REGISTRY:
+        if row.sniff is not None and row.sniff(data):
+            return row.name
     m = as_mapping(data) if not isinstance(data, (list, tuple)) else None
     if m is not None:
-        if isinstance(m.get("trajectory"), list):
-            return "swe-agent"
-        if isinstance(m.get("simulations"), list):
-            return "tau2-bench"
-        if is_intercode_run(m) or (m and all(is_intercode_run(as_mapping(v)) for v in list(m.values())[:20])):
-            return "intercode"
-        if is_group_chat(m):
-            return "magentic-one"
-        state = as_mapping(m.get("state"))
-        if state is not None and isinstance(state.get("history"), list):
-            return "mint"
-        if "trace_dict" in m or "children" in m or ("name" in m and ("type" in m or "input" in m or "output" in m)):
-            return "deepeval"
-        if isinstance(m.get("messages"), list):
-            return "chat"
-        if isinstance(m.get("traj"), list):
-            return "tau-bench"
+        for row in REGISTRY:
+            if row.sniff_object is not None and row.sniff_object(m):
+                return row.name
         keys = ", ".join(sorted(map(str, m))[:8])
         raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'})")
     if isinstance(data, (list, tuple)) and data:
-        first = _first(list(data[:1]))
-        if isinstance(first.get("traj"), list):
-            return "tau-bench"
-        if isinstance(first.get("parts"), (list, tuple)) and first.get("kind") in ("request", "response"):
-            return "pydantic-ai"
-        if "role" in first:
-            return "chat"
-        if "children" in first or ("type" in first and "name" in first):
-            return "deepeval"
+        first = as_mapping(data[0]) or {}
+        for row in REGISTRY:
+            if row.sniff_list is not None and row.sniff_list(first):
+                return row.name
     what = "an empty list" if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
     raise NotATrace(f"not a known trace format ({what})")
 
 
-def records(data: Any, fmt: str, name: str) -> Iterator[tuple[str, Callable[[], Trace]]]:
+def records(data: Any, fmt: str, name: str) -> Records:
     """(label, read) for each trace a parsed document of format `fmt` holds.
 
     `read()` gives a `Trace` named `name`; `label` is what the source calls the
     record ("task 12 trial 0", "trace 4bf92f3577b34da6"), "" when nothing.
     """
-    if fmt == "tau-bench":
-        for record in data if isinstance(data, (list, tuple)) else [data]:
-            m = as_mapping(record)
-            label = f"task {m.get('task_id')} trial {m.get('trial')}" if m is not None and "task_id" in m else ""
-            yield label, (lambda r=record: read_chat_messages(
-                as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=name))
-    elif fmt == "otlp":
-        for trace in read_otlp_traces(data):
-            yield trace.name, (lambda t=trace: dataclasses.replace(t, name=name))
-    elif fmt == "pydantic-ai":
-        yield "", lambda: read_pydantic_ai_messages(data, name=name)
-    elif fmt == "chat":
-        yield "", lambda: read_chat_messages(data, name=name)
-    elif fmt == "tau2-bench":
-        m = as_mapping(data) or {}
-        items = m.get("simulations") if "simulations" in m else [data]
-        for record in items if isinstance(items, (list, tuple)) else []:
-            r = as_mapping(record) or {}
-            yield (f"task {r.get('task_id')}" if "task_id" in r else "",
-                   lambda r=r: read_chat_messages(r.get("messages"), name=name, source="tau2-bench"))
-    elif fmt == "intercode":
-        m = as_mapping(data) or {}
-        runs = [(None, m)] if is_intercode_run(m) else list(m.items())
-        for key, run in runs:
-            yield "" if key is None else f"task {key}", (lambda r=run: read_intercode(r, name=name))
-    elif fmt == "magentic-one":
-        yield "", lambda: read_group_chat(data, name=name)
-    elif fmt == "mint":
-        state = as_mapping((as_mapping(data) or {}).get("state")) or {}
-        yield "", lambda: read_chat_messages(state.get("history"), name=name, source="mint")
-    elif fmt == "swe-agent":
-        yield "", lambda: read_swe_agent(data, name=name)
-    elif fmt == "deepeval":
-        yield "", lambda: read_deepeval_trace(data, name=name)
-    else:
+    row = _BY_NAME.get(fmt)
+    if row is None:
         raise ValueError(f"Expected a format among {', '.join(FORMATS)}, but got {fmt!r}.")
+    return row.records(data, name)
 
 
 def _run_result_messages(value: Any) -> Optional[list]:

@@ -143,9 +143,9 @@ POINT_3 = [
                  "loopmetric: looping.json#1: no such record; the file holds 1 trace (#0)", [],
                  id="explain-no-such-record-in-a-file-of-one"),
     # Settings: 'none' only where it is accepted.
-    pytest.param(["score", "looping.json", "--repetition-threshold", "none"], 2,
-                 f"{USAGE} --repetition-threshold: Expected a whole number, but got 'none'", [],
-                 id="setting-that-cannot-be-none"),
+    pytest.param(["score", "looping.json", "--repeated-call-threshold", "none"], 2,
+                 f"{USAGE} --repeated-call-threshold/--repetition-threshold: Expected a whole number, but got 'none'",
+                 [], id="setting-that-cannot-be-none"),
     pytest.param(["score", "looping.json", "--repeated-result-threshold", "none", "--json"], 0, "",
                  ["looping.json"], id="setting-that-can-be-none"),
     pytest.param(["score", "looping.json", "--window", "few"], 2,
