@@ -263,7 +263,6 @@ def mask_error(text: str) -> str:
     return _DIGITS.sub("#", mask_volatile(text))
 
 
-_SPACE = re.compile(r"\s+")
 
 
 def normalize_text(text: str) -> str:

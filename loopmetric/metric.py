@@ -65,6 +65,8 @@ class AgentLoopDetectionMetric(BaseMetric):
         verbose_mode: bool = False,
         **options: Any,
     ) -> None:
+        """`threshold` and `options` are `LoopSettings` fields (or a whole `settings`, with
+        `options` on top); `include_reason`, `async_mode` and `verbose_mode` are deepeval's."""
         if threshold is not None:
             options["threshold"] = threshold
         # One declaration per setting: every setting is a `LoopSettings` field, validated
@@ -85,11 +87,13 @@ class AgentLoopDetectionMetric(BaseMetric):
     # -- deepeval's interface ----------------------------------------------
     def measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
                 *args: Any, **kwargs: Any) -> float:
+        """Score `test_case._trace_dict`; the score (also on `self.score`, with the reason)."""
         with metric_progress_indicator(self, _show_indicator=_show_indicator, _in_component=_in_component):
             return self._evaluate(test_case)
 
     async def a_measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
                         *args: Any, **kwargs: Any) -> float:
+        """`measure`, for deepeval's async runs: the same body (nothing here awaits)."""
         if _in_component:
             self._warn_if_shared_across_spans()
         with metric_progress_indicator(self, async_mode=True, _show_indicator=_show_indicator,
@@ -105,6 +109,7 @@ class AgentLoopDetectionMetric(BaseMetric):
             warnings.warn(SHARED_INSTANCE_WARNING, UserWarning, stacklevel=2)
 
     def is_successful(self) -> bool:
+        """Whether the last score passed the threshold (1.0 in strict mode); False after an error."""
         if self.error is not None or self.score is None:
             self.success = False
         else:
@@ -113,6 +118,7 @@ class AgentLoopDetectionMetric(BaseMetric):
 
     @property
     def __name__(self) -> str:  # type: ignore[override]
+        """The name deepeval shows."""
         return "Agent Loop Detection"
 
     # -- the one body ------------------------------------------------------

@@ -50,9 +50,10 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     """One row per tool or LLM step, in order; the loops shaded and labelled.
 
     `trace` is anything `detect_loops` reads (a trace of any format, as objects
-    or JSON text, a `Trace` from any reader, a `LoadedTrace` of `load_traces`); `report` is its `LoopReport` (computed when not
-    given). A call made more than once is coloured by its fingerprint (name
-    and canonical arguments), so a repeated call is one colour down the page;
+    or JSON text, a `Trace` from any reader, a `LoadedTrace` of `load_traces`);
+    `report` is its `LoopReport` (computed when not given). A call made more
+    than once is coloured by its fingerprint (name and canonical arguments), so
+    a repeated call is one colour down the page;
     calls made once are light grey, LLM outputs dark grey, and steps inside a
     loop are outlined. Each finding is a column on the right: a line from its
     first to its last step with a dot on every step it rests on, labelled with

@@ -60,6 +60,7 @@ def _add_guard_replay(commands: Any) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line on `argv` (default: `sys.argv[1:]`); the exit code."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)

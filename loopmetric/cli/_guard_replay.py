@@ -168,6 +168,7 @@ def _print_table(runs: list[_Run]) -> None:
     patterns = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
     requests, tokens = sum(r.requests for r in runs), sum(r.tokens for r in runs)
     console.print(
-        f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {len(looping)} with a loop; loops: {patterns}. Stopping each at its first loop "
+        f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {len(looping)} with a loop; loops: {patterns}. "
+        "Stopping each at its first loop "
         f"(action='error') would have saved {sum(r.saved_requests for r in runs)} of {requests} requests and "
         f"{sum(r.saved_tokens for r in runs):,} of {tokens:,} tokens.", markup=False, highlight=False)

@@ -91,7 +91,8 @@ def summary_line(traces: int, failed: int, patterns: dict[str, int], looped: int
                  cost: Optional[float], *, unread: int = 0) -> str:
     """The line `loopmetric score` (and `loopmetric spark`) ends with; tokens and cost where recorded."""
     counts = ", ".join(f"{k} {number(v)}" for k, v in sorted(patterns.items())) or "none"
-    spent = (f", {count(tokens, 'token')}" if tokens is not None else "") + (f", {money(cost)}" if cost is not None else "")
+    spent = ((f", {count(tokens, 'token')}" if tokens is not None else "")
+             + (f", {money(cost)}" if cost is not None else ""))
     not_read = f", {number(unread)} not read" if unread else ""
     return (f"{count(traces, 'trace')}, {number(failed)} failed{not_read}; patterns: {counts}; "
             f"{count(looped, 'step')} inside loops{spent}")

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from ._builder import TraceBuilder
-from .._canonical import as_mapping
 from .._errors import describe
 from ._shapes import ToolRequest
 from .._model import Trace

@@ -165,7 +165,8 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
     if output is None:
         return ToolResult(None, False, False, "")
     if type(output) is str:  # the common case: the text itself
-        return ToolResult(output, True, True, output) if looks_like_error(output) else ToolResult(output, True, False, "")
+        failed = looks_like_error(output)
+        return ToolResult(output, True, failed, output if failed else "")
     m = as_mapping(output)
     is_error = False
     if m is not None:
