@@ -19,6 +19,7 @@ from .readers import read_trace
 __all__ = ["NO_TRACE_REASON", "analyze", "detect_loops", "no_trace_report", "resolve_settings"]
 
 _DEFAULTS = LoopSettings()  # frozen: one instance serves every call without settings
+_read_unpaused = getattr(read_trace, "__wrapped__")  # `read_trace` without its own collector pause
 NO_TRACE_REASON = "No trace data found. This metric requires trace data from @observe."
 
 
@@ -41,7 +42,7 @@ def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **optio
     accepted.
     """
     settings = resolve_settings(settings, options)  # invalid settings first, whatever the trace
-    return _analyze(read_trace.__wrapped__(trace), settings)  # (both already under this call's pause)
+    return _analyze(_read_unpaused(trace), settings)  # (both already under this call's pause)
 
 
 def resolve_settings(settings: Optional[LoopSettings], options: dict[str, Any]) -> LoopSettings:

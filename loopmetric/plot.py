@@ -124,8 +124,8 @@ def _timeline_keys(steps: list, colour_of: dict[str, str], findings: list) -> li
     if findings:
         keys.append(Patch(facecolor="white", edgecolor="black", label="step inside a loop"))
     for pattern in dict.fromkeys(f.pattern for f in findings):
-        keys.append(Line2D([], [], color=_PATTERN_COLOURS.get(pattern, "#d62728"), marker="o", markersize=4, lw=2,
-                           label=f"loop: {pattern}"))
+        keys.append(Line2D([], [], color=_PATTERN_COLOURS.get(pattern, "#d62728"),  # type: ignore[arg-type]
+                           marker="o", markersize=4, lw=2, label=f"loop: {pattern}"))
     return keys
 
 

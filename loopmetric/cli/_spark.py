@@ -48,8 +48,8 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
     if summary["rows"] == 0:
         return say("loopmetric: no trace files found", EXIT_USAGE)
     unread = summary["rows"] - summary["traces"]
-    for error in summary["errors"]:
-        print(f"loopmetric: {error}", file=sys.stderr)
+    for message in summary["errors"]:
+        print(f"loopmetric: {message}", file=sys.stderr)
     if unread:
         more = f" ({unread - SHOWN_ERRORS:,} more not shown)" if unread > SHOWN_ERRORS else ""
         print(f"loopmetric: {unread:,} rows could not be read{more}; each is in {args.output} with its loop_error",

@@ -67,7 +67,7 @@ def scored(target: Target, fmt: Optional[str], settings: LoopSettings) -> Iterat
         loaded = loaded if unreadable else chosen
     for item in loaded:
         name = stem if item.index is None else f"{stem}#{item.index}"
-        if item.error is not None:
+        if item.error is not None or item.trace is None:
             if not (item.not_a_trace and not explicit):  # found by walking a folder, not a trace: skipped
                 yield name, None, None, item.error
             continue

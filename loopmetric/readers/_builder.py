@@ -5,7 +5,7 @@ tool calls; `build` merges what was recorded twice (`_matching`) and freezes the
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from .._canonical import as_mapping, canonical_args, canonical_json, mask_volatile
 from .._errors import TraceReadError, describe
@@ -98,7 +98,7 @@ class TraceBuilder:
             call.set_result(output, error)
         self._items.append(call)
 
-    def add_llm_output(self, text: str, requests: list[ToolRequest] = (), *, span: int = -1,
+    def add_llm_output(self, text: str, requests: Sequence[ToolRequest] = (), *, span: int = -1,
                        input_tokens: Optional[float] = None, output_tokens: Optional[float] = None,
                        cost: Optional[float] = None) -> None:
         pos = len(self._items)

@@ -54,18 +54,18 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
                     by_name[request.name].append(request)
             continue
         scope = scope_of(item.span)
-        request = _take(by_key.get((item.name, item.args)), by_name.get(item.name),
-                        lambda r: within(r.span, scope))
-        if request is None:
+        answered = _take(by_key.get((item.name, item.args)), by_name.get(item.name),
+                         lambda r: within(r.span, scope))
+        if answered is None:
             ordered.append(item)
             continue
-        _remove(by_key.get((request.name, request.args)), request)
-        _remove(by_name.get(request.name), request)
-        request.args, request.span, request.pos = item.args, item.span, item.pos
-        request.requested = False
+        _remove(by_key.get((answered.name, answered.args)), answered)
+        _remove(by_name.get(answered.name), answered)
+        answered.args, answered.span, answered.pos = item.args, item.span, item.pos
+        answered.requested = False
         if item.known:
-            request.result, request.known = item.result, True
-            request.error, request.error_text = item.error, item.error_text
+            answered.result, answered.known = item.result, True
+            answered.error, answered.error_text = item.error, item.error_text
     return ordered
 
 
@@ -78,8 +78,7 @@ def apply_claims(ordered: list[Any], claims: list[Claim]) -> list[tuple[int, int
     by_key: dict[tuple[str, str], tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     by_name: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     for index, call in enumerate(calls):
-        for table, key in ((by_key, (call.name, call.args)), (by_name, call.name)):
-            positions, indices = table[key]
+        for positions, indices in (by_key[(call.name, call.args)], by_name[call.name]):
             positions.append(call.pos)
             indices.append(index)
     extra: list[tuple[int, int, Call]] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Optional
 
 from .._canonical import as_mapping
@@ -81,13 +82,12 @@ def _tau_records(data: Any, name: str) -> Records:
     for record in data if isinstance(data, (list, tuple)) else [data]:
         m = as_mapping(record)
         label = f"task {m.get('task_id')} trial {m.get('trial')}" if m is not None and "task_id" in m else ""
-        yield label, (lambda r=record: read_chat_messages(
-            as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=name))
+        yield label, partial(read_chat_messages, m.get("traj") if m is not None else record, name=name)
 
 
 def _otlp_records(data: Any, name: str) -> Records:
     for trace in read_otlp_traces(data):
-        yield trace.name, (lambda t=trace: dataclasses.replace(t, name=name))
+        yield trace.name, partial(dataclasses.replace, trace, name=name)
 
 
 def _tau2_records(data: Any, name: str) -> Records:
@@ -96,14 +96,14 @@ def _tau2_records(data: Any, name: str) -> Records:
     for record in items if isinstance(items, (list, tuple)) else []:
         r = as_mapping(record) or {}
         yield (f"task {r.get('task_id')}" if "task_id" in r else "",
-               lambda r=r: read_chat_messages(r.get("messages"), name=name, source="tau2-bench"))
+               partial(read_chat_messages, r.get("messages"), name=name, source="tau2-bench"))
 
 
 def _intercode_records(data: Any, name: str) -> Records:
     m = as_mapping(data) or {}
     runs = [(None, m)] if is_intercode_run(m) else list(m.items())
     for key, run in runs:
-        yield "" if key is None else f"task {key}", (lambda r=run: read_intercode(r, name=name))
+        yield "" if key is None else f"task {key}", partial(read_intercode, run, name=name)
 
 
 def _mint_records(data: Any, name: str) -> Records:

@@ -274,4 +274,5 @@ def read_llm_output(output: Any) -> tuple[str, list[ToolRequest]]:
 
 
 def _has_text(m: Mapping[str, Any]) -> bool:
-    return isinstance(m.get("content"), str) and bool(m.get("content").strip())
+    content = m.get("content")
+    return isinstance(content, str) and bool(content.strip())

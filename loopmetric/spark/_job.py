@@ -147,7 +147,7 @@ def _summary(results: DataFrame) -> dict[str, Any]:
         F.sum("loop_steps").alias("looped"),
         F.sum("loop_tokens").alias("tokens"),
         F.sum("loop_cost").alias("cost"),
-    ).first().asDict()
+    ).first().asDict()  # type: ignore[union-attr]  # an aggregate always has one row
     counts = results.select(F.explode("loop_findings.pattern").alias("pattern")).groupBy("pattern").count()
     totals["patterns"] = {row.pattern: row["count"] for row in counts.collect()}
     return totals

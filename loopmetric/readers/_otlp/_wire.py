@@ -78,13 +78,13 @@ def _list(value: Any) -> list[Any]:
 
 
 def _read_span(m: Mapping[str, Any], seq: int) -> Optional[WireSpan]:
-    context = m.get("context") if isinstance(m.get("context"), Mapping) else {}
+    context: Mapping[str, Any] = m["context"] if isinstance(m.get("context"), Mapping) else {}
     span_id = m.get("spanId", context.get("span_id"))
     if not isinstance(span_id, str) or not span_id:
         return None
     trace_id = m.get("traceId", context.get("trace_id"))
     parent = m.get("parentSpanId", m.get("parent_id"))
-    status = m.get("status") if isinstance(m.get("status"), Mapping) else {}
+    status: Mapping[str, Any] = m["status"] if isinstance(m.get("status"), Mapping) else {}
     code = status.get("code", status.get("status_code"))
     failed = code in (2, "2", "STATUS_CODE_ERROR", "ERROR", "StatusCode.ERROR")
     message = status.get("message", status.get("description"))
