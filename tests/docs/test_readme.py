@@ -133,3 +133,36 @@ def test_api_reference_names_every_pattern():
 
     entry = _section(README, "API reference")
     assert [p for p in get_args(Pattern) if f"`{p}`" not in entry] == []
+
+
+def _architecture_tree() -> set[str]:
+    """The module paths the README's architecture tree names (folders by indentation; a line
+    indented deeper than its folder's entries but with no name of its own continues a comment)."""
+    import re
+
+    block = _section(README, "Architecture").split("```")[1]
+    folders: list[tuple[int, str]] = []
+    named: set[str] = set()
+    for line in block.splitlines()[1:]:
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        first = line.split()[0]
+        while folders and folders[-1][0] >= indent:
+            folders.pop()
+        if first.endswith("/"):
+            folders.append((indent, first))
+            named.add("".join(folder for _, folder in folders) + "__init__.py")  # a folder is a package
+        if not folders:  # a continuation line of a comment
+            continue
+        where = "".join(folder for _, folder in folders)
+        for module in re.findall(r"(?<![\w.])(_{0,2}\w+\.py)\b", line):
+            named.add(where + module)
+    return named
+
+
+def test_architecture_tree_names_every_module_and_only_real_ones():
+    package = {str(path.relative_to(ROOT)) for path in (ROOT / "loopmetric").rglob("*.py")}
+    named = _architecture_tree()
+    assert named - package == set(), "the README names modules that do not exist"
+    assert package - named == set(), "modules missing from the README's architecture tree"
