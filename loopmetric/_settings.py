@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass, fields
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, get_args
 
 __all__ = ["ALIASES", "LoopSettings"]
 
@@ -78,9 +78,9 @@ class LoopSettings:
             value = getattr(self, name)
             if value is not None:
                 _check_int(name, value, minimum=2, optional=True)
-        if self.aggregation not in ("geometric", "arithmetic"):
+        if self.aggregation not in get_args(Aggregation):
             raise ValueError(
-                "Expected argument `aggregation` to be 'geometric' or 'arithmetic', "
+                "Expected argument `aggregation` to be " + " or ".join(map(repr, get_args(Aggregation))) + ", "
                 f"but got {self.aggregation!r}."
             )
         if self.window is not None:
