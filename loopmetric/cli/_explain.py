@@ -11,7 +11,7 @@ from ..readers import FORMATS
 from ._args import EXIT_OK, EXIT_USAGE, PATHS_HELP, add_settings, say
 from ._numbers import count
 from ._output import console
-from ._targets import scored, targets
+from ._targets import Skipped, nothing_scored, say_skipped, scored, targets
 
 __all__ = ["add_parser", "run"]
 
@@ -32,12 +32,21 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
         return say("loopmetric: no trace files found", EXIT_USAGE)
     shown = console(soft_wrap=True, highlight=False)
     status = EXIT_OK
+    skipped: list[tuple[str, str]] = []
+    shown_any = False
     for target in found:
         for name, trace, report, error in scored(target, args.format, settings):
-            if report is None:
+            if isinstance(error, Skipped):
+                skipped.append((name, str(error)))
+            elif report is None:
                 status = say(f"loopmetric: {error}", EXIT_USAGE)
+                shown_any = True
             else:
                 print_timeline(shown, name, trace, report)
+                shown_any = True
+    say_skipped(skipped)
+    if skipped and not shown_any:  # nothing explained: never a silent success
+        return say(f"loopmetric: {nothing_scored(skipped)}", EXIT_USAGE)
     return status
 
 

@@ -82,12 +82,13 @@ def detect_format(data: Any) -> str:
             return "mint"
         if "trace_dict" in m or "children" in m or ("name" in m and ("type" in m or "input" in m or "output" in m)):
             return "deepeval"
-        if isinstance(m.get("messages"), list):
+        if isinstance(m.get("messages"), list) or isinstance(m.get("conversation"), list):
             return "chat"
         if isinstance(m.get("traj"), list):
             return "tau-bench"
         keys = ", ".join(sorted(map(str, m))[:8])
-        raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'})")
+        raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'}"
+                        f"{_wrapped_chat(m)})")
     if isinstance(data, (list, tuple)) and data:
         first = _first(list(data[:1]))
         if isinstance(first.get("traj"), list):
@@ -100,6 +101,17 @@ def detect_format(data: Any) -> str:
             return "deepeval"
     what = "an empty list" if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
     raise NotATrace(f"not a known trace format ({what})")
+
+
+def _wrapped_chat(m: Mapping[str, Any]) -> str:
+    """A hint for chat logs in a wrapper no reader knows (issue 21): nested messages, request/response pairs."""
+    if "request" in m and "response" in m:
+        return "; request/response pairs: write the request's messages plus the reply as one list of messages"
+    for key, value in list(m.items())[:20]:
+        inner = as_mapping(value) if not isinstance(value, (list, tuple, str)) else None
+        if inner is not None and any(isinstance(inner.get(k), list) for k in ("messages", "conversation")):
+            return f"; chat messages nested under {key!r}: write that object (or its messages list) alone"
+    return ""
 
 
 def records(data: Any, fmt: str, name: str) -> Iterator[tuple[str, Callable[[], Trace]]]:
