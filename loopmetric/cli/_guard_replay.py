@@ -20,6 +20,7 @@ from typing import Any, Optional
 from ..readers import detect_format, expand_paths
 from ..guard._settings import GuardSettings
 from ._args import EXIT_OK, EXIT_USAGE, add_settings, settings_from
+from ._help import help_options
 from ._output import console
 from ._targets import _shown
 
@@ -30,7 +31,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> None:
     """Register `guard-replay` on the `loopmetric` command line."""
     parser = commands.add_parser(
-        "guard-replay", help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
+        "guard-replay", **help_options("guard-replay"), help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
         description="Replay recorded pydantic-ai runs through DetectLoops at these settings: the loops it would "
                     "have reported, at which request, and what stopping at the first one would have saved.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")

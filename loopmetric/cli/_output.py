@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .._findings import worst_first
+from . import _console
 from ._numbers import count, money, number
 
 __all__ = ["console", "junit_problem", "print_table", "progress", "summary_line", "write_junit"]
@@ -71,17 +72,19 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
             steps_range(worst["steps"]) if worst else "",
         ))
     shown = console()
-    # Only findings wrap (at spaces); names fold only on a terminal too narrow to show them whole.
+    # Names never fold (a name must be copyable back into `explain`); findings wrap at spaces. A terminal too narrow for whole names gets plain aligned rows, one line per trace.
     widest = [max(len(text) for text in column) for column in zip(_COLUMNS, *rows)]
-    shortest_finding = max(len(word) for row in rows for word in row[3].split())
-    whole_names = sum(widest) - widest[3] + shortest_finding + 3 * len(_COLUMNS) + 1 <= shown.width
-    table = Table()
+    longest_word = max(len(word) for row in rows for word in row[3].split())  # findings wrap at spaces only
+    fits = sum(widest) - widest[3] + longest_word + 3 * len(_COLUMNS) + 1 <= shown.width
+    table = Table() if fits else _console.PlainTable()
     for column in _COLUMNS:
-        table.add_column(column, no_wrap=column != "worst finding" and (column != "trace" or whole_names),
-                         overflow="fold")
+        table.add_column(column, no_wrap=column != "worst finding", overflow="fold")
     for row in rows:
         table.add_row(*row[:2], f"[green]{row[2]}[/]" if row[2] == "pass" else f"[red]{row[2]}[/]", *row[3:])
-    shown.print(table)
+    if fits:
+        shown.print(table)
+    else:
+        print("\n".join(table.lines()))
     failed = sum(1 for _, data in reports if not data["success"])
     print(summary_line(len(reports), failed, counts, looped, sum(tokens) if tokens else None,
                        sum(costs) if costs else None, unread=unread, skipped=skipped), flush=True)

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._settings import LoopSettings
 from ..readers import FORMATS
+from ._help import help_options
 from ._args import EXIT_USAGE, PATHS_HELP, add_gate, add_settings, jobs, say
 from ._gate import exit_status, gate
 from ._output import junit_problem, print_table, progress, write_junit
@@ -19,7 +20,7 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("score", help="score trace files; one row per trace")
+    parser = commands.add_parser("score", **help_options("score"), help="score trace files; one row per trace")
     parser.add_argument("paths", nargs="+", help=PATHS_HELP)
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="read every file as this format (one it cannot read is an error, never a pass)")

@@ -48,6 +48,10 @@ def run_job(paths: list[str], output: str, *, settings: LoopSettings, master: Op
     refuses (a path that does not exist, an output that does).
     """
     settings_conf = {**DEFAULT_CONF, **_parse_conf(conf)}
+    if _local(master) and not os.environ.get("PYSPARK_PYTHON"):
+        # Python workers start this interpreter, not the first `python3` on PATH: a virtual
+        # environment that is not activated (`venv/bin/loopmetric spark ...`) still has its packages.
+        settings_conf.setdefault("spark.pyspark.python", sys.executable)
     if not _remote(master):  # a progress bar when stderr is a terminal, as `loopmetric score`
         settings_conf.setdefault("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
     owned = SparkSession.getActiveSession() is None
@@ -75,6 +79,11 @@ def _parse_conf(pairs: Sequence[str]) -> dict[str, str]:
             raise SparkJobError(f"Expected --conf to be KEY=VALUE, but got {pair!r}.")
         conf[key.strip()] = value
     return conf
+
+
+def _local(master: Optional[str]) -> bool:
+    """Whether the workers run on this machine (a local master, the default), so can share its interpreter."""
+    return not _remote(master) and (master is None or master.startswith("local"))
 
 
 def _remote(master: Optional[str]) -> bool:
