@@ -48,10 +48,7 @@ def run_job(paths: list[str], output: str, *, settings: LoopSettings, master: Op
     refuses (a path that does not exist, an output that does).
     """
     settings_conf = {**DEFAULT_CONF, **_parse_conf(conf)}
-    if _local(master) and not os.environ.get("PYSPARK_PYTHON"):
-        # Python workers start this interpreter, not the first `python3` on PATH: a virtual
-        # environment that is not activated (`venv/bin/loopmetric spark ...`) still has its packages.
-        settings_conf.setdefault("spark.pyspark.python", sys.executable)
+    settings_conf = {**worker_python(master), **settings_conf}
     if not _remote(master):  # a progress bar when stderr is a terminal, as `loopmetric score`
         settings_conf.setdefault("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
     owned = SparkSession.getActiveSession() is None
@@ -79,6 +76,16 @@ def _parse_conf(pairs: Sequence[str]) -> dict[str, str]:
             raise SparkJobError(f"Expected --conf to be KEY=VALUE, but got {pair!r}.")
         conf[key.strip()] = value
     return conf
+
+
+def worker_python(master: Optional[str]) -> dict[str, str]:
+    """The Spark setting that starts the Python workers with this interpreter (`sys.executable`), not
+    the first `python3` on PATH, so that a virtual environment run without being activated
+    (`venv/bin/loopmetric spark ...`) still has its packages; none when `PYSPARK_PYTHON` says which
+    or the workers run elsewhere (a cluster, Spark Connect), where this path may not exist."""
+    if _local(master) and not os.environ.get("PYSPARK_PYTHON"):
+        return {"spark.pyspark.python": sys.executable}
+    return {}
 
 
 def _local(master: Optional[str]) -> bool:
