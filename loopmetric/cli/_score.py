@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
         for name, data in reports:
             print(json.dumps({**data, "name": name}, sort_keys=True))
     elif reports:  # nothing read: the errors say it all
-        print_table(reports, unread=len(errors), skipped=skipped_line([why for _, why in skipped]))
+        print_table(reports, unread=len(errors), skipped=skipped_line(skipped))
     if args.junit:
         try:
             write_junit(args.junit, reports, errors, skipped)

@@ -102,17 +102,20 @@ def score_file(job: tuple[Target, Optional[str], LoopSettings]) -> list[Row]:
             for name, _, report, error in scored(*job)]
 
 
-def skipped_line(skipped: Sequence[str]) -> str:
-    """"2 files skipped: not a known trace format; try --format", from the reasons of each skipped file."""
+def skipped_line(skipped: Sequence[tuple[str, str]]) -> str:
+    """"2 files skipped: not a known trace format; try --format", from (name, why) of each skipped record."""
     if not skipped:
         return ""
-    reasons = sorted({"not a known trace format" if "not a known trace format" in why else why for why in skipped})
-    return f"{count(len(skipped), 'file')} skipped: {'; '.join(reasons)}; try --format"
+    files = {name.rsplit("#", 1)[0] if re.search(r"#\d+$", name) else name for name, _ in skipped}
+    records = "" if len(files) == len(skipped) else f" ({number(len(skipped))} records)"
+    reasons = sorted({"not a known trace format" if "not a known trace format" in why else why
+                      for _, why in skipped})
+    return f"{count(len(files), 'file')}{records} skipped: {'; '.join(reasons)}; try --format"
 
 
 def nothing_scored(skipped: Sequence[tuple[str, str]]) -> str:
     """The error when every file found was skipped (no trace in any)."""
-    return f"no trace found: {skipped_line([why for _, why in skipped])}"
+    return f"no trace found: {skipped_line(skipped)}"
 
 
 def say_skipped(skipped: Sequence[tuple[str, str]], at_most: int = 10) -> None:

@@ -268,3 +268,12 @@ def test_spark_refuses_an_existing_output_before_starting_spark(tmp_path):
     assert done.returncode == 2
     assert done.stderr == (f"loopmetric: Expected --output to be a path that does not exist, but {out} exists; "
                            "pass --overwrite to replace it\n")
+
+
+def test_records_of_a_file_that_are_no_trace_are_counted_by_file(tmp_path, capsys):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "metrics.jsonl").write_text('{"loss": 0.1}\n{"loss": 0.2}\n')
+    code, out, err = run(capsys, "score", tmp_path / "logs")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == ("loopmetric: no trace found: 1 file (2 records) skipped: not a known trace "
+                                    "format; try --format")
