@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from contextlib import contextmanager
 from functools import partial
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
@@ -48,13 +49,13 @@ def run_job(paths: list[str], output: str, *, settings: LoopSettings, master: Op
     refuses (a path that does not exist, an output that does).
     """
     settings_conf = {**DEFAULT_CONF, **_parse_conf(conf)}
-    settings_conf = {**worker_python(master), **settings_conf}
     if not _remote(master):  # a progress bar when stderr is a terminal, as `loopmetric score`
         settings_conf.setdefault("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
     owned = SparkSession.getActiveSession() is None
     with warnings.catch_warnings():  # PySpark warns about pandas versions it has not yet tested
         warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
-        spark = _session(master, settings_conf)
+        with _environ(worker_python(master)):  # read once, when the session's context starts
+            spark = _session(master, settings_conf)
         try:
             return _score(spark, list(paths), output, overwrite, settings)
         except PySparkException as error:
@@ -79,13 +80,28 @@ def _parse_conf(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def worker_python(master: Optional[str]) -> dict[str, str]:
-    """The Spark setting that starts the Python workers with this interpreter (`sys.executable`), not
-    the first `python3` on PATH, so that a virtual environment run without being activated
-    (`venv/bin/loopmetric spark ...`) still has its packages; none when `PYSPARK_PYTHON` says which
+    """`PYSPARK_PYTHON` for the session: the Python workers start this interpreter (`sys.executable`),
+    not the first `python3` on PATH, so that a virtual environment run without being activated
+    (`venv/bin/loopmetric spark ...`) still has its packages; nothing when `PYSPARK_PYTHON` is set
     or the workers run elsewhere (a cluster, Spark Connect), where this path may not exist."""
     if _local(master) and not os.environ.get("PYSPARK_PYTHON"):
-        return {"spark.pyspark.python": sys.executable}
+        return {"PYSPARK_PYTHON": sys.executable}
     return {}
+
+
+@contextmanager
+def _environ(values: dict[str, str]) -> Iterator[None]:
+    """`os.environ` with `values` set, as it was afterwards."""
+    before = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _local(master: Optional[str]) -> bool:
