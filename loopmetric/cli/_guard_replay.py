@@ -119,22 +119,25 @@ def _format(data: Any) -> str:
 def _histories(path: str) -> list[tuple[str, str, Any, Optional[str]]]:
     """(label, location, parsed JSON, error) of the history in a file, or of each line's in JSON Lines."""
     stem = "<stdin>" if path == "-" else _shown(path)  # the path as typed, so that it can be passed back
+    where = "<stdin>" if path == "-" else path
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return [(stem, path, None, f"cannot read: {error}")]
+        return [(stem, where, None, f"cannot read: {error}")]
+    if not text.strip():
+        return [(stem, where, None, "empty input" if path == "-" else "empty file")]
     try:
-        return [(stem, path, json.loads(text), None)]
+        return [(stem, where, json.loads(text), None)]
     except ValueError as whole:
         lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2:
-            return [(stem, path, None, f"not valid JSON: {whole}")]
+            return [(stem, where, None, f"not valid JSON: {whole}")]
     out: list[tuple[str, str, Any, Optional[str]]] = []
     for number, line in lines:
         try:
-            out.append((f"{stem}:{number}", f"{path}:{number}", json.loads(line), None))
+            out.append((f"{stem}:{number}", f"{where}:{number}", json.loads(line), None))
         except ValueError as error:
-            out.append((f"{stem}:{number}", f"{path}:{number}", None, f"not valid JSON: {error}"))
+            out.append((f"{stem}:{number}", f"{where}:{number}", None, f"not valid JSON: {error}"))
     return out
 
 

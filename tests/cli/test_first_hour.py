@@ -115,6 +115,10 @@ MESSAGES = [
     pytest.param(["score", "-"], "", "loopmetric: <stdin>: empty input", id="empty-stdin"),
     pytest.param(["score", "-"], "  \n\n", "loopmetric: <stdin>: empty input", id="blank-stdin"),
     pytest.param(["score", "empty.json"], None, "loopmetric: empty.json: empty file", id="empty-file"),
+    pytest.param(["explain", "-"], "", "loopmetric: <stdin>: empty input", id="empty-stdin-explain"),
+    pytest.param(["guard-replay", "-"], "", "loopmetric: <stdin>: empty input", id="empty-stdin-guard-replay"),
+    pytest.param(["guard-replay", "empty.json"], None, "loopmetric: empty.json: empty file",
+                 id="empty-file-guard-replay"),
 ]
 
 
