@@ -18,7 +18,8 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("explain", **help_options("explain"), help="show traces as timelines with their loops marked")
+    parser = commands.add_parser("explain", **help_options("explain"),
+                                 help="show traces as timelines with their loops marked")
     parser.add_argument("paths", nargs="+", help=PATHS_HELP)
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="read every file as this format (one it cannot read is an error)")

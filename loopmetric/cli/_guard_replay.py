@@ -31,7 +31,8 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> None:
     """Register `guard-replay` on the `loopmetric` command line."""
     parser = commands.add_parser(
-        "guard-replay", **help_options("guard-replay"), help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
+        "guard-replay", **help_options("guard-replay"),
+        help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
         description="Replay recorded pydantic-ai runs through DetectLoops at these settings: the loops it would "
                     "have reported, at which request, and what stopping at the first one would have saved.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")
@@ -183,8 +184,10 @@ def _print_table(runs: list[_Run], skipped: int = 0) -> None:
     looping = [r for r in runs if r.loops]
     patterns = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
     requests, tokens = sum(r.requests for r in runs), sum(r.tokens for r in runs)
-    also = f" {skipped} file{'' if skipped == 1 else 's'} skipped: not a pydantic-ai message history." if skipped else ""
+    also = (f" {skipped} file{'' if skipped == 1 else 's'} skipped: not a pydantic-ai message history."
+            if skipped else "")
     print(  # one line, never wrapped
-        f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {len(looping)} with a loop; loops: {patterns}. Stopping each at "
+        f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {len(looping)} with a loop; loops: {patterns}. "
+        f"Stopping each at "
         f"its first loop (action='error') would have saved {sum(r.saved_requests for r in runs)} of {requests} "
         f"requests and {sum(r.saved_tokens for r in runs):,} of {tokens:,} tokens.{also}", flush=True)

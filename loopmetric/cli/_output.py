@@ -72,7 +72,8 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
             steps_range(worst["steps"]) if worst else "",
         ))
     shown = console()
-    # Names never fold (a name must be copyable back into `explain`); findings wrap at spaces. A terminal too narrow for whole names gets plain aligned rows, one line per trace.
+    # Names never fold (a name must be copyable back into `explain`); findings wrap at spaces. A terminal
+    # too narrow for whole names gets plain aligned rows, one line per trace.
     widest = [max(len(text) for text in column) for column in zip(_COLUMNS, *rows)]
     longest_word = max(len(word) for row in rows for word in row[3].split())  # findings wrap at spaces only
     fits = sum(widest) - widest[3] + longest_word + 3 * len(_COLUMNS) + 1 <= shown.width
@@ -124,7 +125,8 @@ def write_junit(path: str, reports: list[tuple[str, dict]], errors: list[tuple[s
 
     failures = sum(1 for _, d in reports if not d["success"])
     if not reports and not errors:
-        errors = [("loopmetric", "no trace found" + (f": {len(skipped)} files skipped, none a trace" if skipped else ""))]
+        none = f": {len(skipped)} files skipped, none a trace" if skipped else ""
+        errors = [("loopmetric", f"no trace found{none}")]
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              f'<testsuite name="loopmetric" tests="{len(reports) + len(errors) + len(skipped)}" failures="{failures}" '
              f'errors="{len(errors)}" skipped="{len(skipped)}">']

@@ -20,7 +20,8 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("score", **help_options("score"), help="score trace files; one row per trace")
+    parser = commands.add_parser("score", **help_options("score"),
+                                 help="score trace files; one row per trace")
     parser.add_argument("paths", nargs="+", help=PATHS_HELP)
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="read every file as this format (one it cannot read is an error, never a pass)")

@@ -21,7 +21,8 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("spark", **help_options("spark"), help="score trace files with Apache Spark; write Parquet or JSON Lines")
+    parser = commands.add_parser("spark", **help_options("spark"),
+                                 help="score trace files with Apache Spark; write Parquet or JSON Lines")
     parser.add_argument("paths", nargs="+", help="files, folders or globs Spark reads (local, s3a://, hdfs://, "
                         "...): .jsonl/.ndjson one trace a line, .json/.traj one trace a file")
     parser.add_argument("--output", required=True, metavar="PATH",
