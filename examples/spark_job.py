@@ -15,6 +15,7 @@ from loopmetric.spark import score_traces
 
 source, target = sys.argv[1:3]
 spark = SparkSession.builder.appName("loopmetric").getOrCreate()
+spark.sparkContext.setLogLevel("ERROR")  # else Spark logs a glob INPUT's metadata look-up as a FileNotFoundException
 traces = spark.read.text(source, wholetext=True).selectExpr("_metadata.file_path AS file", "value AS trace")
 scored = score_traces(traces, "trace", window=30)  # any LoopSettings keyword, as for detect_loops
 scored.drop("trace").write.mode("overwrite").parquet(target)

@@ -59,11 +59,18 @@ def _add_guard_replay(commands: Any) -> None:
     add_parser(commands)
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return commands.choices[command]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line on `argv` (default: `sys.argv[1:]`); the exit code."""
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # a wrong flag after a subcommand: that subcommand's usage, not the top level's
+            _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exit_:
         return EXIT_USAGE if exit_.code not in (0, None) else EXIT_OK
     try:

@@ -14,6 +14,8 @@ import typing
 from dataclasses import MISSING, fields
 from typing import Any, Optional, get_type_hints
 
+from ._help import meaning
+
 __all__ = [
     "EXIT_GATE", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "Parser", "add_gate", "add_settings", "jobs",
     "say", "settings_from", "whole", "whole_or_none",
@@ -88,22 +90,25 @@ def add_settings(parser: argparse.ArgumentParser, settings_class: Any, title: st
         if not field.init:
             continue
         flags = ["--" + name.replace("_", "-") for name in (field.name, other_names.get(field.name)) if name]
+        means = meaning(settings_class, field.name)  # what the flag does, then its default
+        means = f"{means}; " if means else ""
         default = field.default if field.default is not MISSING else None
         kind = types[field.name]
         choices = typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else None
         common: dict[str, Any] = {"dest": field.name, "default": argparse.SUPPRESS}
         if kind is bool:
-            group.add_argument(*flags, action=argparse.BooleanOptionalAction, help=f"default {default}", **common)
+            group.add_argument(*flags, action=argparse.BooleanOptionalAction, help=f"{means}default {default}",
+                               **common)
         elif choices:
-            group.add_argument(*flags, choices=choices, help=f"default {default}", **common)
+            group.add_argument(*flags, choices=choices, help=f"{means}default {default}", **common)
         elif kind is float:
-            group.add_argument(*flags, type=float, metavar="X", help=f"default {default}", **common)
+            group.add_argument(*flags, type=float, metavar="X", help=f"{means}default {default}", **common)
         elif kind == Optional[int]:  # only these may be None
-            meaning = (off or {}).get(field.name, "'none' turns it off")
+            off_means = (off or {}).get(field.name, "'none' turns it off")
             group.add_argument(*flags, type=whole_or_none, metavar="N|none",
-                               help=f"default {default} ({meaning})", **common)
+                               help=f"{means}default {default} ({off_means})", **common)
         else:
-            group.add_argument(*flags, type=whole, metavar="N", help=f"default {default}", **common)
+            group.add_argument(*flags, type=whole, metavar="N", help=f"{means}default {default}", **common)
 
 
 def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:

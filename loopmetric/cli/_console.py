@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any, Optional, TextIO
 
-__all__ = ["Console", "Progress", "Table"]
+__all__ = ["Console", "PlainTable", "Progress", "Table"]
 
 _MARKUP = re.compile(r"\[/?[a-z ]*\]")
 
@@ -84,6 +84,8 @@ class _NoProgress:
     def advance(self, *args: Any, **kwargs: Any) -> None:
         pass
 
+
+PlainTable = _PlainTable  # aligned columns of text, whatever the terminal's width
 
 try:
     from rich.console import Console

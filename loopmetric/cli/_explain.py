@@ -8,16 +8,18 @@ from typing import Any
 from .._patterns import PATTERNS
 from .._settings import ALIASES, LoopSettings
 from ..readers import FORMATS
+from ._help import help_options
 from ._args import EXIT_OK, EXIT_USAGE, PATHS_HELP, add_settings, say
 from ._numbers import count
 from ._output import console
-from ._targets import scored, targets
+from ._targets import Skipped, nothing_scored, say_skipped, scored, targets
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("explain", help="show traces as timelines with their loops marked")
+    parser = commands.add_parser("explain", **help_options("explain"),
+                                 help="show traces as timelines with their loops marked")
     parser.add_argument("paths", nargs="+", help=PATHS_HELP)
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="read every file as this format (one it cannot read is an error)")
@@ -32,12 +34,21 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
         return say("loopmetric: no trace files found", EXIT_USAGE)
     shown = console(soft_wrap=True, highlight=False)
     status = EXIT_OK
+    skipped: list[tuple[str, str]] = []
+    shown_any = False
     for target in found:
         for name, trace, report, error in scored(target, args.format, settings):
-            if report is None:
+            if isinstance(error, Skipped):
+                skipped.append((name, str(error)))
+            elif report is None:
                 status = say(f"loopmetric: {error}", EXIT_USAGE)
+                shown_any = True
             else:
                 print_timeline(shown, name, trace, report)
+                shown_any = True
+    say_skipped(skipped)
+    if skipped and not shown_any:  # nothing explained: never a silent success
+        return say(f"loopmetric: {nothing_scored(skipped)}", EXIT_USAGE)
     return status
 
 
@@ -52,11 +63,13 @@ def print_timeline(shown: Any, name: str, trace: Any, report: Any) -> None:
         mark = ", ".join(marks.get(step.step, []))
         style = "bold red" if mark else ""
         if step.kind == "tool":
-            what = f"tool {step.name} [{step.call}] -> {'error' if step.error else 'result'} [{step.outcome or '?'}]"
+            got = "error" if step.error else "result"
+            what = (f"tool {step.name}({_excerpt(step.args, 50)}) [{_short(step.call)}] -> {got} "
+                    f"{_excerpt(step.result, 50) if step.result is not None else '(none)'} [{_short(step.outcome)}]")
         elif step.kind == "llm":
-            what = f"llm  {step.text[:70]!r}"
+            what = f"llm  {_excerpt(step.text, 70) if step.text.strip() else _no_text(step)}"
         else:
-            what = f"input from {step.source}"
+            what = f"input from {step.source}" + (f": {_excerpt(step.text, 60)}" if step.text.strip() else "")
         shown.print(f"{step.step:>5}  {what}" + (f"   <- {mark}" if mark else ""), style=style, markup=False)
     for index, finding in enumerate(report.findings, 1):
         shown.print(f"#{index} [{finding.severity}] {finding.message}", markup=False)
@@ -64,3 +77,20 @@ def print_timeline(shown: Any, name: str, trace: Any, report: Any) -> None:
         shown.print(f"{pattern}: {PATTERNS[pattern].meaning}.", markup=False)
     if not report.findings:
         shown.print(report.reason, markup=False)
+
+
+def _excerpt(text: str, at_most: int) -> str:
+    """`text` on one line, its first `at_most` characters (a longer text ends in "...")."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= at_most else flat[:at_most - 3].rstrip() + "..."
+
+
+def _short(fingerprint: Any) -> str:
+    """The first 8 characters of a fingerprint: enough to tell which calls or results are the same."""
+    return str(fingerprint or "?")[:8]
+
+
+def _no_text(step: Any) -> str:
+    """What an LLM step without text did: asked for tools, or wrote nothing."""
+    asked = len(step.requests)
+    return f"(no text; asked for {count(asked, 'tool call')})" if asked else "(no text)"

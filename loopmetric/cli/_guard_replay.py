@@ -20,6 +20,9 @@ from typing import Any, Optional
 from ..readers import detect_format, expand_paths
 from ..guard._settings import GuardSettings
 from ._args import EXIT_OK, EXIT_USAGE, add_settings, settings_from
+from ._help import help_options
+from ._output import console
+from ._targets import _shown
 
 __all__ = ["add_parser", "run"]
 
@@ -28,7 +31,8 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> None:
     """Register `guard-replay` on the `loopmetric` command line."""
     parser = commands.add_parser(
-        "guard-replay", help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
+        "guard-replay", **help_options("guard-replay"),
+        help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
         description="Replay recorded pydantic-ai runs through DetectLoops at these settings: the loops it would "
                     "have reported, at which request, and what stopping at the first one would have saved.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")
@@ -71,11 +75,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     runs: list[_Run] = []
     errors: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for path, explicit in paths:
+        if path != "-" and not Path(path).exists() and any(ch in path for ch in "*?["):
+            errors.append(f"{path}: no file matches")
+            continue
         for label, where, data, error in _histories(path):
             if error is None and _format(data) != "pydantic-ai":
-                if not explicit:
-                    continue  # found by walking a folder: some other kind of file
+                if not explicit:  # found by walking a folder: some other kind of file, counted
+                    skipped.append((where, f"{where}: not a pydantic-ai message history (it reads as {_format(data)})"))
+                    continue
                 error = f"not a pydantic-ai message history (it reads as {_format(data)})"
             if error is None:
                 try:
@@ -86,11 +95,18 @@ def run(args: argparse.Namespace) -> int:
             errors.append(f"{where}: {error}")
     for error in errors:
         print(f"loopmetric: {error}", file=sys.stderr)
+    if not runs:  # nothing replayed is never a pass, and no empty table before the errors
+        for _, why in skipped[:10]:
+            print(f"loopmetric: skipped {why}", file=sys.stderr)
+        if not errors:
+            print(f"loopmetric: no pydantic-ai run found: {len(skipped)} file{'' if len(skipped) == 1 else 's'} "
+                  "skipped: not a pydantic-ai message history", file=sys.stderr)
+        return EXIT_USAGE
     if args.json:
         for replayed in runs:
             print(json.dumps(replayed.to_dict(), sort_keys=True))
     else:
-        _print_table(runs)
+        _print_table(runs, len(skipped))
     return EXIT_USAGE if errors else EXIT_OK
 
 
@@ -103,23 +119,26 @@ def _format(data: Any) -> str:
 
 def _histories(path: str) -> list[tuple[str, str, Any, Optional[str]]]:
     """(label, location, parsed JSON, error) of the history in a file, or of each line's in JSON Lines."""
-    stem = "<stdin>" if path == "-" else Path(path).name
+    stem = "<stdin>" if path == "-" else _shown(path)  # the path as typed, so that it can be passed back
+    where = "<stdin>" if path == "-" else path
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        return [(stem, path, None, f"cannot read: {error}")]
+        return [(stem, where, None, f"cannot read: {error}")]
+    if not text.strip():
+        return [(stem, where, None, "empty input" if path == "-" else "empty file")]
     try:
-        return [(stem, path, json.loads(text), None)]
+        return [(stem, where, json.loads(text), None)]
     except ValueError as whole:
         lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2:
-            return [(stem, path, None, f"not valid JSON: {whole}")]
+            return [(stem, where, None, f"not valid JSON: {whole}")]
     out: list[tuple[str, str, Any, Optional[str]]] = []
     for number, line in lines:
         try:
-            out.append((f"{stem}:{number}", f"{path}:{number}", json.loads(line), None))
+            out.append((f"{stem}:{number}", f"{where}:{number}", json.loads(line), None))
         except ValueError as error:
-            out.append((f"{stem}:{number}", f"{path}:{number}", None, f"not valid JSON: {error}"))
+            out.append((f"{stem}:{number}", f"{where}:{number}", None, f"not valid JSON: {error}"))
     return out
 
 
@@ -145,13 +164,12 @@ def _replay_file(label: str, data: Any, settings: dict[str, Any]) -> list[_Run]:
     return out
 
 
-def _print_table(runs: list[_Run]) -> None:
-    from ._console import Console
+def _print_table(runs: list[_Run], skipped: int = 0) -> None:
     from ._console import Table
 
     table = Table()
-    for column in ("run", "requests", "loops", "first loop", "error would save"):
-        table.add_column(column, overflow="fold")
+    for column in ("run", "requests", "loops", "first loop", "error would save"):  # a run's name never folds
+        table.add_column(column, overflow="fold", no_wrap=column == "run")
     counts: dict[str, int] = {}
     for replayed in runs:
         for found in replayed.loops:
@@ -162,13 +180,14 @@ def _print_table(runs: list[_Run]) -> None:
             f"request {first.request}: {first.loop.pattern} {', '.join(first.loop.tool_names) or '-'} "
             f"x{first.loop.count}" if first else "-",
             f"{replayed.saved_requests} requests, {replayed.saved_tokens:,} tokens" if first else "-")
-    console = Console()
-    console.print(table)
+    console().print(table)
     looping = [r for r in runs if r.loops]
     patterns = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
     requests, tokens = sum(r.requests for r in runs), sum(r.tokens for r in runs)
-    console.print(
+    also = (f" {skipped} file{'' if skipped == 1 else 's'} skipped: not a pydantic-ai message history."
+            if skipped else "")
+    print(  # one line, never wrapped
         f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {len(looping)} with a loop; loops: {patterns}. "
-        "Stopping each at its first loop "
-        f"(action='error') would have saved {sum(r.saved_requests for r in runs)} of {requests} requests and "
-        f"{sum(r.saved_tokens for r in runs):,} of {tokens:,} tokens.", markup=False, highlight=False)
+        f"Stopping each at "
+        f"its first loop (action='error') would have saved {sum(r.saved_requests for r in runs)} of {requests} "
+        f"requests and {sum(r.saved_tokens for r in runs):,} of {tokens:,} tokens.{also}", flush=True)

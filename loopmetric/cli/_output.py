@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .._findings import worst_first
+from . import _console
 from ._numbers import count, money, number
 
 __all__ = ["console", "junit_problem", "print_table", "progress", "summary_line", "write_junit"]
@@ -47,7 +48,7 @@ def _worst(data: dict) -> Optional[dict]:
     return min(findings, key=lambda f: worst_first(f["severity"], f["steps"])) if findings else None
 
 
-def print_table(reports: list[tuple[str, dict]], unread: int = 0) -> None:
+def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str = "") -> None:
     """One row per scored trace, then `summary_line`."""
     from ._console import Table
 
@@ -71,31 +72,35 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0) -> None:
             steps_range(worst["steps"]) if worst else "",
         ))
     shown = console()
-    # Only findings wrap (at spaces); names fold only on a terminal too narrow to show them whole.
+    # Names never fold (a name must be copyable back into `explain`); findings wrap at spaces. A terminal
+    # too narrow for whole names gets plain aligned rows, one line per trace.
     widest = [max(len(text) for text in column) for column in zip(_COLUMNS, *rows)]
-    shortest_finding = max(len(word) for row in rows for word in row[3].split())
-    whole_names = sum(widest) - widest[3] + shortest_finding + 3 * len(_COLUMNS) + 1 <= shown.width
-    table = Table()
+    longest_word = max(len(word) for row in rows for word in row[3].split())  # findings wrap at spaces only
+    fits = sum(widest) - widest[3] + longest_word + 3 * len(_COLUMNS) + 1 <= shown.width
+    table = Table() if fits else _console.PlainTable()
     for column in _COLUMNS:
-        table.add_column(column, no_wrap=column != "worst finding" and (column != "trace" or whole_names),
-                         overflow="fold")
+        table.add_column(column, no_wrap=column != "worst finding", overflow="fold")
     for row in rows:
         table.add_row(*row[:2], f"[green]{row[2]}[/]" if row[2] == "pass" else f"[red]{row[2]}[/]", *row[3:])
-    shown.print(table)
+    if fits:
+        shown.print(table)
+    else:
+        print("\n".join(table.lines()))
     failed = sum(1 for _, data in reports if not data["success"])
     print(summary_line(len(reports), failed, counts, looped, sum(tokens) if tokens else None,
-                       sum(costs) if costs else None, unread=unread), flush=True)
+                       sum(costs) if costs else None, unread=unread, skipped=skipped), flush=True)
 
 
 def summary_line(traces: int, failed: int, patterns: dict[str, int], looped: int, tokens: Optional[float],
-                 cost: Optional[float], *, unread: int = 0) -> str:
-    """The line `loopmetric score` (and `loopmetric spark`) ends with; tokens and cost where recorded."""
+                 cost: Optional[float], *, unread: int = 0, skipped: str = "") -> str:
+    """The line `loopmetric score` (and `loopmetric spark`) ends with; tokens and cost where recorded;
+    `skipped` says which files found in folders were no trace ("2 files skipped: ...")."""
     counts = ", ".join(f"{k} {number(v)}" for k, v in sorted(patterns.items())) or "none"
     spent = ((f", {count(tokens, 'token')}" if tokens is not None else "")
              + (f", {money(cost)}" if cost is not None else ""))
     not_read = f", {number(unread)} not read" if unread else ""
     return (f"{count(traces, 'trace')}, {number(failed)} failed{not_read}; patterns: {counts}; "
-            f"{count(looped, 'step')} inside loops{spent}")
+            f"{count(looped, 'step')} inside loops{spent}" + (f"; {skipped}" if skipped else ""))
 
 
 def steps_range(steps: Sequence[int]) -> str:
@@ -112,14 +117,20 @@ def junit_problem(path: str) -> Optional[str]:
     return None
 
 
-def write_junit(path: str, reports: list[tuple[str, dict]], errors: list[tuple[str, str]]) -> None:
-    """One test case per trace, named as in the table: a failure below the threshold, an error when unread."""
+def write_junit(path: str, reports: list[tuple[str, dict]], errors: list[tuple[str, str]],
+                skipped: Sequence[tuple[str, str]] = ()) -> None:
+    """One test case per trace, named as in the table: a failure below the threshold, an error when unread,
+    skipped for a file found in a folder that is no trace. Nothing scored at all is one error case, so
+    that a report never says `tests="0"` and passes."""
     from xml.sax.saxutils import escape, quoteattr
 
     failures = sum(1 for _, d in reports if not d["success"])
+    if not reports and not errors:
+        none = f": {len(skipped)} files skipped, none a trace" if skipped else ""
+        errors = [("loopmetric", f"no trace found{none}")]
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
-             f'<testsuite name="loopmetric" tests="{len(reports) + len(errors)}" failures="{failures}" '
-             f'errors="{len(errors)}">']
+             f'<testsuite name="loopmetric" tests="{len(reports) + len(errors) + len(skipped)}" failures="{failures}" '
+             f'errors="{len(errors)}" skipped="{len(skipped)}">']
     for name, data in reports:
         lines.append(f'  <testcase classname="loopmetric" name={quoteattr(name)}>')
         if not data["success"]:
@@ -128,6 +139,9 @@ def write_junit(path: str, reports: list[tuple[str, dict]], errors: list[tuple[s
     for name, error in errors:
         lines.append(f'  <testcase classname="loopmetric" name={quoteattr(name)}>'
                      f'<error message={quoteattr(error)}/></testcase>')
+    for name, why in skipped:
+        lines.append(f'  <testcase classname="loopmetric" name={quoteattr(name)}>'
+                     f'<skipped message={quoteattr(why)}/></testcase>')
     lines.append("</testsuite>")
     with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")

@@ -10,16 +10,18 @@ from typing import Any
 
 from .._settings import ALIASES, LoopSettings
 from ..readers import FORMATS
+from ._help import help_options
 from ._args import EXIT_USAGE, PATHS_HELP, add_gate, add_settings, jobs, say
 from ._gate import exit_status, gate
 from ._output import junit_problem, print_table, progress, write_junit
-from ._targets import score_file, targets
+from ._targets import nothing_scored, say_skipped, score_file, skipped_line, targets
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("score", help="score trace files; one row per trace")
+    parser = commands.add_parser("score", **help_options("score"),
+                                 help="score trace files; one row per trace")
     parser.add_argument("paths", nargs="+", help=PATHS_HELP)
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="read every file as this format (one it cannot read is an error, never a pass)")
@@ -50,23 +52,30 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
         else:
             per_file = [advance(score_file(job)) for job in work]
     rows = [row for rows in per_file for row in rows]
-    errors = [(name, error) for name, _, error in rows if error is not None]
-    reports = [(name, data) for name, data, _ in rows if data is not None]
+    skipped = [(name, why) for name, _, _, why in rows if why is not None]
+    rows = [row for row in rows if row[3] is None]
+    errors = [(name, error) for name, _, error, _ in rows if error is not None]
+    reports = [(name, data) for name, data, _, _ in rows if data is not None]
     for _, error in errors:
         print(f"loopmetric: {error}", file=sys.stderr)
+    say_skipped(skipped)
+    if not rows:  # every file found was skipped: nothing scored is never a pass
+        if args.junit:
+            write_junit(args.junit, reports, errors, skipped)
+        return say(f"loopmetric: {nothing_scored(skipped)}", EXIT_USAGE)
     if args.json:
         for name, data in reports:
             print(json.dumps({**data, "name": name}, sort_keys=True))
     elif reports:  # nothing read: the errors say it all
-        print_table(reports, unread=len(errors))
+        print_table(reports, unread=len(errors), skipped=skipped_line(skipped))
     if args.junit:
         try:
-            write_junit(args.junit, reports, errors)
+            write_junit(args.junit, reports, errors, skipped)
         except OSError as error:
             return say(f"loopmetric: cannot write the JUnit report {args.junit}: {error.strerror or error}",
                        EXIT_USAGE)
     below = [name for name, data in reports if not data["success"]]
-    unread = [name for name, data, _ in rows if data is None]
+    unread = [name for name, data, _, _ in rows if data is None]
     failed = gate(len(rows), len(below), len(unread), args.fail_under, below_names=below, unread_names=unread)
     if failed:
         print(f"loopmetric: {failed}", file=sys.stderr)

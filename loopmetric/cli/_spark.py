@@ -7,10 +7,12 @@ Parsed here so that the plain command line never imports pyspark; the job is
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any
+from typing import Any, Optional
 
 from .._settings import ALIASES, LoopSettings
+from ._help import help_options
 from ._args import EXIT_USAGE, add_gate, add_settings, say
 from ._gate import exit_status, gate
 from ._output import summary_line
@@ -19,7 +21,8 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("spark", help="score trace files with Apache Spark; write Parquet or JSON Lines")
+    parser = commands.add_parser("spark", **help_options("spark"),
+                                 help="score trace files with Apache Spark; write Parquet or JSON Lines")
     parser.add_argument("paths", nargs="+", help="files, folders or globs Spark reads (local, s3a://, hdfs://, "
                         "...): .jsonl/.ndjson one trace a line, .json/.traj one trace a file")
     parser.add_argument("--output", required=True, metavar="PATH",
@@ -35,7 +38,18 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def _output_problem(output: str, overwrite: bool) -> Optional[str]:
+    """An existing local --output, found before the JVM starts (Spark would refuse it only after)."""
+    local = output[len("file://"):] if output.startswith("file://") else output
+    if overwrite or "://" in local or not os.path.exists(local):
+        return None
+    return f"Expected --output to be a path that does not exist, but {output} exists; pass --overwrite to replace it"
+
+
 def run(args: argparse.Namespace, settings: LoopSettings) -> int:
+    problem = _output_problem(args.output, args.overwrite)
+    if problem:
+        return say(f"loopmetric: {problem}", EXIT_USAGE)
     try:
         from ..spark._job import SHOWN_ERRORS, SparkJobError, run_job
     except ImportError as error:  # names the extra to install

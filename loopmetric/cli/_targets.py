@@ -12,24 +12,27 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import sys
 from typing import Any, Iterator, Optional, Sequence
 
 from .._engine import analyze
 from .._errors import TraceReadError
 from .._settings import LoopSettings
 from ..readers import expand_paths, load_traces
-from ._numbers import count
+from ._numbers import count, number
 
-__all__ = ["Row", "Target", "score_file", "scored", "targets"]
+__all__ = ["Row", "Target", "nothing_scored", "say_skipped", "score_file", "scored", "skipped_line", "targets"]
 
 Target = tuple[str, bool, Optional[int]]  # path as shown, named explicitly, the one record asked for
-Row = tuple[str, Optional[dict], Optional[str]]  # name, report (as a dict) or None, error or None
+# name, report (as a dict) or None, error or None, why it was skipped (found in a folder, not a trace) or None
+Row = tuple[str, Optional[dict], Optional[str], Optional[str]]
+_GLOB = "*?["
 
 
 def targets(raw_paths: Sequence[str]) -> list[Target]:
     """The files to read, each once, in order; `FILE#INDEX` asks for one record of FILE."""
     out: list[Target] = []
-    seen: set[tuple[str, Optional[int]]] = set()
+    seen: dict[tuple[str, Optional[int]], int] = {}
     for raw in raw_paths:
         record = None
         picked = re.fullmatch(r"(.+)#(\d+)", raw)
@@ -38,8 +41,12 @@ def targets(raw_paths: Sequence[str]) -> list[Target]:
         for path, explicit in expand_paths([raw]):
             key = ("-" if path == "-" else os.path.realpath(path), record)
             if key not in seen:
-                seen.add(key)
+                seen[key] = len(out)
                 out.append((_shown(path), explicit, record))
+            elif explicit:  # the same file named again (or by a second glob): said, scored once
+                first = out[seen[key]][0] + ("" if record is None else f"#{record}")
+                also = "" if raw == first else f" (as {raw})"
+                print(f"loopmetric: {first} named more than once{also}; scored once", file=sys.stderr)
     return out
 
 
@@ -55,6 +62,9 @@ def scored(target: Target, fmt: Optional[str], settings: LoopSettings) -> Iterat
     """(name, trace, report, error) for each trace of one target: a report, or why there is none."""
     path, explicit, record = target
     stem = "<stdin>" if path == "-" else path
+    if path != "-" and not os.path.exists(path) and any(ch in path for ch in _GLOB):
+        yield path, None, None, f"{path}: no file matches"
+        return
     loaded = list(load_traces(path, fmt))
     if record is not None:
         unreadable = len(loaded) == 1 and loaded[0].index is None and loaded[0].error is not None
@@ -68,7 +78,9 @@ def scored(target: Target, fmt: Optional[str], settings: LoopSettings) -> Iterat
     for item in loaded:
         name = stem if item.index is None else f"{stem}#{item.index}"
         if item.error is not None or item.trace is None:
-            if not (item.not_a_trace and not explicit):  # found by walking a folder, not a trace: skipped
+            if item.not_a_trace and not explicit:  # found by walking a folder, not a trace: skipped, counted
+                yield name, None, None, Skipped(item.error or "no trace")
+            else:
                 yield name, None, None, item.error
             continue
         trace = dataclasses.replace(item.trace, name=name)  # named as the rows name it
@@ -79,6 +91,36 @@ def scored(target: Target, fmt: Optional[str], settings: LoopSettings) -> Iterat
         yield name, trace, report, error
 
 
+class Skipped(str):
+    """Why a file found in a folder was skipped (it parsed, but is no trace): not an error, never a pass."""
+
+
 def score_file(job: tuple[Target, Optional[str], LoopSettings]) -> list[Row]:
     """The rows of one target, as plain data (what a worker process sends back)."""
-    return [(name, None if report is None else report.to_dict(), error) for name, _, report, error in scored(*job)]
+    return [(name, None if report is None else report.to_dict(),
+             None if isinstance(error, Skipped) else error, str(error) if isinstance(error, Skipped) else None)
+            for name, _, report, error in scored(*job)]
+
+
+def skipped_line(skipped: Sequence[tuple[str, str]]) -> str:
+    """"2 files skipped: not a known trace format; try --format", from (name, why) of each skipped record."""
+    if not skipped:
+        return ""
+    files = {name.rsplit("#", 1)[0] if re.search(r"#\d+$", name) else name for name, _ in skipped}
+    records = "" if len(files) == len(skipped) else f" ({number(len(skipped))} records)"
+    reasons = sorted({"not a known trace format" if "not a known trace format" in why else why
+                      for _, why in skipped})
+    return f"{count(len(files), 'file')}{records} skipped: {'; '.join(reasons)}; try --format"
+
+
+def nothing_scored(skipped: Sequence[tuple[str, str]]) -> str:
+    """The error when every file found was skipped (no trace in any)."""
+    return f"no trace found: {skipped_line(skipped)}"
+
+
+def say_skipped(skipped: Sequence[tuple[str, str]], at_most: int = 10) -> None:
+    """Name each skipped file with why (on stderr), the first `at_most` of them."""
+    for _, why in skipped[:at_most]:
+        print(f"loopmetric: skipped {why}", file=sys.stderr)
+    if len(skipped) > at_most:
+        print(f"loopmetric: skipped {number(len(skipped) - at_most)} more", file=sys.stderr)

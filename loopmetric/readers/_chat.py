@@ -31,7 +31,8 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat") -
     builder = TraceBuilder(name=name, source=source)
     messages = parse_text(messages)
     if isinstance(messages, Mapping):
-        messages = messages.get("messages", messages.get("traj", messages.get("history")))
+        messages = next((messages[key] for key in ("messages", "conversation", "traj", "history") if key in messages),
+                        None)
     messages = builder.sequence(messages, "chat messages")
     if messages is not None:
         read_chat(builder, messages)

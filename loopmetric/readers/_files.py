@@ -70,6 +70,9 @@ def load_text(text: str, path: str, fmt: Optional[str] = None) -> Iterator[Loade
     JSON Lines), read and named as `load_traces` reads the file `path`. Never raises."""
     where = "<stdin>" if path == "-" else path
     stem = "<stdin>" if path == "-" else Path(path).name
+    if not text.strip():  # nothing to parse: said as such, not as a JSON error
+        yield LoadedTrace(stem, error=f"{where}: empty input" if path == "-" else f"{where}: empty file")
+        return
     entries = list(_entries(text, fmt))
     several = len(entries) > 1
     for index, (label, read, why, not_a_trace) in enumerate(entries):

@@ -166,7 +166,7 @@ REGISTRY: tuple[Format, ...] = (
     Format("deepeval", "a deepeval trace dict", _one(read_deepeval_trace),
            sniff_object=_is_deepeval, sniff_list=_list_deepeval),
     Format("chat", "OpenAI-style chat messages", _one(read_chat_messages),
-           sniff_object=_has_list("messages"), sniff_list=_list_chat),
+           sniff_object=lambda m: _has_list("messages")(m) or _has_list("conversation")(m), sniff_list=_list_chat),
     Format("tau-bench", "a tau-bench", _tau_records, sniff_object=_has_list("traj"), sniff_list=_has_list("traj")),
     Format("pydantic-ai", "a pydantic-ai message history (or its run result)", _one(read_pydantic_ai_messages),
            sniff_list=_list_pydantic_ai),
@@ -192,7 +192,8 @@ def detect_format(data: Any) -> str:
             if row.sniff_object is not None and row.sniff_object(m):
                 return row.name
         keys = ", ".join(sorted(map(str, m))[:8])
-        raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'})")
+        raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'}"
+                        f"{_wrapped_chat(m)})")
     if isinstance(data, (list, tuple)) and data:
         first = as_mapping(data[0]) or {}
         for row in REGISTRY:
@@ -200,6 +201,17 @@ def detect_format(data: Any) -> str:
                 return row.name
     what = "an empty list" if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
     raise NotATrace(f"not a known trace format ({what})")
+
+
+def _wrapped_chat(m: Mapping[str, Any]) -> str:
+    """A hint for chat logs in a wrapper no reader knows (issue 21): nested messages, request/response pairs."""
+    if "request" in m and "response" in m:
+        return "; request/response pairs: write the request's messages plus the reply as one list of messages"
+    for key, value in list(m.items())[:20]:
+        inner = as_mapping(value) if not isinstance(value, (list, tuple, str)) else None
+        if inner is not None and any(isinstance(inner.get(k), list) for k in ("messages", "conversation")):
+            return f"; chat messages nested under {key!r}: write that object (or its messages list) alone"
+    return ""
 
 
 def records(data: Any, fmt: str, name: str) -> Records:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from contextlib import contextmanager
 from functools import partial
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
@@ -53,7 +54,8 @@ def run_job(paths: list[str], output: str, *, settings: LoopSettings, master: Op
     owned = SparkSession.getActiveSession() is None
     with warnings.catch_warnings():  # PySpark warns about pandas versions it has not yet tested
         warnings.filterwarnings("ignore", "PySpark does not yet fully support", FutureWarning)
-        spark = _session(master, settings_conf)
+        with _environ(worker_python(master)):  # read once, when the session's context starts
+            spark = _session(master, settings_conf)
         try:
             return _score(spark, list(paths), output, overwrite, settings)
         except PySparkException as error:
@@ -75,6 +77,36 @@ def _parse_conf(pairs: Sequence[str]) -> dict[str, str]:
             raise SparkJobError(f"Expected --conf to be KEY=VALUE, but got {pair!r}.")
         conf[key.strip()] = value
     return conf
+
+
+def worker_python(master: Optional[str]) -> dict[str, str]:
+    """`PYSPARK_PYTHON` for the session: the Python workers start this interpreter (`sys.executable`),
+    not the first `python3` on PATH, so that a virtual environment run without being activated
+    (`venv/bin/loopmetric spark ...`) still has its packages; nothing when `PYSPARK_PYTHON` is set
+    or the workers run elsewhere (a cluster, Spark Connect), where this path may not exist."""
+    if _local(master) and not os.environ.get("PYSPARK_PYTHON"):
+        return {"PYSPARK_PYTHON": sys.executable}
+    return {}
+
+
+@contextmanager
+def _environ(values: dict[str, str]) -> Iterator[None]:
+    """`os.environ` with `values` set, as it was afterwards."""
+    before = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _local(master: Optional[str]) -> bool:
+    """Whether the workers run on this machine (a local master, the default), so can share its interpreter."""
+    return not _remote(master) and (master is None or master.startswith("local"))
 
 
 def _remote(master: Optional[str]) -> bool:

@@ -79,7 +79,7 @@ def test_first_screen_is_two_commands_and_one_example():
     assert languages == ["bash", "bash", "python"]
     install, tests = [m.group(2).strip() for m in FENCE.finditer(first)][:2]
     assert install.startswith("pip install -e . && loopmetric score examples/")  # the core: what the CLI needs
-    assert tests == 'pip install -e ".[test]" && python -m pytest'
+    assert tests == 'pip install -e ".[test]" && python -m pytest -n 2 --dist loadfile'
 
 
 def _settings_table() -> dict[str, str]:
@@ -138,8 +138,6 @@ def test_api_reference_names_every_pattern():
 def _architecture_tree() -> set[str]:
     """The module paths the README's architecture tree names (folders by indentation; a line
     indented deeper than its folder's entries but with no name of its own continues a comment)."""
-    import re
-
     block = _section(README, "Architecture").split("```")[1]
     folders: list[tuple[int, str]] = []
     named: set[str] = set()
@@ -166,3 +164,51 @@ def test_architecture_tree_names_every_module_and_only_real_ones():
     named = _architecture_tree()
     assert named - package == set(), "the README names modules that do not exist"
     assert package - named == set(), "modules missing from the README's architecture tree"
+
+
+# -- bash blocks: every `loopmetric` line on the example files runs as pasted (issue 21) ----------
+def _bash_commands() -> list[tuple[str, str, list[str], int]]:
+    """(block id, command, the `# prints:` lines after it, the exit code its comment says) of each
+    `loopmetric` line of a bash block that reads `examples/` (Spark's lines run in tests/spark)."""
+    found = []
+    for block, code in _blocks("bash").items():
+        lines = code.splitlines()
+        for number, line in enumerate(lines):
+            command = line.split("&&")[-1].strip()
+            if not command.startswith("loopmetric ") or "examples" not in command or command.startswith(
+                    "loopmetric spark"):
+                continue
+            prints = []
+            for after in lines[number + 1:]:
+                if not after.startswith("# prints:"):
+                    break
+                prints.append(after.split("# prints:", 1)[1].strip())
+            said = re.search(r"exits (\d)", command.partition("#")[2])
+            found.append((block, command, prints, int(said.group(1)) if said else 0))
+    return found
+
+
+BASH = _bash_commands()
+
+
+def test_bash_blocks_use_example_paths():
+    """Each `loopmetric` command line of the README runs on files of `examples/`, not placeholders."""
+    lines = [line.split("&&")[-1].strip() for code in _blocks("bash").values() for line in code.splitlines()]
+    commands = [line for line in lines if line.startswith("loopmetric ") and line != "loopmetric --version"]
+    assert len(BASH) >= 8 and [c for c in commands if "examples" not in c.partition("#")[0]] == []
+
+
+@pytest.mark.parametrize(("command", "prints", "code"), [(c, p, e) for _, c, p, e in BASH],
+                         ids=[f"{b}:{c.split('#')[0].strip()[:60]}" for b, c, _, _ in BASH])
+def test_bash_command_runs_as_pasted(command, prints, code):
+    bindir = Path(sys.executable).parent  # the `loopmetric` of this interpreter's environment
+    env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "NO_COLOR": "1",
+           "PATH": os.pathsep.join([str(bindir), os.environ.get("PATH", "")]),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    shell = command.replace("loopmetric ", f"{sys.executable} -m loopmetric.cli ", 1)
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert done.returncode == code, done.stderr[-2000:]
+    assert done.stdout.strip(), "printed nothing"
+    printed = done.stdout.splitlines()
+    for expected in prints:
+        assert any(expected in line for line in printed), f"{expected!r} not printed:\n{done.stdout[-2000:]}"

@@ -90,3 +90,65 @@ def test_quoted(figure, line, expected):
 def test_figures_are_read_from_links():
     text = 'x [**64x**](benchmarks/results/speed.md "| distinct | 5,000 |") and [a](other.md "t")'
     assert figures(text) == [("64x", "benchmarks/results/speed.md", "| distinct | 5,000 |")]
+
+
+# -- issue 21: every figure links to a committed result a command in the repo produces -----------
+def test_every_result_file_the_readme_links_is_committed_and_says_its_command():
+    linked = sorted({path for _, path, _ in TAGGED} | set(re.findall(r"\((benchmarks/results/[^\s)]+)", README)))
+    assert linked
+    for path in linked:
+        assert (ROOT / path).is_file(), f"{path} is linked but not committed"
+        if path.endswith(".md"):
+            commands = re.findall(r"python -m (benchmarks\.\w+)", (ROOT / path).read_text(encoding="utf-8"))
+            assert commands, f"{path} does not say which command wrote it"
+            assert all((ROOT / (module.replace(".", "/") + ".py")).is_file() for module in commands), commands
+
+
+def test_every_image_of_the_readme_is_committed():
+    images = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", README)
+    assert images and [image for image in images if not (ROOT / image).is_file()] == []
+
+
+def test_rates_are_quoted_from_a_result():
+    """A throughput ("N traces/s") in prose is a tagged figure, never a number from an uncommitted run."""
+    untagged = FIGURE.sub("FIGURE", README)
+    assert re.findall(r"\d[\d,.]* traces/s", untagged) == []
+
+
+def test_the_spark_tables_are_tagged_or_computed_from_the_result():
+    text = section(README, "Millions of traces")
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| command"))
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        if not line.startswith("|-"):
+            rows.append(line)
+    assert len(rows) == 4
+    for row in rows[1:]:
+        cells = row.strip("|").split(" | ")[1:]
+        assert all(figures(cell) for cell in cells), f"an untagged figure in {row[:80]}"
+
+
+def test_the_sizing_table_is_computed_from_the_spark_result():
+    """core-hours = traces / (traces/s after start-up / cores) / 3,600, as the README says."""
+    row = next(line for line in (ROOT / "benchmarks/results/spark.md").read_text().splitlines()
+               if line.startswith("| Spark `local[2]`"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    per_core = float(cells[5].replace(",", "")) / int(cells[1])  # after start-up, per core
+    text = section(README, "Millions of traces")
+    sized = re.findall(r"^\| (\d+)M \| ([\d.]+) \| ([\d.]+) h[^|]* \| ([\d.]+) (h|min) \| ([\d.]+) \|$", text, re.M)
+    assert [int(m[0]) for m in sized] == [1, 10, 100]
+    for millions, core_hours, machine, cluster, unit, busy in sized:
+        hours = int(millions) * 1e6 / per_core / 3600
+        assert _as_written(hours, core_hours) and _as_written(hours / 2, machine)
+        assert _as_written(hours / 16 * (60 if unit == "min" else 1), cluster) and _as_written(hours / 24, busy)
+    days = re.search(r"\| 100M \| ([\d.]+) \| [\d.]+ h \(([\d.]+) days\)", text)
+    assert days and _as_written(100e6 / per_core / 3600 / 2 / 24, days.group(2))
+
+
+def _as_written(value: float, text: str) -> bool:
+    """`value` rounded to the decimals `text` shows is `text`."""
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return f"{value:.{decimals}f}" == text

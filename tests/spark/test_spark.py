@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,7 +22,7 @@ from tests.readers.test_reader_chat import assistant, tool_msg
 from tests.readers.test_reader_otlp import chat as otlp_chat
 from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
 
-pytest.importorskip("pyspark")
+pyspark = pytest.importorskip("pyspark")
 pytest.importorskip("pyarrow")
 
 from pyspark.sql import SparkSession  # noqa: E402
@@ -393,13 +394,30 @@ def _score_summary(capsys, monkeypatch, folder: Path) -> tuple[int, str]:
     return code, capsys.readouterr().out.strip().splitlines()[-1]
 
 
+def _python3_without_loopmetric(tmp_path) -> dict[str, str]:
+    """The environment of a virtual environment run without being activated (issue 21): the first
+    `python3` on PATH is another interpreter, one without loopmetric's dependencies."""
+    import pyspark
+
+    other = tmp_path / "other-bin"
+    other.mkdir()
+    (other / "python3").symlink_to(shutil.which("python3", path="/usr/bin") or "/bin/false")
+    env = {key: value for key, value in _env().items() if key not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    return {**env, "PATH": os.pathsep.join([str(other), env.get("PATH", "")]),
+            "SPARK_HOME": os.path.dirname(pyspark.__file__)}
+
+
 def test_command_line_on_a_folder_end_to_end(tmp_path, capsys, monkeypatch, spark):
     folder, count = _folder(tmp_path)
     out = tmp_path / "results.parquet"
+    # The workers run this interpreter (sys.executable), not the `python3` first on PATH.
     done = subprocess.run([sys.executable, "-m", "loopmetric.cli", "spark", str(folder), "--output", str(out),
                            "--master", "local[2]", *sum((["--conf", f"{k}={v}"] for k, v in QUIET.items()), [])],
-                          capture_output=True, text=True, env=_env(), timeout=600)
+                          capture_output=True, text=True, env=_python3_without_loopmetric(tmp_path), timeout=600)
     code, line = _score_summary(capsys, monkeypatch, folder)
+    # `score` also counts the file it skipped (settings.json); on Spark a skipped file is no row, uncounted.
+    assert line.endswith("; 1 file skipped: not a known trace format; try --format")
+    line = line.rsplit("; 1 file skipped", 1)[0]
     assert (done.returncode, done.stdout.strip()) == (code, line) == (2, line)  # the same line, the bad line: exit 2
     assert "agents.jsonl: not valid JSON" in done.stderr
     results = spark.read.parquet(str(out))
@@ -437,7 +455,8 @@ def test_command_line_output_exists_and_missing_input(spark, tmp_path, capsys):
     out = tmp_path / "results.parquet"
     assert main(["spark", str(EXAMPLES / "healthy_agent.json"), "--output", str(out)]) == 0
     assert main(["spark", str(EXAMPLES / "healthy_agent.json"), "--output", str(out)]) == 2
-    assert "already exists" in capsys.readouterr().err
+    assert capsys.readouterr().err == (f"loopmetric: Expected --output to be a path that does not exist, but {out} "
+                                       "exists; pass --overwrite to replace it\n")
     assert main(["spark", str(EXAMPLES / "healthy_agent.json"), "--output", str(out), "--overwrite"]) == 0
     assert main(["spark", str(tmp_path / "nowhere"), "--output", str(tmp_path / "o.parquet")]) == 2
     assert "does not exist" in capsys.readouterr().err.lower()
@@ -539,10 +558,9 @@ def readme_blocks(title: str = "## Millions of traces") -> list[tuple[str, str]]
     return [(block.split("\n", 1)[0].strip(), block.split("\n", 1)[1]) for block in section.split("```")[1::2]]
 
 
-def test_readme_section_runs_as_written(spark, capsys, monkeypatch):
+def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
     # In this process, on the module's session (the blocks ask for local[*] and get it): the
     # `loopmetric` lines through `main`, the `spark-submit` line by running its script.
-    import runpy
     import shlex
 
     from loopmetric.cli import main
@@ -559,8 +577,45 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch):
         if words[0] == "loopmetric":
             assert main(words[1:]) == 0
             assert capsys.readouterr().out.startswith(_examples_line())
-        else:
+        else:  # as pasted, in its own JVM: it must run clean (no FileNotFoundException for the glob)
             assert words[:3] == ["spark-submit", "--master", "local[*]"]
-            monkeypatch.setattr(sys, "argv", words[3:])
-            runpy.run_path(words[3], run_name="__main__")
-            assert capsys.readouterr().out.strip().endswith("traces looped or could not be read")
+            prints = [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
+            env = {**_env(), "PYSPARK_PYTHON": sys.executable,  # as the README says for a venv not activated
+                   "SPARK_HOME": os.path.dirname(pyspark.__file__)}
+            submit = os.path.join(env["SPARK_HOME"], "bin", "spark-submit")
+            done = subprocess.run([submit, *words[1:-1], str(tmp_path / "day.parquet")], cwd=ROOT, env=env,
+                                  capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr[-3000:]
+            assert [line for line in done.stderr.splitlines() if "Exception" in line] == []
+            assert prints and done.stdout.strip().splitlines()[-1] == prints[-1]
+
+
+@pytest.mark.parametrize(("master", "pyspark_python", "expected"), [
+    pytest.param(None, None, {"PYSPARK_PYTHON": sys.executable}, id="default-local"),
+    pytest.param("local[2]", None, {"PYSPARK_PYTHON": sys.executable}, id="local"),
+    pytest.param(None, "/opt/py/bin/python", {}, id="PYSPARK_PYTHON-set"),
+    pytest.param("yarn", None, {}, id="cluster"),
+    pytest.param("sc://localhost:15002", None, {}, id="spark-connect"),
+])
+def test_local_workers_get_the_drivers_interpreter(monkeypatch, master, pyspark_python, expected):
+    from loopmetric.spark._job import worker_python
+
+    monkeypatch.delenv("SPARK_REMOTE", raising=False)
+    if pyspark_python:
+        monkeypatch.setenv("PYSPARK_PYTHON", pyspark_python)
+    else:
+        monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
+    assert worker_python(master) == expected
+
+
+def test_pandas_pinned_below_what_pyspark_warns_about():
+    """The spark extra pins pandas to what PySpark supports: at least its floor, below 3 (issue 21)."""
+    import re
+    import tomllib
+
+    from pyspark.sql.pandas import utils
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["spark"]
+    pin = next(requirement for requirement in extra if requirement.startswith("pandas"))
+    floor = re.search(r'minimum_pandas_version = "([\d.]+)"', Path(utils.__file__).read_text()).group(1)
+    assert pin == f"pandas>={'.'.join(floor.split('.')[:2])},<3"
