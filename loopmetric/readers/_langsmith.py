@@ -53,6 +53,7 @@ def read_langsmith_runs(data: Any, *, name: str = "") -> list[Trace]:
     notes: list[str] = []
     flat: list[tuple[str, str, Any, dict[str, Any]]] = []
     trace_of: dict[int, str] = {}
+    first_seen: dict[str, int] = {}  # trace id: where it first appears, the order traces come back in
     for seq, run in enumerate(runs):
         if not _is_run(run):
             notes.append(f"Entry {seq} is not a LangSmith run (no `run_type` among "
@@ -61,16 +62,18 @@ def read_langsmith_runs(data: Any, *, name: str = "") -> list[Trace]:
         node = _tree(run, notes)
         run_id, parent = str(run.get("id", "")), run.get("parent_run_id")
         flat.append((run_id or f"run {seq}", str(parent) if parent else "", _order(run, seq), node))
-        trace_of[id(node)] = str(run.get("trace_id") or "")
+        trace_id = str(run.get("trace_id") or "") or f"root {seq}"
+        trace_of[id(node)] = trace_id
+        first_seen.setdefault(trace_id, seq)
     if not flat:
         raise TraceReadError("Expected LangSmith runs (`run_type`, `inputs`, `outputs`), but found none"
                              + (f" ({notes[0]})" if notes else "."))
     roots = nest(flat, notes)
     by_trace: dict[str, list[dict[str, Any]]] = {}
     for root in roots:
-        by_trace.setdefault(trace_of.get(id(root), "") or f"root {len(by_trace)}", []).append(root)
+        by_trace.setdefault(trace_of[id(root)], []).append(root)
     traces = []
-    for members in by_trace.values():
+    for _, members in sorted(by_trace.items(), key=lambda item: first_seen[item[0]]):
         label = name if len(by_trace) == 1 else ""
         trace = read_span_tree(members, name=label, source="langsmith")
         if notes:
