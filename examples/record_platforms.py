@@ -200,6 +200,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:  # a throwaway SQLite tracking store
         mlflow.set_tracking_uri(f"sqlite:///{folder}/mlflow.db")
+        mlflow.set_experiment(experiment_id=mlflow.create_experiment("examples", f"{folder}/artifacts"))
         samples = {"mlflow_trace.json": record_mlflow(), "langfuse_trace.json": record_langfuse(),
                    "langsmith_run.json": record_langsmith()}
     for name, data in samples.items():

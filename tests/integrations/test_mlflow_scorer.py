@@ -43,7 +43,8 @@ def store(tmp_path, monkeypatch):
     monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
     monkeypatch.setenv("DO_NOT_TRACK", "true")
     mlflow.set_tracking_uri(uri)
-    mlflow.set_experiment("loopmetric-test")
+    experiment = mlflow.create_experiment("loopmetric-test", artifact_location=(tmp_path / "artifacts").as_uri())
+    mlflow.set_experiment(experiment_id=experiment)
     yield uri
     mlflow.set_tracking_uri(None)
 

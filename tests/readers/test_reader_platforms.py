@@ -43,6 +43,8 @@ def export(record, tmp_path, monkeypatch):
 
             monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
             mlflow.set_tracking_uri(f"sqlite:///{tmp_path}/mlflow.db")
+            folder = tmp_path / f"artifacts-{healthy}"
+            mlflow.set_experiment(experiment_id=mlflow.create_experiment(f"run-{healthy}", folder.as_uri()))
             try:
                 return record.record_mlflow(healthy)
             finally:
