@@ -8,7 +8,7 @@ gives a run that searches once, reads the forecast and answers.
 
 - `mlflow_trace.json`: the run traced by MLflow itself (`@mlflow.trace`, tools
   as `SpanType.TOOL`, model calls as `SpanType.CHAT_MODEL`), as
-  `Trace.to_json()` writes it (what the MLflow UI downloads). Recorded into a
+  `Trace.to_json()` writes it. Recorded into a
   SQLite tracking store in a temporary folder.
 - `langfuse_trace.json`: the run's observations as Langfuse's observations API
   returns them (`{"data": [...], "meta": ...}`), built from the `langfuse`

@@ -1,8 +1,7 @@
 """Reader for Langfuse traces: a trace with its observations, as Langfuse exports them.
 
 Reads the trace object of Langfuse's public API (`GET /api/public/traces/{id}`,
-`TraceWithFullDetails`: the trace's fields plus `observations`, which is also
-what the UI's JSON download holds), a list of observations (camelCase as the
+`TraceWithFullDetails`: the trace's fields plus `observations`), a list of observations (camelCase as the
 API writes them: `id`, `traceId`, `parentObservationId`, `type`, `name`,
 `startTime`, `input`, `output`, `level`, `statusMessage`, `usageDetails`,
 `totalCost`) and the observations API's page (`{"data": [...], "meta": ...}`).

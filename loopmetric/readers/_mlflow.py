@@ -1,4 +1,4 @@
-"""Reader for MLflow traces: the JSON of `Trace.to_json()` (what the UI downloads).
+"""Reader for MLflow traces: the JSON of `Trace.to_json()` (or `to_dict()`).
 
 An MLflow trace is `{"info": {...}, "data": {"spans": [...]}}`. Each span has
 its id and its parent's (`span_id`, `parent_span_id`; MLflow 2 wrote

@@ -169,3 +169,15 @@ def test_import_without_mlflow_names_the_extra():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert 'pip install "loopmetric[mlflow]"' in done.stdout, done.stderr
+
+
+def test_the_example_script_runs_offline(tmp_path):
+    done = subprocess.run([sys.executable, str(EXAMPLES / "mlflow_scorer.py")], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "MLFLOW_DISABLE_TELEMETRY": "true"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("0.00  no  Loop score 0.00. Severe: Tool 'search_web'") for line in lines), lines
+    assert any(line.startswith("1.00 yes  No loop patterns detected.") for line in lines), lines
+    assert "pass rate: 0.5" in lines
+    assert list(tmp_path.iterdir()) == []  # the store is in a temporary folder, not the working one

@@ -20,7 +20,8 @@ from loopmetric.readers import detect_format
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SAMPLES = {"mlflow": "mlflow_trace.json", "langfuse": "langfuse_trace.json", "langsmith": "langsmith_run.json"}
-NEEDS = {"mlflow": "mlflow.genai", "langfuse": "langfuse.api", "langsmith": "langsmith.run_trees"}
+NEEDS = {"mlflow": "mlflow.genai", "langfuse": "langfuse.api.commons.types.observation_v2",
+         "langsmith": "langsmith.run_trees"}
 
 
 @pytest.fixture(scope="module")
