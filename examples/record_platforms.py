@@ -169,7 +169,8 @@ def record_langsmith(healthy: bool = False) -> dict[str, Any]:
 
     def ids(key: str = "run_id") -> dict[str, Any]:
         tick = next(clock)
-        return {key: uuid.uuid5(namespace, f"{healthy}-{tick}"), "start_time": start + timedelta(milliseconds=10 * tick)}
+        moment = start + timedelta(milliseconds=10 * tick)
+        return {key: uuid.uuid5(namespace, f"{healthy}-{tick}"), "start_time": moment}
 
     def end(run: RunTree, outputs: dict[str, Any]) -> None:
         run.end(outputs=outputs, end_time=run.start_time + timedelta(milliseconds=5))

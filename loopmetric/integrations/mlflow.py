@@ -66,7 +66,8 @@ _SOURCE_ID = "loopmetric"
 
 def _settings(settings: Optional[LoopSettings], options: dict[str, Any]) -> LoopSettings:
     if settings is not None and not isinstance(settings, LoopSettings):
-        raise TypeError(f"Expected argument `settings` to be a LoopSettings or None, but got {type(settings).__name__}.")
+        raise TypeError("Expected argument `settings` to be a LoopSettings or None, "
+                        f"but got {type(settings).__name__}.")
     base = settings or LoopSettings()
     if not options:
         return base

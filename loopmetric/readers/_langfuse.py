@@ -1,10 +1,10 @@
 """Reader for Langfuse traces: a trace with its observations, as Langfuse exports them.
 
 Reads the trace object of Langfuse's public API (`GET /api/public/traces/{id}`,
-`TraceWithFullDetails`: the trace's fields plus `observations`), a list of observations (camelCase as the
-API writes them: `id`, `traceId`, `parentObservationId`, `type`, `name`,
-`startTime`, `input`, `output`, `level`, `statusMessage`, `usageDetails`,
-`totalCost`) and the observations API's page (`{"data": [...], "meta": ...}`).
+`TraceWithFullDetails`: the trace's fields plus `observations`), a list of
+observations (camelCase as the API writes them: `id`, `traceId`,
+`parentObservationId`, `type`, `name`, `startTime`, `input`, `output`, `level`,
+`statusMessage`, `usageDetails`, `totalCost`) and the observations API's page (`{"data": [...], "meta": ...}`).
 
 Observation types: a `GENERATION` is an LLM output (the tool calls it asks for
 read from its output), a `TOOL` or `RETRIEVER` a tool call (level `ERROR` an
@@ -65,7 +65,8 @@ def read_langfuse_traces(data: Any, *, name: str = "") -> list[Trace]:
         kept[1].extend(observations)
     if not groups:
         raise TraceReadError("Expected a Langfuse trace with observations, but found none.")
-    return [_read(trace, observations, name=name if len(groups) == 1 else "") for trace, observations in groups.values()]
+    label = name if len(groups) == 1 else ""
+    return [_read(trace, observations, name=label) for trace, observations in groups.values()]
 
 
 def _traces(data: Any):
@@ -79,10 +80,10 @@ def _traces(data: Any):
         elif _is_observation(item):
             yield {"id": item.get("traceId"), "name": item.get("traceName")}, [item]
         else:
-            raise TraceReadError(
-                "Expected a Langfuse trace (with `observations`) or observation (`id`, `traceId`, `type`), "
-                f"but got {'an object with keys ' + ', '.join(sorted(map(str, item))[:8]) if isinstance(item, Mapping) else 'a ' + type(item).__name__}."
-            )
+            what = ("an object with keys " + ", ".join(sorted(map(str, item))[:8]) if isinstance(item, Mapping)
+                    else "a " + type(item).__name__)
+            raise TraceReadError("Expected a Langfuse trace (with `observations`) or observation "
+                                 f"(`id`, `traceId`, `type`), but got {what}.")
 
 
 def _read(trace: Mapping[str, Any], observations: list[Any], *, name: str) -> Trace:
