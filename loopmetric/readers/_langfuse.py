@@ -25,7 +25,7 @@ from .._errors import TraceReadError
 from .._model import Trace
 from ._deepeval import read_span_tree
 from ._json import parse_text
-from ._span_list import nest
+from ._span_list import nest, text
 
 __all__ = ["is_langfuse_trace", "read_langfuse_traces"]
 
@@ -36,7 +36,7 @@ _OBSERVATION_TYPES = frozenset({"GENERATION", "SPAN", "EVENT", "TOOL", "AGENT", 
 
 def _is_observation(value: Any) -> bool:
     return (isinstance(value, Mapping) and "traceId" in value and "id" in value
-            and str(value.get("type", "")).upper() in _OBSERVATION_TYPES)
+            and text(value.get("type")).upper() in _OBSERVATION_TYPES)
 
 
 def is_langfuse_trace(data: Any) -> bool:
@@ -60,7 +60,7 @@ def read_langfuse_traces(data: Any, *, name: str = "") -> list[Trace]:
     data = parse_text(data)
     groups: dict[str, tuple[Mapping[str, Any], list[Any]]] = {}
     for trace, observations in _traces(data):
-        trace_id = str(trace.get("id", ""))
+        trace_id = text(trace.get("id"))
         kept = groups.setdefault(trace_id, (trace, []))
         kept[1].extend(observations)
     if not groups:
@@ -98,12 +98,12 @@ def _read(trace: Mapping[str, Any], observations: list[Any], *, name: str) -> Tr
         items.append((raw["id"], parent if isinstance(parent, str) else "",
                       start if isinstance(start, str) else "", _node(raw)))
     if not items:
-        raise TraceReadError(f"Expected a Langfuse trace with observations, but trace {trace.get('id')!r} has none"
+        raise TraceReadError(f"Expected a Langfuse trace with observations, but trace {text(trace.get('id'))!r} has none"
                              + (f" ({notes[0]})" if notes else "."))
     label = trace.get("name") if isinstance(trace.get("name"), str) else ""
     root = {"type": "base", "name": label or "trace", "input": trace.get("input"), "output": trace.get("output"),
             "children": nest(items, notes)}
-    read = read_span_tree(root, name=name or label or str(trace.get("id") or ""), source="langfuse")
+    read = read_span_tree(root, name=name or label or text(trace.get("id")), source="langfuse")
     if notes:
         read = dataclasses.replace(read, notes=tuple(notes[:20]) + read.notes)
     return read
@@ -120,7 +120,7 @@ def _usage(raw: Mapping[str, Any], key: str, legacy: str) -> Any:
 
 
 def _node(raw: Mapping[str, Any]) -> dict[str, Any]:
-    kind = str(raw.get("type", "")).upper()
+    kind = text(raw.get("type")).upper()
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
     type_ = _TYPES.get(kind, "base")
     if type_ == "llm":
@@ -131,7 +131,7 @@ def _node(raw: Mapping[str, Any]) -> dict[str, Any]:
                 "input_token_count": _usage(raw, "input", "promptTokens"),
                 "output_token_count": _usage(raw, "output", "completionTokens"), "cost": cost}
     if type_ in ("tool", "retriever"):
-        failed = str(raw.get("level", "")).upper() == "ERROR"
+        failed = text(raw.get("level")).upper() == "ERROR"
         message = raw.get("statusMessage")
         error = (message if isinstance(message, str) and message else "error") if failed else None
         return {"type": type_, "name": name, "input": raw.get("input"),

@@ -25,17 +25,18 @@ from .._errors import TraceReadError
 from .._model import Trace
 from ._deepeval import read_span_tree
 from ._json import parse_text
-from ._span_list import nest
+from ._span_list import nest, text
 
 __all__ = ["is_langsmith_run", "read_langsmith_runs"]
 
 _RUN_TYPES = frozenset({"llm", "tool", "retriever", "chain", "prompt", "parser", "embedding"})
 _TYPES = {"llm": "llm", "tool": "tool", "retriever": "retriever"}
 _MAX_DEPTH = 64
+_MESSAGE_TYPES = {"ToolMessage": "tool", "HumanMessage": "human", "SystemMessage": "system"}
 
 
 def _is_run(value: Any) -> bool:
-    return (isinstance(value, Mapping) and value.get("run_type") in _RUN_TYPES
+    return (isinstance(value, Mapping) and text(value.get("run_type")) in _RUN_TYPES
             and ("inputs" in value or "child_runs" in value or "parent_run_id" in value))
 
 
@@ -60,9 +61,9 @@ def read_langsmith_runs(data: Any, *, name: str = "") -> list[Trace]:
                          f"{', '.join(sorted(_RUN_TYPES))}); skipped.")
             continue
         node = _tree(run, notes)
-        run_id, parent = str(run.get("id", "")), run.get("parent_run_id")
-        flat.append((run_id or f"run {seq}", str(parent) if parent else "", _order(run, seq), node))
-        trace_id = str(run.get("trace_id") or "") or f"root {seq}"
+        run_id, parent = text(run.get("id")), text(run.get("parent_run_id"))
+        flat.append((run_id or f"run {seq}", parent, _order(run, seq), node))
+        trace_id = text(run.get("trace_id")) or f"root {seq}"
         trace_of[id(node)] = trace_id
         first_seen.setdefault(trace_id, seq)
     if not flat:
@@ -87,46 +88,60 @@ def _order(run: Mapping[str, Any], seq: int) -> tuple:
     if isinstance(dotted, str) and dotted:
         return (0, dotted, "")
     start = run.get("start_time")
-    return (1, "", str(start) if start is not None else "")
+    return (1, "", text(start))
 
 
 def _tree(run: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
     """The deepeval-shaped node of a run and of its `child_runs`, without recursion."""
     root = _node(run)
-    stack = [(run, root, 0)]
+    seen = {id(run)}  # a run met twice (a tree that holds itself) is read once
+    stack = [(run, root)]
     while stack:
-        raw, node, depth = stack.pop()
+        raw, node = stack.pop()
         children = raw.get("child_runs")
         if not children:
             continue
         if not isinstance(children, (list, tuple)):
-            notes.append(f"Run {raw.get('id')} has child_runs of type {type(children).__name__}; ignored.")
+            notes.append(f"Run {text(raw.get('id'))} has child_runs of type {type(children).__name__}; ignored.")
             continue
         kids = [c for c in children if isinstance(c, Mapping)]
         kids.sort(key=lambda c: _order(c, 0))
         for child in kids:
+            if id(child) in seen:
+                notes.append(f"Run {text(child.get('id'))} appears twice in the run tree; read once.")
+                continue
+            seen.add(id(child))
             child_node = _node(child)
             node["children"].append(child_node)
-            stack.append((child, child_node, depth + 1))
+            stack.append((child, child_node))
     return root
 
 
-def _unserialized(value: Any, depth: int = 0) -> Any:
-    """LangChain's serialized objects (`{"lc": 1, "type": "constructor", "kwargs": ...}`) as their fields."""
-    if depth > _MAX_DEPTH:
+def _unserialized(value: Any, depth: int = 0, done: Any = None) -> Any:
+    """LangChain's serialized objects (`{"lc": 1, "type": "constructor", "kwargs": ...}`) as their fields.
+
+    Each container is rewritten once (`done`: what it became, so a value shared or
+    holding itself costs no more than once), down to `_MAX_DEPTH` levels.
+    """
+    if depth > _MAX_DEPTH or not isinstance(value, (Mapping, list, tuple)):
         return value
+    done = {} if done is None else done
+    if id(value) in done:
+        return done[id(value)]
+    key = id(value)
+    done[key] = value  # while it is being rewritten: a reference to itself stays as it is
     if isinstance(value, Mapping):
         if value.get("lc") == 1 and value.get("type") == "constructor" and isinstance(value.get("kwargs"), Mapping):
             ident = value.get("id")
-            kwargs = dict(value["kwargs"])
-            if isinstance(ident, list) and ident and ident[-1] in ("ToolMessage", "HumanMessage", "SystemMessage"):
-                kwargs.setdefault("type", {"ToolMessage": "tool", "HumanMessage": "human",
-                                           "SystemMessage": "system"}[ident[-1]])
-            value = kwargs
-        return {k: _unserialized(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_unserialized(v, depth + 1) for v in value]
-    return value
+            fields = dict(value["kwargs"])
+            if isinstance(ident, list) and ident and isinstance(ident[-1], str) and ident[-1] in _MESSAGE_TYPES:
+                fields.setdefault("type", _MESSAGE_TYPES[ident[-1]])
+        else:
+            fields = dict(value)
+        done[key] = out = {k: _unserialized(v, depth + 1, done) for k, v in fields.items()}
+        return out
+    done[key] = out = [_unserialized(v, depth + 1, done) for v in value]
+    return out
 
 
 def _tokens(run: Mapping[str, Any], outputs: Any, key: str, legacy: str) -> Any:
@@ -140,7 +155,7 @@ def _tokens(run: Mapping[str, Any], outputs: Any, key: str, legacy: str) -> Any:
 
 
 def _node(run: Mapping[str, Any]) -> dict[str, Any]:
-    kind = str(run.get("run_type", ""))
+    kind = text(run.get("run_type"))
     name = run.get("name") if isinstance(run.get("name"), str) else ""
     type_ = _TYPES.get(kind, "base")
     inputs = run.get("inputs")

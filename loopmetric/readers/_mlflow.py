@@ -24,7 +24,7 @@ from .._errors import TraceReadError
 from .._model import Trace
 from ._deepeval import read_span_tree
 from ._json import parse_text
-from ._span_list import nest
+from ._span_list import nest, text
 
 __all__ = ["is_mlflow_trace", "read_mlflow_trace", "read_mlflow_traces"]
 
@@ -125,17 +125,18 @@ def _decoded(value: Any) -> Any:
 def _error(raw: Mapping[str, Any]) -> Optional[str]:
     status = raw.get("status") if isinstance(raw.get("status"), Mapping) else {}
     code = status.get("code", raw.get("status_code"))
-    if str(code) not in _ERROR_CODES:
+    if text(code) not in _ERROR_CODES:
         return None
     message = status.get("message", raw.get("status_message"))
     if isinstance(message, str) and message:
         return message
-    for event in raw.get("events") or ():
+    events = raw.get("events")
+    for event in events if isinstance(events, list) else ():
         if isinstance(event, Mapping) and event.get("name") == "exception":
             attributes = event.get("attributes") if isinstance(event.get("attributes"), Mapping) else {}
-            text = attributes.get("exception.message")
-            if isinstance(text, str) and text:
-                return text
+            said = attributes.get("exception.message")
+            if isinstance(said, str) and said:
+                return said
     return "error"
 
 
@@ -149,7 +150,7 @@ def _number(mapping: Any, *keys: str) -> Any:
 
 def _node(raw: Mapping[str, Any]) -> dict[str, Any]:
     attributes = raw.get("attributes") if isinstance(raw.get("attributes"), Mapping) else {}
-    span_type = str(_decoded(attributes.get("mlflow.spanType")) or "UNKNOWN").upper()
+    span_type = (text(_decoded(attributes.get("mlflow.spanType"))) or "UNKNOWN").upper()
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
     inputs = _decoded(attributes.get("mlflow.spanInputs"))
     outputs = _decoded(attributes.get("mlflow.spanOutputs"))

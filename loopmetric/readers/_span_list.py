@@ -10,9 +10,11 @@ seen twice is read as a separate span; parent ids that form a cycle are cut
 
 from __future__ import annotations
 
+import uuid
+from datetime import datetime
 from typing import Any
 
-__all__ = ["nest"]
+__all__ = ["nest", "text"]
 
 _MAX_NOTES = 20
 
@@ -59,6 +61,18 @@ def nest(items: list[tuple[str, str, Any, dict[str, Any]]], notes: list[str]) ->
             roots.append(node)
             stack.append(node)
     return roots
+
+
+def text(value: Any) -> str:
+    """An id, a type name or a time as text: strings as they are, numbers, UUIDs and times
+    written out, anything else "" (never `str()` of an object the export should not hold)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (int, float, uuid.UUID)) and not isinstance(value, bool):
+        return str(value)
+    return ""
 
 
 def _note(notes: list[str], message: str) -> None:

@@ -214,3 +214,17 @@ def test_langchain_serialized_messages_in_langsmith_llm_runs():
     trace = read_trace(runs)
     assert [(c.name, c.args, c.result, c.requested) for c in trace.tool_calls] == \
         [("search", '{"q":"x"}', "nothing", False)] * 4
+
+
+@pytest.mark.parametrize("fmt", list(SAMPLES))
+def test_mutated_exports_keep_the_contract(fmt):
+    """Each sample broken 200 ways (keys dropped, values swapped for junk, containers holding
+    themselves): a report in range, or an error that starts with "Expected", never a crash or a hang."""
+    import random
+
+    from benchmarks.fuzz import check, mutate
+
+    sample = json.loads((EXAMPLES / SAMPLES[fmt]).read_text())
+    rng = random.Random(f"{fmt}-20261201")
+    broken = [why for why in (check(mutate(sample, rng)) for _ in range(200)) if why]
+    assert broken == []
