@@ -37,7 +37,6 @@ Needs MLflow 3, an optional extra: `pip install "loopmetric[mlflow]"`.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any, Literal, Optional
 
@@ -54,7 +53,10 @@ except ImportError as error:  # the core install: no MLflow
 
 from pydantic import PrivateAttr
 
-from .. import LoopReport, LoopSettings, TraceReadError, detect_loops
+from .._engine import detect_loops, resolve_settings
+from .._errors import TraceReadError
+from .._report import LoopReport
+from .._settings import LoopSettings
 from ..readers._mlflow import read_mlflow_trace
 
 __all__ = ["LoopScorer", "loop_feedback"]
@@ -68,11 +70,7 @@ def _settings(settings: Optional[LoopSettings], options: dict[str, Any]) -> Loop
     if settings is not None and not isinstance(settings, LoopSettings):
         raise TypeError("Expected argument `settings` to be a LoopSettings or None, "
                         f"but got {type(settings).__name__}.")
-    base = settings or LoopSettings()
-    if not options:
-        return base
-    known = LoopSettings.from_kwargs(**options)  # validates names and values
-    return dataclasses.replace(base, **{key: getattr(known, key) for key in options})
+    return resolve_settings(settings, options)  # validates names and values
 
 
 def _check_value(value: Any) -> None:
@@ -145,14 +143,17 @@ class LoopScorer(Scorer):
 
     def __init__(self, settings: Optional[LoopSettings] = None, *, value: Value = "score",
                  name: str = "loop_detection", **options: Any) -> None:
+        """Validate `value` and the settings now, not at the first trace."""
         _check_value(value)
-        resolved = _settings(settings, options)  # invalid settings raise here, not at the first trace
+        resolved = _settings(settings, options)
         super().__init__(name=name, value=value)
         self._settings = resolved
 
     @property
     def settings(self) -> LoopSettings:
+        """The settings every trace is scored with."""
         return self._settings
 
     def __call__(self, *, trace: Any = None) -> Feedback:
+        """The `Feedback` for one trace (what `mlflow.genai.evaluate` calls per row)."""
         return _feedback(trace, self._settings, self.value, self.name)

@@ -98,8 +98,8 @@ def _read(trace: Mapping[str, Any], observations: list[Any], *, name: str) -> Tr
         items.append((raw["id"], parent if isinstance(parent, str) else "",
                       start if isinstance(start, str) else "", _node(raw)))
     if not items:
-        raise TraceReadError(f"Expected a Langfuse trace with observations, but trace {text(trace.get('id'))!r} has none"
-                             + (f" ({notes[0]})" if notes else "."))
+        raise TraceReadError("Expected a Langfuse trace with observations, but trace "
+                             f"{text(trace.get('id'))!r} has none" + (f" ({notes[0]})" if notes else "."))
     label = trace.get("name") if isinstance(trace.get("name"), str) else ""
     root = {"type": "base", "name": label or "trace", "input": trace.get("input"), "output": trace.get("output"),
             "children": nest(items, notes)}

@@ -138,10 +138,12 @@ def _unserialized(value: Any, depth: int = 0, done: Any = None) -> Any:
                 fields.setdefault("type", _MESSAGE_TYPES[ident[-1]])
         else:
             fields = dict(value)
-        done[key] = out = {k: _unserialized(v, depth + 1, done) for k, v in fields.items()}
-        return out
-    done[key] = out = [_unserialized(v, depth + 1, done) for v in value]
-    return out
+        rewritten: dict[Any, Any] = {k: _unserialized(v, depth + 1, done) for k, v in fields.items()}
+        done[key] = rewritten
+        return rewritten
+    items = [_unserialized(v, depth + 1, done) for v in value]
+    done[key] = items
+    return items
 
 
 def _tokens(run: Mapping[str, Any], outputs: Any, key: str, legacy: str) -> Any:

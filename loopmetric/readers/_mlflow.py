@@ -85,6 +85,10 @@ def _with_notes(trace: Trace, notes: list[str]) -> Trace:
     return dataclasses.replace(trace, notes=tuple(notes[:20]) + trace.notes)
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
 def _what(data: Any) -> str:
     if isinstance(data, Mapping):
         return "an object with keys " + ", ".join(sorted(map(str, data))[:8])
@@ -99,7 +103,7 @@ def _trace_name(info: Mapping[str, Any], roots: list[dict[str, Any]]) -> str:
 
 
 def _ids(raw: Mapping[str, Any]) -> tuple[str, str]:
-    context = raw.get("context") if isinstance(raw.get("context"), Mapping) else {}
+    context = _mapping(raw.get("context"))
     span_id = raw.get("span_id", context.get("span_id"))
     parent = raw.get("parent_span_id", raw.get("parent_id"))
     return (span_id if isinstance(span_id, str) else "", parent if isinstance(parent, str) else "")
@@ -123,7 +127,7 @@ def _decoded(value: Any) -> Any:
 
 
 def _error(raw: Mapping[str, Any]) -> Optional[str]:
-    status = raw.get("status") if isinstance(raw.get("status"), Mapping) else {}
+    status = _mapping(raw.get("status"))
     code = status.get("code", raw.get("status_code"))
     if text(code) not in _ERROR_CODES:
         return None
@@ -133,7 +137,7 @@ def _error(raw: Mapping[str, Any]) -> Optional[str]:
     events = raw.get("events")
     for event in events if isinstance(events, list) else ():
         if isinstance(event, Mapping) and event.get("name") == "exception":
-            attributes = event.get("attributes") if isinstance(event.get("attributes"), Mapping) else {}
+            attributes = _mapping(event.get("attributes"))
             said = attributes.get("exception.message")
             if isinstance(said, str) and said:
                 return said
@@ -149,7 +153,7 @@ def _number(mapping: Any, *keys: str) -> Any:
 
 
 def _node(raw: Mapping[str, Any]) -> dict[str, Any]:
-    attributes = raw.get("attributes") if isinstance(raw.get("attributes"), Mapping) else {}
+    attributes = _mapping(raw.get("attributes"))
     span_type = (text(_decoded(attributes.get("mlflow.spanType"))) or "UNKNOWN").upper()
     name = raw.get("name") if isinstance(raw.get("name"), str) else ""
     inputs = _decoded(attributes.get("mlflow.spanInputs"))

@@ -8,6 +8,7 @@ parsed JSON (any shape: one export, or a list of them).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator
 from typing import Any, Callable
 
@@ -29,9 +30,13 @@ def _records(reader: Callable[..., list[Trace]]) -> Callable[[Any, str], Iterato
     def records(data: Any, name: str) -> Iterator[tuple[str, Callable[[], Trace]]]:
         traces = reader(data, name=name)
         for trace in traces:
-            yield (trace.name if len(traces) > 1 else ""), (lambda t=trace: dataclasses.replace(t, name=name or t.name))
+            yield (trace.name if len(traces) > 1 else ""), functools.partial(_named, trace, name or trace.name)
 
     return records
+
+
+def _named(trace: Trace, name: str) -> Trace:
+    return dataclasses.replace(trace, name=name)
 
 
 # (name, what it is, records, sniff): rows of the format registry, tried before the shapes
