@@ -8,6 +8,9 @@ from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
 from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, read_trace
 from ._files import expand_paths, load_text, load_traces
+from ._langfuse import read_langfuse_traces
+from ._langsmith import read_langsmith_runs
+from ._mlflow import read_mlflow_trace, read_mlflow_traces
 from ._otlp import read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
@@ -22,6 +25,10 @@ __all__ = [
     "load_traces",
     "read_chat_messages",
     "read_deepeval_trace",
+    "read_langfuse_traces",
+    "read_langsmith_runs",
+    "read_mlflow_trace",
+    "read_mlflow_traces",
     "read_otlp_traces",
     "read_pydantic_ai_messages",
     "read_swe_agent",

@@ -28,6 +28,7 @@ from ._magentic import is_group_chat, read_group_chat
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
+from ._platforms import PLATFORMS  # platform exports (issue 22): MLflow, Langfuse, LangSmith
 
 __all__ = ["ACCEPTED", "FORMATS", "REGISTRY", "Format", "LoadedTrace", "NotATrace", "detect_format", "read_trace",
            "records"]
@@ -158,6 +159,7 @@ def _list_pydantic_ai(first: Mapping[str, Any]) -> bool:
 
 REGISTRY: tuple[Format, ...] = (
     Format("otlp", "OTLP/OpenTelemetry span JSON", _otlp_records, sniff=is_otlp),
+    *(Format(name, accepted, read, sniff=sniff) for name, accepted, read, sniff in PLATFORMS),  # issue 22
     Format("swe-agent", "a SWE-agent .traj dict", _one(read_swe_agent), sniff_object=_has_list("trajectory")),
     Format("tau2-bench", "tau2-bench record", _tau2_records, sniff_object=_has_list("simulations")),
     Format("intercode", "an InterCode run", _intercode_records, sniff_object=_is_intercode),
@@ -177,7 +179,8 @@ FORMATS = tuple(row.name for row in REGISTRY)
 # What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
 ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
             "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
-            ".traj dict, an InterCode run, a Magentic-One log or a MINT record, as objects or as JSON text or bytes")
+            ".traj dict, an InterCode run, a Magentic-One log, a MINT record, an MLflow trace, a Langfuse trace "
+            "or a LangSmith run, as objects or as JSON text or bytes")
 
 
 def detect_format(data: Any) -> str:

@@ -17,7 +17,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 EXAMPLES = ROOT / "examples"
 
 # Modules an extra brings, blocked as if never installed (None in sys.modules).
-WITHOUT_EXTRAS = "import sys\nfor m in ('deepeval', 'rich', 'matplotlib', 'pydantic_ai'): sys.modules[m] = None\n"
+WITHOUT_EXTRAS = "import sys\nfor m in ('deepeval', 'rich', 'matplotlib', 'pydantic_ai', 'mlflow'): sys.modules[m] = None\n"
 
 
 def run_core(code: str) -> subprocess.CompletedProcess:

@@ -1,0 +1,183 @@
+"""`LoopScorer` run by `mlflow.genai.evaluate` on real `@mlflow.trace`d agents, offline, into a
+SQLite tracking store in a temporary folder: each feedback equals `detect_loops` on the same trace
+(and on the same run written as OpenAI chat messages)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mlflow.genai")
+
+import mlflow
+from mlflow.genai.scorers import scorer
+
+from loopmetric import LoopSettings, detect_loops
+from loopmetric.integrations.mlflow import LoopScorer, loop_feedback
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+RUNS = {"looping": False, "healthy": True}  # name: healthy
+
+
+@pytest.fixture(scope="module")
+def record():
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import record_platforms
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    return record_platforms
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """A fresh SQLite tracking store; nothing leaves the machine."""
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+    monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
+    monkeypatch.setenv("DO_NOT_TRACK", "true")
+    mlflow.set_tracking_uri(uri)
+    experiment = mlflow.create_experiment("loopmetric-test", artifact_location=(tmp_path / "artifacts").as_uri())
+    mlflow.set_experiment(experiment_id=experiment)
+    yield uri
+    mlflow.set_tracking_uri(None)
+
+
+def evaluate(record, scorers):
+    agents = {name: record.mlflow_agent(healthy) for name, healthy in RUNS.items()}
+
+    @mlflow.trace(name="predict")  # the root span: its inputs say which run it is
+    def predict_fn(question: str, run: str) -> str:
+        return agents[run](question)
+
+    data = [{"inputs": {"question": record.QUESTION, "run": name}} for name in RUNS]
+    return mlflow.genai.evaluate(data=data, predict_fn=predict_fn, scorers=scorers)
+
+
+def feedbacks(trace_id: str) -> dict:
+    trace = mlflow.get_trace(trace_id)
+    return trace, {a.name: a for a in trace.info.assessments if a.source.source_id == "loopmetric"}
+
+
+def test_evaluate_gives_the_score_and_verdict_of_detect_loops(record, store):
+    result = evaluate(record, [LoopScorer(), LoopScorer(value="pass_fail", name="no_loops")])
+    seen = {}
+    rows = result.result_df
+    for trace_id, request in zip(rows["trace_id"], rows["request"]):
+        trace, found = feedbacks(trace_id)
+        report = detect_loops(trace.to_json())
+        run = request["run"]  # the inputs predict_fn was called with
+        same_run = detect_loops(record.chat_messages(RUNS[run]))
+        score, verdict = found["loop_detection"], found["no_loops"]
+        assert score.value == report.score == same_run.score
+        assert verdict.value == ("yes" if report.success else "no")
+        assert report.success == same_run.success
+        assert score.rationale == verdict.rationale == report.reason
+        assert json.loads(score.metadata["score_breakdown"]) == report.score_breakdown
+        assert score.metadata["success"] == ("true" if report.success else "false")
+        if report.worst is None:
+            assert "worst_steps" not in score.metadata
+        else:
+            assert json.loads(score.metadata["worst_steps"]) == list(report.worst.steps)
+            assert score.metadata["worst_pattern"] == report.worst.pattern
+        seen[run] = report.success
+    assert seen == {"looping": False, "healthy": True}  # the runs are what their names say
+    assert result.metrics["loop_detection/mean"] == pytest.approx(
+        sum(detect_loops(record.chat_messages(h)).score for h in RUNS.values()) / 2)
+    assert result.metrics["no_loops/mean"] == pytest.approx(0.5)  # one of the two passes
+
+
+def test_evaluate_scores_traces_already_logged(record, store):
+    """Production traces: evaluate the logged traces themselves (no predict_fn)."""
+    for healthy in RUNS.values():
+        record.mlflow_agent(healthy)(record.QUESTION)
+    mlflow.flush_trace_async_logging()
+    logged = mlflow.search_traces()
+    result = mlflow.genai.evaluate(data=logged, scorers=[LoopScorer(threshold=0.9)])
+    assert len(result.result_df) == 2
+    for trace_id in result.result_df["trace_id"]:
+        trace, found = feedbacks(trace_id)
+        assert found["loop_detection"].value == detect_loops(trace.to_json(), threshold=0.9).score
+
+
+@scorer
+def loop_detection(trace):
+    from loopmetric.integrations.mlflow import loop_feedback
+
+    return loop_feedback(trace, value="pass_fail")
+
+
+def test_a_registered_scorer_comes_back_and_scores(record, store, monkeypatch):
+    """The monitoring recipe: a @scorer calling loop_feedback, registered by its source."""
+    monkeypatch.setenv("MLFLOW_SERVER_ENABLE_CUSTOM_SCORERS", "true")
+    loop_detection.register()
+    from mlflow.genai.scorers import get_scorer
+
+    back = get_scorer(name="loop_detection")
+    record.mlflow_agent(False)(record.QUESTION)
+    mlflow.flush_trace_async_logging()
+    trace = mlflow.get_trace(mlflow.get_last_active_trace_id())
+    assert back(trace=trace).value == ("yes" if detect_loops(trace.to_json()).success else "no") == "no"
+
+
+@pytest.mark.parametrize("trace, why", [
+    (None, "got None"),
+    ({"info": {}, "data": {"spans": []}}, "holds none"),
+    ({"info": {}, "data": {"spans": [{"name": "no id"}]}}, "no span id"),
+    ({"resourceSpans": []}, "Expected an MLflow trace"),
+], ids=["no-trace", "no-spans", "span-without-id", "not-mlflow"])
+@pytest.mark.parametrize("value, failing", [("score", 0.0), ("pass_fail", "no")], ids=["score", "pass_fail"])
+def test_a_trace_that_cannot_be_read_fails(trace, why, value, failing):
+    feedback = LoopScorer(value=value)(trace=trace)
+    assert feedback.value == failing
+    assert feedback.rationale.startswith("The trace could not be read, so it fails")
+    assert why in feedback.rationale
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"value": "bool"}, ValueError, "Expected argument `value` to be one of 'score', 'pass_fail'"),
+    ({"threshold": 1.5}, ValueError, "threshold"),
+    ({"no_such_setting": 1}, ValueError, "no_such_setting"),
+    ({"settings": {"threshold": 0.5}}, TypeError, "Expected argument `settings` to be a LoopSettings"),
+], ids=["value", "threshold", "unknown-setting", "settings-dict"])
+def test_bad_arguments_are_named_when_the_scorer_is_made(kwargs, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(")):
+        LoopScorer(**kwargs)
+
+
+def test_settings_and_options_reach_the_engine(record):
+    data = json.loads((EXAMPLES / "mlflow_trace.json").read_text())
+    settings = LoopSettings(repeated_text_threshold=None)
+    expected = detect_loops(data, settings=settings, threshold=0.2)
+    feedback = LoopScorer(settings, threshold=0.2)(trace=data)
+    assert feedback.value == expected.score
+    assert feedback.rationale == expected.reason
+    assert feedback.metadata["threshold"] == "0.2"
+    assert loop_feedback(data, settings=settings, threshold=0.2).rationale == expected.reason
+
+
+def test_import_without_mlflow_names_the_extra():
+    code = ("import sys; sys.modules['mlflow'] = None\n"
+            "try:\n    import loopmetric.integrations.mlflow\n"
+            "except ImportError as e:\n    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert 'pip install "loopmetric[mlflow]"' in done.stdout, done.stderr
+
+
+def test_the_example_script_runs_offline(tmp_path):
+    done = subprocess.run([sys.executable, str(EXAMPLES / "mlflow_scorer.py")], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "MLFLOW_DISABLE_TELEMETRY": "true"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("0.00  no  Loop score 0.00. Severe: Tool 'search_web'") for line in lines), lines
+    assert any(line.startswith("1.00 yes  No loop patterns detected.") for line in lines), lines
+    assert "pass rate: 0.5" in lines
+    assert list(tmp_path.iterdir()) == []  # the store is in a temporary folder, not the working one

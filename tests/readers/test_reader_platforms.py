@@ -1,0 +1,230 @@
+"""What MLflow, Langfuse and LangSmith export, read without `--format`: the same run gets the
+same score, findings and tool calls as when it is written as OpenAI chat messages.
+
+The exports come from the libraries themselves (`examples/record_platforms.py`): MLflow traces
+the scripted agent into a SQLite store in a temporary folder; the Langfuse observations are
+built from the `langfuse` package's API models and the LangSmith run tree with its `RunTree`
+(neither library records offline without a server)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from loopmetric import TraceReadError, detect_loops, load_traces, read_trace
+from loopmetric.cli import main
+from loopmetric.readers import detect_format
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SAMPLES = {"mlflow": "mlflow_trace.json", "langfuse": "langfuse_trace.json", "langsmith": "langsmith_run.json"}
+NEEDS = {"mlflow": "mlflow.genai", "langfuse": "langfuse.api.commons.types.observation_v2",
+         "langsmith": "langsmith.run_trees"}
+
+
+@pytest.fixture(scope="module")
+def record():
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import record_platforms
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    return record_platforms
+
+
+@pytest.fixture
+def export(record, tmp_path, monkeypatch):
+    """export(fmt, healthy): the scripted run as the platform exports it, made by its library."""
+    def make(fmt: str, healthy: bool):
+        pytest.importorskip(NEEDS[fmt])
+        if fmt == "mlflow":
+            import mlflow
+
+            monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
+            mlflow.set_tracking_uri(f"sqlite:///{tmp_path}/mlflow.db")
+            folder = tmp_path / f"artifacts-{healthy}"
+            mlflow.set_experiment(experiment_id=mlflow.create_experiment(f"run-{healthy}", folder.as_uri()))
+            try:
+                return record.record_mlflow(healthy)
+            finally:
+                mlflow.set_tracking_uri(None)
+        return {"langfuse": record.record_langfuse, "langsmith": record.record_langsmith}[fmt](healthy)
+    return make
+
+
+def same_verdict(a, b):
+    assert (a.score, a.success, a.score_breakdown) == (b.score, b.success, b.score_breakdown)
+    assert [(f.pattern, f.severity, f.count, f.tools) for f in a.findings] == \
+        [(f.pattern, f.severity, f.count, f.tools) for f in b.findings]
+    assert (a.tool_calls, a.llm_outputs) == (b.tool_calls, b.llm_outputs)
+
+
+@pytest.mark.parametrize("healthy", [False, True], ids=["looping", "healthy"])
+@pytest.mark.parametrize("fmt", list(SAMPLES))
+def test_an_export_gets_the_verdict_of_the_same_run_as_chat_messages(fmt, healthy, export, record):
+    data = export(fmt, healthy)
+    assert detect_format(data) == fmt
+    report = detect_loops(json.dumps(data))
+    same_verdict(report, detect_loops(record.chat_messages(healthy)))
+    assert report.success is healthy  # the scripted runs are what their names say
+    assert read_trace(data).source == fmt
+
+
+@pytest.mark.parametrize("fmt", list(SAMPLES))
+def test_the_sample_file_is_detected_and_matches_the_looping_run(fmt, record):
+    loaded = list(load_traces(str(EXAMPLES / SAMPLES[fmt])))
+    assert [entry.error for entry in loaded] == [None]
+    assert loaded[0].trace.source == fmt
+    same_verdict(detect_loops(loaded[0].trace), detect_loops(record.chat_messages(False)))
+
+
+@pytest.mark.parametrize("fmt", list(SAMPLES))
+def test_cli_scores_the_sample_with_and_without_format(fmt, capsys):
+    path = str(EXAMPLES / SAMPLES[fmt])
+    assert main(["score", path, "--json"]) == 0
+    detected = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert main(["score", path, "--json", "--format", fmt]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0]) == detected
+    assert detected["score"] == detect_loops((EXAMPLES / SAMPLES[fmt]).read_text()).score
+
+
+@pytest.mark.parametrize("fmt, other", [("mlflow", "langfuse"), ("langfuse", "langsmith"), ("langsmith", "mlflow")])
+def test_a_wrong_format_is_an_error_not_a_pass(fmt, other, capsys):
+    assert main(["score", str(EXAMPLES / SAMPLES[fmt]), "--format", other]) == 2
+    assert "Expected" in capsys.readouterr().err
+
+
+# -- the other shapes each platform exports ------------------------------------
+def langfuse_trace_with_observations(page: dict) -> dict:
+    """Langfuse's `GET /api/public/traces/{id}` shape (TraceWithFullDetails): the trace, its observations inside."""
+    first = page["data"][0]
+    return {"id": first["traceId"], "name": first.get("traceName"), "timestamp": first["startTime"],
+            "input": first.get("input"), "observations": list(reversed(page["data"]))}
+
+
+def langsmith_flat(run: dict) -> list:
+    """What `client.list_runs(trace_id=...)` gives: every run on its own, linked by parent_run_id."""
+    runs, stack = [], [run]
+    while stack:
+        node = stack.pop()
+        runs.append({k: v for k, v in node.items() if k != "child_runs"})
+        stack.extend(node.get("child_runs") or [])
+    return runs[::-1]
+
+
+@pytest.mark.parametrize("fmt, reshape", [
+    ("langfuse", langfuse_trace_with_observations),
+    ("langfuse", lambda page: page["data"]),  # a bare list of observations
+    ("langsmith", langsmith_flat),
+    ("langsmith", lambda run: [run]),  # a list of run trees
+    ("mlflow", lambda trace: [trace]),  # a list of traces
+], ids=["langfuse-trace", "langfuse-list", "langsmith-flat", "langsmith-list", "mlflow-list"])
+@pytest.mark.parametrize("healthy", [False, True], ids=["looping", "healthy"])
+def test_other_shapes_of_the_export_read_the_same(fmt, reshape, healthy, export):
+    data = export(fmt, healthy)
+    reshaped = reshape(json.loads(json.dumps(data)))
+    assert detect_format(reshaped) == fmt
+    same_verdict(detect_loops(reshaped), detect_loops(data))
+
+
+def test_several_traces_in_one_file_are_scored_each(export, tmp_path):
+    pytest.importorskip("langsmith")
+    runs = langsmith_flat(export("langsmith", False)) + langsmith_flat(export("langsmith", True))
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(runs))
+    loaded = list(load_traces(str(path)))
+    assert [entry.name for entry in loaded] == ["runs.json#0", "runs.json#1"]
+    assert [detect_loops(entry.trace).success for entry in loaded] == [False, True]
+
+
+# -- failures, errors and damage ------------------------------------------------
+def mlflow_span(span_id, parent, span_type, name, inputs, outputs, start, error=None):
+    span = {"span_id": span_id, "parent_span_id": parent, "name": name, "start_time_unix_nano": start,
+            "status": {"code": "STATUS_CODE_ERROR" if error else "STATUS_CODE_OK", "message": ""},
+            "events": [{"name": "exception", "attributes": {"exception.message": error}}] if error else [],
+            "attributes": {"mlflow.spanType": json.dumps(span_type), "mlflow.spanInputs": json.dumps(inputs),
+                           "mlflow.spanOutputs": json.dumps(outputs)}}
+    return span
+
+
+def test_failed_tool_spans_are_error_results_in_every_format():
+    """A tool that fails the same way three times: MLflow (status ERROR, exception event),
+    Langfuse (level ERROR, statusMessage), LangSmith (error) and a deepeval trace dict agree."""
+    calls = range(3)
+    mlflow_trace = {"info": {"trace_id": "tr-1"}, "data": {"spans": [
+        mlflow_span("r", None, "AGENT", "agent", {"q": 1}, None, 0),
+        *[mlflow_span(f"t{i}", "r", "TOOL", "fetch", {"url": "x"}, None, 10 + i,
+                      error="ConnectionError: timed out") for i in calls]]}}
+    langfuse = {"id": "t", "observations": [
+        {"id": f"o{i}", "traceId": "t", "type": "TOOL", "name": "fetch", "startTime": f"2026-01-01T00:00:0{i}Z",
+         "input": {"url": "x"}, "level": "ERROR", "statusMessage": "ConnectionError: timed out"} for i in calls]}
+    langsmith = {"id": "r", "run_type": "chain", "name": "agent", "inputs": {"q": 1}, "child_runs": [
+        {"id": f"c{i}", "run_type": "tool", "name": "fetch", "inputs": {"url": "x"}, "outputs": None,
+         "error": "ConnectionError: timed out", "dotted_order": f"a.{i}"} for i in calls]}
+    deepeval = {"type": "agent", "name": "agent", "input": {"q": 1}, "children": [
+        {"type": "tool", "name": "fetch", "input": {"url": "x"}, "error": "ConnectionError: timed out"}
+        for _ in calls]}
+    expected = detect_loops(deepeval)
+    assert [f.pattern for f in expected.findings] and not expected.success
+    for data in (mlflow_trace, langfuse, langsmith):
+        report = detect_loops(data)
+        assert [(f.pattern, f.count) for f in report.findings] == [(f.pattern, f.count) for f in expected.findings]
+        assert report.score == expected.score
+        assert all(call.error for call in read_trace(data).tool_calls)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"info": {}, "data": {"spans": []}}, "holds none"),
+    ({"info": {}, "data": {"spans": ["x", {"name": "no id"}]}}, "holds none"),
+    ({"id": "t", "observations": []}, "has none"),
+    ([{"id": "o", "traceId": "t", "type": "SPAN"}, "not an observation"], "Expected a Langfuse trace"),
+    ([{"run_type": "tool", "inputs": {}}, 3], None),
+], ids=["mlflow-no-spans", "mlflow-junk-spans", "langfuse-no-observations", "langfuse-junk", "langsmith-junk"])
+def test_empty_or_damaged_exports_never_pass(data, message):
+    try:
+        report = detect_loops(data)
+    except TraceReadError as error:
+        assert message is None or message in str(error)
+    else:  # read, with what was skipped noted
+        assert message is None and report.notes
+
+
+def test_parent_cycles_and_duplicate_ids_are_noted_not_followed():
+    spans = [mlflow_span("a", "b", "CHAIN", "a", {}, None, 0), mlflow_span("b", "a", "CHAIN", "b", {}, None, 1),
+             mlflow_span("c", "a", "TOOL", "t", {"x": 1}, "ok", 2), mlflow_span("c", "a", "TOOL", "t", {"x": 1}, "ok", 3)]
+    trace = read_trace({"info": {}, "data": {"spans": spans}})
+    assert any("cycle" in note for note in trace.notes) and any("twice" in note for note in trace.notes)
+    assert len(trace.tool_calls) == 2
+
+
+def test_langchain_serialized_messages_in_langsmith_llm_runs():
+    """LangChain chat models log `generations` with `lc` constructor messages; their tool calls count."""
+    message = {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+               "kwargs": {"content": "", "tool_calls": [{"name": "search", "args": {"q": "x"}, "id": "1",
+                                                         "type": "tool_call"}]}}
+    runs = {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": []}
+    for i in range(4):
+        runs["child_runs"].append({"id": f"l{i}", "run_type": "llm", "name": "model", "inputs": {},
+                                   "outputs": {"generations": [[{"text": "", "message": message}]]},
+                                   "dotted_order": f"a.{2 * i}"})
+        runs["child_runs"].append({"id": f"t{i}", "run_type": "tool", "name": "search", "inputs": {"q": "x"},
+                                   "outputs": {"output": "nothing"}, "dotted_order": f"a.{2 * i + 1}"})
+    trace = read_trace(runs)
+    assert [(c.name, c.args, c.result, c.requested) for c in trace.tool_calls] == \
+        [("search", '{"q":"x"}', "nothing", False)] * 4
+
+
+@pytest.mark.parametrize("fmt", list(SAMPLES))
+def test_mutated_exports_keep_the_contract(fmt):
+    """Each sample broken 200 ways (keys dropped, values swapped for junk, containers holding
+    themselves): a report in range, or an error that starts with "Expected", never a crash or a hang."""
+    import random
+
+    from benchmarks.fuzz import check, mutate
+
+    sample = json.loads((EXAMPLES / SAMPLES[fmt]).read_text())
+    rng = random.Random(f"{fmt}-20261201")
+    broken = [why for why in (check(mutate(sample, rng)) for _ in range(200)) if why]
+    assert broken == []
