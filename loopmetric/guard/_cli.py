@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..readers import detect_format, expand_paths
+from ._frameworks import framework_of as _framework_of
 from ._settings import GuardSettings
 
 __all__ = ["add_parser", "run"]
@@ -84,8 +85,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     runs: list[_Run] = []
     errors: list[str] = []
+    others: list[tuple[str, str, Any]] = []  # (label, framework, recording)
     for path, explicit in paths:
         for label, where, data, error in _histories(path):
+            # -- LangChain, OpenAI Agents SDK and smolagents recordings: guard/_frameworks.py --
+            if error is None and _format(data) != "pydantic-ai" and _framework_of(data):
+                others.append((label, _framework_of(data), data))
+                continue
+            # -- end --
             if error is None and _format(data) != "pydantic-ai":
                 if not explicit:
                     continue  # found by walking a folder: some other kind of file
@@ -102,9 +109,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         for replayed in runs:
             print(json.dumps(replayed.to_dict(), sort_keys=True))
-    else:
+    elif runs or not others:
         _print_table(runs)
+    errors += _replay_others(others, chosen, args.json)  # guard/_frameworks.py
     return EXIT_USAGE if errors else EXIT_OK
+
+
+def _replay_others(others: list[tuple[str, str, Any]], settings: dict[str, Any], as_json: bool) -> list[str]:
+    """Replay LangChain, Agents SDK and smolagents recordings step by step (guard/_frameworks.py)."""
+    from ._frameworks import print_replay, replay_framework
+
+    errors = []
+    for label, framework, data in others:
+        try:
+            print_replay(label, framework, replay_framework(framework, data, settings), as_json)
+        except (ImportError, ValueError, TypeError, KeyError) as error:
+            errors.append(f"{label}: cannot replay this {framework} recording: {error}")
+            print(f"loopmetric: {errors[-1]}", file=sys.stderr)
+    return errors
 
 
 def _format(data: Any) -> str:

@@ -1,0 +1,196 @@
+"""Stop loops in LangChain 1.x agents (`create_agent`): `LoopGuardMiddleware`.
+
+    from langchain.agents import create_agent
+    from loopmetric.guard.langchain import LoopGuardMiddleware
+
+    agent = create_agent(model, tools, middleware=[LoopGuardMiddleware()])           # nudge
+    agent = create_agent(model, tools, middleware=[LoopGuardMiddleware(action="stop")])  # end the run
+
+Needs LangChain 1.x, an optional extra: `pip install "loopmetric[langchain]"`.
+
+After each model call the calls it asks for are checked in order (the guard's `before_call`).
+A call that would continue a loop is not run: with `action='nudge'` (the default) its
+`ToolMessage` is the nudge `DetectLoops` sends (`wrap_tool_call`), and the model decides what
+next; with `'stop'` the run ends there, with a `ToolMessage` for each call of that model turn
+and a final `AIMessage` saying why (as LangChain's `ToolCallLimitMiddleware` ends a run); with
+`'error'` `LoopGuardError` is raised. Each result is recorded as its `ToolMessage` comes back,
+and a reply without tool calls is checked for repetition (`after_model`): a nudge sends the
+model back with the nudge as a human message. Each invocation has its own guard, kept in the
+run's untracked state: runs never share what they recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any, Callable, Literal, Optional
+
+from ._extras import require
+
+require("langchain.agents.middleware", "langchain", "LangChain 1.x (langchain>=1.0)")
+
+from langchain.agents.middleware import AgentMiddleware, AgentState  # noqa: E402
+from langchain.agents.middleware.types import PrivateStateAttr, hook_config  # noqa: E402
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa: E402
+from langgraph.channels.untracked_value import UntrackedValue  # noqa: E402
+from typing_extensions import NotRequired  # noqa: E402
+
+from ._core import ALLOW, Decision, LoopGuard, LoopGuardError  # noqa: E402
+
+__all__ = ["LoopGuardError", "LoopGuardMiddleware", "NUDGE_ORIGIN", "decisions"]
+
+NUDGE_ORIGIN = "loopmetric.guard.nudge.v1"
+"""`response_metadata["loopmetric"]["origin"]` of the messages the middleware adds."""
+
+_STATE_KEY = "loopmetric_guard"
+
+
+class _LoopGuardState(AgentState):
+    loopmetric_guard: NotRequired[Annotated[Any, UntrackedValue, PrivateStateAttr]]
+
+
+class _Run:
+    """One invocation's guard, and the decisions for the calls of the last model turn."""
+
+    __slots__ = ("guard", "decisions", "lock")
+
+    def __init__(self, guard: LoopGuard) -> None:
+        self.guard = guard
+        self.decisions: dict[str, Decision] = {}
+        self.lock = threading.Lock()  # parallel tool calls record their results from several threads
+
+
+def _marker(decision: Decision) -> dict[str, Any]:
+    loop = decision.loop
+    return {"loopmetric": {"origin": NUDGE_ORIGIN, "action": decision.action, "pattern": loop.pattern,
+                           "tool_names": list(loop.tool_names)}}
+
+
+def _text(message: Any) -> str:
+    text = getattr(message, "text", None)
+    if callable(text):  # langchain-core < 1 had text()
+        text = text()
+    return text if isinstance(text, str) else str(message.content)
+
+
+def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
+    """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply."""
+    if message.tool_calls:
+        return [(call.get("id") or "", guard.before_call(call["name"], call.get("args"), call_id=call.get("id")))
+                for call in message.tool_calls]
+    return [("", guard.after_reply(_text(message)))]
+
+
+def record_result(guard: LoopGuard, message: ToolMessage) -> None:
+    guard.after_call(message.content, call_id=message.tool_call_id, error=message.status == "error")
+
+
+def decisions(messages: Any, **settings: Any) -> list[tuple[int, str, Decision]]:
+    """What `LoopGuardMiddleware(**settings)` decides on a recorded run: (model turn, call id,
+    decision) for every call and reply, turns counted from 1. `messages` are LangChain messages
+    (objects, or `messages_to_dict` output)."""
+    from ._frameworks import langchain_messages
+
+    guard = LoopGuard(**settings)
+    out: list[tuple[int, str, Decision]] = []
+    turn = 0
+    for message in langchain_messages(messages):
+        if isinstance(message, AIMessage):
+            turn += 1
+            out.extend((turn, call_id, decision) for call_id, decision in decide_turn(guard, message))
+        elif isinstance(message, ToolMessage) and not (message.response_metadata or {}).get("loopmetric"):
+            record_result(guard, message)
+    return out
+
+
+class LoopGuardMiddleware(AgentMiddleware):
+    """`create_agent` middleware: a tool call that would continue a loop is nudged or ends the run.
+
+    Takes `GuardSettings`' fields by name (same defaults) and `action`: `'nudge'` (the default),
+    `'stop'` (end the run, as `jump_to='end'`) or `'error'` (raise `LoopGuardError`).
+    """
+
+    state_schema = _LoopGuardState
+
+    def __init__(self, *, action: Literal["nudge", "stop", "error"] = "nudge", **settings: Any) -> None:
+        super().__init__()
+        if action not in ("nudge", "stop", "error"):
+            raise ValueError(f"Expected argument `action` to be 'nudge', 'stop' or 'error', but got {action!r}.")
+        self.action = action
+        self._guard = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop")
+        self.settings = self._guard.settings
+        """The `GuardSettings` the keywords made."""
+
+    def _run(self, state: Any) -> Optional[_Run]:
+        return state.get(_STATE_KEY)
+
+    def before_agent(self, state: Any, runtime: Any) -> dict[str, Any]:
+        """A fresh guard for this invocation."""
+        return {_STATE_KEY: _Run(self._guard.fresh())}
+
+    @hook_config(can_jump_to=["end", "model"])
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        """Check the model's calls (or its reply) in order; stop or send back when asked."""
+        run = self._run(state)
+        messages = state.get("messages") or []
+        if run is None or not messages or not isinstance(messages[-1], AIMessage):
+            return None
+        message = messages[-1]
+        with run.lock:
+            decided = decide_turn(run.guard, message)
+            run.decisions = {call_id: decision for call_id, decision in decided if message.tool_calls}
+        stopped = next((decision for _, decision in decided if decision.action == "stop"), None)
+        if stopped is not None:
+            if self.action == "error":
+                raise LoopGuardError(stopped.loop)
+            return self._end(message, stopped)
+        nudged = next((decision for _, decision in decided if decision.action == "nudge"), None)
+        if nudged is not None and not message.tool_calls:  # a repeated reply: ask again, with the nudge
+            return {"messages": [HumanMessage(nudged.message, response_metadata=_marker(nudged))],
+                    "jump_to": "model"}
+        return None
+
+    @hook_config(can_jump_to=["end", "model"])
+    async def aafter_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        return self.after_model(state, runtime)
+
+    def _end(self, message: AIMessage, decision: Decision) -> dict[str, Any]:
+        # every call of the turn gets an answer, so the history stays valid
+        out: list[Any] = [ToolMessage(decision.message, tool_call_id=call.get("id") or "", name=call.get("name"),
+                                      status="error", response_metadata=_marker(decision))
+                          for call in message.tool_calls]
+        out.append(AIMessage(f"Stopped: {decision.message}", response_metadata=_marker(decision)))
+        return {"messages": out, "jump_to": "end"}
+
+    def _decision(self, request: Any) -> tuple[Optional[_Run], Decision]:
+        run = self._run(request.state or {})
+        if run is None:
+            return None, ALLOW
+        with run.lock:
+            return run, run.decisions.pop(request.tool_call.get("id") or "", ALLOW)
+
+    def _nudge(self, request: Any, decision: Decision) -> ToolMessage:
+        call = request.tool_call
+        return ToolMessage(decision.message, tool_call_id=call.get("id") or "", name=call.get("name"),
+                           status="error", response_metadata=_marker(decision))
+
+    def _record(self, run: Optional[_Run], result: Any) -> None:
+        if run is not None and isinstance(result, ToolMessage):
+            with run.lock:
+                record_result(run.guard, result)
+
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """Run an allowed call and record its result; answer a looping call with the nudge."""
+        run, decision = self._decision(request)
+        if decision.action != "allow":
+            return self._nudge(request, decision)
+        result = handler(request)
+        self._record(run, result)
+        return result
+
+    async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        run, decision = self._decision(request)
+        if decision.action != "allow":
+            return self._nudge(request, decision)
+        result = await handler(request)
+        self._record(run, result)
+        return result
