@@ -67,9 +67,9 @@ def _marker(decision: Decision) -> dict[str, Any]:
 
 def _text(message: Any) -> str:
     text = getattr(message, "text", None)
-    if callable(text):  # langchain-core < 1 had text()
-        text = text()
-    return text if isinstance(text, str) else str(message.content)
+    if isinstance(text, str):  # a property in langchain-core 1.x
+        return str(text)
+    return text() if callable(text) else str(message.content)
 
 
 def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
