@@ -8,15 +8,18 @@
 
 Needs LangChain 1.x, an optional extra: `pip install "loopmetric[langchain]"`.
 
-After each model call the calls it asks for are checked in order (the guard's `before_call`).
-A call that would continue a loop is not run: with `action='nudge'` (the default) its
-`ToolMessage` is the nudge `DetectLoops` sends (`wrap_tool_call`), and the model decides what
-next; with `'stop'` the run ends there, with a `ToolMessage` for each call of that model turn
-and a final `AIMessage` saying why (as LangChain's `ToolCallLimitMiddleware` ends a run); with
-`'error'` `LoopGuardError` is raised. Each result is recorded as its `ToolMessage` comes back,
-and a reply without tool calls is checked for repetition (`after_model`): a nudge sends the
-model back with the nudge as a human message. Each invocation has its own guard, kept in the
-run's untracked state: runs never share what they recorded.
+Each model call's answer is checked as it comes back (`wrap_model_call`, which every model call
+passes through): its tool calls in order (the guard's `before_call`), or its reply. A call that
+would continue a loop is not run: with `action='nudge'` (the default) its `ToolMessage` is the
+nudge `DetectLoops` sends (`wrap_tool_call`), and the model decides what next; with `'stop'`
+the run ends there (`after_model`), with a `ToolMessage` for each call of that model turn and a
+final `AIMessage` saying why (as LangChain's `ToolCallLimitMiddleware` ends a run); with
+`'error'` `LoopGuardError` is raised. Each result is recorded as its `ToolMessage` comes back. A
+reply repeated `repeated_text_threshold` times (something sent the model back) is sent back
+again with the nudge as a human message (`after_model`; LangChain runs the after-model hooks
+from the last middleware to the first, and a hook that jumps skips the rest, so list the guard
+after such middleware). Each invocation has its own guard, kept in the run's untracked state:
+runs never share what they recorded.
 """
 
 from __future__ import annotations
@@ -51,11 +54,12 @@ class _LoopGuardState(AgentState):
 class _Run:
     """One invocation's guard, and the decisions for the calls of the last model turn."""
 
-    __slots__ = ("guard", "decisions", "lock")
+    __slots__ = ("guard", "decisions", "acted", "lock")
 
     def __init__(self, guard: LoopGuard) -> None:
         self.guard = guard
         self.decisions: dict[str, Decision] = {}
+        self.acted: Optional[Decision] = None  # the turn's first nudge or stop, for after_model
         self.lock = threading.Lock()  # parallel tool calls record their results from several threads
 
 
@@ -72,6 +76,13 @@ def _text(message: Any) -> str:
     return text() if callable(text) else str(message.content)
 
 
+def _last_ai(response: Any) -> Optional[AIMessage]:
+    """The AI message of a model call's result (a `ModelResponse`, an `AIMessage`, or an extended one)."""
+    response = getattr(response, "model_response", response)
+    messages = [response] if isinstance(response, AIMessage) else list(getattr(response, "result", None) or [])
+    return next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
+
+
 def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
     """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply."""
     if message.tool_calls:
@@ -84,20 +95,22 @@ def record_result(guard: LoopGuard, message: ToolMessage) -> None:
     guard.after_call(message.content, call_id=message.tool_call_id, error=message.status == "error")
 
 
-def decisions(messages: Any, **settings: Any) -> list[tuple[int, str, Decision]]:
-    """What `LoopGuardMiddleware(**settings)` decides on a recorded run: (model turn, call id,
-    decision) for every call and reply, turns counted from 1. `messages` are LangChain messages
-    (objects, or `messages_to_dict` output)."""
+def decisions(messages: Any, *, action: str = "nudge", **settings: Any) -> list[tuple[int, str, Decision]]:
+    """What `LoopGuardMiddleware(action=action, **settings)` decides on a recorded run: (model turn,
+    call id, decision) for every call and reply, turns counted from 1. `messages` are LangChain
+    messages (objects, or `messages_to_dict` output); the messages the middleware added are skipped."""
     from ._frameworks import langchain_messages
 
-    guard = LoopGuard(**settings)
+    guard = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop")
     out: list[tuple[int, str, Decision]] = []
     turn = 0
     for message in langchain_messages(messages):
+        if (message.response_metadata or {}).get("loopmetric"):
+            continue
         if isinstance(message, AIMessage):
             turn += 1
             out.extend((turn, call_id, decision) for call_id, decision in decide_turn(guard, message))
-        elif isinstance(message, ToolMessage) and not (message.response_metadata or {}).get("loopmetric"):
+        elif isinstance(message, ToolMessage):
             record_result(guard, message)
     return out
 
@@ -127,27 +140,44 @@ class LoopGuardMiddleware(AgentMiddleware):
         """A fresh guard for this invocation."""
         return {_STATE_KEY: _Run(self._guard.fresh())}
 
-    @hook_config(can_jump_to=["end", "model"])
-    def after_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
-        """Check the model's calls (or its reply) in order; stop or send back when asked."""
-        run = self._run(state)
-        messages = state.get("messages") or []
-        if run is None or not messages or not isinstance(messages[-1], AIMessage):
-            return None
-        message = messages[-1]
+    def _record_turn(self, request: Any, response: Any) -> None:
+        """Check the calls of the model's turn in order (or its reply), as the model answers."""
+        run = self._run(request.state or {})
+        message = _last_ai(response)
+        if run is None or message is None:
+            return
         with run.lock:
             decided = decide_turn(run.guard, message)
             run.decisions = {call_id: decision for call_id, decision in decided if message.tool_calls}
-        stopped = next((decision for _, decision in decided if decision.action == "stop"), None)
-        if stopped is not None:
-            if self.action == "error":
-                raise LoopGuardError(stopped.loop)
-            return self._end(message, stopped)
-        nudged = next((decision for _, decision in decided if decision.action == "nudge"), None)
-        if nudged is not None and not message.tool_calls:  # a repeated reply: ask again, with the nudge
-            return {"messages": [HumanMessage(nudged.message, response_metadata=_marker(nudged))],
-                    "jump_to": "model"}
-        return None
+            run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
+        if run.acted is not None and run.acted.action == "stop" and self.action == "error":
+            raise LoopGuardError(run.acted.loop)
+
+    def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """Record each model turn here, which every model call passes through."""
+        response = handler(request)
+        self._record_turn(request, response)
+        return response
+
+    async def awrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        response = await handler(request)
+        self._record_turn(request, response)
+        return response
+
+    @hook_config(can_jump_to=["end", "model"])
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        """End the run on a stop; send a repeated reply back to the model with the nudge."""
+        run = self._run(state)
+        messages = state.get("messages") or []
+        if run is None or run.acted is None or not messages or not isinstance(messages[-1], AIMessage):
+            return None
+        acted, run.acted = run.acted, None
+        message = messages[-1]
+        if acted.action == "stop":
+            return self._end(message, acted)
+        if not message.tool_calls:  # a repeated reply: ask again, with the nudge
+            return {"messages": [HumanMessage(acted.message, response_metadata=_marker(acted))], "jump_to": "model"}
+        return None  # a looping call: wrap_tool_call answers it with the nudge
 
     @hook_config(can_jump_to=["end", "model"])
     async def aafter_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:

@@ -81,10 +81,10 @@ def record_outputs(guard: LoopGuard, items: list[Any]) -> None:
         guard.after_call(_get(item, "output"), call_id=_get(item, "call_id"))
 
 
-def decisions(items: Any, **settings: Any) -> list[tuple[int, str, Decision]]:
+def decisions(items: Any, *, action: str = "nudge", **settings: Any) -> list[tuple[int, str, Decision]]:
     """What `AgentsLoopGuard(**settings)` decides on a recorded run: (model response, call id,
     decision). `items` is `result.to_input_list()` (JSON or objects)."""
-    guard, out, turn = LoopGuard(**settings), [], 0
+    guard, out, turn = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop"), [], 0
     items = list(items)
     index = 0
     while index < len(items):
@@ -110,11 +110,12 @@ def decisions(items: Any, **settings: Any) -> list[tuple[int, str, Decision]]:
 
 
 class _Run:
-    __slots__ = ("guard", "decisions", "__weakref__")
+    __slots__ = ("guard", "decisions", "hooked", "__weakref__")
 
     def __init__(self, guard: LoopGuard) -> None:
         self.guard = guard
         self.decisions: dict[str, Decision] = {}
+        self.hooked = False  # the run hooks saw a model response of this run
 
 
 class _Hooks(RunHooks):
@@ -129,6 +130,7 @@ class _Hooks(RunHooks):
     async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
         run = self._owner._run(context)
         with self._owner._lock:
+            run.hooked = True
             run.decisions = dict(decide_turn(run.guard, list(response.output or [])))
 
 
@@ -173,6 +175,9 @@ class AgentsLoopGuard:
 
     def _check(self, data: Any) -> ToolGuardrailFunctionOutput:
         run = self._run(data.context)
+        if not run.hooked:  # the guardrail alone cannot see the run: never pass silently
+            raise RuntimeError("Expected the run to have the guard's hooks (Runner.run(..., hooks=guard.hooks)), "
+                               "but the guardrail of a protected tool ran without them.")
         with self._lock:
             decision: Optional[Decision] = run.decisions.pop(data.context.tool_call_id, ALLOW)
         if decision.action == "allow":

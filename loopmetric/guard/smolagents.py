@@ -78,10 +78,10 @@ def decide_step(guard: LoopGuard, step: Any) -> list[tuple[str, Decision]]:
     return decided
 
 
-def decisions(steps: Any, **settings: Any) -> list[tuple[int, str, Decision]]:
+def decisions(steps: Any, *, action: str = "nudge", **settings: Any) -> list[tuple[int, str, Decision]]:
     """What `LoopGuardCallback(**settings)` decides on a recorded run: (step number, call id,
     decision). `steps` is `agent.memory.get_full_steps()` (or `.steps`)."""
-    guard, out = LoopGuard(**settings), []
+    guard, out = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop"), []
     for step in steps:
         if _get(step, "step_number") is None or ("tool_calls" not in step if isinstance(step, dict) else
                                                   not hasattr(step, "tool_calls")):

@@ -11,8 +11,10 @@ import pytest
 pytest.importorskip("langchain.agents")
 
 from langchain.agents import create_agent  # noqa: E402
+from langchain.agents.middleware import AgentMiddleware  # noqa: E402
+from langchain.agents.middleware.types import hook_config  # noqa: E402
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, ToolMessage, messages_to_dict  # noqa: E402
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict  # noqa: E402
 from langchain_core.tools import StructuredTool  # noqa: E402
 
 from loopmetric.guard._loop import loop_message  # noqa: E402
@@ -130,3 +132,29 @@ def test_bad_settings_name_the_argument():
         LoopGuardMiddleware(window=0)
     with pytest.raises(ValueError, match="Expected argument `action`"):
         LoopGuardMiddleware(action="halt")
+
+
+class OnlyDone(AgentMiddleware):
+    """Sends the model back until it answers "done", as an output validator would."""
+
+    @hook_config(can_jump_to=["model"])
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict]:
+        last = state["messages"][-1]
+        if isinstance(last, AIMessage) and not last.tool_calls and last.content != "done":
+            return {"messages": [HumanMessage("That is not an answer. Try again.")], "jump_to": "model"}
+        return None
+
+
+@pytest.mark.parametrize("action", ["nudge", "stop"])
+def test_a_repeated_reply_is_sent_back_with_the_nudge_or_ends_the_run(action):
+    replies = [AIMessage("I am stuck.") for _ in range(4)] + [AIMessage("done")]
+    agent = create_agent(ScriptedChat(messages=iter(replies)), [],
+                         middleware=[OnlyDone(), LoopGuardMiddleware(action=action)])
+    messages = agent.invoke({"messages": [("user", "go")]})["messages"]
+    guard = [m for m in messages if (m.response_metadata or {}).get("loopmetric")]
+    assert [type(m).__name__ for m in guard] == (["HumanMessage"] if action == "nudge" else ["AIMessage"])
+    assert guard[0].response_metadata["loopmetric"]["pattern"] == "repeated_text"
+    assert sum(isinstance(m, AIMessage) and m.content == "I am stuck." for m in messages) == 3 + (action == "nudge")
+    assert (messages[-1].content == "done") == (action == "nudge")
+    replayed = [(d.action, d.loop.pattern) for _, _, d in decisions(messages, action=action) if d.loop]
+    assert replayed == [(action, "repeated_text")]

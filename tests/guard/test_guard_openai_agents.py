@@ -149,3 +149,10 @@ def test_bad_settings_name_the_argument():
         AgentsLoopGuard(repeated_call_threshold=1)
     with pytest.raises(ValueError, match="Expected argument `action`"):
         AgentsLoopGuard(action="stop")
+
+
+def test_a_protected_tool_run_without_the_hooks_is_a_clear_error():
+    guard = AgentsLoopGuard()
+    agent = Agent(name="scripted", model=ScriptedModel(STUCK), tools=guard.protect(tools_of(Tools())))
+    with pytest.raises(RuntimeError, match="Expected the run to have the guard's hooks"):
+        asyncio.run(Runner.run(agent, "go"))
