@@ -21,6 +21,7 @@ from agents import (  # noqa: E402
     function_tool,
     set_tracing_disabled,
 )
+from agents.exceptions import UserError  # noqa: E402
 from agents.models.interface import Model  # noqa: E402
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText  # noqa: E402
 
@@ -154,5 +155,5 @@ def test_bad_settings_name_the_argument():
 def test_a_protected_tool_run_without_the_hooks_is_a_clear_error():
     guard = AgentsLoopGuard()
     agent = Agent(name="scripted", model=ScriptedModel(STUCK), tools=guard.protect(tools_of(Tools())))
-    with pytest.raises(RuntimeError, match="Expected the run to have the guard's hooks"):
+    with pytest.raises(UserError, match="Expected the run to have the guard's hooks"):
         asyncio.run(Runner.run(agent, "go"))
