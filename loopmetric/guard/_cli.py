@@ -33,9 +33,12 @@ def _optional_int(text: str) -> Optional[int]:
 def add_parser(commands: Any) -> None:
     """Register `guard-replay` on the `loopmetric` command line."""
     parser = commands.add_parser(
-        "guard-replay", help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
+        "guard-replay", help="what the live guard would have done on recorded pydantic-ai, LangChain, "
+                             "OpenAI Agents SDK or smolagents runs",
         description="Replay recorded pydantic-ai runs through DetectLoops at these settings: the loops it would "
-                    "have reported, at which request, and what stopping at the first one would have saved.")
+                    "have reported, at which request, and what stopping at the first one would have saved. "
+                    "LangChain messages (messages_to_dict), Agents SDK run items (to_input_list) and smolagents "
+                    "memory dumps (get_full_steps) are replayed through their adapter, call by call.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per run (JSON Lines)")
     group = parser.add_argument_group("guard settings (defaults as in DetectLoops)")
