@@ -17,9 +17,11 @@ from pydantic_ai.tools import AgentDepsT, RunContext
 from . import _pydantic
 from ._core import LoopGuard
 from ._loop import DetectedLoop
-from ._settings import declare_settings, settings_of
+from ._settings import GuardSettings, settings_of
 
 __all__ = ["DetectLoops", "LoopDetectedError", "LoopHandler", "NUDGE_ORIGIN"]
+
+_DEFAULTS = GuardSettings()
 
 NUDGE_ORIGIN = "pydantic-ai-harness.detect_loops.nudge.v1"
 """The `origin` in a nudge's metadata: find nudges in history by it, not by their text."""
@@ -82,9 +84,16 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
 
     _: KW_ONLY
 
-    # `GuardSettings`' fields (`window`, the four thresholds, `max_cycle_length`, the two masks),
-    # with its types and defaults: declared there once, checked there when the guard is built.
-    declare_settings(locals())
+    # `GuardSettings`' fields, documented, defaulted and checked there (when the guard is built);
+    # named here so that type checkers see the keywords (a test walks both field lists).
+    window: int = _DEFAULTS.window
+    repeated_call_threshold: Optional[int] = _DEFAULTS.repeated_call_threshold
+    repeated_result_threshold: Optional[int] = _DEFAULTS.repeated_result_threshold
+    alternating_calls_threshold: Optional[int] = _DEFAULTS.alternating_calls_threshold
+    repeated_text_threshold: Optional[int] = _DEFAULTS.repeated_text_threshold
+    max_cycle_length: int = _DEFAULTS.max_cycle_length
+    mask_volatile_results: bool = _DEFAULTS.mask_volatile_results
+    mask_error_numbers: bool = _DEFAULTS.mask_error_numbers
 
     action: Union[Literal["nudge", "error"], LoopHandler[AgentDepsT]] = "nudge"
     """What to do when a loop is detected: `'nudge'`, `'error'`, or a `LoopHandler`."""

@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from .._settings import _check_fits, _check_int, settings_from_kwargs
 
-__all__ = ["GuardSettings", "MAX_CYCLE_LENGTH", "declare_settings", "settings_of"]
+__all__ = ["GuardSettings", "MAX_CYCLE_LENGTH", "settings_of"]
 
 MAX_CYCLE_LENGTH = 4  # the longest cycle the offline detector looks for, too
 
@@ -90,11 +90,3 @@ def settings_of(obj: Any) -> GuardSettings:
     """The `GuardSettings` an object carrying the same fields (a `DetectLoops`, an adapter) holds."""
     return GuardSettings(**{f.name: getattr(obj, f.name) for f in fields(GuardSettings)})
 
-
-def declare_settings(namespace: dict[str, Any]) -> None:
-    """Declare `GuardSettings`' fields in a dataclass body being built (`declare_settings(locals())`),
-    with their types and defaults taken from `GuardSettings`: declared once, checked by it."""
-    annotations = namespace.setdefault("__annotations__", {})
-    for field in fields(GuardSettings):
-        annotations[field.name] = field.type
-        namespace[field.name] = field.default

@@ -155,6 +155,14 @@ def test_detect_loops_declares_each_setting_as_guard_settings_does(field):
     assert getattr(DetectLoops(**{field.name: CHANGED[field.name]})._guard.settings, field.name) == CHANGED[field.name]
 
 
+def test_detect_loops_adds_only_its_action_to_guard_settings():
+    from pydantic_ai.capabilities import AbstractCapability
+
+    inherited = {f.name for f in dataclasses.fields(AbstractCapability)}
+    own = {f.name for f in dataclasses.fields(DetectLoops) if f.init} - inherited
+    assert own - {field.name for field in SETTINGS} == {"action"}
+
+
 @pytest.mark.parametrize("adapter", _adapters().values(), ids=_adapters().keys())
 def test_every_adapter_takes_every_setting_by_name(adapter):
     assert adapter(**CHANGED).settings == GuardSettings(**CHANGED)
