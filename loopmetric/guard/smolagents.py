@@ -109,10 +109,11 @@ class LoopGuardCallback:
     def __call__(self, step: Any, agent: Any = None, **_: Any) -> None:
         if not hasattr(step, "tool_calls") or not hasattr(step, "step_number"):
             return  # planning and final answer steps
+        key = self if agent is None else agent  # a smolagents that does not pass the agent: one run at a time
         with self._lock:
-            guard = self._runs.get(agent)
+            guard = self._runs.get(key)
             if guard is None or step.step_number == 1:
-                guard = self._runs[agent] = self._guard.fresh()
+                guard = self._runs[key] = self._guard.fresh()
         decided = decide_step(guard, step)
         acted = next((d for _, d in decided if d.action != "allow"), ALLOW)
         if acted.loop is None:
