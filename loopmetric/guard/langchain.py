@@ -19,7 +19,7 @@ reply repeated `repeated_text_threshold` times (something sent the model back) i
 again with the nudge as a human message (`after_model`; LangChain runs the after-model hooks
 from the last middleware to the first, and a hook that jumps skips the rest, so list the guard
 after such middleware). Each invocation has its own guard, kept in the run's untracked state:
-runs never share what they recorded.
+runs never share what they recorded. One per agent (LangChain refuses two middleware of one class).
 """
 
 from __future__ import annotations

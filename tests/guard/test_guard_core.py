@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -184,3 +187,12 @@ def test_the_readme_guard_table_is_every_setting_with_its_default():
     rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", section, re.M))
     for field in SETTINGS:
         assert rows[field.name].strip().strip("`") == str(field.default), field.name
+
+
+def test_the_core_imports_no_agent_framework():
+    code = ("import sys\nimport loopmetric.guard.core\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'pydantic_ai', 'langchain', 'langchain_core', 'langgraph', 'agents', 'smolagents'}))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.strip() == "[]", done.stderr
