@@ -19,7 +19,7 @@ import pytest
 from loopmetric._canonical import canonical_args
 from loopmetric._fingerprint import fingerprint
 from loopmetric.guard import DetectLoops
-from loopmetric.guard._cli import add_parser
+from loopmetric.cli._guard_replay import add_parser
 from loopmetric.guard.core import ALLOW, GuardSettings, LoopGuard
 
 ROOT = Path(__file__).resolve().parents[2]
