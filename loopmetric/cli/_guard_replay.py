@@ -79,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
     for path, explicit in paths:
         for label, where, data, error in _histories(path):
             # -- LangChain, OpenAI Agents SDK and smolagents recordings: guard/_frameworks.py --
-            if error is None and _format(data) != "pydantic-ai" and _framework_of(data):
-                others.append((label, _framework_of(data), data))
+            framework = _framework_of(data) if error is None and _format(data) != "pydantic-ai" else None
+            if framework is not None:
+                others.append((label, framework, data))
                 continue
             # -- end --
             if error is None and _format(data) != "pydantic-ai":

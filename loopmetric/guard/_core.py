@@ -17,13 +17,13 @@ several threads at once holds a lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Optional
 
 from ._checks import Checks
 from ._loop import DetectedLoop
-from ._record import Call, Record, call_fingerprint, result_key, text_fingerprint
+from ._record import Call, call_fingerprint, result_key, text_fingerprint
 from ._settings import GuardSettings
 
 __all__ = ["ALLOW", "Decision", "GuardAction", "LoopGuard", "LoopGuardError"]
@@ -129,7 +129,7 @@ class LoopGuard:
         return ALLOW if loop is None else Decision(self.action, loop)
 
     # -- a response at a time, as pydantic-ai's capability hooks see a run ----------------------
-    def record_response(self, calls: list[tuple[str, Any, Optional[str]]], text: str) -> None:
+    def record_response(self, calls: Sequence[tuple[str, Any, Optional[str]]], text: str) -> None:
         """A model response: its tool calls (name, args, id) in order, or its text when it has none."""
         recorded = [Call(name, call_fingerprint(name, args), call_id) for name, args, call_id in calls]
         self._checks.record.record_response(recorded, None if recorded else text_fingerprint(text))

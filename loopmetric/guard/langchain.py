@@ -48,7 +48,7 @@ _STATE_KEY = "loopmetric_guard"
 
 
 class _LoopGuardState(AgentState):
-    loopmetric_guard: NotRequired[Annotated[Any, UntrackedValue, PrivateStateAttr]]
+    loopmetric_guard: NotRequired[Annotated[Any, UntrackedValue, PrivateStateAttr]]  # type: ignore[valid-type]
 
 
 class _Run:
@@ -65,6 +65,7 @@ class _Run:
 
 def _marker(decision: Decision) -> dict[str, Any]:
     loop = decision.loop
+    assert loop is not None  # only a nudge or a stop is marked
     return {"loopmetric": {"origin": NUDGE_ORIGIN, "action": decision.action, "pattern": loop.pattern,
                            "tool_names": list(loop.tool_names)}}
 
@@ -125,6 +126,7 @@ class LoopGuardMiddleware(AgentMiddleware):
     state_schema = _LoopGuardState
 
     def __init__(self, *, action: Literal["nudge", "stop", "error"] = "nudge", **settings: Any) -> None:
+        """`action` and `GuardSettings`' fields by name; bad values raise `ValueError` here."""
         super().__init__()
         if action not in ("nudge", "stop", "error"):
             raise ValueError(f"Expected argument `action` to be 'nudge', 'stop' or 'error', but got {action!r}.")
@@ -150,8 +152,9 @@ class LoopGuardMiddleware(AgentMiddleware):
             decided = decide_turn(run.guard, message)
             run.decisions = {call_id: decision for call_id, decision in decided if message.tool_calls}
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
-        if run.acted is not None and run.acted.action == "stop" and self.action == "error":
-            raise LoopGuardError(run.acted.loop)
+        acted = run.acted
+        if acted is not None and acted.loop is not None and acted.action == "stop" and self.action == "error":
+            raise LoopGuardError(acted.loop)
 
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         """Record each model turn here, which every model call passes through."""
@@ -160,6 +163,7 @@ class LoopGuardMiddleware(AgentMiddleware):
         return response
 
     async def awrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """`wrap_model_call` for async runs."""
         response = await handler(request)
         self._record_turn(request, response)
         return response
@@ -181,6 +185,7 @@ class LoopGuardMiddleware(AgentMiddleware):
 
     @hook_config(can_jump_to=["end", "model"])
     async def aafter_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        """`after_model` for async runs."""
         return self.after_model(state, runtime)
 
     def _end(self, message: AIMessage, decision: Decision) -> dict[str, Any]:
@@ -218,6 +223,7 @@ class LoopGuardMiddleware(AgentMiddleware):
         return result
 
     async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """`wrap_tool_call` for async runs."""
         run, decision = self._decision(request)
         if decision.action != "allow":
             return self._nudge(request, decision)

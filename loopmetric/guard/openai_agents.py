@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import threading
 import weakref
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from ._extras import require
 
@@ -84,7 +84,8 @@ def record_outputs(guard: LoopGuard, items: list[Any]) -> None:
 def decisions(items: Any, *, action: str = "nudge", **settings: Any) -> list[tuple[int, str, Decision]]:
     """What `AgentsLoopGuard(**settings)` decides on a recorded run: (model response, call id,
     decision). `items` is `result.to_input_list()` (JSON or objects)."""
-    guard, out, turn = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop"), [], 0
+    out: list[tuple[int, str, Decision]] = []
+    guard, turn = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop"), 0
     items = list(items)
     index = 0
     while index < len(items):
@@ -143,6 +144,7 @@ class AgentsLoopGuard:
     """
 
     def __init__(self, *, action: Literal["nudge", "error"] = "nudge", **settings: Any) -> None:
+        """`action` and `GuardSettings`' fields by name; bad values raise `ValueError` here."""
         if action not in ("nudge", "error"):
             raise ValueError(f"Expected argument `action` to be 'nudge' or 'error', but got {action!r}.")
         self.action = action
@@ -179,12 +181,12 @@ class AgentsLoopGuard:
             raise RuntimeError("Expected the run to have the guard's hooks (Runner.run(..., hooks=guard.hooks)), "
                                "but the guardrail of a protected tool ran without them.")
         with self._lock:
-            decision: Optional[Decision] = run.decisions.pop(data.context.tool_call_id, ALLOW)
-        if decision.action == "allow":
-            return ToolGuardrailFunctionOutput.allow()
+            decision: Decision = run.decisions.pop(data.context.tool_call_id, ALLOW)
         loop = decision.loop
+        if decision.action == "allow" or loop is None:
+            return ToolGuardrailFunctionOutput.allow()
         info = {"pattern": loop.pattern, "tool_names": list(loop.tool_names), "count": loop.count,
                 "message": loop.message}
         if decision.action == "stop":
             return ToolGuardrailFunctionOutput.raise_exception(output_info=info)
-        return ToolGuardrailFunctionOutput.reject_content(decision.message, output_info=info)
+        return ToolGuardrailFunctionOutput.reject_content(loop.message, output_info=info)

@@ -38,8 +38,8 @@ def _get(step: Any, name: str) -> Any:
     return step.get(name) if isinstance(step, dict) else getattr(step, name, None)
 
 
-def _calls(step: Any) -> list[tuple[str, Any, Optional[str]]]:
-    out = []
+def _calls(step: Any) -> list[tuple[Any, Any, Optional[str]]]:
+    out: list[tuple[Any, Any, Optional[str]]] = []
     for call in _get(step, "tool_calls") or []:
         if isinstance(call, dict):
             function = call.get("function") or {}
@@ -81,7 +81,8 @@ def decide_step(guard: LoopGuard, step: Any) -> list[tuple[str, Decision]]:
 def decisions(steps: Any, *, action: str = "nudge", **settings: Any) -> list[tuple[int, str, Decision]]:
     """What `LoopGuardCallback(**settings)` decides on a recorded run: (step number, call id,
     decision). `steps` is `agent.memory.get_full_steps()` (or `.steps`)."""
-    guard, out = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop"), []
+    out: list[tuple[int, str, Decision]] = []
+    guard = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop")
     for step in steps:
         if _get(step, "step_number") is None or ("tool_calls" not in step if isinstance(step, dict) else
                                                   not hasattr(step, "tool_calls")):
@@ -100,6 +101,7 @@ class LoopGuardCallback:
     """
 
     def __init__(self, *, action: Literal["nudge", "stop"] = "nudge", **settings: Any) -> None:
+        """`action` and `GuardSettings`' fields by name; bad values raise `ValueError` here."""
         self._guard = LoopGuard(**settings, action=action)
         self.action = action
         self.settings = self._guard.settings
@@ -107,6 +109,7 @@ class LoopGuardCallback:
         self._lock = threading.Lock()
 
     def __call__(self, step: Any, agent: Any = None, **_: Any) -> None:
+        """Check a finished `ActionStep` of `agent`; nudge or interrupt on a loop."""
         if not hasattr(step, "tool_calls") or not hasattr(step, "step_number"):
             return  # planning and final answer steps
         key = self if agent is None else agent  # a smolagents that does not pass the agent: one run at a time
@@ -118,6 +121,6 @@ class LoopGuardCallback:
         acted = next((d for _, d in decided if d.action != "allow"), ALLOW)
         if acted.loop is None:
             return
-        step.observations = (step.observations or "") + NUDGE_PREFIX + acted.message
+        step.observations = (step.observations or "") + NUDGE_PREFIX + acted.loop.message
         if acted.action == "stop" and agent is not None:
             agent.interrupt()
