@@ -158,3 +158,12 @@ def test_a_repeated_reply_is_sent_back_with_the_nudge_or_ends_the_run(action):
     assert (messages[-1].content == "done") == (action == "nudge")
     replayed = [(d.action, d.loop.pattern) for _, _, d in decisions(messages, action=action) if d.loop]
     assert replayed == [(action, "repeated_text")]
+
+
+@pytest.mark.parametrize("action", ["nudge", "stop"])
+def test_an_async_run_is_guarded_like_a_sync_one(action):
+    import asyncio
+
+    sync = run(STUCK, LoopGuardMiddleware(action=action))
+    done = asyncio.run(agent(STUCK, LoopGuardMiddleware(action=action)).ainvoke({"messages": [("user", "go")]}))
+    assert plain(done["messages"]) == plain(sync) and acted(sync)
