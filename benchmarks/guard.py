@@ -107,7 +107,8 @@ def _cold_cache(calls: int) -> tuple[float, float]:
     from pydantic_ai.messages import (ModelMessagesTypeAdapter, ModelRequest, ModelResponse, ToolCallPart,
                                       ToolReturnPart)
 
-    from loopmetric.guard._checks import LoopGuard
+    from loopmetric.guard import _pydantic
+    from loopmetric.guard._core import LoopGuard
     from loopmetric.guard._settings import GuardSettings
 
     medians = []
@@ -122,8 +123,8 @@ def _cold_cache(calls: int) -> tuple[float, float]:
             if walk:
                 ModelMessagesTypeAdapter.dump_python(history)
             start = time.perf_counter_ns()
-            guard.record_response(response)
-            guard.check([request])
+            _pydantic.record_response(guard, response)
+            _pydantic.check(guard, [request])
             times.append(time.perf_counter_ns() - start)
         medians.append(statistics.median(times[-max(1, calls // 10):]) / 1e9)
     return medians[0], medians[1]

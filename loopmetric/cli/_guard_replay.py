@@ -17,8 +17,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Optional
 
-from ..readers import detect_format, expand_paths
+from ..guard._frameworks import framework_of as _framework_of
 from ..guard._settings import GuardSettings
+from ..readers import detect_format, expand_paths
 from ._args import EXIT_OK, EXIT_USAGE, add_settings, settings_from
 from ._help import help_options
 from ._output import console
@@ -32,9 +33,12 @@ def add_parser(commands: Any) -> None:
     """Register `guard-replay` on the `loopmetric` command line."""
     parser = commands.add_parser(
         "guard-replay", **help_options("guard-replay"),
-        help="what the live guard (DetectLoops) would have done on recorded pydantic-ai runs",
+        help="what the live guard would have done on recorded pydantic-ai, LangChain, OpenAI Agents SDK or "
+             "smolagents runs",
         description="Replay recorded pydantic-ai runs through DetectLoops at these settings: the loops it would "
-                    "have reported, at which request, and what stopping at the first one would have saved.")
+                    "have reported, at which request, and what stopping at the first one would have saved. "
+                    "LangChain messages (messages_to_dict), Agents SDK run items (to_input_list) and smolagents "
+                    "memory dumps (get_full_steps) are replayed through their adapter, call by call.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per run (JSON Lines)")
     add_settings(parser, GuardSettings, "guard settings (defaults as in DetectLoops)")
@@ -76,11 +80,18 @@ def run(args: argparse.Namespace) -> int:
     runs: list[_Run] = []
     errors: list[str] = []
     skipped: list[tuple[str, str]] = []
+    others: list[tuple[str, str, Any]] = []  # (label, framework, recording)
     for path, explicit in paths:
         if path != "-" and not Path(path).exists() and any(ch in path for ch in "*?["):
             errors.append(f"{path}: no file matches")
             continue
         for label, where, data, error in _histories(path):
+            # -- LangChain, OpenAI Agents SDK and smolagents recordings: guard/_frameworks.py --
+            framework = _framework_of(data) if error is None and _format(data) != "pydantic-ai" else None
+            if framework is not None:
+                others.append((label, framework, data))
+                continue
+            # -- end --
             if error is None and _format(data) != "pydantic-ai":
                 if not explicit:  # found by walking a folder: some other kind of file, counted
                     skipped.append((where, f"{where}: not a pydantic-ai message history (it reads as {_format(data)})"))
@@ -95,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             errors.append(f"{where}: {error}")
     for error in errors:
         print(f"loopmetric: {error}", file=sys.stderr)
-    if not runs:  # nothing replayed is never a pass, and no empty table before the errors
+    if not runs and not others:  # nothing replayed is never a pass, and no empty table before the errors
         for _, why in skipped[:10]:
             print(f"loopmetric: skipped {why}", file=sys.stderr)
         if not errors:
@@ -105,9 +116,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         for replayed in runs:
             print(json.dumps(replayed.to_dict(), sort_keys=True))
-    else:
+    elif runs:
         _print_table(runs, len(skipped))
+    errors += _replay_others(others, chosen, args.json)  # guard/_frameworks.py
     return EXIT_USAGE if errors else EXIT_OK
+
+
+def _replay_others(others: list[tuple[str, str, Any]], settings: dict[str, Any], as_json: bool) -> list[str]:
+    """Replay LangChain, Agents SDK and smolagents recordings step by step (guard/_frameworks.py)."""
+    from ..guard._frameworks import print_replay, replay_framework
+
+    errors = []
+    for label, framework, data in others:
+        try:
+            print_replay(label, framework, replay_framework(framework, data, settings), as_json)
+        except (ImportError, ValueError, TypeError, KeyError) as error:
+            errors.append(f"{label}: cannot replay this {framework} recording: {error}")
+            print(f"loopmetric: {errors[-1]}", file=sys.stderr)
+    return errors
 
 
 def _format(data: Any) -> str:

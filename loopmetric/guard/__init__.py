@@ -9,6 +9,10 @@
 
 Needs pydantic-ai, an optional extra: `pip install "loopmetric[pydantic-ai]"`. The names
 load on first use, so the command line can offer `guard-replay` without importing pydantic-ai.
+
+The same guard for other frameworks, each a module with its own extra: `loopmetric.guard.core`
+(`LoopGuard`, framework-neutral), `.langchain` (`LoopGuardMiddleware`), `.openai_agents`
+(`AgentsLoopGuard`), `.smolagents` (`LoopGuardCallback`). Their settings are `GuardSettings`'.
 """
 
 from __future__ import annotations

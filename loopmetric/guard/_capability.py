@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Awaitable
-from dataclasses import KW_ONLY, dataclass, field, fields, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any, Callable, Literal, Optional, TypeAlias, Union
 
 from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
@@ -14,11 +14,14 @@ from pydantic_ai.messages import ModelResponse, SystemPromptPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext
 
-from ._checks import LoopGuard
+from . import _pydantic
+from ._core import LoopGuard
 from ._loop import DetectedLoop
-from ._settings import GuardSettings
+from ._settings import GuardSettings, settings_of
 
 __all__ = ["DetectLoops", "LoopDetectedError", "LoopHandler", "NUDGE_ORIGIN"]
+
+_DEFAULTS = GuardSettings()
 
 NUDGE_ORIGIN = "pydantic-ai-harness.detect_loops.nudge.v1"
 """The `origin` in a nudge's metadata: find nudges in history by it, not by their text."""
@@ -62,6 +65,7 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
     At most one loop is reported per request; the calls (or responses) that formed it are then
     not counted again.
 
+    The settings are `GuardSettings`' fields, by the same names and with the same defaults.
     On detection, `action` runs: `'nudge'` (the default) adds a system prompt to the request
     asking the model to change its approach, `'error'` raises `LoopDetectedError`, and a
     `LoopHandler` is called with the run context and the `DetectedLoop`.
@@ -80,40 +84,19 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
 
     _: KW_ONLY
 
-    window: int = 10
-    """How many of the most recent tool calls the call-based checks look at."""
-
-    repeated_call_threshold: Optional[int] = 5
-    """Report a tool call (same tool, same arguments) made this many times within `window`,
-    whatever it returned. `None` turns the check off."""
-
-    repeated_result_threshold: Optional[int] = 3
-    """Report a tool call that returned the same result each of the last this-many times it was
-    made within `window`, with no different result in between. `None` turns the check off."""
-
-    alternating_calls_threshold: Optional[int] = 3
-    """Report two different tool calls made in turn (A-B-A-B) for this many A-B cycles.
-    `None` turns the check off."""
-
-    repeated_text_threshold: Optional[int] = 3
-    """Report this many consecutive responses without tool calls whose text is the same,
-    ignoring case and whitespace. `None` turns the check off."""
+    # `GuardSettings`' fields, documented, defaulted and checked there (when the guard is built);
+    # named here so that type checkers see the keywords (a test walks both field lists).
+    window: int = _DEFAULTS.window
+    repeated_call_threshold: Optional[int] = _DEFAULTS.repeated_call_threshold
+    repeated_result_threshold: Optional[int] = _DEFAULTS.repeated_result_threshold
+    alternating_calls_threshold: Optional[int] = _DEFAULTS.alternating_calls_threshold
+    repeated_text_threshold: Optional[int] = _DEFAULTS.repeated_text_threshold
+    max_cycle_length: int = _DEFAULTS.max_cycle_length
+    mask_volatile_results: bool = _DEFAULTS.mask_volatile_results
+    mask_error_numbers: bool = _DEFAULTS.mask_error_numbers
 
     action: Union[Literal["nudge", "error"], LoopHandler[AgentDepsT]] = "nudge"
     """What to do when a loop is detected: `'nudge'`, `'error'`, or a `LoopHandler`."""
-
-    max_cycle_length: int = 2
-    """loopmetric's own, off by default: also report cycles of up to this many calls
-    (A-B-C-A-B-C-A-B-C with 3) as `'alternating_calls'`; the cycle times the threshold must
-    fit in `window`. The offline metric looks for cycles of 2 to 4 calls."""
-
-    mask_volatile_results: bool = False
-    """loopmetric's own, off by default: compare results with UUIDs, timestamps, long hex ids
-    and framework call ids masked (ordinary numbers kept), as the offline metric does."""
-
-    mask_error_numbers: bool = False
-    """loopmetric's own, off by default: compare failed and retried results with every number
-    masked, so `line 17871` and `line 17886` are the same error, as the offline metric does."""
 
     _guard: LoopGuard = field(init=False, repr=False, compare=False)
 
@@ -122,7 +105,7 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
         if not (action in ("nudge", "error") if isinstance(action, str) else callable(action)):
             raise ValueError("Expected argument `action` to be 'nudge', 'error' or a function taking "
                              f"(ctx, loop), but got {action!r}.")
-        self._guard = LoopGuard(GuardSettings(**{f.name: getattr(self, f.name) for f in fields(GuardSettings)}))
+        self._guard = LoopGuard(settings_of(self))
 
     def get_ordering(self) -> CapabilityOrdering:
         """Run outermost, so the newest results are read before other capabilities, such as
@@ -141,7 +124,7 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
         response: ModelResponse,
     ) -> ModelResponse:
         """Record the response's tool calls, or its text when it has none."""
-        self._guard.record_response(response)
+        _pydantic.record_response(self._guard, response)
         return response
 
     async def before_model_request(
@@ -150,7 +133,7 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
         request_context: ModelRequestContext,
     ) -> ModelRequestContext:
         """Record the results of the previous response's tool calls, then act on the first loop found."""
-        loop = self._guard.check(ctx.messages)
+        loop = _pydantic.check(self._guard, ctx.messages)
         if loop is not None:
             await self._act(ctx, loop)
         return request_context

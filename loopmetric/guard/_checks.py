@@ -1,4 +1,4 @@
-"""The four checks, and `LoopGuard`: record, check, report at most one loop per request.
+"""The four checks, and `Checks`: report at most one loop at a time from what was recorded.
 
 Each check looks only at the recorded window (the last `window` calls, or the
 current text streak), so its cost does not grow with the run. Calls and responses
@@ -8,23 +8,20 @@ the same loop has to build up from scratch before it is reported a second time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Callable, Optional
-
-from pydantic_ai.messages import ModelResponse
+from typing import Callable, Optional
 
 from ..detectors._cycles import _primitive
 from ._loop import DetectedLoop, LoopPattern, loop_message
 from ._record import Call, Record
 from ._settings import GuardSettings
 
-__all__ = ["LoopGuard"]
+__all__ = ["Checks"]
 
 Found = tuple[DetectedLoop, list[Call]]
 
 
-class LoopGuard:
-    """What one run of `DetectLoops` (or one replayed run) recorded, and the checks over it."""
+class Checks:
+    """What one run (live or replayed) recorded, and the checks over it. Framework-neutral."""
 
     __slots__ = ("settings", "record", "_checks")
 
@@ -43,20 +40,23 @@ class LoopGuard:
             checks.append(self._repeated_text)
         self._checks = tuple(checks)
 
-    def record_response(self, response: ModelResponse) -> None:
-        self.record.record_response(response)
+    def check(self, about: Optional[Call] = None) -> Optional[DetectedLoop]:
+        """The first loop found in what was recorded, its calls or responses marked as reported.
 
-    def check(self, messages: Sequence[Any]) -> Optional[DetectedLoop]:
-        """Record the results the request being prepared (the end of `messages`) brings,
-        then return the first loop found, its calls or responses marked as reported."""
-        self.record.record_results(messages)
+        With `about` (a call about to run), only a loop that call would continue counts: one
+        with the call's fingerprint; `about` is then marked as reported too."""
         for check in self._checks:
             found = check()
-            if found is not None:
-                loop, members = found
-                for call in members:
-                    call.consumed = True
-                return loop
+            if found is None:
+                continue
+            loop, members = found
+            if about is not None:
+                if about.fingerprint not in loop.fingerprints:
+                    continue
+                members = [*members, about]
+            for call in members:
+                call.consumed = True
+            return loop
         return None
 
     # -- the checks ---------------------------------------------------------
@@ -72,7 +72,7 @@ class LoopGuard:
         threshold = self.settings.repeated_result_threshold
         runs: dict[str, list[Call]] = {}  # each call's unbroken run of one result, oldest first
         for call in self.record.calls:
-            if call.consumed:
+            if call.consumed or call.pending:  # a result still to come neither counts nor breaks a run
                 continue
             run = runs.get(call.fingerprint)
             if run and call.result is not None and call.result == run[0].result:

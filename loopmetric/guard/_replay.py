@@ -8,7 +8,8 @@ from typing import Any, Optional
 
 from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRequest, ModelResponse
 
-from ._checks import LoopGuard
+from . import _pydantic
+from ._core import LoopGuard
 from ._loop import DetectedLoop
 from ._settings import GuardSettings
 
@@ -51,11 +52,11 @@ def replay(messages: Any, **settings: Any) -> list[ReplayedLoop]:
         for step in steps(run):
             if step.requests:
                 request += 1
-                loop = guard.check(step.requests)
+                loop = _pydantic.check(guard, step.requests)
                 if loop is not None:
                     found.append(ReplayedLoop(run_id, request, loop))
             if step.response is not None:
-                guard.record_response(step.response)
+                _pydantic.record_response(guard, step.response)
     return found
 
 

@@ -7,28 +7,55 @@ exactly as the spec says.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Optional
 
 from .._settings import _check_fits, _check_int, settings_from_kwargs
 
-__all__ = ["GuardSettings", "MAX_CYCLE_LENGTH"]
+__all__ = ["GuardSettings", "MAX_CYCLE_LENGTH", "settings_of"]
 
 MAX_CYCLE_LENGTH = 4  # the longest cycle the offline detector looks for, too
 
 
 @dataclass(frozen=True)
 class GuardSettings:
-    """What `DetectLoops` and `replay` look for (see `DetectLoops` for each)."""
+    """What the guard looks for: the one declaration of its settings.
+
+    `DetectLoops`, `LoopGuard`, every adapter, `replay` and `loopmetric guard-replay` take
+    these fields by these names, with these defaults and these checks.
+    """
 
     window: int = 10
+    """How many of the most recent tool calls the call-based checks look at."""
+
     repeated_call_threshold: Optional[int] = 5
+    """Report a tool call (same tool, same arguments) made this many times within `window`,
+    whatever it returned. `None` turns the check off."""
+
     repeated_result_threshold: Optional[int] = 3
+    """Report a tool call that returned the same result each of the last this-many times it was
+    made within `window`, with no different result in between. `None` turns the check off."""
+
     alternating_calls_threshold: Optional[int] = 3
+    """Report two different tool calls made in turn (A-B-A-B) for this many A-B cycles.
+    `None` turns the check off."""
+
     repeated_text_threshold: Optional[int] = 3
+    """Report this many consecutive responses without tool calls whose text is the same,
+    ignoring case and whitespace. `None` turns the check off."""
+
     max_cycle_length: int = 2
+    """loopmetric's own, off by default: also report cycles of up to this many calls
+    (A-B-C-A-B-C-A-B-C with 3) as `'alternating_calls'`; the cycle times the threshold must
+    fit in `window`. The offline metric looks for cycles of 2 to 4 calls."""
+
     mask_volatile_results: bool = False
+    """loopmetric's own, off by default: compare results with UUIDs, timestamps, long hex ids
+    and framework call ids masked (ordinary numbers kept), as the offline metric does."""
+
     mask_error_numbers: bool = False
+    """loopmetric's own, off by default: compare failed and retried results with every number
+    masked, so `line 17871` and `line 17886` are the same error, as the offline metric does."""
 
     def __post_init__(self) -> None:
         _check_int("window", self.window, minimum=1)
@@ -57,3 +84,9 @@ class GuardSettings:
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> "GuardSettings":
         return settings_from_kwargs(cls, kwargs)
+
+
+def settings_of(obj: Any) -> GuardSettings:
+    """The `GuardSettings` an object carrying the same fields (a `DetectLoops`, an adapter) holds."""
+    return GuardSettings(**{f.name: getattr(obj, f.name) for f in fields(GuardSettings)})
+

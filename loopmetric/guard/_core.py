@@ -1,0 +1,148 @@
+"""`LoopGuard`: the framework-neutral guard every adapter (and `DetectLoops`) runs on.
+
+Tell it what the agent is about to do and what came back; it answers allow, nudge or stop:
+
+    guard = LoopGuard()                        # GuardSettings' names and defaults
+    decision = guard.before_call("read", {"path": "a"})
+    if decision.action == "allow":
+        guard.after_call(run_the_tool())
+    else:
+        ...                                    # send decision.message to the model, or stop
+
+It keeps only the last `window` calls (and the current streak of identical replies), so its
+memory and its cost per call do not grow with the run. One `LoopGuard` is one run: make a
+new one (`guard.fresh()`) per run. It is not thread-safe; an adapter that may call it from
+several threads at once holds a lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Optional
+
+from ._checks import Checks
+from ._loop import DetectedLoop
+from ._record import Call, call_fingerprint, result_key, text_fingerprint
+from ._settings import GuardSettings
+
+__all__ = ["ALLOW", "Decision", "GuardAction", "LoopGuard", "LoopGuardError"]
+
+GuardAction = Literal["nudge", "stop"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the guard says about the call (or reply) it was just told about."""
+
+    action: Literal["allow", "nudge", "stop"]
+    """`'allow'`: go on; `'nudge'`: do not run the call, send `message` to the model instead;
+    `'stop'`: end the run."""
+
+    loop: Optional[DetectedLoop] = None
+    """The loop detected (None when allowed)."""
+
+    @property
+    def message(self) -> Optional[str]:
+        """The text for the model: the nudge `DetectLoops` sends for the same loop."""
+        return None if self.loop is None else self.loop.message
+
+
+ALLOW = Decision("allow")
+
+
+class LoopGuardError(RuntimeError):
+    """Raised by an adapter told to stop a run by raising (`action='error'`); the loop is on `loop`."""
+
+    def __init__(self, loop: DetectedLoop) -> None:
+        super().__init__(loop.message)
+        self.loop = loop
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.loop,)
+
+
+class LoopGuard:
+    """One run's guard: `before_call`, `after_call` and `after_reply`, answering a `Decision`.
+
+    `LoopGuard(**settings)` takes `GuardSettings`' fields (or `settings=GuardSettings(...)`),
+    and `action`: what a detected loop turns into, `'nudge'` (the default) or `'stop'`.
+
+    A call is checked before it runs, with the calls and results recorded so far: it is
+    nudged (or stopped) when it would continue a loop, that is the same call made
+    `repeated_call_threshold` times in the window, the same call that returned the same result
+    `repeated_result_threshold` times in a row, or the call completing
+    `alternating_calls_threshold` cycles of calls made in turn. `after_reply` does the same for
+    `repeated_text_threshold` identical replies without tool calls. The checks, the messages
+    and the fingerprints are `DetectLoops`'s; a loop's calls are not counted again.
+    """
+
+    __slots__ = ("settings", "action", "_checks")
+
+    def __init__(self, settings: Optional[GuardSettings] = None, *, action: GuardAction = "nudge",
+                 **options: Any) -> None:
+        if settings is None:
+            settings = GuardSettings.from_kwargs(**options)
+        elif not isinstance(settings, GuardSettings):
+            raise ValueError(f"Expected argument `settings` to be a GuardSettings, but got {settings!r}.")
+        elif options:
+            raise ValueError(f"Expected either `settings` or its fields as keywords, but got both "
+                             f"(settings and {sorted(options)}).")
+        if action not in ("nudge", "stop"):
+            raise ValueError(f"Expected argument `action` to be 'nudge' or 'stop', but got {action!r}.")
+        self.settings = settings
+        self.action: GuardAction = action
+        self._checks = Checks(settings)
+
+    def fresh(self) -> "LoopGuard":
+        """A guard with the same settings and nothing recorded: one per run."""
+        return LoopGuard(self.settings, action=self.action)
+
+    # -- the neutral API -----------------------------------------------------------------------
+    def before_call(self, name: str, args: Any = None, *, call_id: Optional[str] = None) -> Decision:
+        """The agent is about to call tool `name` with `args`: allow it, or nudge or stop."""
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"Expected argument `name` to be a tool name (a non-empty str), but got {name!r}.")
+        call = Call(name, call_fingerprint(name, args), call_id)
+        record = self._checks.record
+        record.add_call(call)
+        loop = self._checks.check(about=call)
+        if loop is None:
+            return ALLOW
+        call.pending = False  # it will not run
+        if call in record.awaiting:
+            record.awaiting.remove(call)
+        return Decision(self.action, loop)
+
+    def after_call(self, result: Any, *, call_id: Optional[str] = None, error: bool = False,
+                   files: Iterable[str] = ()) -> None:
+        """What the last allowed call (or the one with `call_id`) returned; `error` for a failure."""
+        outcome = "failed" if error else "success"
+        self._checks.record.add_result(result_key(outcome, result, self.settings, files), call_id)
+
+    def after_reply(self, text: str) -> Decision:
+        """The model replied with `text` and no tool call: allow it, or nudge or stop."""
+        if not isinstance(text, str):
+            raise ValueError(f"Expected argument `text` to be a str, but got {type(text).__name__}.")
+        self._checks.record.add_text(text_fingerprint(text))
+        loop = self._checks.check()
+        return ALLOW if loop is None else Decision(self.action, loop)
+
+    # -- a response at a time, as pydantic-ai's capability hooks see a run ----------------------
+    def record_response(self, calls: Sequence[tuple[str, Any, Optional[str]]], text: str) -> None:
+        """A model response: its tool calls (name, args, id) in order, or its text when it has none."""
+        recorded = [Call(name, call_fingerprint(name, args), call_id) for name, args, call_id in calls]
+        self._checks.record.record_response(recorded, None if recorded else text_fingerprint(text))
+
+    def record_results(self, returns: Iterable[tuple[Optional[str], str, str]]) -> None:
+        """(call id, tool name, `result_key`) of the last response's results."""
+        self._checks.record.record_results(returns)
+
+    def check(self) -> Optional[DetectedLoop]:
+        """The first loop in what was recorded, marked as reported; None when there is none."""
+        return self._checks.check()
+
+    @property
+    def recorded_calls(self) -> int:
+        """How many calls are held (at most `window`): the memory the guard keeps."""
+        return len(self._checks.record.calls)

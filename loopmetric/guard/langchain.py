@@ -1,0 +1,232 @@
+"""Stop loops in LangChain 1.x agents (`create_agent`): `LoopGuardMiddleware`.
+
+    from langchain.agents import create_agent
+    from loopmetric.guard.langchain import LoopGuardMiddleware
+
+    agent = create_agent(model, tools, middleware=[LoopGuardMiddleware()])           # nudge
+    agent = create_agent(model, tools, middleware=[LoopGuardMiddleware(action="stop")])  # end the run
+
+Needs LangChain 1.x, an optional extra: `pip install "loopmetric[langchain]"`.
+
+Each model call's answer is checked as it comes back (`wrap_model_call`, which every model call
+passes through): its tool calls in order (the guard's `before_call`), or its reply. A call that
+would continue a loop is not run: with `action='nudge'` (the default) its `ToolMessage` is the
+nudge `DetectLoops` sends (`wrap_tool_call`), and the model decides what next; with `'stop'`
+the run ends there (`after_model`), with a `ToolMessage` for each call of that model turn and a
+final `AIMessage` saying why (as LangChain's `ToolCallLimitMiddleware` ends a run); with
+`'error'` `LoopGuardError` is raised. Each result is recorded as its `ToolMessage` comes back. A
+reply repeated `repeated_text_threshold` times (something sent the model back) is sent back
+again with the nudge as a human message (`after_model`; LangChain runs the after-model hooks
+from the last middleware to the first, and a hook that jumps skips the rest, so list the guard
+after such middleware). Each invocation has its own guard, kept in the run's untracked state:
+runs never share what they recorded. One per agent (LangChain refuses two middleware of one class).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any, Callable, Literal, Optional
+
+from ._extras import require
+
+require("langchain.agents.middleware", "langchain", "LangChain 1.x (langchain>=1.0)")
+
+from langchain.agents.middleware import AgentMiddleware, AgentState  # noqa: E402
+from langchain.agents.middleware.types import PrivateStateAttr, hook_config  # noqa: E402
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa: E402
+from langgraph.channels.untracked_value import UntrackedValue  # noqa: E402
+from typing_extensions import NotRequired  # noqa: E402
+
+from ._core import ALLOW, Decision, LoopGuard, LoopGuardError  # noqa: E402
+
+__all__ = ["LoopGuardError", "LoopGuardMiddleware", "NUDGE_ORIGIN", "decisions"]
+
+NUDGE_ORIGIN = "loopmetric.guard.nudge.v1"
+"""`response_metadata["loopmetric"]["origin"]` of the messages the middleware adds."""
+
+_STATE_KEY = "loopmetric_guard"
+
+
+class _LoopGuardState(AgentState):
+    loopmetric_guard: NotRequired[Annotated[Any, UntrackedValue, PrivateStateAttr]]  # type: ignore[valid-type]
+
+
+class _Run:
+    """One invocation's guard, and the decisions for the calls of the last model turn."""
+
+    __slots__ = ("guard", "decisions", "acted", "lock")
+
+    def __init__(self, guard: LoopGuard) -> None:
+        self.guard = guard
+        self.decisions: dict[str, Decision] = {}
+        self.acted: Optional[Decision] = None  # the turn's first nudge or stop, for after_model
+        self.lock = threading.Lock()  # parallel tool calls record their results from several threads
+
+
+def _marker(decision: Decision) -> dict[str, Any]:
+    loop = decision.loop
+    assert loop is not None  # only a nudge or a stop is marked
+    return {"loopmetric": {"origin": NUDGE_ORIGIN, "action": decision.action, "pattern": loop.pattern,
+                           "tool_names": list(loop.tool_names)}}
+
+
+def _text(message: Any) -> str:
+    text = getattr(message, "text", None)
+    if isinstance(text, str):  # a property in langchain-core 1.x
+        return str(text)
+    return text() if callable(text) else str(message.content)
+
+
+def _last_ai(response: Any) -> Optional[AIMessage]:
+    """The AI message of a model call's result (a `ModelResponse`, an `AIMessage`, or an extended one)."""
+    response = getattr(response, "model_response", response)
+    messages = [response] if isinstance(response, AIMessage) else list(getattr(response, "result", None) or [])
+    return next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
+
+
+def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
+    """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply."""
+    if message.tool_calls:
+        return [(call.get("id") or "", guard.before_call(call["name"], call.get("args"), call_id=call.get("id")))
+                for call in message.tool_calls]
+    return [("", guard.after_reply(_text(message)))]
+
+
+def record_result(guard: LoopGuard, message: ToolMessage) -> None:
+    guard.after_call(message.content, call_id=message.tool_call_id, error=message.status == "error")
+
+
+def decisions(messages: Any, *, action: str = "nudge", **settings: Any) -> list[tuple[int, str, Decision]]:
+    """What `LoopGuardMiddleware(action=action, **settings)` decides on a recorded run: (model turn,
+    call id, decision) for every call and reply, turns counted from 1. `messages` are LangChain
+    messages (objects, or `messages_to_dict` output); the messages the middleware added are skipped."""
+    from ._frameworks import langchain_messages
+
+    guard = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop")
+    out: list[tuple[int, str, Decision]] = []
+    turn = 0
+    for message in langchain_messages(messages):
+        if (message.response_metadata or {}).get("loopmetric"):
+            continue
+        if isinstance(message, AIMessage):
+            turn += 1
+            out.extend((turn, call_id, decision) for call_id, decision in decide_turn(guard, message))
+        elif isinstance(message, ToolMessage):
+            record_result(guard, message)
+    return out
+
+
+class LoopGuardMiddleware(AgentMiddleware):
+    """`create_agent` middleware: a tool call that would continue a loop is nudged or ends the run.
+
+    Takes `GuardSettings`' fields by name (same defaults) and `action`: `'nudge'` (the default),
+    `'stop'` (end the run, as `jump_to='end'`) or `'error'` (raise `LoopGuardError`).
+    """
+
+    state_schema = _LoopGuardState
+
+    def __init__(self, *, action: Literal["nudge", "stop", "error"] = "nudge", **settings: Any) -> None:
+        """`action` and `GuardSettings`' fields by name; bad values raise `ValueError` here."""
+        super().__init__()
+        if action not in ("nudge", "stop", "error"):
+            raise ValueError(f"Expected argument `action` to be 'nudge', 'stop' or 'error', but got {action!r}.")
+        self.action = action
+        self._guard = LoopGuard(**settings, action="nudge" if action == "nudge" else "stop")
+        self.settings = self._guard.settings
+        """The `GuardSettings` the keywords made."""
+
+    def _run(self, state: Any) -> Optional[_Run]:
+        return state.get(_STATE_KEY)
+
+    def before_agent(self, state: Any, runtime: Any) -> dict[str, Any]:
+        """A fresh guard for this invocation."""
+        return {_STATE_KEY: _Run(self._guard.fresh())}
+
+    def _record_turn(self, request: Any, response: Any) -> None:
+        """Check the calls of the model's turn in order (or its reply), as the model answers."""
+        run = self._run(request.state or {})
+        message = _last_ai(response)
+        if run is None or message is None:
+            return
+        with run.lock:
+            decided = decide_turn(run.guard, message)
+            run.decisions = {call_id: decision for call_id, decision in decided if message.tool_calls}
+            run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
+        acted = run.acted
+        if acted is not None and acted.loop is not None and acted.action == "stop" and self.action == "error":
+            raise LoopGuardError(acted.loop)
+
+    def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """Record each model turn here, which every model call passes through."""
+        response = handler(request)
+        self._record_turn(request, response)
+        return response
+
+    async def awrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """`wrap_model_call` for async runs."""
+        response = await handler(request)
+        self._record_turn(request, response)
+        return response
+
+    @hook_config(can_jump_to=["end", "model"])
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        """End the run on a stop; send a repeated reply back to the model with the nudge."""
+        run = self._run(state)
+        messages = state.get("messages") or []
+        if run is None or run.acted is None or not messages or not isinstance(messages[-1], AIMessage):
+            return None
+        acted, run.acted = run.acted, None
+        message = messages[-1]
+        if acted.action == "stop":
+            return self._end(message, acted)
+        if not message.tool_calls:  # a repeated reply: ask again, with the nudge
+            return {"messages": [HumanMessage(acted.message, response_metadata=_marker(acted))], "jump_to": "model"}
+        return None  # a looping call: wrap_tool_call answers it with the nudge
+
+    @hook_config(can_jump_to=["end", "model"])
+    async def aafter_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        """`after_model` for async runs."""
+        return self.after_model(state, runtime)
+
+    def _end(self, message: AIMessage, decision: Decision) -> dict[str, Any]:
+        # every call of the turn gets an answer, so the history stays valid
+        out: list[Any] = [ToolMessage(decision.message, tool_call_id=call.get("id") or "", name=call.get("name"),
+                                      status="error", response_metadata=_marker(decision))
+                          for call in message.tool_calls]
+        out.append(AIMessage(f"Stopped: {decision.message}", response_metadata=_marker(decision)))
+        return {"messages": out, "jump_to": "end"}
+
+    def _decision(self, request: Any) -> tuple[Optional[_Run], Decision]:
+        run = self._run(request.state or {})
+        if run is None:
+            return None, ALLOW
+        with run.lock:
+            return run, run.decisions.pop(request.tool_call.get("id") or "", ALLOW)
+
+    def _nudge(self, request: Any, decision: Decision) -> ToolMessage:
+        call = request.tool_call
+        return ToolMessage(decision.message, tool_call_id=call.get("id") or "", name=call.get("name"),
+                           status="error", response_metadata=_marker(decision))
+
+    def _record(self, run: Optional[_Run], result: Any) -> None:
+        if run is not None and isinstance(result, ToolMessage):
+            with run.lock:
+                record_result(run.guard, result)
+
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """Run an allowed call and record its result; answer a looping call with the nudge."""
+        run, decision = self._decision(request)
+        if decision.action != "allow":
+            return self._nudge(request, decision)
+        result = handler(request)
+        self._record(run, result)
+        return result
+
+    async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        """`wrap_tool_call` for async runs."""
+        run, decision = self._decision(request)
+        if decision.action != "allow":
+            return self._nudge(request, decision)
+        result = await handler(request)
+        self._record(run, result)
+        return result

@@ -1,0 +1,198 @@
+"""`loopmetric.guard.core.LoopGuard`: the framework-neutral guard every adapter runs on, told
+each call before it runs and each result after; decisions hand-counted at the default settings
+(window 10, same result 3, alternating 3 cycles, same call 5, same text 3)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loopmetric._canonical import canonical_args
+from loopmetric._fingerprint import fingerprint
+from loopmetric.guard import DetectLoops
+from loopmetric.cli._guard_replay import add_parser
+from loopmetric.guard.core import ALLOW, GuardSettings, LoopGuard
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A step: ("call", name, args, result) or ("reply", text). Results: the same text, or a changing one.
+READ_A = ("call", "read", {"path": "a"}, "contents of a")
+
+
+def poll(n: int) -> tuple:
+    return ("call", "poll", {"job": "a"}, f"running {n}")
+
+
+def status(job: str) -> tuple:
+    return ("call", "status", {"job": job}, "running")
+
+
+SCRIPTS = {
+    # name: (steps, {settings}, [(step number from 1, action, pattern, count)])
+    "same-result-nudged-at-the-4th-call": ([READ_A] * 4, {}, [(4, "nudge", "repeated_result", 3)]),
+    "a-loops-calls-are-not-counted-again": ([READ_A] * 8, {}, [(4, "nudge", "repeated_result", 3),
+                                                                (8, "nudge", "repeated_result", 3)]),
+    "a-poll-that-progresses": ([poll(n) for n in range(1, 5)], {}, []),
+    "a-poll-made-5-times": ([poll(n) for n in range(1, 6)], {}, [(5, "nudge", "repeated_call", 5)]),
+    "pagination": ([("call", "read", {"path": "a", "page": n}, f"page {n}") for n in range(1, 21)], {}, []),
+    "a-retry-that-succeeds": ([("call", "fetch", {"url": "u"}, "timed out"), ("call", "fetch", {"url": "u"}, "ok")],
+                              {}, []),
+    "alternating-at-the-6th-call": ([status("a"), status("b")] * 3, {}, [(6, "nudge", "alternating_calls", 3)]),
+    "a-loop-the-call-does-not-continue": ([READ_A] * 3 + [("call", "write", {"path": "b"}, "ok"), READ_A], {},
+                                          [(5, "nudge", "repeated_result", 3)]),
+    "same-reply": ([("reply", "I am stuck.")] * 3, {}, [(3, "nudge", "repeated_text", 3)]),
+    "stop": ([READ_A] * 4, {"action": "stop"}, [(4, "stop", "repeated_result", 3)]),
+    "checks-off": ([READ_A] * 6, {"repeated_result_threshold": None, "repeated_call_threshold": None}, []),
+}
+
+
+def play(steps: list, **settings: Any) -> list[tuple[int, str, str, int]]:
+    guard, out = LoopGuard(**settings), []
+    for number, step in enumerate(steps, 1):
+        if step[0] == "reply":
+            decision = guard.after_reply(step[1])
+        else:
+            decision = guard.before_call(step[1], step[2])
+            if decision.action == "allow":
+                guard.after_call(step[3])
+        if decision is not ALLOW:
+            out.append((number, decision.action, decision.loop.pattern, decision.loop.count))
+    return out
+
+
+@pytest.mark.parametrize("steps, settings, expected", SCRIPTS.values(), ids=SCRIPTS.keys())
+def test_decisions(steps, settings, expected):
+    assert play(steps, **settings) == expected
+
+
+def test_a_loop_carries_detect_loops_message_and_the_offline_fingerprint():
+    guard = LoopGuard()
+    for _ in range(3):
+        guard.before_call("read", {"path": "a", "n": 1})
+        guard.after_call("contents")
+    decision = guard.before_call("read", {"n": 1, "path": "a"})
+    assert decision.loop.fingerprints == (fingerprint("read", canonical_args({"path": "a", "n": 1})),)
+    assert decision.message.startswith("Your last 3 calls to `read` used the same arguments")
+
+
+def test_results_are_matched_by_call_id_when_given():
+    guard = LoopGuard()
+    for turn in range(3):  # two calls per turn, results back in the other order
+        guard.before_call("read", {"path": "a"}, call_id=f"a{turn}")
+        guard.before_call("poll", {"job": f"j{turn}"}, call_id=f"p{turn}")
+        guard.after_call(f"running {turn}", call_id=f"p{turn}")
+        guard.after_call("contents of a", call_id=f"a{turn}")
+    decision = guard.before_call("read", {"path": "a"}, call_id="a3")
+    assert (decision.action, decision.loop.pattern) == ("nudge", "repeated_result")
+
+
+def test_memory_is_bounded_by_the_window_on_a_100000_step_run():
+    guard = LoopGuard()
+
+    def steps(start: int, stop: int) -> None:
+        for n in range(start, stop):
+            guard.before_call("read", {"path": "a", "page": n})
+            guard.after_call(f"page {n}")
+
+    tracemalloc.start()
+    steps(0, 1_000)
+    after_1000 = tracemalloc.get_traced_memory()[0]
+    steps(1_000, 100_000)
+    after_100000 = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert guard.recorded_calls == 10 and after_100000 - after_1000 < 20_000
+
+
+BAD = {
+    "window": (lambda: LoopGuard(window=0), "Expected argument `window` to be an int >= 1"),
+    "unknown": (lambda: LoopGuard(windw=5), "unknown ['windw']"),
+    "action": (lambda: LoopGuard(action="error"), "Expected argument `action` to be 'nudge' or 'stop'"),
+    "both": (lambda: LoopGuard(GuardSettings(), window=5), "either `settings` or its fields"),
+    "name": (lambda: LoopGuard().before_call(None, {}), "Expected argument `name` to be a tool name"),
+    "text": (lambda: LoopGuard().after_reply(3), "Expected argument `text` to be a str, but got int"),
+}
+
+
+@pytest.mark.parametrize("make, message", BAD.values(), ids=BAD.keys())
+def test_bad_input_is_a_clear_error(make, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make()
+
+
+# -- one declaration: GuardSettings --------------------------------------------------------------
+
+SETTINGS = [field for field in dataclasses.fields(GuardSettings)]
+CHANGED = {"window": 12, "repeated_call_threshold": 6, "repeated_result_threshold": 4,
+           "alternating_calls_threshold": 4, "repeated_text_threshold": 5, "max_cycle_length": 3,
+           "mask_volatile_results": True, "mask_error_numbers": True}
+
+
+def _adapters() -> dict[str, Any]:
+    found = {"LoopGuard": LoopGuard}
+    for module, name in (("langchain", "LoopGuardMiddleware"), ("openai_agents", "AgentsLoopGuard"),
+                         ("smolagents", "LoopGuardCallback")):
+        try:
+            found[name] = getattr(__import__(f"loopmetric.guard.{module}", fromlist=[name]), name)
+        except ImportError:
+            pass
+    return found
+
+
+def test_the_changed_values_cover_every_setting():
+    assert set(CHANGED) == {field.name for field in SETTINGS}
+
+
+@pytest.mark.parametrize("field", SETTINGS, ids=[field.name for field in SETTINGS])
+def test_detect_loops_declares_each_setting_as_guard_settings_does(field):
+    [own] = [f for f in dataclasses.fields(DetectLoops) if f.name == field.name]
+    assert (own.default, own.type, own.kw_only) == (field.default, field.type, True)
+    assert getattr(DetectLoops(**{field.name: CHANGED[field.name]})._guard.settings, field.name) == CHANGED[field.name]
+
+
+def test_detect_loops_adds_only_its_action_to_guard_settings():
+    from pydantic_ai.capabilities import AbstractCapability
+
+    inherited = {f.name for f in dataclasses.fields(AbstractCapability)}
+    own = {f.name for f in dataclasses.fields(DetectLoops) if f.init} - inherited
+    assert own - {field.name for field in SETTINGS} == {"action"}
+
+
+@pytest.mark.parametrize("adapter", _adapters().values(), ids=_adapters().keys())
+def test_every_adapter_takes_every_setting_by_name(adapter):
+    assert adapter(**CHANGED).settings == GuardSettings(**CHANGED)
+    assert adapter().settings == GuardSettings()
+
+
+def test_guard_replay_has_a_flag_for_every_setting():
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    [replay] = [action for action in parser._subparsers._group_actions[0].choices.values()]
+    flags = {option for action in replay._actions for option in action.option_strings}
+    assert {"--" + field.name.replace("_", "-") for field in SETTINGS} <= flags
+
+
+def test_the_readme_guard_table_is_every_setting_with_its_default():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("\n## Stop loops live\n"):]
+    section = section[:section.index("\n## ", 1)]
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", section, re.M))
+    for field in SETTINGS:
+        assert rows[field.name].strip().strip("`") == str(field.default), field.name
+
+
+def test_the_core_imports_no_agent_framework():
+    code = ("import sys\nimport loopmetric.guard.core\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'pydantic_ai', 'langchain', 'langchain_core', 'langgraph', 'agents', 'smolagents'}))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.strip() == "[]", done.stderr

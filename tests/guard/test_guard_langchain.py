@@ -1,0 +1,169 @@
+"""`loopmetric.guard.langchain.LoopGuardMiddleware` on real LangChain 1.x `create_agent` runs,
+offline, with LangChain's fake chat model scripted to make the calls of each scenario."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Optional
+
+import pytest
+
+pytest.importorskip("langchain.agents")
+
+from langchain.agents import create_agent  # noqa: E402
+from langchain.agents.middleware import AgentMiddleware  # noqa: E402
+from langchain.agents.middleware.types import hook_config  # noqa: E402
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict  # noqa: E402
+from langchain_core.tools import StructuredTool  # noqa: E402
+
+from loopmetric.guard._loop import loop_message  # noqa: E402
+from loopmetric.guard.langchain import LoopGuardError, LoopGuardMiddleware, decisions  # noqa: E402
+from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
+
+
+class ScriptedChat(GenericFakeChatModel):
+    """LangChain's fake chat model, with tools bound as a no-op (it answers from its script)."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> "ScriptedChat":
+        return self
+
+
+def model(script: list) -> ScriptedChat:
+    replies = [AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{turn}_{index}"}
+                                         for index, (name, args) in enumerate(calls)])
+               for turn, calls in enumerate(script, 1)]
+    return ScriptedChat(messages=iter([*replies, AIMessage("done")]))
+
+
+def agent(script: list, middleware: Optional[LoopGuardMiddleware]) -> Any:
+    tools = Tools()
+    functions = [StructuredTool.from_function(getattr(tools, name), name=name, description=name)
+                 for name in ("read", "poll", "status", "flaky")]
+    return create_agent(model(script), functions, middleware=[middleware] if middleware else [])
+
+
+def run(script: list, middleware: Optional[LoopGuardMiddleware]) -> list:
+    return agent(script, middleware).invoke({"messages": [("user", "go")]})["messages"]
+
+
+def plain(messages: list) -> list:
+    """The messages without their random ids."""
+    return [(m.type, m.content, getattr(m, "tool_calls", None), getattr(m, "tool_call_id", None)) for m in messages]
+
+
+def acted(messages: list) -> list[tuple[int, str]]:
+    """(model turn, pattern) of every tool message the guard wrote."""
+    turn_of = {}
+    turn = 0
+    for message in messages:
+        if isinstance(message, AIMessage):
+            turn += 1
+            turn_of.update({call["id"]: turn for call in message.tool_calls})
+    return [(turn_of[m.tool_call_id], m.response_metadata["loopmetric"]["pattern"]) for m in messages
+            if isinstance(m, ToolMessage) and m.response_metadata.get("loopmetric")]
+
+
+@pytest.mark.parametrize("script, turn, pattern", LOOPING.values(), ids=LOOPING.keys())
+def test_a_looping_agent_is_nudged_instead_of_running_the_call(script, turn, pattern):
+    messages = run(script, LoopGuardMiddleware())
+    assert acted(messages)[0] == (turn, pattern)
+    [nudge] = [m for m in messages if isinstance(m, ToolMessage) and m.tool_call_id == f"call_{turn}_0"]
+    assert nudge.status == "error" and nudge.content.endswith("Change your approach, or explain what is blocking you.")
+    assert messages[-1].content == "done"  # the model went on after the nudge
+
+
+def test_the_nudge_is_the_one_detect_loops_sends():
+    messages = run(STUCK, LoopGuardMiddleware())
+    nudge = next(m for m in messages if isinstance(m, ToolMessage) and m.response_metadata.get("loopmetric"))
+    assert nudge.content == loop_message("repeated_result", ("read",), 3, 10)
+
+
+def test_stop_ends_the_run_at_the_looping_call():
+    messages = run(STUCK, LoopGuardMiddleware(action="stop"))
+    results = [m for m in messages if isinstance(m, ToolMessage)]
+    assert [m.content for m in results[:3]] == ["contents of a"] * 3
+    assert results[3].response_metadata["loopmetric"]["action"] == "stop" and len(results) == 4
+    assert isinstance(messages[-1], AIMessage) and messages[-1].content.startswith("Stopped: Your last 3 calls")
+
+
+def test_error_raises_with_the_loop():
+    with pytest.raises(LoopGuardError) as raised:
+        run(STUCK, LoopGuardMiddleware(action="error"))
+    assert raised.value.loop.pattern == "repeated_result" and raised.value.loop.count == 3
+
+
+@pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
+def test_a_healthy_agent_runs_to_its_end_untouched(script):
+    guarded, bare = run(script, LoopGuardMiddleware()), run(script, None)
+    assert acted(guarded) == [] and plain(guarded) == plain(bare)
+
+
+@pytest.mark.parametrize("script", [*HEALTHY.values(), *(s for s, _, _ in LOOPING.values())],
+                         ids=[*HEALTHY, *LOOPING])
+def test_replay_of_the_recorded_messages_makes_the_live_decisions(script):
+    messages = run(script, LoopGuardMiddleware())
+    live = acted(messages)
+    replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages)) if d.loop]
+    assert replayed == live
+
+
+def test_two_concurrent_runs_do_not_share_state():
+    middleware = LoopGuardMiddleware()
+    scripts = [STUCK[:3] + LOOPING["alternating"][0], LOOPING["same-call"][0]]
+    alone = [acted(run(script, LoopGuardMiddleware())) for script in scripts]
+    agents, results = [agent(script, middleware) for script in scripts], [None, None]
+    barrier = threading.Barrier(2)
+
+    def go(index: int) -> None:
+        barrier.wait()
+        results[index] = agents[index].invoke({"messages": [("user", "go")]})["messages"]
+
+    threads = [threading.Thread(target=go, args=(index,)) for index in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [acted(messages) for messages in results] == alone and all(alone)
+
+
+def test_bad_settings_name_the_argument():
+    with pytest.raises(ValueError, match="Expected argument `window`"):
+        LoopGuardMiddleware(window=0)
+    with pytest.raises(ValueError, match="Expected argument `action`"):
+        LoopGuardMiddleware(action="halt")
+
+
+class OnlyDone(AgentMiddleware):
+    """Sends the model back until it answers "done", as an output validator would."""
+
+    @hook_config(can_jump_to=["model"])
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict]:
+        last = state["messages"][-1]
+        if isinstance(last, AIMessage) and not last.tool_calls and last.content != "done":
+            return {"messages": [HumanMessage("That is not an answer. Try again.")], "jump_to": "model"}
+        return None
+
+
+@pytest.mark.parametrize("action", ["nudge", "stop"])
+def test_a_repeated_reply_is_sent_back_with_the_nudge_or_ends_the_run(action):
+    replies = [AIMessage("I am stuck.") for _ in range(4)] + [AIMessage("done")]
+    agent = create_agent(ScriptedChat(messages=iter(replies)), [],
+                         middleware=[OnlyDone(), LoopGuardMiddleware(action=action)])
+    messages = agent.invoke({"messages": [("user", "go")]})["messages"]
+    guard = [m for m in messages if (m.response_metadata or {}).get("loopmetric")]
+    assert [type(m).__name__ for m in guard] == (["HumanMessage"] if action == "nudge" else ["AIMessage"])
+    assert guard[0].response_metadata["loopmetric"]["pattern"] == "repeated_text"
+    assert sum(isinstance(m, AIMessage) and m.content == "I am stuck." for m in messages) == 3 + (action == "nudge")
+    assert (messages[-1].content == "done") == (action == "nudge")
+    replayed = [(d.action, d.loop.pattern) for _, _, d in decisions(messages, action=action) if d.loop]
+    assert replayed == [(action, "repeated_text")]
+
+
+@pytest.mark.parametrize("action", ["nudge", "stop"])
+def test_an_async_run_is_guarded_like_a_sync_one(action):
+    import asyncio
+
+    sync = run(STUCK, LoopGuardMiddleware(action=action))
+    done = asyncio.run(agent(STUCK, LoopGuardMiddleware(action=action)).ainvoke({"messages": [("user", "go")]}))
+    assert plain(done["messages"]) == plain(sync) and acted(sync)

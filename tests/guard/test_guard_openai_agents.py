@@ -1,0 +1,159 @@
+"""`loopmetric.guard.openai_agents.AgentsLoopGuard` on real OpenAI Agents SDK runs, offline,
+with a custom `Model` scripted to make the calls of each scenario (tracing off)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Optional
+
+import pytest
+
+pytest.importorskip("agents")
+
+from agents import (  # noqa: E402
+    Agent,
+    FunctionTool,
+    ModelResponse,
+    Runner,
+    ToolInputGuardrailTripwireTriggered,
+    Usage,
+    function_tool,
+    set_tracing_disabled,
+)
+from agents.exceptions import UserError  # noqa: E402
+from agents.models.interface import Model  # noqa: E402
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText  # noqa: E402
+
+from loopmetric.guard._loop import loop_message  # noqa: E402
+from loopmetric.guard.openai_agents import AgentsLoopGuard, decisions  # noqa: E402
+from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
+
+set_tracing_disabled(True)
+
+
+class ScriptedModel(Model):
+    """An Agents SDK `Model` answering with the script's calls, one response per turn, then "done"."""
+
+    def __init__(self, script: list) -> None:
+        self.script = script
+        self.turn = 0
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        self.turn += 1
+        if self.turn <= len(self.script):
+            output: list[Any] = [ResponseFunctionToolCall(type="function_call", name=name, arguments=json.dumps(args),
+                                                          call_id=f"call_{self.turn}_{index}", id=f"fc_{self.turn}_{index}",
+                                                          status="completed")
+                                 for index, (name, args) in enumerate(self.script[self.turn - 1])]
+        else:
+            output = [ResponseOutputMessage(type="message", id="msg_done", role="assistant", status="completed",
+                                            content=[ResponseOutputText(type="output_text", text="done",
+                                                                        annotations=[])])]
+        return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+    def stream_response(self, *args: Any, **kwargs: Any):
+        raise NotImplementedError
+
+
+def tools_of(state: Tools) -> list[FunctionTool]:
+    @function_tool
+    def read(path: str, page: Optional[int] = None) -> str:
+        """Read a file."""
+        return state.read(path, page)
+
+    @function_tool
+    def poll(job: str) -> str:
+        """Poll a job."""
+        return state.poll(job)
+
+    @function_tool
+    def status(job: str) -> str:
+        """A job's status."""
+        return state.status(job)
+
+    @function_tool
+    def flaky(path: str) -> str:
+        """Read, failing once."""
+        return state.flaky(path)
+
+    return [read, poll, status, flaky]
+
+
+async def arun(script: list, guard: Optional[AgentsLoopGuard]) -> Any:
+    tools = tools_of(Tools())
+    if guard is not None:
+        guard.protect(tools)
+    agent = Agent(name="scripted", model=ScriptedModel(script), tools=tools)
+    return await Runner.run(agent, "go", hooks=guard.hooks if guard else None, max_turns=100)
+
+
+def run(script: list, guard: Optional[AgentsLoopGuard]) -> list[dict]:
+    return asyncio.run(arun(script, guard)).to_input_list()
+
+
+def acted(items: list[dict]) -> list[tuple[int, str]]:
+    """(turn, output) of each call the guard rejected: its output is a nudge, not the tool's."""
+    turn_of = {item["call_id"]: int(item["call_id"].split("_")[1]) for item in items
+               if item.get("type") == "function_call"}
+    return [(turn_of[item["call_id"]], item["output"]) for item in items
+            if item.get("type") == "function_call_output" and "Change your approach" in str(item["output"])]
+
+
+@pytest.mark.parametrize("script, turn, pattern", LOOPING.values(), ids=LOOPING.keys())
+def test_a_looping_agent_is_nudged_instead_of_running_the_call(script, turn, pattern):
+    items = run(script, AgentsLoopGuard())
+    first_turn, _ = acted(items)[0]
+    assert first_turn == turn and items[-1]["content"][0]["text"] == "done"
+
+
+def test_the_nudge_is_the_one_detect_loops_sends():
+    assert acted(run(STUCK, AgentsLoopGuard()))[0] == (4, loop_message("repeated_result", ("read",), 3, 10))
+
+
+def test_error_raises_the_sdks_own_tripwire_at_the_looping_call():
+    with pytest.raises(ToolInputGuardrailTripwireTriggered) as raised:
+        run(STUCK, AgentsLoopGuard(action="error"))
+    info = raised.value.output.output_info
+    assert (info["pattern"], info["count"]) == ("repeated_result", 3)
+
+
+@pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
+def test_a_healthy_agent_runs_to_its_end_untouched(script):
+    guarded, bare = run(script, AgentsLoopGuard()), run(script, None)
+    assert acted(guarded) == [] and guarded == bare
+
+
+@pytest.mark.parametrize("script", [*HEALTHY.values(), *(s for s, _, _ in LOOPING.values())],
+                         ids=[*HEALTHY, *LOOPING])
+def test_replay_of_the_run_items_makes_the_live_decisions(script):
+    items = run(script, AgentsLoopGuard())
+    live = acted(items)
+    replayed = [(turn, d.message) for turn, _, d in decisions(json.loads(json.dumps(items))) if d.loop]
+    assert replayed == live
+
+
+def test_two_concurrent_runs_do_not_share_state():
+    scripts = [STUCK[:3] + LOOPING["alternating"][0], LOOPING["same-call"][0]]
+    alone = [acted(run(script, AgentsLoopGuard())) for script in scripts]
+    guard = AgentsLoopGuard()
+
+    async def both():
+        return await asyncio.gather(*(arun(script, guard) for script in scripts))
+
+    together = [acted(result.to_input_list()) for result in asyncio.run(both())]
+    assert together == alone and all(alone)
+
+
+def test_bad_settings_name_the_argument():
+    with pytest.raises(ValueError, match="Expected argument `repeated_call_threshold`"):
+        AgentsLoopGuard(repeated_call_threshold=1)
+    with pytest.raises(ValueError, match="Expected argument `action`"):
+        AgentsLoopGuard(action="stop")
+
+
+def test_a_protected_tool_run_without_the_hooks_is_a_clear_error():
+    guard = AgentsLoopGuard()
+    agent = Agent(name="scripted", model=ScriptedModel(STUCK), tools=guard.protect(tools_of(Tools())))
+    with pytest.raises(UserError, match="Expected the run to have the guard's hooks"):
+        asyncio.run(Runner.run(agent, "go"))

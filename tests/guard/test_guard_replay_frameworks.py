@@ -1,0 +1,107 @@
+"""`loopmetric guard-replay` on recorded LangChain, OpenAI Agents SDK and smolagents runs: it
+reads each framework's own recording and prints, step by step, the decisions the live adapter
+made on that run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loopmetric.cli import main
+from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def langchain_recording():
+    pytest.importorskip("langchain.agents")
+    from langchain_core.messages import messages_to_dict
+
+    from loopmetric.guard.langchain import LoopGuardMiddleware
+    from tests.guard.test_guard_langchain import acted, run
+
+    def record(script):
+        messages = run(script, LoopGuardMiddleware())
+        return messages_to_dict(messages), acted(messages)
+    return record
+
+
+def agents_recording():
+    pytest.importorskip("agents")
+    from loopmetric.guard.openai_agents import AgentsLoopGuard
+    from tests.guard.test_guard_openai_agents import acted, run
+
+    def record(script):
+        items = run(script, AgentsLoopGuard())
+        return items, [turn for turn, _ in acted(items)]
+    return record
+
+
+def smolagents_recording():
+    pytest.importorskip("smolagents")
+    from loopmetric.guard.smolagents import LoopGuardCallback
+    from tests.guard.test_guard_smolagents import acted, run
+
+    def record(script):
+        _, runner = run(script, LoopGuardCallback())
+        return runner.memory.get_full_steps(), [step for step, _ in acted(runner)]
+    return record
+
+
+FRAMEWORKS = {"langchain": langchain_recording, "openai-agents": agents_recording,
+              "smolagents": smolagents_recording}
+SCRIPTS = {**HEALTHY, **{name: script for name, (script, _, _) in LOOPING.items()}}
+
+
+def _live_steps(framework: str, live: list) -> list[int]:
+    return [turn for turn, _ in live] if framework == "langchain" else live
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS, ids=FRAMEWORKS.keys())
+def test_guard_replay_prints_the_live_decisions_for_each_framework(framework, tmp_path, capsys):
+    record = FRAMEWORKS[framework]()
+    expected = {}
+    for name, script in SCRIPTS.items():
+        recording, live = record(script)
+        (tmp_path / f"{name}.json").write_text(json.dumps(recording, default=str))
+        expected[f"{name}.json"] = _live_steps(framework, live)
+    capsys.readouterr()
+    assert main(["guard-replay", str(tmp_path), "--json"]) == 0
+    runs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {r["framework"] for r in runs} == {framework}
+    replayed = {r["name"]: [s["step"] for s in r["steps"] if s["action"] != "allow"] for r in runs}
+    assert replayed == expected and any(expected.values())
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS, ids=FRAMEWORKS.keys())
+def test_guard_replay_tells_step_by_step_and_takes_the_settings(framework, tmp_path, capsys):
+    recording, _ = FRAMEWORKS[framework]()(STUCK)
+    path = tmp_path / "stuck.json"
+    path.write_text(json.dumps(recording, default=str))
+    capsys.readouterr()
+    assert main(["guard-replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"stuck.json ({framework}):" in out and "nudge  repeated_result read x3: Your last 3 calls" in out
+    assert main(["guard-replay", str(path), "--repeated-result-threshold", "none"]) == 0
+    assert "repeated_result" not in capsys.readouterr().out
+
+
+BLOCKED = {"langchain": ("langchain", "loopmetric.guard.langchain"),
+           "openai-agents": ("agents", "loopmetric.guard.openai_agents"),
+           "smolagents": ("smolagents", "loopmetric.guard.smolagents")}
+
+
+@pytest.mark.parametrize("extra", BLOCKED, ids=BLOCKED.keys())
+def test_an_adapter_without_its_framework_names_the_extra(extra):
+    module, adapter = BLOCKED[extra]
+    code = (f"import sys\nsys.modules[{module!r}] = None\n"
+            f"try:\n    import {adapter}\nexcept ImportError as error:\n    print(error)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{adapter} needs ") and f'pip install "loopmetric[{extra}]"' in done.stdout

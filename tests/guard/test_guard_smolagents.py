@@ -1,0 +1,140 @@
+"""`loopmetric.guard.smolagents.LoopGuardCallback` on real smolagents `ToolCallingAgent` runs,
+offline, with a model stub class scripted to make the calls of each scenario."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Optional
+
+import pytest
+
+pytest.importorskip("smolagents")
+
+from smolagents import Model, Tool, ToolCallingAgent  # noqa: E402
+from smolagents.memory import ActionStep  # noqa: E402
+from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction  # noqa: E402
+from smolagents.utils import AgentError  # noqa: E402
+
+from loopmetric.guard._loop import loop_message  # noqa: E402
+from loopmetric.guard.smolagents import NUDGE_PREFIX, LoopGuardCallback, decisions  # noqa: E402
+from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
+
+
+class ScriptedModel(Model):
+    """A smolagents model stub: the script's calls, one step per turn, then `final_answer("done")`."""
+
+    def __init__(self, script: list) -> None:
+        super().__init__(model_id="scripted")
+        self.script = script
+        self.sent: list[str] = []  # the text of each request's last message
+
+    def generate(self, messages: list, stop_sequences: Any = None, response_format: Any = None,
+                 tools_to_call_from: Any = None, **kwargs: Any) -> ChatMessage:
+        turn = len(self.sent) + 1
+        last = messages[-1]
+        content = last.content if isinstance(last, ChatMessage) else last["content"]
+        self.sent.append(" ".join(part.get("text", "") for part in content) if isinstance(content, list)
+                         else str(content))
+        calls = self.script[turn - 1] if turn <= len(self.script) else [("final_answer", {"answer": "done"})]
+        return ChatMessage(role="assistant", content="", tool_calls=[
+            ChatMessageToolCall(ChatMessageToolCallFunction(arguments=args, name=name), f"call_{turn}_{index}",
+                                "function") for index, (name, args) in enumerate(calls)])
+
+
+def tool_of(state: Tools, name: str) -> Tool:
+    inputs = {"path": {"type": "string", "description": "a path"},
+              "job": {"type": "string", "description": "a job"},
+              "page": {"type": "integer", "description": "a page", "nullable": True}}
+    wanted = {"read": ("path", "page"), "poll": ("job",), "status": ("job",), "flaky": ("path",)}[name]
+
+    class ScriptTool(Tool):
+        skip_forward_signature_validation = True
+
+        def forward(self, **kwargs: Any) -> str:
+            return getattr(state, name)(**kwargs)
+
+    ScriptTool.name, ScriptTool.description, ScriptTool.output_type = name, name, "string"
+    ScriptTool.inputs = {key: inputs[key] for key in wanted}
+    return ScriptTool()
+
+
+def agent(script: list, callback: Optional[LoopGuardCallback]) -> ToolCallingAgent:
+    state = Tools()
+    return ToolCallingAgent(tools=[tool_of(state, name) for name in ("read", "poll", "status", "flaky")],
+                            model=ScriptedModel(script), step_callbacks=[callback] if callback else [],
+                            max_steps=len(script) + 2, verbosity_level=0)
+
+
+def run(script: list, callback: Optional[LoopGuardCallback]) -> tuple[Any, ToolCallingAgent]:
+    runner = agent(script, callback)
+    try:
+        outcome: Any = runner.run("go")
+    except AgentError as error:
+        outcome = error
+    return outcome, runner
+
+
+def acted(runner: ToolCallingAgent) -> list[tuple[int, str]]:
+    """(step, nudge) of every step whose observations the guard added to."""
+    return [(step.step_number, step.observations.split(NUDGE_PREFIX, 1)[1]) for step in runner.memory.steps
+            if isinstance(step, ActionStep) and NUDGE_PREFIX in (step.observations or "")]
+
+
+@pytest.mark.parametrize("script, turn, pattern", LOOPING.values(), ids=LOOPING.keys())
+def test_a_looping_agent_is_nudged_through_its_observations(script, turn, pattern):
+    outcome, runner = run(script, LoopGuardCallback())
+    step, message = acted(runner)[0]
+    assert step == turn and outcome == "done"
+    assert message in runner.model.sent[turn]  # the model read the nudge in its next request
+
+
+def test_the_nudge_is_the_one_detect_loops_sends():
+    _, runner = run(STUCK, LoopGuardCallback())
+    assert acted(runner)[0] == (4, loop_message("repeated_result", ("read",), 3, 10))
+
+
+def test_stop_interrupts_the_agent_after_the_looping_step():
+    outcome, runner = run(STUCK, LoopGuardCallback(action="stop"))
+    assert isinstance(outcome, AgentError) and "interrupted" in str(outcome)
+    assert [step.step_number for step in runner.memory.steps if isinstance(step, ActionStep)] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
+def test_a_healthy_agent_runs_to_its_end_untouched(script):
+    (guarded, guarded_runner), (bare, bare_runner) = run(script, LoopGuardCallback()), run(script, None)
+    assert acted(guarded_runner) == [] and guarded == bare == "done"
+    assert guarded_runner.model.sent == bare_runner.model.sent
+
+
+@pytest.mark.parametrize("script", [*HEALTHY.values(), *(s for s, _, _ in LOOPING.values())],
+                         ids=[*HEALTHY, *LOOPING])
+def test_replay_of_the_memory_dump_makes_the_live_decisions(script):
+    _, runner = run(script, LoopGuardCallback())
+    replayed = [(step, d.message) for step, _, d in decisions(runner.memory.get_full_steps()) if d.loop]
+    assert replayed == acted(runner)
+
+
+def test_two_concurrent_runs_do_not_share_state():
+    scripts = [STUCK[:3] + LOOPING["alternating"][0], LOOPING["same-call"][0]]
+    alone = [acted(run(script, LoopGuardCallback())[1]) for script in scripts]
+    callback = LoopGuardCallback()
+    runners = [agent(script, callback) for script in scripts]
+    barrier = threading.Barrier(2)
+
+    def go(runner: ToolCallingAgent) -> None:
+        barrier.wait()
+        runner.run("go")
+
+    threads = [threading.Thread(target=go, args=(runner,)) for runner in runners]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [acted(runner) for runner in runners] == alone and all(alone)
+
+
+def test_bad_settings_name_the_argument():
+    with pytest.raises(ValueError, match="Expected argument `alternating_calls_threshold`"):
+        LoopGuardCallback(alternating_calls_threshold=6)
+    with pytest.raises(ValueError, match="Expected argument `action`"):
+        LoopGuardCallback(action="error")
