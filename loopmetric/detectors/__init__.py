@@ -3,6 +3,7 @@
 from ._attempts import detect_similar_attempts
 from ._call_graph import detect_call_graph_cycles
 from ._cycles import detect_call_cycles
+from ._obvious import detect_identical_repeats
 from ._rejections import detect_rejected_outputs
 from ._replies import detect_repeated_replies
 from ._revisits import detect_revisited_calls
@@ -13,6 +14,7 @@ __all__ = [
     "DETECTORS",
     "detect_call_cycles",
     "detect_call_graph_cycles",
+    "detect_identical_repeats",
     "detect_reasoning_stagnation",
     "detect_rejected_outputs",
     "detect_repeated_calls",
@@ -28,6 +30,7 @@ __all__ = [
 DETECTORS = (
     detect_repeated_calls,
     detect_repeated_results,
+    detect_identical_repeats,
     detect_similar_attempts,
     detect_call_cycles,
     detect_revisited_calls,

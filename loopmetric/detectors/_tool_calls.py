@@ -18,6 +18,7 @@ from .._findings import Finding, step_range
 from .._model import ToolCall, Trace
 from .._progress import progress
 from .._settings import LoopSettings
+from ._obvious import waits
 
 __all__ = ["detect_repeated_calls", "detect_repeated_results", "group_calls"]
 
@@ -54,7 +55,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding
     findings = []
     for fingerprint, run in progress(trace).runs("call", settings.window):
         severity = _severity(len(run), low, 2 * low - 1)
-        if severity is None:
+        if severity is None or waits(calls, run):  # a poll that stops once its status changes
             continue
         repeated = [calls[i] for i in run]
         steps = tuple(c.step for c in repeated)
@@ -131,7 +132,7 @@ def _same_outcomes(calls, run: list[int], fingerprint: str, settings: LoopSettin
             continue
         if len(same) > 1 and calls[same[0]].error == errors:
             finding = _result_finding(calls, same, fingerprint, settings)
-            if finding is not None:
+            if finding is not None and not waits(calls, same):  # a poll that stops once its status changes
                 findings.append(finding)
         same = [index] if call is not None and call.outcome is not None else []
     return findings
