@@ -14,9 +14,12 @@ answer, learned nothing it used. What resets it:
   test re-run after a different fix is checking the fix;
 * more than `window` calls between two occurrences.
 
-Waiting is not a loop: a status poll (a call carrying no content) whose result is the same (only its clock
-growing) until the status changes, after which the agent stops polling or the
-status keeps changing. A failure is never waiting: the same failure repeated is a
+Waiting is not a loop: a status poll (a call carrying no content) whose result
+is the same (only its clock growing) until the status changes, after which the
+agent stops polling or the status keeps changing (`waits`; the same test keeps
+`repeated_call`, `repeated_result` and cycles of a poll and a sleep from firing).
+An acknowledgement or an empty result repeated (a sleep) says nothing either way.
+A failure is never waiting: the same failure repeated is a
 loop, also when only an attempt counter in it changes.
 
 Findings are `repeated_result` (or `repeated_error` when the call failed), mild at
@@ -37,7 +40,7 @@ from .._model import ToolCall, Trace
 from .._progress import failure_kind, says_little
 from .._settings import LoopSettings
 
-__all__ = ["detect_identical_repeats", "waits"]
+__all__ = ["acknowledges", "detect_identical_repeats", "waits"]
 
 
 def _carries_content(args: str) -> bool:
@@ -72,7 +75,7 @@ _CHANGE_HEAD = 300
 _ACK_WORDS = 3
 
 
-def _acknowledges(result: Optional[str]) -> bool:
+def acknowledges(result: Optional[str]) -> bool:
     """An empty result or an acknowledgement of at most three words ("OK", "Done.")."""
     return result is None or (says_little(result) and len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
 
@@ -84,7 +87,7 @@ def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
     changes = 0
     for index, call in enumerate(calls):
         if call.call not in made and not failing[index] and (
-                _acknowledges(call.result) or _carries_content(call.args)
+                acknowledges(call.result) or _carries_content(call.args)
                 or _REPORTS_CHANGE.search((call.result or "")[:_CHANGE_HEAD]) is not None):
             changes += 1
         made.add(call.call)
@@ -121,7 +124,8 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings) -> tuple[Find
                         and changes[index - 1] == changes[last]):
                     chain.append(pos)
                     continue
-            if len(chain) >= 3 and not _waiting(chain, members, keys, failing):
+            if len(chain) >= 3 and not acknowledges(calls[members[chain[0]]].result) \
+                    and not waits(calls, [members[p] for p in chain]):
                 finding = _finding(calls, [members[p] for p in chain], failing, settings)
                 if finding is not None:
                     findings.append(finding)
@@ -132,17 +136,6 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings) -> tuple[Find
 
 def _key(call: ToolCall) -> str:
     return ("error:" if call.error else "result:") + " ".join(mask_result(call.result or "").split())
-
-
-def _waiting(chain: list[int], members: list[int], keys: list[str], failing: list[bool]) -> bool:
-    """A poll: the chain did not fail, the next occurrence of the call returned something
-    else, and no later occurrence returns the chain's result again."""
-    if any(failing[members[p]] for p in chain):
-        return False
-    after = chain[-1] + 1
-    if after >= len(members):
-        return False  # still the same when the agent stopped asking
-    return keys[chain[-1]] not in keys[after:]
 
 
 def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
@@ -178,15 +171,25 @@ def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
 
 def waits(calls: tuple[ToolCall, ...], run: list[int]) -> bool:
     """Whether a run of one call (indices into `calls`) is waiting (see the module
-    docstring): no result in it failed, a later occurrence of the call returned
-    something else, and none returned the run's last result again."""
-    last = calls[run[-1]]
-    if _carries_content(last.args):  # an edit re-applied is not a poll
+    docstring): from the run's first call on, the call's results (masked) form
+    stretches of one result each, no result comes back in a later stretch, and the
+    longest stretch is not the last (the agent stopped once the result changed).
+    A call that carries content (an edit) never waits, nor one whose repeated result
+    is a failure (the result it ends on may be: "failed" is a status too)."""
+    first = calls[run[0]]
+    if _carries_content(first.args):  # an edit re-applied is not a poll
         return False
-    if any(calls[i].error or failure_kind(calls[i]) is not None for i in run):
+    stretches: list[list] = []  # [key, length, failed]
+    for call in calls[run[0]:]:
+        if call.call == first.call and call.result is not None:
+            key = _key(call)
+            if stretches and stretches[-1][0] == key:
+                stretches[-1][1] += 1
+            else:
+                stretches.append([key, 1, call.error or failure_kind(call) is not None])
+    if len(stretches) < 2 or len({s[0] for s in stretches}) < len(stretches):
         return False
-    later = [c for c in calls[run[-1] + 1:] if c.call == last.call and c.result is not None]
-    if not later:
+    if any(failed for _, _, failed in stretches[:-1]):  # only the status it ended on may be a failure
         return False
-    key = _key(last)
-    return all(_key(c) != key for c in later)
+    longest = max(length for _, length, _ in stretches)
+    return stretches[-1][1] < longest

@@ -33,6 +33,13 @@ def lookups(n: int) -> tuple:
             tool("search_docs", {"q": f"policy {n}"}, output=f"Policy {n}: refunds within {n + 10} days."))
 
 
+def poll_and_sleep(statuses: list, sleep_output: str = "") -> dict:
+    """A status poll with a sleep after each poll (the same sleep every time)."""
+    return agent(*[x for status in statuses for x in (
+        tool("build_status", {"id": 42}, output=f"Build 42\nstatus: {status}"),
+        tool("bash", {"command": "sleep 30"}, output=sleep_output))])
+
+
 LOOPS = [
     pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:5]]),
                  id="request-id"),
@@ -82,6 +89,8 @@ LOOPS = [
     pytest.param(repeated("get_job_status", {"job": "42"}, [f"status: running (elapsed {30 * n}s)"
                                                             for n in range(1, 6)]),
                  id="poll-same-status-elapsed-growing-never-changes"),
+    pytest.param(poll_and_sleep([f"running\nelapsed: {30 * n}s" for n in range(1, 7)]),
+                 id="poll-and-sleep-stuck-on-the-same-status"),
     pytest.param(agent(tool("get_record", {"id": "R7"}, output="No record found (request id: 8f3a2c91)"),
                        tool("get_record", "{\"id\": \"R7\"}", output="No record found (request id: 91bb07de)"),
                        tool("get_record", {"id": "R7"}, output="No record found (request id: 0c4e7a1f)")),
@@ -90,6 +99,11 @@ LOOPS = [
 
 
 HEALTHY = [
+    pytest.param(poll_and_sleep(["queued", "running", "building", "testing", "done"]),
+                 id="poll-and-sleep-status-changes-each-time"),
+    pytest.param(poll_and_sleep([f"running\nelapsed: {30 * n}s" for n in range(1, 6)] + ["done\nelapsed: 200s"],
+                                sleep_output="slept 30s"),
+                 id="poll-and-sleep-same-status-until-it-changes"),
     pytest.param(repeated("next_page", {}, [f"items {10 * p}-{10 * p + 9}: " + ", ".join(f"item{10 * p + k}" for k in
                                                                                          range(3))
                                             for p in range(5)]), id="pagination-same-call-new-content"),
