@@ -76,6 +76,11 @@ PATTERNS: dict[str, PatternInfo] = {
         "call_graph_cycles", "check_call_graph_cycles",
         "a span re-enters itself: the same type, name and full input on its own ancestry path",
     ),
+    "conversation_loop": PatternInfo(
+        "reasoning_stagnation", "semantic",
+        "the agent answers turn after turn with replies of the same meaning in other words (the same request or "
+        "refusal) while the other side presses and nothing new comes back; only with semantic=True",
+    ),
 }
 
 if set(PATTERNS) != set(get_args(Pattern)):  # pragma: no cover - a module-level invariant

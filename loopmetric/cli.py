@@ -92,6 +92,8 @@ def _add_settings(parser: argparse.ArgumentParser) -> None:
     defaults = LoopSettings()
     types = get_type_hints(LoopSettings)
     for field in fields(LoopSettings):
+        if field.name == "embedder":  # a callable: Python only (issue 20)
+            continue
         flag = "--" + field.name.replace("_", "-")
         default = getattr(defaults, field.name)
         if isinstance(default, bool):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import fields
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 try:
     from deepeval.metrics import BaseMetric
@@ -80,6 +80,8 @@ class AgentLoopDetectionMetric(BaseMetric):
         text_window: int = _DEFAULTS.text_window,
         min_similarity_words: int = _DEFAULTS.min_similarity_words,
         aggregation: str = _DEFAULTS.aggregation,
+        semantic: bool = _DEFAULTS.semantic,
+        embedder: Optional[Callable[[list[str]], Any]] = None,
     ) -> None:
         settings = {name: value for name, value in locals().items() if name in _SETTING_NAMES}
         self.settings = LoopSettings(**settings)  # validated: ValueError names the argument

@@ -3,6 +3,7 @@
 from ._attempts import detect_similar_attempts
 from ._call_graph import detect_call_graph_cycles
 from ._cycles import detect_call_cycles
+from ._meaning import detect_conversation_loops
 from ._obvious import detect_identical_repeats
 from ._rejections import detect_rejected_outputs
 from ._replies import detect_repeated_replies
@@ -14,6 +15,7 @@ __all__ = [
     "DETECTORS",
     "detect_call_cycles",
     "detect_call_graph_cycles",
+    "detect_conversation_loops",
     "detect_identical_repeats",
     "detect_reasoning_stagnation",
     "detect_rejected_outputs",
@@ -38,4 +40,5 @@ DETECTORS = (
     detect_repeated_replies,
     detect_rejected_outputs,
     detect_call_graph_cycles,
+    detect_conversation_loops,
 )
