@@ -11,7 +11,8 @@ answer, learned nothing it used. What resets it:
   not fail and reported next to nothing ("OK", "Done.", no output), reported in words that it changed
   something ("is now off", "successfully", "set to", "saved") or carried
   multi-line content in its arguments (an edit, a file written) - a re-read or a
-  test re-run after a different fix is checking the fix;
+  test re-run after a different fix is checking the fix. A note to self (one
+  line of prose as the only argument, `think`) changes nothing;
 * more than `window` calls between two occurrences.
 
 Waiting is not a loop: a status poll (a call carrying no content) whose result
@@ -37,7 +38,7 @@ from .._canonical import mask_result
 from .._findings import Finding, step_range
 from .._fingerprint import fingerprint
 from .._model import ToolCall, Trace
-from .._progress import failure_kind, says_little
+from .._progress import failure_kind, is_note, says_little
 from .._settings import LoopSettings
 
 __all__ = ["acknowledges", "detect_identical_repeats", "waits"]
@@ -86,7 +87,7 @@ def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
     counts = []
     changes = 0
     for index, call in enumerate(calls):
-        if call.call not in made and not failing[index] and (
+        if call.call not in made and not failing[index] and not is_note(call.args) and (
                 acknowledges(call.result) or _carries_content(call.args)
                 or _REPORTS_CHANGE.search((call.result or "")[:_CHANGE_HEAD]) is not None):
             changes += 1

@@ -8,6 +8,7 @@ import pytest
 
 from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
 from loopmetric._canonical import mask_result
+from loopmetric._progress import is_note
 from loopmetric.detectors import detect_identical_repeats
 from tests._traces import agent, llm, tool
 
@@ -86,6 +87,12 @@ LOOPS = [
     pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:5]],
                           between=lambda n: (llm(f"Thought {n}: maybe the record exists under another name."),)),
                  id="interleaved-llm-thoughts"),
+    pytest.param(repeated("book", {"flight": "HAT030", "paid": 1625},
+                          [{"error": "Error: payment amount does not add up, total price is 4875, but paid 1625"}] * 3,
+                          between=lambda n: (tool("think", {"thought": f"The total seems off, attempt {n}: I should "
+                                                                       "recompute the price and try booking again."},
+                                                  output=""),)),
+                 id="identical-failures-with-notes-to-self-between"),
     pytest.param(repeated("get_job_status", {"job": "42"}, [f"status: running (elapsed {30 * n}s)"
                                                             for n in range(1, 6)]),
                  id="poll-same-status-elapsed-growing-never-changes"),
@@ -189,3 +196,17 @@ def test_threshold_settings_apply():
     assert detect_identical_repeats(read_deepeval_trace(trace), LoopSettings(repeated_result_threshold=5))[0].severity \
         == "mild"
     assert detect_identical_repeats(read_deepeval_trace(trace), LoopSettings(check_tool_repetition=False)) == ()
+
+
+@pytest.mark.parametrize(("args", "note"), [
+    pytest.param('{"thought": "The total seems off so I should recompute the price and then try booking again."}',
+                 True, id="one-line-of-prose"),
+    pytest.param('{"command": "sed -i s/a/b/ app.py"}', False, id="a-command"),
+    pytest.param('{"path": "a.py", "text": "one two three four five six seven eight nine ten eleven twelve more"}',
+                 False, id="two-arguments"),
+    pytest.param('{"text": "def f():\\n    return 1 and then many more words to pass the twelve word mark"}', False,
+                 id="multi-line-content"),
+    pytest.param('{"thought": "too short"}', False, id="a-few-words"),
+])
+def test_is_note(args, note):
+    assert is_note(args) is note
