@@ -3,7 +3,7 @@
 from ._attempts import detect_similar_attempts
 from ._call_graph import detect_call_graph_cycles
 from ._cycles import detect_call_cycles
-from ._meaning import detect_conversation_loops
+from ._meaning import detect_conversation_loops, detect_reworded_instructions
 from ._obvious import detect_identical_repeats
 from ._rejections import detect_rejected_outputs
 from ._replies import detect_repeated_replies
@@ -23,6 +23,7 @@ __all__ = [
     "detect_repeated_replies",
     "detect_repeated_results",
     "detect_repeated_text",
+    "detect_reworded_instructions",
     "detect_revisited_calls",
     "detect_similar_attempts",
     "detect_text_loops",
@@ -41,4 +42,5 @@ DETECTORS = (
     detect_rejected_outputs,
     detect_call_graph_cycles,
     detect_conversation_loops,
+    detect_reworded_instructions,
 )

@@ -17,6 +17,12 @@ A reply counts as a repeat when:
   seen in the conversation before). A paraphrase answering new information is
   progress.
 
+The same holds for instructions written to a tool or a sub-agent (a call whose
+only argument is prose of 8+ words): `_INSTRUCTION_CHAIN` of them in a row to one
+tool, each with a cosine of at least `_SAME_INSTRUCTION` to one of the two
+before, is a severe `similar_attempts` (the orchestrator re-issuing one
+instruction reworded while the sub-agent keeps failing at it).
+
 `_CHAIN` replies in a row, each a repeat of an earlier one, are a severe
 `conversation_loop` (signal `reasoning_stagnation`). The pattern is named apart
 from the tool patterns so it can be read, weighted or switched off on its own
@@ -32,6 +38,7 @@ package folder with downloads disabled, no network, deterministic.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
@@ -41,12 +48,15 @@ from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
 
-__all__ = ["default_embedder", "detect_conversation_loops"]
+__all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]
 
 _SIMILAR = 0.65  # cosine of two replies that say the same (wordllama 256-d; chosen on the design half)
 _BACK = 4  # replies before a reply it may repeat
 _CHAIN = 4  # replies in a row, each repeating an earlier one: a loop
 _MAX_CHARS = 2_000  # of a reply, embedded
+_INSTRUCTION_WORDS = 8  # words an argument needs to be an instruction in prose
+_SAME_INSTRUCTION = 0.9  # cosine of two instructions that ask for the same thing (design half)
+_INSTRUCTION_CHAIN = 5  # instructions in a row to one tool, each the same as one of the 2 before
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _LOCK = threading.Lock()
@@ -160,3 +170,56 @@ def _finding(steps, members: list[int], similarity: float) -> Finding:
         fingerprints=tuple(dict.fromkeys(steps[i].fingerprint for i in members)),
         similarity=round(similarity, 2),
     )
+
+
+def _instruction(args: str) -> Optional[str]:
+    """A call's only argument when it is prose of `_INSTRUCTION_WORDS`+ words."""
+    try:
+        value = json.loads(args)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        value = next(iter(value.values()))
+    if isinstance(value, str) and len(value.split(None, _INSTRUCTION_WORDS)) > _INSTRUCTION_WORDS - 1:
+        return value
+    return None
+
+
+def detect_reworded_instructions(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+    """`_INSTRUCTION_CHAIN` prose instructions in a row to one tool, each meaning what one
+    of the two before meant (see the module docstring)."""
+    if not settings.semantic or not settings.check_tool_repetition:
+        return ()
+    calls = trace.tool_calls
+    written = [(i, text) for i, text in ((i, _instruction(c.args)) for i, c in enumerate(calls)) if text is not None]
+    if len(written) < _INSTRUCTION_CHAIN:
+        return ()
+    embed = settings.embedder or default_embedder()
+    vectors = _vectors(embed, [text[:_MAX_CHARS] for _, text in written])
+    findings = []
+    chain = [0]
+    lowest = 1.0
+    for k in range(1, len(written) + 1):
+        if k < len(written) and calls[written[k][0]].name == calls[written[k - 1][0]].name:
+            similarity = max(_cosine(vectors[k], vectors[j]) for j in range(max(chain[0], k - 2), k))
+            if similarity >= _SAME_INSTRUCTION:
+                chain.append(k)
+                lowest = min(lowest, similarity)
+                continue
+        if len(chain) >= _INSTRUCTION_CHAIN:
+            members = [calls[written[p][0]] for p in chain]
+            steps = tuple(c.step for c in members)
+            findings.append(Finding(
+                pattern="similar_attempts",
+                signal="tool_repetition",
+                severity="severe",
+                message=(f"Tool '{members[0].name}' was given {len(members)} instructions in a row of the same "
+                         f"meaning in other words (similarity >= {lowest:.2f}) ({step_range(steps)})."),
+                count=len(members),
+                steps=steps,
+                tools=(members[0].name,),
+                fingerprints=tuple(dict.fromkeys(c.call for c in members)),
+                similarity=round(lowest, 2),
+            ))
+        chain, lowest = [k], 1.0
+    return tuple(findings)

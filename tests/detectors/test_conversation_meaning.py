@@ -159,3 +159,56 @@ def test_command_line_semantic_flag(tmp_path, capsys):
     assert main(["score", str(path), "--fail-under", "1"]) == 0
     assert main(["score", str(path), "--fail-under", "1", "--semantic"]) == 1
     assert "conversation_loop" in capsys.readouterr().out
+
+
+# -- instructions to a sub-agent, reworded -------------------------------------------------
+from loopmetric.detectors import detect_reworded_instructions  # noqa: E402
+from tests._traces import agent, tool  # noqa: E402
+
+SCAN = ["Please open the video at the link and list the times when three bird species are on screen.",
+        "Please scan through the video at the link and list when three bird species are on camera.",
+        "Open the link, watch the video and tell me the times at which three bird species appear.",
+        "Please go through the video at the link and note when three bird species show up together.",
+        "Watch the linked video and give the timestamps where three bird species are on camera."]
+
+
+def bird_embedder(texts):
+    topics = (("video",), ("bird", "birds"), ("species",), ("flight", "price"), ("weather",))
+    return [[sum(word in text.lower().replace(",", " ").replace(".", " ").split() for word in topic)
+             for topic in topics] for text in texts]
+
+
+def surfer(instructions, name=lambda n: "WebSurfer"):
+    return agent(*[tool(name(n), {"instruction": text}, output=f"I scrolled the page ({n * 10}% seen).")
+                   for n, text in enumerate(instructions)])
+
+
+@pytest.mark.parametrize(("trace", "count"), [
+    pytest.param(surfer(SCAN), 5, id="one-instruction-five-wordings"),
+    pytest.param(surfer(SCAN + SCAN[:2]), 7, id="seven-wordings"),
+])
+def test_reworded_instructions_are_similar_attempts(trace, count):
+    settings = LoopSettings(semantic=True, embedder=bird_embedder)
+    from loopmetric import read_deepeval_trace
+
+    found = detect_reworded_instructions(read_deepeval_trace(trace), settings)
+    assert [(f.pattern, f.severity, f.count) for f in found] == [("similar_attempts", "severe", count)]
+    assert detect_loops(trace).success is True
+    assert detect_loops(trace, settings=settings).success is False
+
+
+@pytest.mark.parametrize("trace", [
+    pytest.param(surfer(SCAN[:4]), id="four-is-not-yet"),
+    pytest.param(surfer(SCAN, name=lambda n: ["WebSurfer", "FileSurfer"][n % 2]), id="to-different-agents"),
+    pytest.param(surfer(["Find the cheapest flight price from Oslo to Rome for next Monday please.",
+                         "Check the weather forecast in Rome for next Monday and Tuesday please.",
+                         "Find a video of the bird species seen in Rome parks this spring.",
+                         "Look up the price of a museum ticket in Rome for next Monday please.",
+                         "Find the weather in Oslo for the day of the return flight please."]),
+                 id="different-instructions"),
+])
+def test_different_or_few_instructions_are_not(trace):
+    from loopmetric import read_deepeval_trace
+
+    settings = LoopSettings(semantic=True, embedder=bird_embedder)
+    assert detect_reworded_instructions(read_deepeval_trace(trace), settings) == ()
