@@ -220,6 +220,40 @@ def exploration_section(real: list[dict]) -> list[str]:
             markdown_table(header, lines), ""]
 
 
+def semantic_section(real: list[dict]) -> list[str]:
+    """loopmetric with `semantic=True` (wordllama, offline) beside the default, per source and half."""
+    try:
+        import wordllama  # noqa: F401
+    except ImportError:
+        return ["## Meaning (semantic=True)", "", 'Skipped: wordllama is not installed (`loopmetric[semantic]`).', ""]
+    from loopmetric import LoopSettings, analyze
+
+    from .real_runs import SOURCES
+
+    settings = LoopSettings(semantic=True)
+    decided = [r for r in real if r["label"] != "unsure"]
+    for row in decided:
+        row["lm_semantic"] = row["lm"] if "trace" not in row else not analyze(row["trace"], settings).success
+    lines = []
+    for source in ["all sources", *SOURCES]:
+        for half in ("design", "held-out"):
+            rows = [r for r in decided if r["half"] == half and source in ("all sources", r["source"])]
+            if not rows:
+                continue
+            cells = [source, half, str(len(rows))]
+            for key in ("lm", "lm_semantic"):
+                counts = Confusion()
+                for row in rows:
+                    counts.add(row["loop"], row[key])
+                cells += [f"{counts.tp}/{counts.fp}/{counts.fn}", f"{counts.precision:.3f}", f"{counts.recall:.3f}",
+                          f"{counts.f1:.3f}"]
+            lines.append(cells)
+    header = ["set", "half", "n", "off TP/FP/FN", "off P", "off R", "off F1", "on TP/FP/FN", "on P", "on R", "on F1"]
+    return ["## Meaning (semantic=True)", "",
+            "loopmetric at the defaults (off) and with `LoopSettings(semantic=True)` (on: wordllama 0.4.0.post1 "
+            "loaded from its wheel, no network), on the same runs.", "", markdown_table(header, lines), ""]
+
+
 def targets_summary(totals: dict[str, dict]) -> list[str]:
     """Each target of the issue, met or missed, compared unrounded."""
     lines = []
@@ -270,7 +304,7 @@ def main(argv: Optional[list[str]] = None) -> str:
     if real:
         real_lines, real_totals = _real_sections(real)
         totals.update(real_totals)
-        sections += real_lines + exploration_section(real) + trade_off_section(real)
+        sections += real_lines + exploration_section(real) + semantic_section(real) + trade_off_section(real)
     else:
         sections += ["## Labelled real runs", "", "Skipped: ../shared/trajectories is not present.", ""]
     summary = targets_summary(totals)
