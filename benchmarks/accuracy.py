@@ -188,6 +188,72 @@ def trade_off_section(real: list[dict]) -> list[str]:
     return ["## Defaults decided on the labelled runs", "", markdown_table(header, lines), ""]
 
 
+def different_failing_attempts(trace: Any) -> int:
+    """The most different argument lists one tool failed with in a run (an error, or a
+    result reporting a failure in words)."""
+    from loopmetric._progress import failure_kind
+
+    failing: dict[str, set] = defaultdict(set)
+    for call in trace.tool_calls:
+        if call.error or failure_kind(call) is not None:
+            failing[call.name].add(call.call)
+    return max((len(calls) for calls in failing.values()), default=0)
+
+
+def exploration_section(real: list[dict]) -> list[str]:
+    """Per source and half: the `no_loop` runs in which one tool failed with 3+ different
+    argument lists (exploration under the rubric), and how many each metric fails."""
+    from .real_runs import SOURCES
+
+    lines = []
+    for source in SOURCES:
+        for half in ("design", "held-out"):
+            rows = [r for r in real if r["source"] == source and r["half"] == half and r["label"] == "no_loop"
+                    and "trace" in r and different_failing_attempts(r["trace"]) >= 3]
+            alarms = [sum(1 for r in rows if r[key]) for key in ("lm", "de_any", "oh")]
+            lines.append([source, half, str(len(rows)), *map(str, alarms)])
+    header = ["source", "half", "no_loop runs with 3+ different failing attempts", "loopmetric false alarms",
+              "deepeval (score < 1.0) false alarms", "OpenHands-style false alarms"]
+    return ["## Exploration: different attempts failing alike", "",
+            "`no_loop` runs in which one tool failed (an error, or a result reporting a failure in words) with 3 or "
+            "more different argument lists: the agent trying different targets. Target: no false alarm.", "",
+            markdown_table(header, lines), ""]
+
+
+def semantic_section(real: list[dict]) -> list[str]:
+    """loopmetric with `semantic=True` (wordllama, offline) beside the default, per source and half."""
+    try:
+        import wordllama  # noqa: F401
+    except ImportError:
+        return ["## Meaning (semantic=True)", "", 'Skipped: wordllama is not installed (`loopmetric[semantic]`).', ""]
+    from loopmetric import LoopSettings, analyze
+
+    from .real_runs import SOURCES
+
+    settings = LoopSettings(semantic=True)
+    decided = [r for r in real if r["label"] != "unsure"]
+    for row in decided:
+        row["lm_semantic"] = row["lm"] if "trace" not in row else not analyze(row["trace"], settings).success
+    lines = []
+    for source in ["all sources", *SOURCES]:
+        for half in ("design", "held-out"):
+            rows = [r for r in decided if r["half"] == half and source in ("all sources", r["source"])]
+            if not rows:
+                continue
+            cells = [source, half, str(len(rows))]
+            for key in ("lm", "lm_semantic"):
+                counts = Confusion()
+                for row in rows:
+                    counts.add(row["loop"], row[key])
+                cells += [f"{counts.tp}/{counts.fp}/{counts.fn}", f"{counts.precision:.3f}", f"{counts.recall:.3f}",
+                          f"{counts.f1:.3f}"]
+            lines.append(cells)
+    header = ["set", "half", "n", "off TP/FP/FN", "off P", "off R", "off F1", "on TP/FP/FN", "on P", "on R", "on F1"]
+    return ["## Meaning (semantic=True)", "",
+            "loopmetric at the defaults (off) and with `LoopSettings(semantic=True)` (on: wordllama 0.4.0.post1 "
+            "loaded from its wheel, no network), on the same runs.", "", markdown_table(header, lines), ""]
+
+
 def targets_summary(totals: dict[str, dict]) -> list[str]:
     """Each target of the issue, met or missed, compared unrounded."""
     lines = []
@@ -238,7 +304,7 @@ def main(argv: Optional[list[str]] = None) -> str:
     if real:
         real_lines, real_totals = _real_sections(real)
         totals.update(real_totals)
-        sections += real_lines + trade_off_section(real)
+        sections += real_lines + exploration_section(real) + semantic_section(real) + trade_off_section(real)
     else:
         sections += ["## Labelled real runs", "", "Skipped: ../shared/trajectories is not present.", ""]
     summary = targets_summary(totals)

@@ -269,3 +269,58 @@ def mask_error(text: str) -> str:
 def normalize_text(text: str) -> str:
     """Case and whitespace folded (str.split: 3x faster than a regex on long outputs)."""
     return " ".join(text.split()).casefold()
+
+
+# -- volatile tokens in result texts (`mask_result`) ------------------------------------------
+# What changes from one identical call to the next without telling the agent anything:
+# request / trace / correlation ids and tokens named as such, clocks (times of day, epoch
+# seconds, elapsed durations), attempt counters and short hex ids. Applied on top of
+# `mask_volatile` to compare two results of the *same* call: a number standing alone is
+# kept (a page, an amount, a count is content).
+_NAMED_TOKEN = re.compile(
+    r"\b((?:(?:x-)?(?:request|req|trace|span|correlation|corr|session|transaction|txn|invocation|execution|"
+    r"event|log|message|msg|idempotency)[ _-]?(?:id|token|key|tag|no|number)s?|nonce|etag)\b"
+    r"""(?:\s*(?:is|was|=|:|#)\s*|\s+)["'(\[]?)([\w.:/+=-]*\d[\w.:/+=-]*|[A-Za-z0-9+/=_-]{16,})""",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(
+    r"\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp]\.?[Mm]\.?)?\b|\b1[5-9]\d{8}(?:\d{3})?(?:\.\d+)?\b"
+    r"|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+\d{1,2}\s+[a-z]{3,9}\s+\d{4}\b",
+    re.IGNORECASE,
+)
+_DURATION = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|msecs?|milliseconds?|us|µs|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)\b"
+    r"|\b(?:elapsed|took|uptime|waited|duration|latency|runtime)\b\W{0,3}\d+(?:\.\d+)?",
+    re.IGNORECASE,
+)
+_ATTEMPT = re.compile(
+    r"\b(?:attempt|try|retry|retries|tries|trial|round|iteration|poll)\s*(?:no\.?|number|#)?\s*\d+"
+    r"(?:\s*(?:/|of)\s*\d+)?|\b\d+(?:st|nd|rd|th)\s+(?:attempt|try|retry|trial|time)\b"
+    r"|\b(?:attempts?|retries|tries)\s*(?:left|remaining|so far|made|used)?\W{0,3}\d+",
+    re.IGNORECASE,
+)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)?", re.IGNORECASE)
+_SHORT_HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"
+                        r"|\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{8,}\b")
+
+
+def mask_result(text: str) -> str:
+    """A result text with every volatile token hidden (`mask_volatile`, then request and
+    trace ids or tokens named as such, clocks, elapsed durations, attempt counters and hex
+    ids of 8+ characters): two results of one call that differ only there are the same."""
+    text = mask_volatile(text)
+    if not any(c.isdigit() for c in text):
+        return _NAMED_TOKEN.sub(r"\1*", text) if _may_name_token(text) else text
+    text = _NAMED_TOKEN.sub(r"\1*", text)
+    text = _CLOCK.sub("*", text)
+    text = _ATTEMPT.sub(lambda m: _ORDINAL.sub("#", m.group(0)), text)
+    text = _DURATION.sub(lambda m: _DIGITS.sub("#", m.group(0)), text)
+    return _SHORT_HEX.sub("*", text)
+
+
+_TOKEN_WORDS = re.compile(r"(?:request|req|trace|span|correlation|corr|session|transaction|txn|invocation|execution|"
+                          r"event|log|message|msg|idempotency|nonce|etag)", re.IGNORECASE)
+
+
+def _may_name_token(text: str) -> bool:
+    return _TOKEN_WORDS.search(text) is not None

@@ -22,6 +22,7 @@ Pattern = Literal[
     "repeated_text",
     "reasoning_stagnation",
     "call_graph_cycle",
+    "conversation_loop",
 ]
 
 

@@ -27,7 +27,8 @@ PATTERNS: dict[str, PatternInfo] = {
     "repeated_result": PatternInfo(
         "tool_repetition", "repeated_result_threshold",
         "the same call returning the same result, or a result that only accumulates (counters, sizes, "
-        "more of the same lines), run after run",
+        "more of the same lines), run after run; or, whatever came between, the same result once ids, clocks "
+        "and attempt counters are masked",
     ),
     "repeated_error": PatternInfo(
         "tool_repetition", "repeated_error_threshold",
@@ -36,7 +37,8 @@ PATTERNS: dict[str, PatternInfo] = {
     "similar_attempts": PatternInfo(
         "tool_repetition", "similar_attempts_threshold",
         "one tool called with near-identical arguments (a reworded query, one argument changed or dropped) "
-        "while every result fails the same way or repeats the one before",
+        "while every result fails the same way or repeats the one before; different targets failing alike "
+        "are exploration",
     ),
     "alternating_calls": PatternInfo(
         "tool_repetition", "alternating_calls_threshold",
@@ -67,12 +69,17 @@ PATTERNS: dict[str, PatternInfo] = {
     ),
     "rejected_output": PatternInfo(
         "reasoning_stagnation", "rejected_output_threshold",
-        "the harness rejects the model's reply itself (a retry prompt, the same format error as the next "
-        "input) again and again, no tool running",
+        "the harness rejects the model's reply itself (a retry prompt, the same feedback as the next "
+        "input, counters masked) again and again, no action run",
     ),
     "call_graph_cycle": PatternInfo(
         "call_graph_cycles", "check_call_graph_cycles",
         "a span re-enters itself: the same type, name and full input on its own ancestry path",
+    ),
+    "conversation_loop": PatternInfo(
+        "reasoning_stagnation", "semantic",
+        "the agent answers turn after turn with replies of the same meaning in other words (the same request or "
+        "refusal) while the other side presses and nothing new comes back; only with semantic=True",
     ),
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass, fields
-from typing import Any, Literal, Optional, get_args
+from typing import Any, Callable, Literal, Optional, get_args
 
 __all__ = ["ALIASES", "LoopSettings"]
 
@@ -35,6 +35,10 @@ class LoopSettings:
       2 outputs are mild, ``repeated_text_threshold`` severe.
     * ``call_graph_cycles``: a span that re-enters itself (same type, name and
       full input on its own ancestry path) is severe.
+    * ``conversation_loop`` (only with ``semantic=True``): 4 conversation
+      replies in a row of the same meaning (embeddings from ``embedder``, or
+      the wordllama model of ``loopmetric[semantic]``), no tool run and no new
+      fact from the other side between: severe.
     """
 
     threshold: float = 0.5
@@ -56,13 +60,15 @@ class LoopSettings:
     text_window: int = 4
     min_similarity_words: int = 8
     aggregation: Aggregation = "geometric"
+    semantic: bool = False
+    embedder: Optional[Callable[[list[str]], Any]] = None
 
     def __post_init__(self) -> None:
         _check_unit("threshold", self.threshold, allow_zero=True)
         _check_unit("similarity_threshold", self.similarity_threshold, allow_zero=False)
         _check_unit("reply_similarity_threshold", self.reply_similarity_threshold, allow_zero=False)
         for name in ("check_tool_repetition", "check_reasoning_stagnation",
-                     "check_call_graph_cycles", "strict_mode"):
+                     "check_call_graph_cycles", "strict_mode", "semantic"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"Expected argument `{name}` to be a bool, but got {value!r}.")
@@ -78,6 +84,11 @@ class LoopSettings:
             value = getattr(self, name)
             if value is not None:
                 _check_int(name, value, minimum=2, optional=True)
+        if self.embedder is not None and not callable(self.embedder):
+            raise ValueError(
+                "Expected argument `embedder` to be None or a callable taking a list of texts and returning "
+                f"one vector per text, but got {self.embedder!r}."
+            )
         if self.aggregation not in get_args(Aggregation):
             raise ValueError(
                 "Expected argument `aggregation` to be " + " or ".join(map(repr, get_args(Aggregation))) + ", "

@@ -44,11 +44,17 @@ def test_strict_mode_threshold_is_one():
 
 
 # -- one declaration per setting: every frontend takes each field under its own name --------------
+def _constant_embedder(texts):
+    return [[1.0, 0.0] for _ in texts]
+
+
 _NON_DEFAULT = {bool: lambda v: not v, float: lambda v: 0.75 if v != 0.75 else 0.7,
                 int: lambda v: v + 1, str: lambda v: "arithmetic"}
 
 
 def _other_value(name):
+    if name == "embedder":  # a callable, given in Python only
+        return _constant_embedder
     default = getattr(LoopSettings(), name)
     value = 5 if default is None else _NON_DEFAULT[type(default)](default)
     return value
@@ -73,8 +79,8 @@ def test_every_setting_reaches_every_frontend(name):
     expected = replace(LoopSettings(), **{name: value})
     # the plain function and the Spark scorer resolve keywords the same way
     assert resolve_settings(None, {name: value}) == expected
-    # the command line: a flag per field on every scoring subcommand
-    for subcommand in ("score", "explain", "spark"):
+    # the command line: a flag per field on every scoring subcommand (not for a callable)
+    for subcommand in ("score", "explain", "spark") if not callable(value) else ():
         assert _cli_settings(subcommand, name, value) == expected, subcommand
     # the deepeval metric (when installed): an argument and an attribute over one LoopSettings
     try:

@@ -94,6 +94,8 @@ def add_settings(parser: argparse.ArgumentParser, settings_class: Any, title: st
         means = f"{means}; " if means else ""
         default = field.default if field.default is not MISSING else None
         kind = types[field.name]
+        if not _flag_type(kind):
+            continue  # a setting given only in Python (`embedder`, a callable)
         choices = typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else None
         common: dict[str, Any] = {"dest": field.name, "default": argparse.SUPPRESS}
         if kind is bool:
@@ -109,6 +111,12 @@ def add_settings(parser: argparse.ArgumentParser, settings_class: Any, title: st
                                help=f"{means}default {default} ({off_means})", **common)
         else:
             group.add_argument(*flags, type=whole, metavar="N", help=f"{means}default {default}", **common)
+
+
+def _flag_type(kind: Any) -> bool:
+    """Whether a setting of this type can be written on a command line."""
+    return (kind in (bool, int, float, str, Optional[int])
+            or typing.get_origin(kind) is typing.Literal)
 
 
 def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:

@@ -3,7 +3,8 @@
 `DETECTORS` is the registry, in reporting order: each entry names its detector,
 the signal its findings score, and the settings it needs. The registry, not
 the detector, decides what runs (`run_detectors`): a detector runs when its
-signal is on (`check_<signal>`) and at least one of its thresholds is set.
+signal is on (`check_<signal>`), its switches are on (`semantic` for the
+meaning detectors) and at least one of its thresholds is set.
 The engine builds the `Evidence` of a trace once and every detector reads it.
 """
 
@@ -19,6 +20,8 @@ from ._attempts import detect_similar_attempts
 from ._call_graph import detect_call_graph_cycles
 from ._cycles import detect_call_cycles
 from ._evidence import Evidence
+from ._meaning import detect_conversation_loops, detect_reworded_instructions
+from ._obvious import detect_identical_repeats
 from ._rejections import detect_rejected_outputs
 from ._replies import detect_repeated_replies
 from ._revisits import detect_revisited_calls
@@ -31,12 +34,15 @@ __all__ = [
     "Evidence",
     "detect_call_cycles",
     "detect_call_graph_cycles",
+    "detect_conversation_loops",
+    "detect_identical_repeats",
     "detect_reasoning_stagnation",
     "detect_rejected_outputs",
     "detect_repeated_calls",
     "detect_repeated_replies",
     "detect_repeated_results",
     "detect_repeated_text",
+    "detect_reworded_instructions",
     "detect_revisited_calls",
     "detect_similar_attempts",
     "detect_text_loops",
@@ -54,10 +60,13 @@ class Detector:
     signal: Signal
     run: DetectorFunction
     needs: tuple[str, ...] = ()  # thresholds; the detector is off when every one is None
+    only_with: tuple[str, ...] = ()  # switches (bool settings) that must be on, e.g. `semantic`
 
     def enabled(self, settings: LoopSettings) -> bool:
         """Whether this detector runs under `settings`."""
         if not getattr(settings, f"check_{self.signal}"):
+            return False
+        if not all(getattr(settings, name) for name in self.only_with):
             return False
         return not self.needs or any(getattr(settings, name) is not None for name in self.needs)
 
@@ -66,6 +75,8 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("repeated_calls", "tool_repetition", detect_repeated_calls),
     Detector("repeated_results", "tool_repetition", detect_repeated_results,
              ("repeated_result_threshold", "repeated_error_threshold")),
+    Detector("identical_repeats", "tool_repetition", detect_identical_repeats,
+             ("repeated_result_threshold", "repeated_error_threshold")),
     Detector("similar_attempts", "tool_repetition", detect_similar_attempts, ("similar_attempts_threshold",)),
     Detector("call_cycles", "tool_repetition", detect_call_cycles, ("alternating_calls_threshold",)),
     Detector("revisited_calls", "tool_repetition", detect_revisited_calls, ("revisited_calls_threshold",)),
@@ -73,6 +84,8 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("repeated_replies", "reasoning_stagnation", detect_repeated_replies, ("repeated_text_threshold",)),
     Detector("rejected_outputs", "reasoning_stagnation", detect_rejected_outputs, ("rejected_output_threshold",)),
     Detector("call_graph_cycles", "call_graph_cycles", detect_call_graph_cycles),
+    Detector("conversation_loops", "reasoning_stagnation", detect_conversation_loops, only_with=("semantic",)),
+    Detector("reworded_instructions", "tool_repetition", detect_reworded_instructions, only_with=("semantic",)),
 )
 
 

@@ -4,7 +4,10 @@ dropped, another guessed id) while nothing new comes back: every result fails
 the same way, or is nearly the same text as the one before.
 
 A query refined until it succeeds, different pages, different files and
-different objects looked at are progress: their results differ.
+different objects looked at are progress: their results differ. Different
+targets that each fail the same way (searches for different names, clicks on
+different options, different mirrors) are exploration: failing attempts count
+together only when the attempts themselves are near-identical (`_near`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
+from ._near import near_identical_groups
 
 __all__ = ["detect_similar_attempts"]
 
@@ -50,10 +54,12 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
             continue
         if call is None:
             for name, pending in last.items():
-                findings.extend(_finding(model, name, pending, threshold))
+                for attempts in near_identical_groups(model.calls, pending):
+                    findings.extend(_finding(model, name, attempts, threshold))
             break
         if chain:
-            findings.extend(_finding(model, call.name, chain, threshold))
+            for attempts in near_identical_groups(model.calls, chain):
+                findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)

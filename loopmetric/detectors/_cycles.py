@@ -24,6 +24,7 @@ from .._model import Trace
 from ._evidence import Evidence, evidence_for
 from ._news import says_little
 from .._settings import LoopSettings
+from ._obvious import acknowledges, waits
 
 __all__ = ["detect_call_cycles", "find_cycles"]
 
@@ -82,6 +83,13 @@ def _loose_key(model, index: int) -> Hashable:
     return (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
 
 
+def _polls(calls, start: int, period: int, length: int) -> bool:
+    """A cycle of a poll that waits (`waits`) and acknowledgements (a sleep)."""
+    positions = [list(range(start + k, start + length, period)) for k in range(period)]
+    polls = [run for run in positions if waits(calls, run)]
+    return bool(polls) and all(run in polls or all(acknowledges(calls[i].result) for i in run) for run in positions)
+
+
 def detect_call_cycles(trace: Trace, settings: LoopSettings,
                        evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """Exact cycles first (`alternating_calls`), then drifting ones over the calls left."""
@@ -97,10 +105,15 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings,
     for pattern, keys in (("alternating_calls", exact), ("drifting_cycle", loose)):
         for start, period, length, severity in find_cycles(keys, threshold, claimed):
             covered = range(start, start + length)
-            if pattern == "drifting_cycle" and any(model.is_news(i) and not says_little(calls[i].result)
-                                                   for i in covered[period:]):
+            if pattern == "drifting_cycle" and any(
+                    model.is_news(i) and (not says_little(calls[i].result)
+                                          or calls[i].result != calls[i - period].result)
+                    for i in covered[period:]):
                 # A round that brought news is progress, however alike it looks. A silent action
-                # (an empty result, an "OK") repeated up to spacing brings none: it is the same action.
+                # (an empty result, an "OK") repeated up to spacing brings none: it is the same action;
+                # a short result that changed (a status) does.
+                continue
+            if _polls(calls, start, period, length):
                 continue
             steps = tuple(calls[i].step for i in covered)
             names = tuple(calls[start + k].name for k in range(period))

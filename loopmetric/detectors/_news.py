@@ -27,7 +27,7 @@ from typing import Optional
 
 from .._model import ToolCall, Trace
 
-__all__ = ["Progress", "failure_kind", "info_units", "says_little"]
+__all__ = ["Progress", "failure_kind", "info_units", "is_note", "says_little"]
 
 # Numbers standing alone, except percentages ("running 30%" -> "running 70%" is a job
 # moving on); digits inside a word ("list1", "v2") are part of the word.
@@ -110,6 +110,26 @@ def says_little(result: Optional[str]) -> bool:
     if stripped.isascii():
         return _ASCII_LETTER.search(stripped) is not None
     return any(c.isalpha() for c in stripped)
+
+
+_NOTE_WORDS = 12  # words of prose in a call's only argument that make it a note to self
+
+
+def is_note(args: str) -> bool:
+    """Whether a call's arguments are one line of prose and nothing else (a "think" or
+    "note" call: `{"thought": "The error means the total is wrong, so I ..."}`): it
+    writes the agent's own words down and changes nothing a failing call depends on."""
+    if "\\n" in args or len(args) > 4_000:
+        return False
+    try:
+        value = json.loads(args)
+    except (ValueError, RecursionError):
+        return False
+    if isinstance(value, dict):
+        if len(value) != 1:
+            return False
+        value = next(iter(value.values()))
+    return isinstance(value, str) and len(value.split(None, _NOTE_WORDS)) > _NOTE_WORDS and "=" not in value
 
 
 def _words(text: str) -> set[str]:
@@ -223,8 +243,8 @@ class Progress:
             if is_news:
                 news += 1
             self.after.append(news)
-            if kind is None and first_time and says_little(step.result):
-                changes += 1  # a new action that reports little: it likely changed something
+            if kind is None and first_time and says_little(step.result) and not is_note(step.args):
+                changes += 1  # a new action that reports little: it likely changed something (not a note)
             self.changes.append(changes)
             last_of_tool[step.name] = index
 

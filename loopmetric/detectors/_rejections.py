@@ -5,13 +5,23 @@ these as retry prompts), or the same message ("provide exactly one action")
 as the next user turn.
 
 An input counts as a rejection when the reader knows it is one (a retry
-prompt) or when it repeats the input that answered the previous reply.
+prompt) or when it repeats the input that answered the previous reply (compared
+with numbers and volatile tokens masked: "3 steps left" is the same feedback as
+"2 steps left").
+
+A reply that writes its action into its text and writes more than one (two
+code blocks where the harness takes exactly one) gets the harness's feedback as
+the result of that "action": the same text after each such reply, whatever the
+actions were, is a rejection too. Found by structure, never by the feedback's
+words.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
+from .._canonical import mask_error, mask_result
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
@@ -50,11 +60,73 @@ def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
         if chain or answer.source in REJECTION_SOURCES or _repeats_next(steps, position, answer):
             chain.append((step, answer))
     findings.extend(_finding(chain, threshold))
+    findings.extend(_feedback_findings(steps, threshold))
+    findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
 
 
+# Actions written into a reply's text: fenced code blocks and tagged blocks (`<execute>`).
+_FENCE = re.compile(r"^[ \t]*```", re.MULTILINE)
+_TAG = re.compile(r"<([A-Za-z][\w-]{0,39})>.*?</\1\s*>", re.DOTALL)
+
+
+def _written_actions(text: str) -> int:
+    """How many action blocks a reply's text writes (fenced or tagged)."""
+    return len(_FENCE.findall(text)) // 2 + (len(_TAG.findall(text)) if "</" in text else 0)
+
+
+def _feedback_findings(steps, threshold: int) -> list[Finding]:
+    """Replies that each write several actions where the harness takes one, each
+    answered (as the result of the action read from the text) by the same feedback."""
+    findings: list[Finding] = []
+    chain: list[tuple] = []  # (reply, call, masked feedback)
+    for position, step in enumerate(steps):
+        if step.kind != "llm" or not step.requests:
+            if step.kind == "input":
+                findings.extend(_feedback_finding(chain, threshold))
+                chain = []
+            continue
+        call = steps[position + 1] if position + 1 < len(steps) else None
+        if (call is None or call.kind != "tool" or call.result is None or call.call not in step.requests
+                or _written_actions(step.text) < 2):
+            findings.extend(_feedback_finding(chain, threshold))
+            chain = []
+            continue
+        key = _masked(call.result)
+        if chain and chain[-1][2] != key:
+            findings.extend(_feedback_finding(chain, threshold))
+            chain = []
+        chain.append((step, call, key))
+    findings.extend(_feedback_finding(chain, threshold))
+    return findings
+
+
+def _feedback_finding(chain: list[tuple], threshold: int) -> tuple[Finding, ...]:
+    if len(chain) < threshold or len({call.call for _, call, _ in chain}) < 2:
+        return ()  # one action written again and again is a repeated call, not a rejection
+    steps = tuple(s for reply, call, _ in chain for s in (reply.step, call.step))
+    return (Finding(
+        pattern="rejected_output",
+        signal="reasoning_stagnation",
+        severity="severe",
+        message=(f"The model's reply was rejected {len(chain)} times in a row (it wrote more than one action "
+                 f"and the same feedback came back each time, whatever the actions) ({step_range(steps)})."),
+        count=len(chain),
+        steps=steps,
+        fingerprints=tuple(dict.fromkeys(call.outcome or call.call for _, call, _ in chain)),
+    ),)
+
+
 def _rejection(answer: Observation, previous: Observation) -> bool:
-    return answer.source in REJECTION_SOURCES or answer.fingerprint == previous.fingerprint
+    return answer.source in REJECTION_SOURCES or _same_feedback(answer, previous)
+
+
+def _same_feedback(a: Observation, b: Observation) -> bool:
+    return a.fingerprint == b.fingerprint or (a.text != "" and _masked(a.text) == _masked(b.text))
+
+
+def _masked(text: str) -> str:
+    return " ".join(mask_error(mask_result(text)).split()).casefold()
 
 
 def _repeats_next(steps, position: int, answer: Observation) -> bool:
@@ -63,7 +135,7 @@ def _repeats_next(steps, position: int, answer: Observation) -> bool:
         return False
     reply, following = steps[position + 2], steps[position + 3]
     return (reply.kind == "llm" and not reply.requests and following.kind == "input"
-            and following.fingerprint == answer.fingerprint)
+            and _same_feedback(following, answer))
 
 
 def _finding(chain: list[tuple[LlmOutput, Observation]], threshold: int) -> tuple[Finding, ...]:

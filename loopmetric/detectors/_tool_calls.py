@@ -2,7 +2,7 @@
 (`repeated_call`), returning the same result (`repeated_result`) or failing with
 the same error (`repeated_error`) run after run.
 
-What "nothing learned" means is decided once, in `_progress`: the
+What "nothing learned" means is decided once, in `_news`: the
 occurrences of a call form a run while nothing new happened between them and
 none of their results says anything an earlier one had not (numbers masked).
 
@@ -20,6 +20,7 @@ from .._findings import Finding, step_range
 from .._model import ToolCall, Trace
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
+from ._obvious import waits
 
 __all__ = ["detect_repeated_calls", "detect_repeated_results", "group_calls"]
 
@@ -43,7 +44,7 @@ def _severity(count: int, mild: int, severe: int) -> str | None:
 def detect_repeated_calls(trace: Trace, settings: LoopSettings,
                           evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """The same call made `repeated_call_threshold`+ times in a run with nothing new
-    (see `_progress`): mild; `2 * repeated_call_threshold - 1` times: severe.
+    (see `_news`): mild; `2 * repeated_call_threshold - 1` times: severe.
 
     Polling whose status word changes, pages of different content and a test
     re-run after a different edit are progress; the same edit re-applied while
@@ -55,7 +56,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings,
     findings = []
     for fingerprint, run in evidence_for(trace, evidence).news.runs("call", settings.window):
         severity = _severity(len(run), low, 2 * low - 1)
-        if severity is None:
+        if severity is None or waits(calls, run):  # a poll that stops once its status changes
             continue
         repeated = [calls[i] for i in run]
         steps = tuple(c.step for c in repeated)
@@ -131,7 +132,7 @@ def _same_outcomes(calls, run: list[int], fingerprint: str, settings: LoopSettin
             continue
         if len(same) > 1 and calls[same[0]].error == errors:
             finding = _result_finding(calls, same, fingerprint, settings)
-            if finding is not None:
+            if finding is not None and not waits(calls, same):  # a poll that stops once its status changes
                 findings.append(finding)
         same = [index] if call is not None and call.outcome is not None else []
     return findings

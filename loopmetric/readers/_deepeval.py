@@ -19,6 +19,7 @@ from ._shapes import clean_tool_name, finite_number, merge_requests, read_llm_ou
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
+from ._feedback import harness_turn
 
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
@@ -110,6 +111,9 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         entries = _entries(tools_called, builder, span) if tools_called is not None else []
         claims = []
         if type_ == "llm":
+            feedback = harness_turn(m.get("input"))  # the harness's words to the model (issue 20)
+            if feedback is not None:
+                builder.add_input(feedback, "user", span=span)
             text, requests = read_llm_output(m.get("output"))
             builder.add_llm_output(
                 text,

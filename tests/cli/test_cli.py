@@ -215,7 +215,7 @@ def test_summary_writes_numbers_one_way(workdir, capsys):
     assert out.splitlines()[-1] == "1 trace, 0 failed, 1 not read; patterns: none; 0 steps inside loops"
 
 
-@pytest.mark.parametrize("setting", [f.name for f in fields(LoopSettings) if f.name != "aggregation"])
+@pytest.mark.parametrize("setting", [f.name for f in fields(LoopSettings) if f.name not in ("aggregation", "embedder")])
 def test_help_offers_none_only_where_a_setting_takes_it(capsys, setting):
     takes_none = True
     try:

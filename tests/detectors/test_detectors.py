@@ -302,9 +302,10 @@ def test_rejected_outputs_from_pydantic_ai_retry_prompts():
 
 @pytest.mark.parametrize("detector", [detect_similar_attempts, detect_call_cycles])
 def test_new_tool_detectors_respect_check_flag(detector):
-    children = [tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("A", "B", "C")] + ab(3)
     from loopmetric.detectors import run_detectors
 
+    children = [tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "FooImpl", "Foos")]
+    children += ab(3)
     assert run(detector, *children) != []
     trace = read_deepeval_trace(agent(*children))
     assert run_detectors(trace, LoopSettings(check_tool_repetition=False)) == []

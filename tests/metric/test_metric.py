@@ -95,6 +95,10 @@ def test_metric_identity_and_defaults():
     assert (metric.strict_mode, metric.verbose_mode, metric.include_reason, metric.async_mode) == (False, False, True, True)
 
 
+def _two_topic_embedder(texts):
+    return [[text.count("a"), text.count("e")] for text in texts]
+
+
 def test_every_constructor_argument_is_stored_and_copied():
     settings = dict(threshold=0.7, repetition_threshold=4, similarity_threshold=0.9, check_tool_repetition=False,
                     check_reasoning_stagnation=True, check_call_graph_cycles=False, include_reason=False,
@@ -102,7 +106,8 @@ def test_every_constructor_argument_is_stored_and_copied():
                     repeated_error_threshold=4, alternating_calls_threshold=None, repeated_text_threshold=None,
                     similar_attempts_threshold=4, revisited_calls_threshold=7, rejected_output_threshold=5,
                     reply_similarity_threshold=0.7,
-                    text_window=6, min_similarity_words=10, aggregation="arithmetic")
+                    text_window=6, min_similarity_words=10, aggregation="arithmetic", semantic=True,
+                    embedder=_two_topic_embedder)
     # One declaration per setting: the constructor takes every LoopSettings field (and
     # deepeval's alias), nothing declared again.
     expected = {f.name for f in fields(LoopSettings)} | set(ALIASES) | {

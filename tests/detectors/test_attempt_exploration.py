@@ -1,0 +1,112 @@
+"""Attempts, not failures: `similar_attempts` needs near-identical attempts. Loops shaped
+like the design half's (a reworded lookup, another guessed id, one argument changed,
+the same options reordered, the same instruction reworded), and their healthy twins:
+different targets that each fail the same way (exploration), which the rule of
+failures alone reported as severe loops."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
+from loopmetric.detectors import detect_similar_attempts
+from loopmetric.detectors._near import argument_words, near_identical
+from tests._traces import agent, tool
+
+NO_MATCH = 'No matches found for "{q}" in /repo'
+
+
+def attempts(name: str, key: str, values, output) -> list:
+    return [tool(name, {key: v}, output=output(v)) for v in values]
+
+
+LOOPS = [
+    pytest.param(attempts("find_file", "command", [f'find_file "{q}" src' for q in
+                                                   ("BeanDeserializer", "Deserializer", "deserialize")],
+                          lambda v: NO_MATCH.format(q=v.split('"')[1])), id="swe-reworded-lookup-contained-names"),
+    pytest.param(attempts("open", "command", ["open src/internal/$Gson$Types.java", "open src/internal/GsonTypes.java",
+                                              "open src/internal/$Gson$Types.java"],
+                          lambda v: f"File {v.split()[1].replace('$Gson$', '')} not found"),
+                 id="swe-same-path-respelled"),
+    pytest.param([tool("get_details_by_id", {"id": f"P10{n:02d}"}, output=f"Error: Plan with ID P10{n:02d} not found")
+                  for n in range(6, 11)], id="tau2-guessed-ids-of-one-shape"),
+    pytest.param([tool("update_flights", {"cabin": "economy", "flights": [{"flight": "HAT030", "date": "2024-05-13"},
+                                                                          {"flight": f"HAT0{n}5", "date": "2024-05-14"}]},
+                       output="Error: flight HAT030 not available on date 2024-05-13") for n in range(3, 7)],
+                 id="tau-one-argument-changed-same-failing-target"),
+    pytest.param(attempts("python3", "command", ['python3 ende.py -d -p "ac9b" -c flag.txt.en',
+                                                 'python3 ende.py -d flag.txt.en -p "ac9b"',
+                                                 'python3 ende.py -d -p "ac9b" flag.txt.en'],
+                          lambda v: "usage: ende.py [-h] (-e | -d) file\nende.py: error: unrecognized arguments"), id="ctf-same-options-reordered"),
+    pytest.param(attempts("cat", "command", ["cat source", "cat ./source", "cat source"],
+                          lambda v: "Malformed command"), id="ctf-same-file-other-path-form"),
+    pytest.param(attempts("search", "q", ["refund policy", "refund policy for cancelled flights",
+                                          "policy refund cancelled"], lambda v: "Could not find any document."),
+                 id="query-widened-narrowed-reordered"),
+    pytest.param([tool("search", {"q": "refund policy", "filter": f}, output="Could not find any document.")
+                  for f in ("2024", None, "2024")], id="one-argument-dropped-and-back"),
+    pytest.param(attempts("WebSurfer", "instruction", [
+        "Please visit the 'Tales of a Mountain Mama' page and list the kid friendly hikes it recommends",
+        "Please open the 'Tales of a Mountain Mama' page and list all kid friendly hikes it recommends",
+        "Please navigate to the 'Tales of a Mountain Mama' page and list the kid friendly hikes recommended"],
+        lambda v: "I clicked 'Kid Friendly Hikes - Tales of a Mountain Mama'. Here is a screenshot of the page, "
+                  "the viewport shows 12% of the webpage."), id="m1-same-instruction-reworded"),
+]
+
+HEALTHY = [
+    pytest.param(attempts("find_file", "command", [f'find_file "{q}"' for q in ("JsonParser", "ObjectMapper",
+                                                                               "TypeFactory", "BeanSerializer")],
+                          lambda v: NO_MATCH.format(q=v.split('"')[1])), id="swe-different-files-not-found"),
+    pytest.param(attempts("search_entity", "name", ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra"],
+                          lambda v: f"Could not find an entity named {v}."), id="different-entities-could-not-find"),
+    pytest.param(attempts("click", "option", ["Size: Large", "Color: navy blue", "Pack of 3", "Buy now"],
+                          lambda v: "Invalid action!"), id="different-product-options-invalid-action"),
+    pytest.param(attempts("download", "url", ["https://ftp.gnu.org/gnu/tar/tar-1.35.tar.gz",
+                                              "https://mirrors.kernel.org/gnu/tar/tar-1.35.tar.gz",
+                                              "https://mirror.csclub.uwaterloo.ca/gnu/tar/tar-1.35.tar.gz"],
+                          lambda v: "Error: download failed (connection refused)"), id="different-mirrors-fail"),
+    pytest.param(attempts("bash", "command", ["grep -rn parseDate src", "grep -rn DateFormat src",
+                                              "grep -rn SimpleDateParser src", "grep -rn toInstant src"],
+                          lambda v: "grep: no matches found"), id="greps-for-different-patterns-find-nothing"),
+    pytest.param(attempts("get_customer_by_phone", "phone", ["555-123-2002", "555-987-1100", "555-444-0199"],
+                          lambda v: "Error: customer not found"), id="tau2-different-customers-not-found"),
+    pytest.param(attempts("act", "action", ["go to drawer 1", "go to cabinet 2", "go to shelf 3", "go to sinkbasin 1"],
+                          lambda v: "Nothing happens."), id="mint-different-places-nothing-happens"),
+    pytest.param(attempts("act", "action", [f"open drawer {n}" for n in range(1, 5)],
+                          lambda v: "Nothing happens."), id="mint-numbered-objects-nothing-happens"),
+    pytest.param(attempts("submit", "answer", ["Paris", "Lyon", "Marseille"], lambda v: "Incorrect answer."),
+                 id="different-answers-incorrect"),
+]
+
+
+def _similar(trace) -> list:
+    return list(detect_similar_attempts(read_deepeval_trace(trace), LoopSettings()))
+
+
+@pytest.mark.parametrize("children", LOOPS)
+def test_near_identical_attempts_failing_alike_are_a_loop(children):
+    trace = agent(*children)
+    found = _similar(trace)
+    assert found and found[0].severity == "severe", found
+    assert detect_loops(trace).success is False
+
+
+@pytest.mark.parametrize("children", HEALTHY)
+def test_different_targets_failing_alike_are_exploration(children):
+    trace = agent(*children)
+    assert _similar(trace) == []
+    report = detect_loops(trace)
+    assert report.success is True, report.reason
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    pytest.param('{"q": "Foo"}', '{"q": "FooImpl"}', True, id="contained-name"),
+    pytest.param('{"q": "XmlSerializer"}', '{"q": "XmlDeserializer"}', True, id="near-spelling"),
+    pytest.param('{"id": "P6"}', '{"id": "P7"}', True, id="id-of-one-shape"),
+    pytest.param('{"n": 1}', '{"n": 2}', False, id="bare-numbers-are-different-objects"),
+    pytest.param('{"q": "a b", "f": "x"}', '{"q": "a b"}', True, id="argument-dropped"),
+    pytest.param('{"q": "foo"}', '{"q": "bar"}', False, id="different-target"),
+    pytest.param('{"c": "grep -rn foo src"}', '{"c": "grep -rn bar src"}', False, id="one-word-different-target"),
+])
+def test_near_identical(a, b, same):
+    assert near_identical(argument_words(a), argument_words(b)) is same

@@ -1,0 +1,214 @@
+"""Meaning, offline, opt-in: `LoopSettings(semantic=True)` reports a `conversation_loop`
+when replies of the same meaning in other words answer the other side turn after turn,
+nothing new coming back; off (the default) it changes nothing."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loopmetric import LoopSettings, detect_loops, read_chat_messages
+from loopmetric.detectors import detect_conversation_loops
+
+ROOT = Path(__file__).resolve().parents[2]
+TOPICS = (("insurance", "cover", "coverage"), ("booking", "booked", "reservation", "trip"), ("id", "number"),
+          ("flight", "seat"))
+
+
+def embed(texts):
+    """A tiny deterministic embedder: one count per topic (stands in for meaning)."""
+    return [[sum(word in text.lower().replace(",", " ").split() for word in topic) for topic in TOPICS]
+            for text in texts]
+
+
+REFUSALS = ["Sorry, insurance cannot be added once a trip is booked.",
+            "I'm afraid travel cover can't be put on an existing reservation.",
+            "Unfortunately our policy does not allow adding insurance after booking.",
+            "I understand, but coverage cannot be attached to this reservation now.",
+            "Again, insurance is not available for a trip already booked."]
+ASKS = ["Could you tell me your reservation number?", "May I have the booking id, please?",
+        "Please share the reservation number so I can look.", "I still need your booking id to go on.",
+        "Without the reservation number I cannot continue."]
+PRESS = ["Can you make an exception?", "Please, it matters a lot.", "Is there no other way?", "Please try anyway.",
+         "Really nothing?"]
+
+
+def chat(replies, others, tool_after=None) -> list:
+    messages = [{"role": "user", "content": "Please add travel insurance to my booking."}]
+    for n, (reply, other) in enumerate(zip(replies, others)):
+        messages.append({"role": "assistant", "content": reply})
+        if tool_after == n:
+            messages[-1] = {"role": "assistant", "content": "", "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_reservation", "arguments": "{}"}}]}
+            messages += [{"role": "tool", "tool_call_id": "c1", "content": '{"insurance": "no"}'},
+                         {"role": "assistant", "content": reply}]
+        messages.append({"role": "user", "content": other})
+    return messages
+
+
+ON = LoopSettings(semantic=True, embedder=embed)
+
+LOOPS = [
+    pytest.param(chat(REFUSALS[:4], PRESS), 4, id="the-same-refusal-four-ways"),
+    pytest.param(chat(REFUSALS, PRESS), 5, id="the-same-refusal-five-ways"),
+    pytest.param(chat(ASKS[:4], ["I told you already.", "Why do you need it?", "Just do it.", "Hurry up."]), 4,
+                 id="the-same-request-re-asked-every-turn"),
+]
+
+HEALTHY = [
+    pytest.param(chat(REFUSALS[:3], PRESS), id="three-is-not-yet"),
+    pytest.param(chat(ASKS[:4], ["It is ABC123.", "Sorry, try XYZ789.", "Or maybe QRS456.", "Last one: LMN321."]),
+                 id="each-turn-brings-a-new-fact"),
+    pytest.param(chat(REFUSALS[:4], PRESS, tool_after=2), id="a-tool-ran-between"),
+    pytest.param(chat(["Your flight leaves at nine.", "The seat is by the window.",
+                       "Insurance is included.", "Your booking is confirmed."], PRESS),
+                 id="different-meanings"),
+]
+
+
+@pytest.mark.parametrize(("messages", "count"), LOOPS)
+def test_replies_of_one_meaning_are_a_conversation_loop(messages, count):
+    trace = read_chat_messages(messages)
+    assert [(f.pattern, f.severity, f.count) for f in detect_conversation_loops(trace, ON)] == \
+        [("conversation_loop", "severe", count)]
+    report = detect_loops(messages, settings=ON)
+    assert report.success is False and "conversation_loop" in {f.pattern for f in report.findings}
+    assert detect_loops(messages).success is True  # words differ: no word-level pattern sees it
+
+
+@pytest.mark.parametrize("messages", HEALTHY)
+def test_healthy_conversations_are_not(messages):
+    assert detect_conversation_loops(read_chat_messages(messages), ON) == ()
+
+
+@pytest.mark.parametrize("messages", [p.values[0] for p in LOOPS] + [p.values[0] for p in HEALTHY])
+def test_off_by_default_and_off_changes_nothing(messages):
+    assert LoopSettings().semantic is False
+    assert detect_loops(messages).to_dict() == detect_loops(messages, semantic=False, embedder=embed).to_dict()
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    pytest.param({"semantic": "yes"}, "Expected argument `semantic` to be a bool, but got 'yes'.", id="semantic"),
+    pytest.param({"embedder": "wordllama"}, "Expected argument `embedder` to be None or a callable", id="embedder"),
+])
+def test_bad_settings_name_the_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("`", "`")):
+        LoopSettings(**kwargs)
+
+
+def test_an_embedder_returning_the_wrong_number_of_vectors_is_an_error():
+    with pytest.raises(ValueError, match="Expected the embedder to return 5 vectors, but got 1"):
+        detect_loops(chat(REFUSALS, PRESS), semantic=True, embedder=lambda texts: [[1.0]])
+
+
+def test_without_wordllama_the_error_names_the_extra():
+    code = ("import sys; sys.modules['wordllama'] = None\n"
+            "from loopmetric import detect_loops\n"
+            f"messages = {json.dumps(chat(REFUSALS, PRESS))}\n"
+            "try:\n    detect_loops(messages, semantic=True)\nexcept ImportError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert 'pip install "loopmetric[semantic]"' in done.stdout, done.stderr
+
+
+# -- the default embedder: wordllama's model from its wheel ----------------------------------
+REAL = ["I understand your concern, but travel insurance cannot be added to an existing reservation after booking.",
+        "Unfortunately, I am unable to add travel insurance to your existing reservation due to policy restrictions.",
+        "I understand the importance of insurance for your trip. However, I am unable to add insurance to your "
+        "existing reservation.",
+        "I understand your frustration, but due to the policies in place I am unable to add travel insurance to "
+        "your existing reservation."]
+REAL_PRESS = ["Can you please double-check? I really want the insurance.", "Is there anything else you can do?",
+              "Please, there must be another way.", "Are you sure there is nothing else?"]
+
+
+def test_wordllama_sees_one_refusal_in_four_wordings_without_any_network(monkeypatch):
+    pytest.importorskip("wordllama")
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a socket was opened")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    messages = chat(REAL, REAL_PRESS)
+    report = detect_loops(messages, semantic=True)
+    assert [f.pattern for f in report.findings] == ["conversation_loop"]
+    assert detect_loops(messages).success is True
+
+
+def test_wordllama_reports_are_identical_across_processes():
+    pytest.importorskip("wordllama")
+    code = ("import json, sys\nfrom loopmetric import detect_loops\n"
+            "print(json.dumps(detect_loops(json.load(sys.stdin), semantic=True).to_dict(), sort_keys=True))\n")
+    data = json.dumps(chat(REAL, REAL_PRESS))
+    outputs = {subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, text=True, cwd=ROOT,
+                              timeout=120, env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout for seed in ("0", "1")}
+    assert len(outputs) == 1 and "conversation_loop" in outputs.pop()
+
+
+def test_command_line_semantic_flag(tmp_path, capsys):
+    pytest.importorskip("wordllama")
+    from loopmetric.cli import main
+
+    path = tmp_path / "refusals.json"
+    path.write_text(json.dumps(chat(REAL, REAL_PRESS)))
+    assert main(["score", str(path), "--fail-under", "1"]) == 0
+    assert main(["score", str(path), "--fail-under", "1", "--semantic"]) == 1
+    assert "conversation_loop" in capsys.readouterr().out
+
+
+# -- instructions to a sub-agent, reworded -------------------------------------------------
+from loopmetric.detectors import detect_reworded_instructions  # noqa: E402
+from tests._traces import agent, tool  # noqa: E402
+
+SCAN = ["Please open the video at the link and list the times when three bird species are on screen.",
+        "Please scan through the video at the link and list when three bird species are on camera.",
+        "Open the link, watch the video and tell me the times at which three bird species appear.",
+        "Please go through the video at the link and note when three bird species show up together.",
+        "Watch the linked video and give the timestamps where three bird species are on camera."]
+
+
+def bird_embedder(texts):
+    topics = (("video",), ("bird", "birds"), ("species",), ("flight", "price"), ("weather",))
+    return [[sum(word in text.lower().replace(",", " ").replace(".", " ").split() for word in topic)
+             for topic in topics] for text in texts]
+
+
+def surfer(instructions, name=lambda n: "WebSurfer"):
+    return agent(*[tool(name(n), {"instruction": text}, output=f"I scrolled the page ({n * 10}% seen).")
+                   for n, text in enumerate(instructions)])
+
+
+@pytest.mark.parametrize(("trace", "count"), [
+    pytest.param(surfer(SCAN), 5, id="one-instruction-five-wordings"),
+    pytest.param(surfer(SCAN + SCAN[:2]), 7, id="seven-wordings"),
+])
+def test_reworded_instructions_are_similar_attempts(trace, count):
+    settings = LoopSettings(semantic=True, embedder=bird_embedder)
+    from loopmetric import read_deepeval_trace
+
+    found = detect_reworded_instructions(read_deepeval_trace(trace), settings)
+    assert [(f.pattern, f.severity, f.count) for f in found] == [("similar_attempts", "severe", count)]
+    assert detect_loops(trace).success is True
+    assert detect_loops(trace, settings=settings).success is False
+
+
+@pytest.mark.parametrize("trace", [
+    pytest.param(surfer(SCAN[:4]), id="four-is-not-yet"),
+    pytest.param(surfer(SCAN, name=lambda n: ["WebSurfer", "FileSurfer"][n % 2]), id="to-different-agents"),
+    pytest.param(surfer(["Find the cheapest flight price from Oslo to Rome for next Monday please.",
+                         "Check the weather forecast in Rome for next Monday and Tuesday please.",
+                         "Find a video of the bird species seen in Rome parks this spring.",
+                         "Look up the price of a museum ticket in Rome for next Monday please.",
+                         "Find the weather in Oslo for the day of the return flight please."]),
+                 id="different-instructions"),
+])
+def test_different_or_few_instructions_are_not(trace):
+    from loopmetric import read_deepeval_trace
+
+    settings = LoopSettings(semantic=True, embedder=bird_embedder)
+    assert detect_reworded_instructions(read_deepeval_trace(trace), settings) == ()

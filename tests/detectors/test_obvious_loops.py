@@ -1,0 +1,212 @@
+"""The obvious loop: the same call with the same canonical arguments returning the same
+result once volatile tokens (ids, tokens, clocks, counters) are masked, whatever came
+between; and the healthy twins that look alike but make progress."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
+from loopmetric._canonical import mask_result
+from loopmetric._progress import is_note
+from loopmetric.detectors import detect_identical_repeats
+from tests._traces import agent, llm, tool
+
+HEX = ["8f3a2c91", "91bb07de", "0c4e7a1f", "b2d9e613", "77aa01c4", "3e5f9b20"]
+UUIDS = ["0b9e4c52-7a1f-4e3b-9d2a-1c6f8e0a7b31", "5d2f7e90-3c4b-41a8-b7e6-9f0d2c1a8e45",
+         "a7c3e1f0-2b4d-4f6a-8e9c-0d1b3a5c7e92", "e4b6d8f0-1a3c-4e5f-9b7d-2c0a8e6f4b13",
+         "19f7e5d3-b1a9-47c5-a3e1-f9d7b5c3a1e8"]
+
+
+def repeated(name: str, args: dict, outputs: list, between=lambda n: (), **kw) -> dict:
+    """One call made with `args` once per output, with `between(n)` spans after the n-th."""
+    children = []
+    for n, output in enumerate(outputs):
+        children.append(tool(name, args, output=output, **kw) if not isinstance(output, dict) or "error" not in output
+                        else tool(name, args, error=output["error"]))
+        children.extend(between(n))
+    return agent(*children)
+
+
+def lookups(n: int) -> tuple:
+    """Two other lookups, different every time: interleaving that brings other facts."""
+    return (tool("get_user", {"user": f"u{n}"}, output=f'{{"user": "u{n}", "city": "C{n}"}}'),
+            tool("search_docs", {"q": f"policy {n}"}, output=f"Policy {n}: refunds within {n + 10} days."))
+
+
+def poll_and_sleep(statuses: list, sleep_output: str = "") -> dict:
+    """A status poll with a sleep after each poll (the same sleep every time)."""
+    return agent(*[x for status in statuses for x in (
+        tool("build_status", {"id": 42}, output=f"Build 42\nstatus: {status}"),
+        tool("bash", {"command": "sleep 30"}, output=sleep_output))])
+
+
+LOOPS = [
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:5]]),
+                 id="request-id"),
+    pytest.param(repeated("get_record", {"id": "R7"},
+                          [f"No record found (trace token: Zx{n}1kQpa{n})" for n in range(5)]), id="trace-token"),
+    pytest.param(repeated("get_record", {"id": "R7"},
+                          [f"No record found. Request ID: {h}; trace_id={h}" for h in HEX[:5]]),
+                 id="request-id-and-trace-id-together"),
+    pytest.param(repeated("lookup", {"q": "x"}, [f"Not available (ref {u})" for u in UUIDS]), id="uuid"),
+    pytest.param(repeated("lookup", {"q": "x"}, [f"Queue empty at 2026-12-01T21:0{n}:13Z" for n in range(5)]),
+                 id="iso-timestamp"),
+    pytest.param(repeated("lookup", {"q": "x"}, [f"Queue empty (checked 12:0{n}:44)" for n in range(5)]),
+                 id="time-of-day"),
+    pytest.param(repeated("lookup", {"q": "x"}, [f"Queue empty, server time {1764623222 + 7 * n}" for n in range(5)]),
+                 id="epoch-seconds"),
+    pytest.param(repeated("lookup", {"q": "x"}, [f"Queue empty (took {120 + 13 * n}ms)" for n in range(5)]),
+                 id="elapsed-milliseconds"),
+    pytest.param(repeated("lookup", {"q": "x"}, [f"Still nothing. Elapsed: {4.2 + n} seconds" for n in range(5)]),
+                 id="elapsed-seconds"),
+    pytest.param(repeated("ship", {"order": "O1"}, [f"attempt {n} failed: carrier rejected the label" for n in
+                                                    range(1, 5)]), id="attempt-counter-in-result"),
+    pytest.param(repeated("ship", {"order": "O1"}, [{"error": f"attempt {n} failed: carrier rejected the label"}
+                                                    for n in range(1, 5)]), id="attempt-counter-in-error"),
+    pytest.param(repeated("ship", {"order": "O1"}, [f"Carrier rejected the label (retry {n}/5)" for n in range(1, 5)]),
+                 id="retry-n-of-m"),
+    pytest.param(repeated("ship", {"order": "O1"}, [f"{o} attempt: carrier rejected the label"
+                                                    for o in ("1st", "2nd", "3rd", "4th")]), id="ordinal-attempt"),
+    pytest.param(repeated("get_record", {"id": "R7"},
+                          [f'{{"status": "not_found", "request_id": "{h}", "timestamp": {1764623222 + n}}}'
+                           for n, h in enumerate(HEX[:5])]), id="json-request-id-and-timestamp-keys"),
+    pytest.param(repeated("http_get", {"url": "https://api.test/r/7"},
+                          [f"404 Not Found\nx-request-id: {h}\ndate: Tue, 01 Dec 2026 21:0{n}:02 GMT"
+                           for n, h in enumerate(HEX[:5])]), id="http-headers-request-id-and-date"),
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (session {h})" for h in HEX[:5]]),
+                 id="short-hex-id"),
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:5]],
+                          between=lookups), id="interleaved-two-different-lookups-each-time"),
+    pytest.param(repeated("get_record", {"id": "R7"}, ['{"id": "R7", "name": "Ada", "plan": "basic"}'] * 5,
+                          between=lookups), id="same-record-fetched-with-two-calls-between"),
+    pytest.param(repeated("get_record", {"id": "R7"}, ['{"id": "R7", "name": "Ada", "plan": "basic"}'] * 5,
+                          between=lambda n: (tool("list_plans", {}, output='["basic", "pro"]'),
+                                             tool("get_price", {"plan": "pro"}, output="20 USD"))),
+                 id="interleaved-the-same-two-calls"),
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:5]],
+                          between=lambda n: (llm(f"Thought {n}: maybe the record exists under another name."),)),
+                 id="interleaved-llm-thoughts"),
+    pytest.param(repeated("book", {"flight": "HAT030", "paid": 1625},
+                          [{"error": "Error: payment amount does not add up, total price is 4875, but paid 1625"}] * 3,
+                          between=lambda n: (tool("think", {"thought": f"The total seems off, attempt {n}: I should "
+                                                                       "recompute the price and try booking again."},
+                                                  output=""),)),
+                 id="identical-failures-with-notes-to-self-between"),
+    pytest.param(repeated("get_job_status", {"job": "42"}, [f"status: running (elapsed {30 * n}s)"
+                                                            for n in range(1, 6)]),
+                 id="poll-same-status-elapsed-growing-never-changes"),
+    pytest.param(poll_and_sleep([f"running\nelapsed: {30 * n}s" for n in range(1, 7)]),
+                 id="poll-and-sleep-stuck-on-the-same-status"),
+    pytest.param(agent(tool("get_record", {"id": "R7"}, output="No record found (request id: 8f3a2c91)"),
+                       tool("get_record", "{\"id\": \"R7\"}", output="No record found (request id: 91bb07de)"),
+                       tool("get_record", {"id": "R7"}, output="No record found (request id: 0c4e7a1f)")),
+                 id="arguments-as-dict-and-json-string"),
+]
+
+
+HEALTHY = [
+    pytest.param(poll_and_sleep(["queued", "running", "building", "testing", "done"]),
+                 id="poll-and-sleep-status-changes-each-time"),
+    pytest.param(poll_and_sleep([f"running\nelapsed: {30 * n}s" for n in range(1, 6)] + ["done\nelapsed: 200s"],
+                                sleep_output="slept 30s"),
+                 id="poll-and-sleep-same-status-until-it-changes"),
+    pytest.param(repeated("next_page", {}, [f"items {10 * p}-{10 * p + 9}: " + ", ".join(f"item{10 * p + k}" for k in
+                                                                                         range(3))
+                                            for p in range(5)]), id="pagination-same-call-new-content"),
+    pytest.param(agent(*[tool("list_items", {"page": p}, output=f"No items (request id: {HEX[p]})")
+                         for p in range(5)]), id="pagination-different-pages"),
+    pytest.param(repeated("get_job_status", {"job": "42"},
+                          [f"status: {s} (request id: {h})" for s, h in zip(("queued", "running", "building",
+                                                                             "testing", "done"), HEX)]),
+                 id="polling-whose-status-changes"),
+    pytest.param(repeated("get_job_status", {"job": "42"}, [f"status: running (elapsed {30 * n}s)" for n in
+                                                            range(1, 6)] + ["status: done (elapsed 180s)"]),
+                 id="poll-same-status-elapsed-growing-stops-when-it-changes"),
+    pytest.param(repeated("get_job_status", {"job": "42"},
+                          [f"status: running, updated at 2026-12-01T21:0{n}:00Z" for n in range(5)]
+                          + ["status: failed, updated at 2026-12-01T21:06:00Z"]),
+                 id="poll-same-status-timestamps-stops-when-it-changes"),
+    pytest.param(agent(*[x for n in range(4) for x in (
+        tool("read_file", {"path": "a.py"}, output=f"def f():\n    return {n}\n"),
+        tool("edit_file", {"path": "a.py", "text": f"def f():\n    return {n + 1}\n"}, output=f"Edited a.py: {n}"))]),
+        id="re-read-after-each-edit"),
+    pytest.param(agent(*[x for n, fix in enumerate(("Airplane mode is now OFF.", "APN settings reset successfully.",
+                                                     "Mobile data is now ON.", "Wi-Fi calling turned off."))
+                         for x in (tool(f"fix_{n}", {}, output=fix),
+                                   tool("run_check", {}, output="Check failed: cannot send the message."))]),
+                 id="same-check-failing-after-a-different-fix-each-time"),
+    pytest.param(agent(*[x for n in range(4) for x in (
+        tool("write_file", {"path": "a.py", "text": f"line {n}\nline {n + 1}"}, output="OK"),
+        tool("run_tests", {}, output="FAILED test_a (took 1.2s)"))]),
+        id="test-re-run-after-different-silent-edits"),
+    pytest.param(agent(*[tool("get_record", {"id": f"R{n}"}, output=f"No record found (request id: {HEX[n]})")
+                         for n in range(5)]), id="different-records-looked-up"),
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:2]]),
+                 id="twice-is-not-yet"),
+    pytest.param(repeated("queue_length", {}, [f"{n} items waiting" for n in (42, 37, 30, 22, 9)]),
+                 id="a-number-that-is-the-content"),
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:3]],
+                          between=lambda n: [tool("noop", {"n": n * 100 + k}, output=f"n{n}-{k}") for k in range(21)]),
+                 id="further-apart-than-the-window"),
+]
+
+
+def _obvious(trace) -> list:
+    return list(detect_identical_repeats(read_deepeval_trace(trace), LoopSettings()))
+
+
+@pytest.mark.parametrize("trace", LOOPS)
+def test_obvious_loops_fail(trace):
+    found = _obvious(trace)
+    assert found and found[0].severity == "severe", found
+    report = detect_loops(trace)
+    assert report.success is False, report.reason
+    assert report.score_breakdown["tool_repetition"] == 0.0
+
+
+@pytest.mark.parametrize("trace", HEALTHY)
+def test_healthy_twins_pass(trace):
+    assert _obvious(trace) == []
+    assert detect_loops(trace).success is True, detect_loops(trace).reason
+
+
+def test_counter_in_failure_is_severe_not_mild():
+    trace = repeated("ship", {"order": "O1"}, [f"attempt {n} failed: carrier rejected the label" for n in range(1, 5)])
+    report = detect_loops(trace)
+    assert [f.severity for f in report.findings if f.pattern in ("repeated_result", "repeated_error")][:1] == ["severe"]
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    pytest.param("No record found (request id: 8f3a2c)", "No record found (request id: *)", id="request-id"),
+    pytest.param("trace token: Zx81kQpa", "trace token: *", id="trace-token"),
+    pytest.param("took 340ms", "took #ms", id="elapsed"),
+    pytest.param("attempt 3 failed", "attempt # failed", id="attempt"),
+    pytest.param("checked 12:03:44", "checked *", id="clock"),
+    pytest.param("items 10-19 of 200", "items 10-19 of 200", id="plain-numbers-kept"),
+    pytest.param("Order #1234 total 55.20", "Order #1234 total 55.20", id="amounts-kept"),
+    pytest.param("log message: hello", "log message: hello", id="words-after-a-key-kept"),
+])
+def test_mask_result(text, masked):
+    assert mask_result(text) == masked
+
+
+def test_threshold_settings_apply():
+    trace = repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:4]])
+    assert detect_identical_repeats(read_deepeval_trace(trace), LoopSettings(repeated_result_threshold=5))[0].severity \
+        == "mild"
+    assert detect_identical_repeats(read_deepeval_trace(trace), LoopSettings(check_tool_repetition=False)) == ()
+
+
+@pytest.mark.parametrize(("args", "note"), [
+    pytest.param('{"thought": "The total seems off so I should recompute the price and then try booking again."}',
+                 True, id="one-line-of-prose"),
+    pytest.param('{"command": "sed -i s/a/b/ app.py"}', False, id="a-command"),
+    pytest.param('{"path": "a.py", "text": "one two three four five six seven eight nine ten eleven twelve more"}',
+                 False, id="two-arguments"),
+    pytest.param('{"text": "def f():\\n    return 1 and then many more words to pass the twelve word mark"}', False,
+                 id="multi-line-content"),
+    pytest.param('{"thought": "too short"}', False, id="a-few-words"),
+])
+def test_is_note(args, note):
+    assert is_note(args) is note

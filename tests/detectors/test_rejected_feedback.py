@@ -1,0 +1,131 @@
+"""Rejections everywhere: the harness writing the same feedback back after each reply,
+no action run, recognised by structure in chat logs, OTLP spans, pydantic-ai message
+histories and SWE-agent trajectories; `rejected_output` fires on 3 in a row."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric import (LoopSettings, detect_loops, read_chat_messages, read_otlp_traces, read_pydantic_ai_messages,
+                        read_swe_agent)
+from loopmetric.detectors import detect_rejected_outputs
+from loopmetric.readers._feedback import harness_turn
+
+TASK = "Fix the failing test in app.py."
+ONE_ACTION = "Please always provide EXACTLY ONE action in triple backticks, found {n} actions. {k} steps left."
+UNPARSED = "Could not parse your output (attempt {n}). Reply with a THOUGHT and one bash code block."
+REPLIES = ["I should look at the files first, then read the test.", "Let me think about where the bug could be.",
+           "The parser might be wrong; I will check it and the tests.", "Maybe the fixture is stale, let me see.",
+           "I will now explain the fix before running anything."]
+COMMANDS = ["ls", "cat app.py", "grep -n def app.py", "python -m pytest -x", "sed -n 1,20p app.py"]
+
+
+def two_actions(n: int) -> str:
+    return f"THOUGHT: step {n}.\n```bash\n{COMMANDS[n]}\n```\nand then\n```bash\necho checked\n```"
+
+
+def chat(replies, feedback) -> list:
+    messages = [{"role": "system", "content": "You are a bash agent."}, {"role": "user", "content": TASK}]
+    for n, reply in enumerate(replies):
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": feedback(n)}]
+    return messages
+
+
+def pydantic_ai(replies, feedback) -> list:
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": TASK}]}]
+    for n, reply in enumerate(replies):
+        messages += [{"kind": "response", "parts": [{"part_kind": "text", "content": reply}]},
+                     {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": feedback(n)}]}]
+    return messages
+
+
+def otlp(replies, feedback) -> dict:
+    """One GenAI chat span per reply, each sent the whole conversation so far."""
+    def attr(key, value):
+        return {"key": key, "value": {"stringValue": value}}
+
+    spans = [{"traceId": "t1", "spanId": "root", "parentSpanId": "", "name": "invoke_agent a",
+              "startTimeUnixNano": "1", "attributes": [attr("gen_ai.operation.name", "invoke_agent")]}]
+    history = [{"role": "user", "parts": [{"type": "text", "content": TASK}]}]
+    for n, reply in enumerate(replies):
+        spans.append({"traceId": "t1", "spanId": f"c{n}", "parentSpanId": "root", "name": "chat model",
+                      "startTimeUnixNano": str(10 * n + 2), "attributes": [
+                          attr("gen_ai.operation.name", "chat"), attr("gen_ai.input.messages", json.dumps(history)),
+                          attr("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": [
+                              {"type": "text", "content": reply}]}]))]})
+        history = history + [{"role": "assistant", "parts": [{"type": "text", "content": reply}]},
+                             {"role": "user", "parts": [{"type": "text", "content": feedback(n)}]}]
+    spans.append({"traceId": "t1", "spanId": "last", "parentSpanId": "root", "name": "chat model",
+                  "startTimeUnixNano": "999", "attributes": [
+                      attr("gen_ai.operation.name", "chat"), attr("gen_ai.input.messages", json.dumps(history)),
+                      attr("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": [
+                          {"type": "text", "content": "I give up."}]}]))]})
+    return {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {"name": "x"}, "spans": spans}]}]}
+
+
+def swe(replies, feedback) -> dict:
+    return {"trajectory": [{"thought": reply, "action": "", "observation": feedback(n)}
+                           for n, reply in enumerate(replies)]}
+
+
+READERS = {
+    "chat": lambda r, f: read_chat_messages(chat(r, f)),
+    "pydantic-ai": lambda r, f: read_pydantic_ai_messages(pydantic_ai(r, f)),
+    "otlp": lambda r, f: read_otlp_traces(otlp(r, f))[0],
+    "swe-agent": lambda r, f: read_swe_agent(swe(r, f)),
+}
+
+
+def _rejections(trace) -> list:
+    return [(f.pattern, f.count) for f in detect_rejected_outputs(trace, LoopSettings())]
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize(("replies", "feedback", "count"), [
+    pytest.param(REPLIES[:3], lambda n: UNPARSED.format(n=n + 1), 3, id="prose-3-same-feedback-counter-changes"),
+    pytest.param(REPLIES, lambda n: ONE_ACTION.format(n=2, k=9 - n), 5, id="prose-5-same-feedback-steps-left"),
+    pytest.param(REPLIES[:4], lambda n: "Invalid format.", 4, id="prose-4-short-feedback"),
+])
+def test_the_same_feedback_after_each_reply_is_rejection(reader, replies, feedback, count):
+    trace = READERS[reader](replies, feedback)
+    assert _rejections(trace) == [("rejected_output", count)]
+    assert detect_loops(trace).success is False
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize(("replies", "feedback"), [
+    pytest.param(REPLIES[:2], lambda n: UNPARSED.format(n=n + 1), id="twice-is-not-yet"),
+    pytest.param(REPLIES[:4], lambda n: ["Which file?", "The one in src/.", "Yes, the parser.", "Thanks!"][n],
+                 id="a-user-answering-differently-each-time"),
+])
+def test_different_answers_are_not_rejection(reader, replies, feedback):
+    assert _rejections(READERS[reader](replies, feedback)) == []
+
+
+@pytest.mark.parametrize(("n", "found"), [(3, [("rejected_output", 3)]), (5, [("rejected_output", 5)]), (2, [])])
+def test_chat_replies_writing_two_actions_answered_by_the_same_feedback(n, found):
+    messages = chat([two_actions(i) for i in range(n)], lambda i: ONE_ACTION.format(n=2, k=9 - i))
+    assert _rejections(read_chat_messages(messages)) == found
+
+
+def test_chat_replies_writing_two_actions_that_ran_are_not_rejection():
+    messages = chat([two_actions(i) for i in range(4)], lambda i: f"output of {COMMANDS[i]}:\n{i * 7} lines")
+    assert _rejections(read_chat_messages(messages)) == []
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param([{"role": "user", "content": "task"}], None, id="no-reply-yet"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
+                  {"role": "user", "content": "again"}], "again", id="user-after-reply"),
+    pytest.param([{"role": "assistant", "content": "a"}, {"role": "tool", "content": "r"}], None, id="tool-result"),
+    pytest.param([{"role": "assistant", "parts": []},
+                  {"role": "user", "parts": [{"type": "tool_call_response", "response": "r"}]}], None,
+                 id="genai-tool-response-part"),
+    pytest.param(json.dumps([{"role": "assistant", "content": "a"}, {"role": "user", "content": "b"}]), "b",
+                 id="json-text"),
+    pytest.param("plain prompt", None, id="a-prompt-string"),
+])
+def test_harness_turn(messages, expected):
+    assert harness_turn(messages) == expected
