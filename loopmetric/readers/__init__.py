@@ -8,6 +8,7 @@ from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
 from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, read_trace
 from ._files import expand_paths, load_text, load_traces
+from ._openai_agents import read_openai_agents_spans  # openai-agents format (issue 22)
 from ._otlp import read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
@@ -22,6 +23,7 @@ __all__ = [
     "load_traces",
     "read_chat_messages",
     "read_deepeval_trace",
+    "read_openai_agents_spans",
     "read_otlp_traces",
     "read_pydantic_ai_messages",
     "read_swe_agent",

@@ -24,6 +24,7 @@ from ._deepeval import read_deepeval_trace
 from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
 from ._magentic import is_group_chat, read_group_chat
+from ._openai_agents import is_openai_agents, read_openai_agents_spans  # openai-agents format (issue 22)
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
@@ -32,7 +33,11 @@ __all__ = ["ACCEPTED", "FORMATS", "LoadedTrace", "NotATrace", "detect_format", "
 
 FORMATS = ("deepeval", "otlp", "pydantic-ai", "chat", "tau-bench", "tau2-bench", "swe-agent", "intercode",
            "magentic-one", "mint")
-ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
+# -- openai-agents format (issue 22) --
+FORMATS += ("openai-agents",)
+# -- end openai-agents --
+ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenAI Agents SDK spans "
+            "(span.export() dicts), a pydantic-ai message history "
             "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
             ".traj dict, an InterCode run, a Magentic-One log or a MINT record, as objects or as JSON text or bytes")
 
@@ -67,6 +72,8 @@ def detect_format(data: Any) -> str:
     """One of `FORMATS`, from the shape of parsed JSON or live objects."""
     if is_otlp(data):
         return "otlp"
+    if is_openai_agents(data):  # openai-agents format (issue 22)
+        return "openai-agents"
     m = as_mapping(data) if not isinstance(data, (list, tuple)) else None
     if m is not None:
         if isinstance(m.get("trajectory"), list):
@@ -116,6 +123,9 @@ def records(data: Any, fmt: str, name: str) -> Iterator[tuple[str, Callable[[], 
                 as_mapping(r).get("traj") if as_mapping(r) is not None else r, name=name))
     elif fmt == "otlp":
         for trace in read_otlp_traces(data):
+            yield trace.name, (lambda t=trace: dataclasses.replace(t, name=name))
+    elif fmt == "openai-agents":  # openai-agents format (issue 22)
+        for trace in read_openai_agents_spans(data):
             yield trace.name, (lambda t=trace: dataclasses.replace(t, name=name))
     elif fmt == "pydantic-ai":
         yield "", lambda: read_pydantic_ai_messages(data, name=name)
@@ -199,7 +209,7 @@ def _parse(value: Any) -> Any:
     found = parse_all(value)
     if len(found) == 1:
         return found[0]
-    if all(is_otlp(d) for d in found):
+    if all(is_otlp(d) for d in found) or all(is_openai_agents(d) for d in found):  # (openai-agents: issue 22)
         return found
     raise TypeError(
         f"Expected JSON text of one trace, but it holds {len(found)} JSON documents; "
