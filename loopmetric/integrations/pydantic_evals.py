@@ -44,6 +44,7 @@ __all__ = ["LoopEvaluator", "read_span_tree"]
 
 _OUTPUTS = ("both", "score", "assertion")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_ERROR_KEYS = ("exception.message", "gen_ai.tool.call.result", "tool_response", "output.value")
 _NO_SPANS = ("No spans were recorded for this case, so no trace to score. pydantic-evals records the "
              "task's spans when OpenTelemetry is set up: logfire.configure(send_to_logfire=False), and "
              "logfire.instrument_pydantic_ai() (or Agent(..., capabilities=[Instrumentation()])) for pydantic-ai agents.")
@@ -62,10 +63,21 @@ def _nanos(moment: Any) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
 
 
+def _error_text(attributes: Any) -> Optional[str]:
+    """What a failed span says went wrong. The span tree keeps no status description and no
+    events, so the text comes from the attributes (pydantic-ai puts a tool's error in its result)."""
+    for key in _ERROR_KEYS:
+        value = attributes.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 def span_dicts(span_tree: SpanTree) -> list[dict[str, Any]]:
     """The nodes of a span tree as OTLP-shaped span dicts, in start order, all in one trace."""
     spans = []
     for node in span_tree:
+        failed = getattr(node, "status", "unset") == "error"
         spans.append({
             "traceId": "pydantic-evals-task",  # one task run is one trace, however many trace ids it spans
             "spanId": _hex(node.span_id, 16),
@@ -73,7 +85,7 @@ def span_dicts(span_tree: SpanTree) -> list[dict[str, Any]]:
             "name": node.name,
             "startTimeUnixNano": _nanos(node.start_timestamp),
             "attributes": dict(node.attributes),
-            "status": {"code": 2 if getattr(node, "status", "unset") == "error" else 0},
+            "status": {"code": 2, "message": _error_text(node.attributes)} if failed else {"code": 0},
         })
     return spans
 

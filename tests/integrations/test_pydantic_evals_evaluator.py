@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("pydantic_evals")
 logfire = pytest.importorskip("logfire")
 
-from pydantic_ai import Agent  # noqa: E402
+from pydantic_ai import Agent, ModelRetry  # noqa: E402
 from pydantic_ai.capabilities import Instrumentation  # noqa: E402
 from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart  # noqa: E402
 from pydantic_ai.models.function import FunctionModel  # noqa: E402
@@ -135,6 +135,41 @@ def test_span_tree_reads_as_the_same_trace_as_the_messages():
     assert [(f.pattern, f.severity, f.steps) for f in from_spans.findings] == \
         [(f.pattern, f.severity, f.steps) for f in from_messages.findings]
     assert seen["trace"].source == "otlp" and from_spans.tool_calls == 5
+
+
+@pytest.mark.parametrize("errors, loops", [
+    pytest.param(["file missing", "permission denied", "disk full"], False, id="different-errors"),
+    pytest.param(["not found (request 17)", "not found (request 18)", "not found (request 19)"], True,
+                 id="same-error-numbers-masked"),
+])
+def test_tool_retries_read_their_error_texts_as_the_messages_do(errors, loops):
+    """The span tree keeps no status description: the error text comes from the tool span's result."""
+    messages = {}
+
+    def task(_: str) -> str:
+        turns, texts = iter(range(100)), iter(errors)
+
+        def model_fn(messages_, info):
+            if next(turns) < len(errors):
+                return ModelResponse(parts=[ToolCallPart("download", {"id": "1"})])
+            return ModelResponse(parts=[TextPart("Gave up.")])
+
+        agent = Agent(FunctionModel(model_fn), retries=5, capabilities=[Instrumentation()])
+
+        @agent.tool_plain
+        def download(id: str) -> str:
+            """Download a file."""
+            raise ModelRetry(next(texts))
+
+        result = agent.run_sync("go")
+        messages["run"] = result.all_messages()
+        return result.output
+
+    dataset = Dataset(name="retries", cases=[Case(inputs="x")], evaluators=[LoopEvaluator()])
+    [case] = dataset.evaluate_sync(task, progress=False).cases
+    expected = detect_loops(messages["run"])
+    assert (case.scores["loop_score"].value, case.scores["loop_score"].reason) == (expected.score, expected.reason)
+    assert (not expected.success) is loops
 
 
 # -- settings and outputs -----------------------------------------------------------------------
