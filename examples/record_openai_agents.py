@@ -101,8 +101,10 @@ def scripted_model(plan: list[tuple[str, dict, str]], answer: str):
     return ScriptedChatModel()
 
 
-def run_agent(plan: list[tuple[str, dict, str]], workflow: str) -> list[dict[str, Any]]:
-    """One run of a real `agents.Agent` on the scripted model; the exported trace and spans."""
+def run_agent(plan: list[tuple[str, dict, str]], workflow: str, sensitive: bool = True) -> list[dict[str, Any]]:
+    """One run of a real `agents.Agent` on the scripted model; the exported trace and spans.
+
+    `sensitive=False` traces as `trace_include_sensitive_data=False` does: no inputs or outputs."""
     from agents import Agent, RunConfig, Runner, function_tool, set_trace_processors
 
     collector = SpanCollector()
@@ -125,7 +127,8 @@ def run_agent(plan: list[tuple[str, dict, str]], workflow: str) -> list[dict[str
                   model=scripted_model(plan, "The report is not ready yet." if len(plan) > 2 else "Done."),
                   tools=[get_job_status, download_report])
     asyncio.run(Runner.run(agent, "Export the monthly report.", max_turns=20,
-                           run_config=RunConfig(workflow_name=workflow, trace_id=f"trace_{workflow}")))
+                           run_config=RunConfig(workflow_name=workflow, trace_id=f"trace_{workflow}",
+                                                trace_include_sensitive_data=sensitive)))
     return collector.items
 
 

@@ -145,4 +145,16 @@ def read_openai_agents_spans(data: Any, *, name: str = "") -> list[Trace]:
     if not spans:
         raise TraceReadError("Expected OpenAI Agents SDK spans (span.export() dicts), but found no spans"
                              + (" (only trace records)." if items else "."))
-    return [dataclasses.replace(trace, source="openai-agents") for trace in read_otlp_traces(spans, name=name)]
+    blind: dict[str, int] = {}  # function spans without arguments, per trace id
+    for span in spans:
+        attributes = span["attributes"]
+        if attributes.get("openai_agents.span_type") == "function" and attributes.get("gen_ai.tool.call.arguments") is None:
+            blind[span["traceId"]] = blind.get(span["traceId"], 0) + 1
+    traces = []
+    for trace_id, trace in zip(dict.fromkeys(s["traceId"] for s in spans), read_otlp_traces(spans, name=name)):
+        notes = trace.notes
+        if blind.get(trace_id):
+            notes += (f"{blind[trace_id]} function spans record no arguments (traced with "
+                      "trace_include_sensitive_data=False?): their calls are told apart by tool name only.",)
+        traces.append(dataclasses.replace(trace, source="openai-agents", notes=notes))
+    return traces

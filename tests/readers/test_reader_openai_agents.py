@@ -85,6 +85,16 @@ def test_committed_examples_match_a_new_recording(runs, name):
     assert loaded[0].trace.source == "openai-agents"
 
 
+def test_without_sensitive_data_the_calls_are_told_apart_by_name_only_and_the_trace_says_so(recorder, runs):
+    items = recorder.run_agent(recorder.HEALTHY, "export_blind", sensitive=False)
+    functions = [i["span_data"] for i in items if i.get("span_data", {}).get("type") == "function"]
+    assert functions and all(f["input"] is None and f["output"] is None for f in functions)  # what the SDK omits
+    report = detect_loops(items)
+    assert report.tool_calls == 2
+    assert any("record no arguments" in note for note in report.notes)
+    assert not any("record no arguments" in note for note in detect_loops(runs["healthy"]).notes)
+
+
 # -- shapes ------------------------------------------------------------------------------------
 def _shapes(items):
     spans = [i for i in items if i.get("object") == "trace.span"]
