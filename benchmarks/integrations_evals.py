@@ -115,7 +115,8 @@ def _inspect_state(calls: int, workload: str) -> tuple[Any, list[dict[str, Any]]
         messages.append(ChatMessageTool(content=f"status of {args['job_id']}: running", tool_call_id=f"c{i}",
                                         function="get_job_status"))
         chat.append({"role": "assistant", "content": "Checking the job.", "tool_calls": [
-            {"id": f"c{i}", "type": "function", "function": {"name": "get_job_status", "arguments": json.dumps(args)}}]})
+            {"id": f"c{i}", "type": "function",
+             "function": {"name": "get_job_status", "arguments": json.dumps(args)}}]})
         chat.append({"role": "tool", "tool_call_id": f"c{i}", "name": "get_job_status",
                      "content": f"status of {args['job_id']}: running"})
     messages.append(ChatMessageAssistant(content="done"))

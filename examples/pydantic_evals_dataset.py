@@ -51,8 +51,8 @@ def task(polls: int) -> str:
 
 
 def main() -> None:
-    dataset = Dataset[int, str, object](name="pollers", cases=[Case(name="loops", inputs=6), Case(name="healthy", inputs=1)],
-                      evaluators=[LoopEvaluator()])
+    dataset = Dataset[int, str, object](name="pollers", evaluators=[LoopEvaluator()],
+                                        cases=[Case(name="loops", inputs=6), Case(name="healthy", inputs=1)])
     report = dataset.evaluate_sync(task, progress=False)
     report.print(include_reasons=True, include_durations=False)
 

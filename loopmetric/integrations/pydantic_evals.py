@@ -40,14 +40,15 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .. import LoopReport, LoopSettings, Trace, TraceReadError, detect_loops, read_otlp_traces
 
-__all__ = ["LoopEvaluator", "read_span_tree"]
+__all__ = ["LoopEvaluator", "read_span_tree", "span_dicts"]
 
 _OUTPUTS = ("both", "score", "assertion")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _ERROR_KEYS = ("exception.message", "gen_ai.tool.call.result", "tool_response", "output.value")
-_NO_SPANS = ("No spans were recorded for this case, so no trace to score. pydantic-evals records the "
-             "task's spans when OpenTelemetry is set up: logfire.configure(send_to_logfire=False), and "
-             "logfire.instrument_pydantic_ai() (or Agent(..., capabilities=[Instrumentation()])) for pydantic-ai agents.")
+_HOW = ("pydantic-evals records the task's spans when OpenTelemetry is set up: "
+        "logfire.configure(send_to_logfire=False), and logfire.instrument_pydantic_ai() "
+        "(or Agent(..., capabilities=[Instrumentation()])) for pydantic-ai agents.")
+_NO_SPANS = "No spans were recorded for this case, so no trace to score. " + _HOW
 
 
 def _hex(value: Any, width: int) -> str:
@@ -142,8 +143,7 @@ class LoopEvaluator(Evaluator[object, object, object]):
         try:
             span_tree = ctx.span_tree
         except SpanTreeRecordingError as error:
-            raise TraceReadError(f"Spans were not recorded ({error.message}). {_NO_SPANS.split('. ', 1)[1]}") \
-                from None
+            raise TraceReadError(f"Spans were not recorded ({error.message}). {_HOW}") from None
         return detect_loops(read_span_tree(span_tree, name=getattr(ctx, "name", None) or ""),
                             settings=self._settings)
 

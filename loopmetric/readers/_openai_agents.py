@@ -148,7 +148,7 @@ def read_openai_agents_spans(data: Any, *, name: str = "") -> list[Trace]:
     blind: dict[str, int] = {}  # function spans without arguments, per trace id
     for span in spans:
         attributes = span["attributes"]
-        if attributes.get("openai_agents.span_type") == "function" and attributes.get("gen_ai.tool.call.arguments") is None:
+        if attributes["openai_agents.span_type"] == "function" and attributes["gen_ai.tool.call.arguments"] is None:
             blind[span["traceId"]] = blind.get(span["traceId"], 0) + 1
     traces = []
     for trace_id, trace in zip(dict.fromkeys(s["traceId"] for s in spans), read_otlp_traces(spans, name=name)):

@@ -42,9 +42,11 @@ def _agent(plan: str) -> Agent:
     def model_fn(messages, info):
         turn = next(turns)
         if plan == "looping" and turn < 5 or plan == "healthy" and turn < 1:
-            return ModelResponse(parts=[TextPart("Checking the job."), ToolCallPart("get_job_status", {"job_id": "42"})])
+            return ModelResponse(parts=[TextPart("Checking the job."),
+                                        ToolCallPart("get_job_status", {"job_id": "42"})])
         if plan == "alternating" and turn < 4:
-            return ModelResponse(parts=[ToolCallPart("get_job_log" if turn % 2 else "get_job_status", {"job_id": "42"})])
+            name = "get_job_log" if turn % 2 else "get_job_status"
+            return ModelResponse(parts=[ToolCallPart(name, {"job_id": "42"})])
         return ModelResponse(parts=[TextPart(f"Final answer for {plan}.")])
 
     agent = Agent(FunctionModel(model_fn), name=plan, retries=5, capabilities=[Instrumentation()])

@@ -210,7 +210,8 @@ def test_generation_output_in_both_shapes_the_sdk_records():
         [trace] = read_openai_agents_spans([span("a", "agent", name="x"),
                                             span("g", "generation", "a", at=1, output=output, model="m"),
                                             tool("t1", 2)])
-        assert [(s.kind, s.text if s.kind == "llm" else s.name) for s in trace.steps] == [("llm", "Checking."), ("tool", "status")]
+        steps = [(s.kind, s.text if s.kind == "llm" else s.name) for s in trace.steps]
+        assert steps == [("llm", "Checking."), ("tool", "status")]
 
 
 def test_one_trace_per_trace_id():
