@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 # The modules of the first run (2 shared cores: one worker); the rest of the engine
 # is configured in pyproject.toml and runs with --modules.
-FIRST_RUN = ("loopmetric.detectors", "loopmetric._scoring", "loopmetric._canonical", "loopmetric._similarity")
+FIRST_RUN = ("loopmetric.detectors", "loopmetric._scoring", "loopmetric._canonical", "loopmetric.detectors._similarity")
 
 
 @dataclass(frozen=True)
@@ -66,27 +66,27 @@ HAND = (
                "    calls = model.calls\n    window = None\n",
                "a result repeated far apart, beyond `window`, fails the trace",
                "tests/test_mutation_kills.py::test_repeated_result_respects_window"),
-    HandMutant("fail-under-inclusive", "loopmetric/cli.py",
-               "passed / len(reports) < args.fail_under", "passed / len(reports) <= args.fail_under",
+    HandMutant("fail-under-inclusive", "loopmetric/cli/_gate.py",
+               "if passed / total >= fail_under:", "if passed / total > fail_under:",
                "a gate at 0.5 with one of two traces passing exits 1",
                "tests/test_mutation_kills.py::test_fail_under_gate"),
-    HandMutant("claims-no-exact-preference", "loopmetric/_builder.py",
+    HandMutant("claims-no-exact-preference", "loopmetric/readers/_builder.py",
                "found = _first_free(by_key.get((name, args)), start, end, taken)\n                if found is None:",
                "found = None\n                if found is None:",
                "a tools_called entry fills the wrong call of its name",
                "tests/test_mutation_kills.py::test_tools_called_entries_match_each_real_call_once"),
-    HandMutant("claims-no-name-fallback", "loopmetric/_builder.py",
+    HandMutant("claims-no-name-fallback", "loopmetric/readers/_builder.py",
                "found = _first_free(by_name.get(name), start, end, taken)",
                "found = None",
                "a tools_called entry whose arguments were recorded differently counts the call twice",
                "tests/test_mutation_kills.py::test_tools_called_entries_match_each_real_call_once"),
-    HandMutant("claims-neither-exact-nor-name", "loopmetric/_builder.py",
+    HandMutant("claims-neither-exact-nor-name", "loopmetric/readers/_builder.py",
                "found = _first_free(by_key.get((name, args)), start, end, taken)\n                if found is None:",
                "found = None\n                if found is None:",
                "every tools_called entry is a call of its own: one real call counted twice",
                "tests/test_acceptance.py::test_progress_passes",
                also=(("found = _first_free(by_name.get(name), start, end, taken)", "found = None"),)),
-    HandMutant("pending-requests-never-cleared", "loopmetric/_builder.py",
+    HandMutant("pending-requests-never-cleared", "loopmetric/readers/_builder.py",
                "                    by_key.clear()\n                    by_name.clear()\n",
                "",
                "three calls read as two: a later execution is folded into an old request",
@@ -95,7 +95,7 @@ HAND = (
                "cutoff = settings.similarity_threshold\n", "cutoff = settings.similarity_threshold + 0.1\n",
                "near-duplicate reasoning at similarity 0.85-0.95 passes",
                "tests/test_mutation_kills.py::test_near_duplicate_outputs_at_the_threshold"),
-    HandMutant("similarity-min-not-max", "loopmetric/_similarity.py",
+    HandMutant("similarity-min-not-max", "loopmetric/detectors/_similarity.py",
                "best = max(jaccard, ratio)", "best = min(jaccard, ratio)",
                "reworded outputs with few shared word pairs pass",
                "tests/test_mutation_kills.py::test_near_duplicate_outputs_at_the_threshold"),
@@ -107,12 +107,12 @@ HAND = (
     HandMutant("benchmark-f1-formula", "benchmarks/_common.py",
                "return 2 * p * r / (p + r) if p + r else 0.0", "return (p + r) / 2 if p + r else 0.0",
                "the benchmark reports the mean of precision and recall as F1",
-               "tests/test_benchmarks_common.py::test_confusion_counts_and_rates"),
+               "tests/benchmarks/test_benchmarks_common.py::test_confusion_counts_and_rates"),
     HandMutant("benchmark-fp-fn-swapped", "benchmarks/_common.py",
                "        elif truth:\n            self.fn += 1\n        elif predicted:\n            self.fp += 1",
                "        elif truth:\n            self.fp += 1\n        elif predicted:\n            self.fn += 1",
                "missed loops counted as false alarms (precision and recall swapped)",
-               "tests/test_benchmarks_common.py::test_confusion_counts_and_rates"),
+               "tests/benchmarks/test_benchmarks_common.py::test_confusion_counts_and_rates"),
 )
 
 # Each mutant of HAND on the suite of main at 2bf7e7c (the tests before issue 16), as
@@ -128,8 +128,8 @@ BEFORE_AT_MAIN = {
 
 # The whole suite but what is slow and tests other things (notebooks, plots, benchmark
 # smoke runs, live framework integrations, the minute-long fuzz and scale rows).
-SUITE = ["tests/", "--ignore=tests/test_notebooks.py", "--ignore=tests/test_plot.py",
-         "--ignore=tests/test_benchmarks.py", "--ignore=tests/test_integrations.py",
+SUITE = ["tests/", "--ignore=tests/docs/test_notebooks.py", "--ignore=tests/test_plot.py",
+         "--ignore=tests/benchmarks/test_benchmarks.py", "--ignore=tests/test_integrations.py",
          "--deselect=tests/test_robustness.py::test_mutation_fuzzer_few_hundred",
          "--deselect=tests/test_robustness.py::test_scale_rows_finish_with_the_right_answer"]
 
@@ -185,21 +185,21 @@ def run_hand(mutants: tuple[HandMutant, ...], tests: list[str], source: Path = R
 _CUTOFF_ONLY = ("rapidfuzz's `score_cutoff` only lets it give up early and return 0.0 for a ratio below the "
                 "cutoff; here Jaccard is below the cutoff too, so `best >= cutoff` discards that ratio either way")
 EQUIVALENT: dict[str, str] = {
-    "loopmetric._similarity.x_similarity__mutmut_1": (
+    "loopmetric.detectors._similarity.x_similarity__mutmut_1": (
         "the default `cutoff` 0.0 -> 1.0: both callers (text and reply detectors) always pass their threshold"),
-    "loopmetric._similarity.x_similarity__mutmut_4": (
+    "loopmetric.detectors._similarity.x_similarity__mutmut_4": (
         "`and` -> `or` on both texts having bigrams: with one side empty the Jaccard is 0 / |union| = 0.0, "
         "the value it starts from"),
-    "loopmetric._similarity.x_similarity__mutmut_8": (
+    "loopmetric.detectors._similarity.x_similarity__mutmut_8": (
         "`else 0.0` -> `else 1.0` for an empty union: inside the branch both bigram sets are non-empty"),
-    "loopmetric._similarity.x_similarity__mutmut_11": (
+    "loopmetric.detectors._similarity.x_similarity__mutmut_11": (
         "`cutoff > 0` -> `cutoff >= 0`: every caller passes a threshold that LoopSettings keeps in (0, 1]"),
-    "loopmetric._similarity.x_similarity__mutmut_16": _CUTOFF_ONLY,
+    "loopmetric.detectors._similarity.x_similarity__mutmut_16": _CUTOFF_ONLY,
     "loopmetric.detectors._tool_calls.x__result_finding__mutmut_2": (
         "`run[0]` -> `run[1]` as the call that names the finding: every call of a run has the same "
         "fingerprint (so the same name) and the same outcome (so the same error flag and outcome)"),
-    "loopmetric._similarity.x_similarity__mutmut_19": _CUTOFF_ONLY,
-    "loopmetric._similarity.x_similarity__mutmut_20": _CUTOFF_ONLY,
+    "loopmetric.detectors._similarity.x_similarity__mutmut_19": _CUTOFF_ONLY,
+    "loopmetric.detectors._similarity.x_similarity__mutmut_20": _CUTOFF_ONLY,
 }
 
 # Survivors of the last mutmut run killed by tests written after it, each checked with
@@ -208,7 +208,7 @@ EQUIVALENT: dict[str, str] = {
 _KILLS = "tests/test_mutation_kills.py"
 KILLED_SINCE: dict[str, str] = {
     **{f"loopmetric.detectors._call_graph.x__path_between__mutmut_{n}": _KILLS for n in (2, 5, 8, 9, 13, 14)},
-    **{f"loopmetric._similarity.x_similarity__mutmut_{n}": _KILLS for n in (2, 3, 5)},
+    **{f"loopmetric.detectors._similarity.x_similarity__mutmut_{n}": _KILLS for n in (2, 3, 5)},
     "loopmetric.detectors._text.x_detect_repeated_text__mutmut_1": _KILLS,
     "loopmetric.detectors._text.x__finding__mutmut_6": _KILLS,
     "loopmetric.detectors._text.x__finding__mutmut_7": _KILLS,
@@ -330,7 +330,7 @@ def hand_report(results: list[tuple[HandMutant, bool]], tests: list[str],
                       "Each bug put back alone in a copy of the tree (`python -m benchmarks.mutation --hand`), "
                       f"tests run on it: `{' '.join(tests)}`. Before: the whole suite of main at 2bf7e7c "
                       "(`--hand --suite --before 2bf7e7c`; the engine's bugs on the `[tool.mutmut]` selection, "
-                      "the benchmark's on `tests/test_benchmarks.py`).", "",
+                      "the benchmark's on `tests/benchmarks/test_benchmarks.py`).", "",
                       markdown_table(["mutant", "file", "what a user would see", "before", "now", "killed by"],
                                      rows), ""])
 
@@ -368,7 +368,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         run_hand(tuple(from_mutmut(name) for name in args.verify), SUITE)
         return
     if args.hand:
-        tests = SUITE + ["tests/test_benchmarks.py"] if args.suite else sorted({m.test.split("::")[0] for m in HAND})
+        tests = SUITE + ["tests/benchmarks/test_benchmarks.py"] if args.suite else sorted({m.test.split("::")[0] for m in HAND})
         before = BEFORE_AT_MAIN
         if args.before:
             with tempfile.TemporaryDirectory(prefix="loopmetric-before-") as tmp:
@@ -377,7 +377,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                 engine = tuple(m for m in HAND if not m.path.startswith("benchmarks/"))
                 bench = tuple(m for m in HAND if m.path.startswith("benchmarks/"))
                 before = {m.id: killed for m, killed in run_hand(engine, SUITE, Path(tmp))
-                          + run_hand(bench, ["tests/test_benchmarks.py"], Path(tmp))}
+                          + run_hand(bench, ["tests/benchmarks/test_benchmarks.py"], Path(tmp))}
         results = run_hand(HAND, tests)
         text = out.read_text() if out.exists() else "# Mutation testing\n"
         head = text.split("## The survivors of issue 16")[0].rstrip("\n")

@@ -62,7 +62,7 @@ def _report(trace: Any) -> Any:
 
 
 def _analyzed(loaded: Any) -> Any:
-    from loopmetric._detect import analyze
+    from loopmetric._engine import analyze
     from loopmetric._settings import LoopSettings
 
     if loaded.trace is None:

@@ -67,7 +67,7 @@ def main(argv: Optional[list[str]] = None) -> str:
     p.add_argument("--traces", type=int, default=10_000)
     args = p.parse_args(argv)
     count = 200 if args.smoke else args.traces
-    from loopmetric._detect import analyze
+    from loopmetric._engine import analyze
     from loopmetric._settings import LoopSettings
     from loopmetric.readers import load_traces
 

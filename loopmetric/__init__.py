@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._detect import NO_TRACE_REASON, analyze, detect_loops
+from ._version import __version__
+from ._engine import NO_TRACE_REASON, analyze, detect_loops
 from ._errors import TraceReadError
 from ._findings import Finding
 from ._model import LlmOutput, Span, ToolCall, Trace
@@ -43,6 +44,7 @@ __all__ = [
     "ToolCall",
     "Trace",
     "TraceReadError",
+    "__version__",
     "analyze",
     "detect_loops",
     "load_traces",
@@ -54,7 +56,6 @@ __all__ = [
     "read_trace",
 ]
 
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:

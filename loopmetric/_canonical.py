@@ -107,9 +107,10 @@ _encode_string = json.encoder.encode_basestring
 
 
 def _new_encoder() -> Callable[[Any, int], Any]:
-    if json.encoder.c_make_encoder is None:  # pragma: no cover - CPython always has it
+    make = getattr(json.encoder, "c_make_encoder", None)  # the C encoder (CPython always has it)
+    if make is None:  # pragma: no cover
         return lambda value, _: (_ENCODER.encode(value),)
-    return json.encoder.c_make_encoder({}, _default, _encode_string, None, _SEPARATORS[1], _SEPARATORS[0],
+    return make({}, _default, _encode_string, None, _SEPARATORS[1], _SEPARATORS[0],
                                        True, False, True)
 
 
@@ -263,7 +264,6 @@ def mask_error(text: str) -> str:
     return _DIGITS.sub("#", mask_volatile(text))
 
 
-_SPACE = re.compile(r"\s+")
 
 
 def normalize_text(text: str) -> str:

@@ -31,7 +31,7 @@ class Span(NamedTuple):
     recur on their own ancestry path (None elsewhere).
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field, not tuple.index
     parent: int  # -1 for a root
     depth: int
     type: SpanType
@@ -97,7 +97,7 @@ class LlmOutput(_LlmFields):
         return self
 
     @classmethod
-    def _make(cls, fields: Any) -> "LlmOutput":
+    def _make(cls, fields: Any) -> "LlmOutput":  # type: ignore[override]
         """From the fields without `normalized` and `fingerprint` (both computed when read)."""
         return _new(cls, fields)
 

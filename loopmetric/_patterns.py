@@ -21,7 +21,7 @@ class PatternInfo:
 
 PATTERNS: dict[str, PatternInfo] = {
     "repeated_call": PatternInfo(
-        "tool_repetition", "repetition_threshold",
+        "tool_repetition", "repeated_call_threshold",
         "the same call (name and canonical arguments) made again and again with nothing new learned between",
     ),
     "repeated_result": PatternInfo(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, fields
 from typing import Any, Literal, Optional
 
-__all__ = ["LoopSettings"]
+__all__ = ["ALIASES", "LoopSettings"]
 
 Aggregation = Literal["geometric", "arithmetic"]
 
@@ -18,7 +19,7 @@ class LoopSettings:
     The severity ladder (documented in the README):
 
     * ``repeated_call``: the same call (name + canonical arguments) made
-      ``repetition_threshold`` times within ``window`` tool calls without a new
+      ``repeated_call_threshold`` times within ``window`` tool calls without a new
       result is mild; twice that is severe.
     * ``repeated_result``: the same call returning the same result
       ``repeated_result_threshold - 1`` times in a row is mild,
@@ -37,7 +38,7 @@ class LoopSettings:
     """
 
     threshold: float = 0.5
-    repetition_threshold: int = 3
+    repeated_call_threshold: int = 3
     similarity_threshold: float = 0.85
     reply_similarity_threshold: float = 0.6
     check_tool_repetition: bool = True
@@ -65,7 +66,7 @@ class LoopSettings:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"Expected argument `{name}` to be a bool, but got {value!r}.")
-        _check_int("repetition_threshold", self.repetition_threshold, minimum=2)
+        _check_int("repeated_call_threshold", self.repeated_call_threshold, minimum=2)
         _check_int("text_window", self.text_window, minimum=1)
         _check_int("min_similarity_words", self.min_similarity_words, minimum=1)
         if self.window is not None:
@@ -84,7 +85,7 @@ class LoopSettings:
             )
         if self.window is not None:
             _check_fits(self.window, (
-                ("repetition_threshold", self.repetition_threshold, 1, "repetition_threshold x 1"),
+                ("repeated_call_threshold", self.repeated_call_threshold, 1, "repeated_call_threshold x 1"),
                 ("repeated_result_threshold", self.repeated_result_threshold, 1, "repeated_result_threshold x 1"),
                 ("repeated_error_threshold", self.repeated_error_threshold, 1, "repeated_error_threshold x 1"),
                 ("alternating_calls_threshold", self.alternating_calls_threshold, 2,
@@ -97,16 +98,54 @@ class LoopSettings:
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> "LoopSettings":
-        return settings_from_kwargs(cls, kwargs)
+        return settings_from_kwargs(cls, kwargs, aliases=ALIASES)
+
+    @property
+    def repetition_threshold(self) -> int:
+        """deepeval's name for `repeated_call_threshold`."""
+        return self.repeated_call_threshold
 
     @property
     def effective_threshold(self) -> float:
         return 1.0 if self.strict_mode else self.threshold
 
 
-def settings_from_kwargs(cls: Any, kwargs: dict[str, Any]) -> Any:
+# Other names a setting answers to: deepeval's metric calls `repeated_call_threshold`
+# `repetition_threshold`. Accepted wherever settings are given by name.
+ALIASES = {"repetition_threshold": "repeated_call_threshold"}
+
+
+def _accept_aliases(cls: Any) -> None:
+    """Let `cls(...)` take each alias in `ALIASES` for its field (one of the two, not both),
+    and name the alias in the errors it raises when the alias was given."""
+    generated = cls.__init__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        given = [alias for alias in ALIASES if alias in kwargs]
+        for alias in given:
+            field = ALIASES[alias]
+            if field in kwargs:
+                raise ValueError(f"Expected one of `{alias}` and `{field}` (the same setting), but got both.")
+            kwargs[field] = kwargs.pop(alias)
+        try:
+            generated(self, *args, **kwargs)
+        except ValueError as error:
+            message = str(error)
+            for alias in given:
+                message = message.replace(ALIASES[alias], alias)
+            raise ValueError(message) from None
+
+    __init__.__doc__ = generated.__doc__
+    __init__.__signature__ = inspect.signature(generated)  # type: ignore[attr-defined]
+    cls.__init__ = __init__
+
+
+_accept_aliases(LoopSettings)
+
+
+def settings_from_kwargs(cls: Any, kwargs: dict[str, Any], aliases: Optional[dict[str, str]] = None) -> Any:
     """`cls(**kwargs)` for a settings dataclass, naming any keyword it does not know."""
-    known = {f.name for f in fields(cls)}
+    known = {f.name for f in fields(cls)} | set(aliases or ())
     unknown = sorted(set(kwargs) - known)
     if unknown:
         raise ValueError(

@@ -12,7 +12,8 @@ without it, importing this module raises `ImportError` naming the extra.
 from __future__ import annotations
 
 import warnings
-from dataclasses import fields
+import inspect
+from dataclasses import fields, replace
 from typing import Any, Optional
 
 try:
@@ -25,11 +26,11 @@ except ImportError as error:  # the core install: no deepeval
         'pip install "loopmetric[deepeval]" (detect_loops, the readers and the command line work without it).'
     ) from error
 
-from ._detect import detect_loops, no_trace_report
+from ._engine import detect_loops, no_trace_report, resolve_settings
 from ._errors import TraceReadError
 from ._findings import Finding
 from ._report import LoopReport
-from ._settings import LoopSettings
+from ._settings import ALIASES, LoopSettings
 
 __all__ = ["AgentLoopDetectionMetric", "SHARED_INSTANCE_WARNING"]
 
@@ -40,8 +41,6 @@ SHARED_INSTANCE_WARNING = (
     "update_current_span(metrics=[AgentLoopDetectionMetric()]), or run with AsyncConfig(run_async=False)."
 )
 
-_DEFAULTS = LoopSettings()
-_SETTING_NAMES = frozenset(f.name for f in fields(LoopSettings))
 
 
 class AgentLoopDetectionMetric(BaseMetric):
@@ -54,38 +53,26 @@ class AgentLoopDetectionMetric(BaseMetric):
     `reason`. Deterministic: no LLM, no API key, no network.
     """
 
-    _required_params: list = []
+    _required_params: list = []  # type: ignore[assignment]  # deepeval's own metrics list params here
 
     def __init__(
         self,
-        threshold: float = _DEFAULTS.threshold,
-        repetition_threshold: int = _DEFAULTS.repetition_threshold,
-        similarity_threshold: float = _DEFAULTS.similarity_threshold,
-        check_tool_repetition: bool = True,
-        check_reasoning_stagnation: bool = True,
-        check_call_graph_cycles: bool = True,
+        threshold: Optional[float] = None,
+        *,
+        settings: Optional[LoopSettings] = None,
         include_reason: bool = True,
         async_mode: bool = True,
-        strict_mode: bool = False,
         verbose_mode: bool = False,
-        window: Optional[int] = _DEFAULTS.window,
-        repeated_result_threshold: Optional[int] = _DEFAULTS.repeated_result_threshold,
-        repeated_error_threshold: Optional[int] = _DEFAULTS.repeated_error_threshold,
-        alternating_calls_threshold: Optional[int] = _DEFAULTS.alternating_calls_threshold,
-        repeated_text_threshold: Optional[int] = _DEFAULTS.repeated_text_threshold,
-        similar_attempts_threshold: Optional[int] = _DEFAULTS.similar_attempts_threshold,
-        revisited_calls_threshold: Optional[int] = _DEFAULTS.revisited_calls_threshold,
-        rejected_output_threshold: Optional[int] = _DEFAULTS.rejected_output_threshold,
-        reply_similarity_threshold: float = _DEFAULTS.reply_similarity_threshold,
-        text_window: int = _DEFAULTS.text_window,
-        min_similarity_words: int = _DEFAULTS.min_similarity_words,
-        aggregation: str = _DEFAULTS.aggregation,
+        **options: Any,
     ) -> None:
-        settings = {name: value for name, value in locals().items() if name in _SETTING_NAMES}
-        self.settings = LoopSettings(**settings)  # validated: ValueError names the argument
-        # Every argument under its own name: deepeval rebuilds metrics from these.
-        for name, value in settings.items():
-            setattr(self, name, value)
+        """`threshold` and `options` are `LoopSettings` fields (or a whole `settings`, with
+        `options` on top); `include_reason`, `async_mode` and `verbose_mode` are deepeval's."""
+        if threshold is not None:
+            options["threshold"] = threshold
+        # One declaration per setting: every setting is a `LoopSettings` field, validated
+        # there (ValueError names the argument); the metric's attributes of the same names
+        # are properties over `self.settings`, so setting one later changes the verdict.
+        self.settings = resolve_settings(settings, options)
         self.include_reason = include_reason
         self.async_mode = async_mode
         self.verbose_mode = verbose_mode
@@ -100,11 +87,13 @@ class AgentLoopDetectionMetric(BaseMetric):
     # -- deepeval's interface ----------------------------------------------
     def measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
                 *args: Any, **kwargs: Any) -> float:
+        """Score `test_case._trace_dict`; the score (also on `self.score`, with the reason)."""
         with metric_progress_indicator(self, _show_indicator=_show_indicator, _in_component=_in_component):
             return self._evaluate(test_case)
 
     async def a_measure(self, test_case: Any, _show_indicator: bool = True, _in_component: bool = False,
                         *args: Any, **kwargs: Any) -> float:
+        """`measure`, for deepeval's async runs: the same body (nothing here awaits)."""
         if _in_component:
             self._warn_if_shared_across_spans()
         with metric_progress_indicator(self, async_mode=True, _show_indicator=_show_indicator,
@@ -120,14 +109,16 @@ class AgentLoopDetectionMetric(BaseMetric):
             warnings.warn(SHARED_INSTANCE_WARNING, UserWarning, stacklevel=2)
 
     def is_successful(self) -> bool:
+        """Whether the last score passed the threshold (1.0 in strict mode); False after an error."""
         if self.error is not None or self.score is None:
             self.success = False
         else:
-            self.success = self.score >= self.settings.effective_threshold
+            self.success = self.score >= self.settings.effective_threshold  # strict_mode: 1.0
         return self.success
 
     @property
-    def __name__(self) -> str:  # type: ignore[override]
+    def __name__(self) -> str:
+        """The name deepeval shows."""
         return "Agent Loop Detection"
 
     # -- the one body ------------------------------------------------------
@@ -148,7 +139,7 @@ class AgentLoopDetectionMetric(BaseMetric):
         self.score = None
         self.success = None
         self.reason = None
-        self.score_breakdown = None
+        self.score_breakdown = None  # type: ignore[assignment]  # no trace read yet
         self.error = None
         self.findings = ()
         self.report = None
@@ -160,7 +151,7 @@ class AgentLoopDetectionMetric(BaseMetric):
         self.findings = report.findings
         self.score = report.score
         self.success = report.success
-        self.score_breakdown = dict(report.score_breakdown) if report.has_trace else None
+        self.score_breakdown = dict(report.score_breakdown) if report.has_trace else None  # type: ignore[assignment]
         self.reason = report.reason if self.include_reason else None
         self.verbose_logs = construct_verbose_logs(self, steps=_verbose_steps(report))
 
@@ -182,3 +173,34 @@ def _verbose_steps(report: LoopReport) -> list[str]:
     steps.append(f"Reason: {report.reason}")
     return steps
 
+
+
+def _setting(name: str, field: str) -> property:
+    """`metric.<name>`: the setting in `metric.settings`; assigning it validates and replaces it."""
+
+    def get(self: AgentLoopDetectionMetric) -> Any:
+        return getattr(self.settings, field)
+
+    def set_(self: AgentLoopDetectionMetric, value: Any) -> None:
+        self.settings = replace(self.settings, **{field: value})
+
+    return property(get, set_, doc=f"`LoopSettings.{field}` of this metric's settings.")
+
+
+for _field in fields(LoopSettings):
+    setattr(AgentLoopDetectionMetric, _field.name, _setting(_field.name, _field.name))
+for _alias, _field_name in ALIASES.items():
+    setattr(AgentLoopDetectionMetric, _alias, _setting(_alias, _field_name))
+
+# help() and deepeval's `copy_metrics` (which rebuilds a metric from the instance attributes
+# its constructor names: here `settings` and the three flags) see every setting by name.
+AgentLoopDetectionMetric.__init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+     inspect.Parameter("threshold", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=LoopSettings.threshold,
+                       annotation=float)]
+    + [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type)
+       for f in fields(LoopSettings) if f.name != "threshold"]
+    + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+       for name, default in (("repetition_threshold", None), ("settings", None), ("include_reason", True),
+                             ("async_mode", True), ("verbose_mode", False))]
+)

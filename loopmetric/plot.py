@@ -16,12 +16,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Optional, Union
 
-from ._detect import analyze
+from ._engine import analyze
 from ._findings import step_range
-from ._model import Trace
 from ._report import LoopReport
 from ._settings import LoopSettings
-from .readers import read_deepeval_trace
+from .readers import read_trace
 
 __all__ = ["plot_dataset", "plot_timeline"]
 
@@ -50,18 +49,18 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
                   title: Optional[str] = None, max_label: int = 60):
     """One row per tool or LLM step, in order; the loops shaded and labelled.
 
-    `trace` is anything `detect_loops` reads (a deepeval trace dict, or a
-    `Trace` from any reader); `report` is its `LoopReport` (computed when not
-    given). A call made more than once is coloured by its fingerprint (name
-    and canonical arguments), so a repeated call is one colour down the page;
+    `trace` is anything `detect_loops` reads (a trace of any format, as objects
+    or JSON text, a `Trace` from any reader, a `LoadedTrace` of `load_traces`);
+    `report` is its `LoopReport` (computed when not given). A call made more
+    than once is coloured by its fingerprint (name and canonical arguments), so
+    a repeated call is one colour down the page;
     calls made once are light grey, LLM outputs dark grey, and steps inside a
     loop are outlined. Each finding is a column on the right: a line from its
     first to its last step with a dot on every step it rests on, labelled with
     its number (the title lists pattern, count, severity and steps), over a
     light band.
     """
-    if not isinstance(trace, Trace):
-        trace = read_deepeval_trace(trace)
+    trace = read_trace(trace)  # any format, a `Trace` or a `LoadedTrace` (an unread one raises)
     if report is None:
         report = analyze(trace, settings or LoopSettings())
     steps = [s for s in trace.steps if s.kind in ("tool", "llm")]
@@ -125,8 +124,8 @@ def _timeline_keys(steps: list, colour_of: dict[str, str], findings: list) -> li
     if findings:
         keys.append(Patch(facecolor="white", edgecolor="black", label="step inside a loop"))
     for pattern in dict.fromkeys(f.pattern for f in findings):
-        keys.append(Line2D([], [], color=_PATTERN_COLOURS.get(pattern, "#d62728"), marker="o", markersize=4, lw=2,
-                           label=f"loop: {pattern}"))
+        keys.append(Line2D([], [], color=_PATTERN_COLOURS.get(pattern, "#d62728"),  # type: ignore[arg-type]
+                           marker="o", markersize=4, lw=2, label=f"loop: {pattern}"))
     return keys
 
 

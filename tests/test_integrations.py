@@ -12,7 +12,7 @@ pytest.importorskip("deepeval")
 from deepeval.dataset import EvaluationDataset, Golden
 from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 
-from tests.test_metric import Recording
+from tests.metric.test_metric import Recording
 
 QUIET = DisplayConfig(print_results=False, show_indicator=False)
 

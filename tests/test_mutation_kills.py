@@ -267,12 +267,12 @@ def test_call_graph_cycle_spans_run_from_first_to_deepest(root, spans):
 
 def test_text_detectors_are_off_with_reasoning_stagnation():
     from loopmetric import LoopSettings
-    from loopmetric.detectors import detect_reasoning_stagnation, detect_repeated_text
+    from loopmetric.detectors import detect_repeated_text, run_detectors
 
     trace = read_deepeval_trace(agent(*[llm("the same words again")] * 4))
     assert [f.pattern for f in detect_repeated_text(trace, LoopSettings())] == ["repeated_text"]
-    off = LoopSettings(check_reasoning_stagnation=False)
-    assert detect_repeated_text(trace, off) == () and detect_reasoning_stagnation(trace, off) == ()
+    assert [f.pattern for f in run_detectors(trace, LoopSettings())] == ["repeated_text"]
+    assert run_detectors(trace, LoopSettings(check_reasoning_stagnation=False)) == []
 
 
 @pytest.mark.parametrize(("outputs", "expected"), [

@@ -43,6 +43,29 @@ def test_timeline_has_a_row_per_step_and_a_column_per_finding(name, columns):
     assert ("FAIL" in title) == (columns > 0)
 
 
+@pytest.mark.parametrize("given", [
+    pytest.param(lambda path: json.loads(path.read_text()), id="otlp-parsed-json"),
+    pytest.param(lambda path: path.read_text(), id="otlp-json-text"),
+    pytest.param(lambda path: list(load_traces(str(path)))[0], id="loaded-trace"),
+])
+def test_timeline_reads_any_format_and_a_loaded_trace(given):
+    # plot_timeline used to read everything as a deepeval dict: an OTLP export raised and a
+    # LoadedTrace of a looping trace was drawn as "score 1.00 (pass), no loops found".
+    path = ROOT / "examples" / "otlp_openinference.json"
+    expected = detect_loops(example("otlp_openinference.json"))
+    assert not expected.success and len(expected.findings) == 1
+    fig = plot_timeline(given(path))
+    assert len(finding_columns(fig)) == 1
+    assert f"score {expected.score:.2f} (FAIL)" in fig.axes[0].get_title(loc="left")
+
+
+def test_timeline_of_an_unread_loaded_trace_raises():
+    from loopmetric import LoadedTrace, TraceReadError
+
+    with pytest.raises(TraceReadError, match="could not be read"):
+        plot_timeline(LoadedTrace(name="x.json", error="not valid JSON"))
+
+
 def test_repeated_call_is_one_colour_and_unique_calls_are_grey():
     fig = plot_timeline(example("looping_agent.json"))
     tool_bars = [p for p in fig.axes[0].patches if round(p.get_width(), 3) == 1.0 and round(p.get_height(), 3) == 0.7]

@@ -155,7 +155,7 @@ def _evals(goldens, agent_fn, *, ignore_errors, run_async):
     from deepeval.dataset import EvaluationDataset, Golden
     from deepeval.evaluate.configs import AsyncConfig, DisplayConfig, ErrorConfig
 
-    from tests.test_metric import Recording
+    from tests.metric.test_metric import Recording
 
     Recording.seen = []
     dataset = EvaluationDataset(goldens=[Golden(input=g) for g in goldens])

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from dataclasses import fields, replace
+
 from loopmetric import LoopSettings, detect_loops
+from loopmetric._engine import resolve_settings
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -38,3 +41,63 @@ def test_detect_loops_accepts_settings_as_keywords():
 
 def test_strict_mode_threshold_is_one():
     assert LoopSettings(strict_mode=True).effective_threshold == 1.0
+
+
+# -- one declaration per setting: every frontend takes each field under its own name --------------
+_NON_DEFAULT = {bool: lambda v: not v, float: lambda v: 0.75 if v != 0.75 else 0.7,
+                int: lambda v: v + 1, str: lambda v: "arithmetic"}
+
+
+def _other_value(name):
+    default = getattr(LoopSettings(), name)
+    value = 5 if default is None else _NON_DEFAULT[type(default)](default)
+    return value
+
+
+def _cli_settings(subcommand, name, value):
+    from loopmetric.cli import _parser
+    from loopmetric.cli._args import settings_from
+
+    flag = "--" + name.replace("_", "-")
+    if isinstance(value, bool):
+        words = [flag if value else "--no-" + flag[2:]]
+    else:
+        words = [flag, str(value)]
+    extra = ["--output", "out"] if subcommand == "spark" else []
+    return settings_from(_parser().parse_args([subcommand, "x.json", *extra, *words]), LoopSettings)
+
+
+@pytest.mark.parametrize("name", [f.name for f in fields(LoopSettings)])
+def test_every_setting_reaches_every_frontend(name):
+    value = _other_value(name)
+    expected = replace(LoopSettings(), **{name: value})
+    # the plain function and the Spark scorer resolve keywords the same way
+    assert resolve_settings(None, {name: value}) == expected
+    # the command line: a flag per field on every scoring subcommand
+    for subcommand in ("score", "explain", "spark"):
+        assert _cli_settings(subcommand, name, value) == expected, subcommand
+    # the deepeval metric (when installed): an argument and an attribute over one LoopSettings
+    try:
+        from loopmetric import AgentLoopDetectionMetric
+    except ImportError:
+        return
+    metric = AgentLoopDetectionMetric(**{name: value})
+    assert metric.settings == expected and getattr(metric, name) == value
+    later = AgentLoopDetectionMetric()
+    setattr(later, name, value)
+    assert later.settings == expected
+
+
+@pytest.mark.parametrize("given", [
+    pytest.param({"repetition_threshold": 4}, id="alias"),
+    pytest.param({"repeated_call_threshold": 4}, id="name"),
+])
+def test_deepevals_name_is_an_alias_of_repeated_call_threshold(given):
+    settings = LoopSettings(**given)
+    assert settings.repeated_call_threshold == settings.repetition_threshold == 4
+    assert settings == LoopSettings.from_kwargs(**given) == resolve_settings(None, given)
+
+
+def test_the_alias_and_the_name_together_are_refused():
+    with pytest.raises(ValueError, match="one of `repetition_threshold` and `repeated_call_threshold`"):
+        LoopSettings(repetition_threshold=3, repeated_call_threshold=4)

@@ -9,24 +9,27 @@ different objects looked at are progress: their results differ.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .._findings import Finding, step_range
-from .._progress import progress
+from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
 
 __all__ = ["detect_similar_attempts"]
 
 
-def detect_similar_attempts(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_similar_attempts(trace: Trace, settings: LoopSettings,
+                            evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """`similar_attempts_threshold` calls of one tool in a row with at least two
     different argument lists: each failing the way the one before failed (whatever
     was looked up meanwhile, as long as no new action that reported little, such as
     a silent edit, came between), or each returning the very result of substance
     the one before returned (with nothing new between): severe."""
     threshold = settings.similar_attempts_threshold
-    if not settings.check_tool_repetition or threshold is None:
+    if threshold is None:
         return ()
-    model = progress(trace)
+    model = evidence_for(trace, evidence).news
     window = settings.window
     findings = []
     for name, run in model.runs("tool", window):  # the same result, nothing new between

@@ -12,21 +12,23 @@ loopmetric's detail: how many levels deep, and the steps on the path.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from operator import attrgetter
 
 from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
+from ._evidence import Evidence
 
 __all__ = ["detect_call_graph_cycles"]
 
 _LABEL = attrgetter("label")
 
 
-def detect_call_graph_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_call_graph_cycles(trace: Trace, settings: LoopSettings,
+                             evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """One severe finding per re-entering span label, counting the deepest re-entry."""
-    if not settings.check_call_graph_cycles:
-        return ()
     spans = trace.spans
     if not any(map(_LABEL, spans)):  # labels only where a type and name recur on their own path
         return ()

@@ -21,7 +21,8 @@ from typing import Hashable, Optional
 
 from .._findings import Finding, step_range
 from .._model import Trace
-from .._progress import progress, says_little
+from ._evidence import Evidence, evidence_for
+from ._news import says_little
 from .._settings import LoopSettings
 
 __all__ = ["detect_call_cycles", "find_cycles"]
@@ -81,12 +82,13 @@ def _loose_key(model, index: int) -> Hashable:
     return (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
 
 
-def detect_call_cycles(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_call_cycles(trace: Trace, settings: LoopSettings,
+                       evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """Exact cycles first (`alternating_calls`), then drifting ones over the calls left."""
     threshold = settings.alternating_calls_threshold
-    if not settings.check_tool_repetition or threshold is None:
+    if threshold is None:
         return ()
-    model = progress(trace)
+    model = evidence_for(trace, evidence).news
     calls = model.calls
     claimed = [False] * len(calls)
     findings = []

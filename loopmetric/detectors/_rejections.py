@@ -15,6 +15,7 @@ from typing import Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
+from ._evidence import Evidence
 
 __all__ = ["REJECTION_SOURCES", "detect_rejected_outputs"]
 
@@ -22,11 +23,12 @@ __all__ = ["REJECTION_SOURCES", "detect_rejected_outputs"]
 REJECTION_SOURCES = frozenset({"retry"})
 
 
-def detect_rejected_outputs(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
+                            evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """`rejected_output_threshold` replies in a row, each answered by a rejection and
     by nothing else (no tool call between): severe."""
     threshold = settings.rejected_output_threshold
-    if not settings.check_reasoning_stagnation or threshold is None:
+    if threshold is None:
         return ()
     findings = []
     chain: list[tuple[LlmOutput, Observation]] = []

@@ -17,16 +17,18 @@ from typing import Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
-from .._similarity import Words, content_words, similarity
+from ._evidence import Evidence
+from ._similarity import Words, content_words, similarity
 
 __all__ = ["detect_repeated_replies"]
 
 
-def detect_repeated_replies(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_repeated_replies(trace: Trace, settings: LoopSettings,
+                            evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """`repeated_text_threshold` replies in a row, each nearly the same as the one
     before, with only input between them: severe."""
     threshold = settings.repeated_text_threshold
-    if not settings.check_reasoning_stagnation or threshold is None:
+    if threshold is None:
         return ()
     cutoff = settings.reply_similarity_threshold
     min_words = settings.min_similarity_words

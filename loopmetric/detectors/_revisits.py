@@ -14,19 +14,21 @@ from typing import Optional
 
 from .._findings import Finding, step_range
 from .._model import Trace
-from .._progress import Progress, progress
+from ._evidence import Evidence, evidence_for
+from ._news import Progress
 from .._settings import LoopSettings
 
 __all__ = ["detect_revisited_calls"]
 
 
-def detect_revisited_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_revisited_calls(trace: Trace, settings: LoopSettings,
+                           evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """`revisited_calls_threshold` calls in a row, each a call made before and none
     bringing news: severe; from two fewer (at least 3): mild."""
     threshold = settings.revisited_calls_threshold
-    if not settings.check_tool_repetition or threshold is None:
+    if threshold is None:
         return ()
-    model = progress(trace)
+    model = evidence_for(trace, evidence).news
     made: set[str] = set()
     stretch: list[int] = []
     findings = []

@@ -18,7 +18,8 @@ from typing import Optional
 from .._findings import Finding, step_list
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
-from .._similarity import Words, similarity
+from ._evidence import Evidence
+from ._similarity import Words, similarity
 
 __all__ = ["detect_reasoning_stagnation", "detect_repeated_text", "detect_text_loops", "text_episodes"]
 
@@ -154,10 +155,9 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
     )
 
 
-def detect_text_loops(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_text_loops(trace: Trace, settings: LoopSettings,
+                      evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """Both text patterns from one scan (what the engine runs)."""
-    if not settings.check_reasoning_stagnation:
-        return ()
     findings = []
     for episode in text_episodes(trace, settings):
         if episode.exact and settings.repeated_text_threshold is None:
@@ -170,7 +170,7 @@ def detect_text_loops(trace: Trace, settings: LoopSettings) -> tuple[Finding, ..
 
 def detect_repeated_text(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
     """Episodes in which every repeat is exact (case and whitespace folded)."""
-    if not settings.check_reasoning_stagnation or settings.repeated_text_threshold is None:
+    if settings.repeated_text_threshold is None:
         return ()
     found = (_finding(e, "repeated_text", settings) for e in text_episodes(trace, settings) if e.exact)
     return tuple(f for f in found if f is not None)
@@ -178,8 +178,6 @@ def detect_repeated_text(trace: Trace, settings: LoopSettings) -> tuple[Finding,
 
 def detect_reasoning_stagnation(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
     """Episodes with at least one near-duplicate (not exact) repeat."""
-    if not settings.check_reasoning_stagnation:
-        return ()
     found = (_finding(e, "reasoning_stagnation", settings)
              for e in text_episodes(trace, settings) if not e.exact)
     return tuple(f for f in found if f is not None)

@@ -14,9 +14,11 @@ test written against deepeval's metric reads the same words; loopmetric's detail
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .._findings import Finding, step_range
 from .._model import ToolCall, Trace
-from .._progress import progress
+from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 
 __all__ = ["detect_repeated_calls", "detect_repeated_results", "group_calls"]
@@ -38,21 +40,20 @@ def _severity(count: int, mild: int, severe: int) -> str | None:
     return None
 
 
-def detect_repeated_calls(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
-    """The same call made `repetition_threshold`+ times in a run with nothing new
-    (see `_progress`): mild; `2 * repetition_threshold - 1` times: severe.
+def detect_repeated_calls(trace: Trace, settings: LoopSettings,
+                          evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
+    """The same call made `repeated_call_threshold`+ times in a run with nothing new
+    (see `_progress`): mild; `2 * repeated_call_threshold - 1` times: severe.
 
     Polling whose status word changes, pages of different content and a test
     re-run after a different edit are progress; the same edit re-applied while
     the file only grows by the same block, or a poll whose only change is a
     counter, is not.
     """
-    if not settings.check_tool_repetition:
-        return ()
     calls = trace.tool_calls
-    low = settings.repetition_threshold
+    low = settings.repeated_call_threshold
     findings = []
-    for fingerprint, run in progress(trace).runs("call", settings.window):
+    for fingerprint, run in evidence_for(trace, evidence).news.runs("call", settings.window):
         severity = _severity(len(run), low, 2 * low - 1)
         if severity is None:
             continue
@@ -86,7 +87,8 @@ def _message(calls: list[ToolCall]) -> str:
             f"{outcome} ({step_range(tuple(c.step for c in calls))}).")
 
 
-def detect_repeated_results(trace: Trace, settings: LoopSettings) -> tuple[Finding, ...]:
+def detect_repeated_results(trace: Trace, settings: LoopSettings,
+                            evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """The same call returning the same result (`repeated_result`) within a run with
     nothing new, or failing with the same error, numbers masked (`repeated_error`),
     several times in a row.
@@ -96,9 +98,7 @@ def detect_repeated_results(trace: Trace, settings: LoopSettings) -> tuple[Findi
     reported little (a silent edit, an "OK"): that may have changed what the call
     fails on.
     """
-    if not settings.check_tool_repetition:
-        return ()
-    model = progress(trace)
+    model = evidence_for(trace, evidence).news
     calls = model.calls
     window = settings.window
     findings = []

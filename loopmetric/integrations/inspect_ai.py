@@ -31,7 +31,12 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'loopmetric.integrations.inspect_ai needs Inspect AI: pip install "loopmetric[inspect]"'
     ) from error
 
-from .. import LoopReport, LoopSettings, Trace, TraceReadError, detect_loops, read_chat_messages
+from .._engine import detect_loops
+from .._errors import TraceReadError
+from .._model import Trace
+from .._report import LoopReport
+from .._settings import LoopSettings
+from ..readers import read_chat_messages
 
 __all__ = ["chat_messages", "loop_rate", "loop_score", "read_inspect_messages"]
 

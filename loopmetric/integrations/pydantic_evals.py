@@ -38,7 +38,12 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'loopmetric.integrations.pydantic_evals needs pydantic-evals: pip install "loopmetric[pydantic-evals]"'
     ) from error
 
-from .. import LoopReport, LoopSettings, Trace, TraceReadError, detect_loops, read_otlp_traces
+from .._engine import detect_loops
+from .._errors import TraceReadError
+from .._model import Trace
+from .._report import LoopReport
+from .._settings import LoopSettings
+from ..readers import read_otlp_traces
 
 __all__ = ["LoopEvaluator", "read_span_tree", "span_dicts"]
 
@@ -123,6 +128,7 @@ class LoopEvaluator(Evaluator[object, object, object]):
     evaluation_name: Optional[str] = field(default=None)
 
     def __post_init__(self) -> None:
+        """Check the arguments and build the settings once: a bad value fails here, not per case."""
         if self.output not in _OUTPUTS:
             raise ValueError(f"Expected argument `output` to be one of {', '.join(map(repr, _OUTPUTS))}, "
                              f"but got {self.output!r}.")
@@ -133,6 +139,7 @@ class LoopEvaluator(Evaluator[object, object, object]):
         self._settings = LoopSettings.from_kwargs(**options)  # invalid names or values raise here
 
     def get_default_evaluation_name(self) -> str:
+        """`evaluation_name`, else "loop_score": the name of the score in reports."""
         return self.evaluation_name if isinstance(self.evaluation_name, str) else "loop_score"
 
     def report(self, ctx: EvaluatorContext[object, object, object]) -> LoopReport:
@@ -148,6 +155,7 @@ class LoopEvaluator(Evaluator[object, object, object]):
                             settings=self._settings)
 
     def evaluate(self, ctx: EvaluatorContext[object, object, object]) -> Any:
+        """The score and verdict of the case's spans (a failing verdict saying why when there are none)."""
         try:
             report = self.report(ctx)
         except TraceReadError as error:  # nothing to score: a failing verdict that says why

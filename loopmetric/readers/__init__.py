@@ -6,7 +6,7 @@ reads every trace in a file (`load_text`: in the text of one).
 
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
-from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, read_trace
+from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, read_trace
 from ._files import expand_paths, load_text, load_traces
 from ._openai_agents import read_openai_agents_spans  # openai-agents format (issue 22)
 from ._otlp import read_otlp_traces

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._builder import TraceBuilder
+from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from .._extract import ToolRequest, read_llm_output, tool_request
+from ._shapes import ToolRequest, read_llm_output, tool_request
 from .._model import Trace
-from .._text_actions import text_action
+from ._text_actions import text_action
 from ._json import parse_text
 
 __all__ = ["read_chat", "read_chat_messages"]

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._builder import TraceBuilder
+from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from .._extract import clean_tool_name, finite_number, merge_requests, read_llm_output, read_tool_entry
+from ._shapes import clean_tool_name, finite_number, merge_requests, read_llm_output, read_tool_entry
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
@@ -52,8 +52,9 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     if not any(_is_span(root) for root in roots):
         builder.note("no span dict among the roots (a span has `type`, `name`, `input`, `output` or `children`)")
         return builder.build()
-    if not builder.name and roots and isinstance(as_mapping(roots[0]), Mapping):
-        root_name = as_mapping(roots[0]).get("name")
+    first = as_mapping(roots[0]) if roots else None
+    if not builder.name and first is not None:
+        root_name = first.get("name")
         builder.name = root_name if isinstance(root_name, str) else ""
 
     on_path: set[int] = set()  # ids of the span dicts on the current ancestry path

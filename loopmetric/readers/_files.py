@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 
 from .._gc import collector_paused
 from .._model import Trace
-from ._formats import FORMATS, LoadedTrace, NotATrace, detect_format, records
+from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, records
 from ._json import Unreadable
 from ._json import documents as parse_documents
 from ._otlp import is_otlp

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._builder import TraceBuilder
+from ._builder import TraceBuilder
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
@@ -36,8 +36,8 @@ def read_intercode(run: Any, *, name: str = "") -> Trace:
     query = run.get("query")
     if isinstance(query, str):
         builder.add_input(query, "task")
-    observations = _list(history.get("observations"))
-    valid = _list(history.get("valid_action"))
+    observations = _list(history.get("observations") if history is not None else None)
+    valid = _list(history.get("valid_action") if history is not None else None)
     for turn, action in enumerate(actions):
         command = action.strip() if isinstance(action, str) else ""
         observation = observations[turn] if turn < len(observations) else None

@@ -16,10 +16,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._builder import TraceBuilder
-from .._canonical import as_mapping
+from ._builder import TraceBuilder
 from .._errors import describe
-from .._extract import ToolRequest
+from ._shapes import ToolRequest
 from .._model import Trace
 from ._json import parse_text
 

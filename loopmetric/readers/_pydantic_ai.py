@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._builder import TraceBuilder
+from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from .._extract import ToolRequest, clean_tool_name, finite_number
+from ._shapes import ToolRequest, clean_tool_name, finite_number
 from .._model import Trace
 from ._json import parse_text
 

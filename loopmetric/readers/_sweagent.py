@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._builder import TraceBuilder
+from ._builder import TraceBuilder
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 import pyarrow as pa
 from pyspark.sql.types import StringType, StructField, StructType
 
-from .._detect import analyze
+from .._engine import analyze
 from .._settings import LoopSettings
 from ..readers import load_text
 from ._schema import LOOP_ARROW_FIELDS, LOOP_SCHEMA
@@ -51,9 +51,9 @@ def _traces(path: str, text: str, settings: LoopSettings, named: bool) -> Iterat
     """(path, name, loop columns) for each trace in `text`; never raises."""
     try:
         for loaded in load_text(text, path):
-            if loaded.error is not None:
+            if loaded.error is not None or loaded.trace is None:
                 if not (loaded.not_a_trace and not named):
-                    yield path, loaded.name, error_row(loaded.error)
+                    yield path, loaded.name, error_row(loaded.error or "no trace")
                 continue
             yield path, loaded.name, report_row(analyze(loaded.trace, settings))
     except Exception as error:  # noqa: BLE001 - one file's failure is that file's row, never the job's

@@ -41,7 +41,7 @@ LOOP_SCHEMA = StructType([
 LOOP_COLUMNS = tuple(LOOP_SCHEMA.fieldNames())
 FINDING_FIELDS = tuple(_FINDING.fieldNames())
 
-_ARROW_ATOMS = {
+_ARROW_ATOMS: dict[type, pa.DataType] = {
     DoubleType: pa.float64(),
     BooleanType: pa.bool_(),
     IntegerType: pa.int32(),

@@ -19,7 +19,7 @@ from typing import Any, Optional
 import pyarrow as pa
 from pyspark.sql.types import ArrayType, BinaryType, MapType, StringType, StructType
 
-from .._detect import analyze, resolve_settings
+from .._engine import analyze, resolve_settings
 from .._errors import TraceReadError, describe
 from .._report import LoopReport
 from .._settings import LoopSettings

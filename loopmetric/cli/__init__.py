@@ -1,0 +1,83 @@
+"""`loopmetric`: score recorded agent runs from the command line.
+
+    loopmetric score PATH... [--json] [--junit FILE] [--fail-under RATE] [--jobs N] [settings]
+    loopmetric explain PATH... [settings]
+    loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
+    loopmetric spark PATH... --output FILE [--master URL] [--conf KEY=VALUE] [settings]
+    loopmetric --version
+
+One module per subcommand (`_score`, `_explain`, `_spark`, `_guard_replay`),
+each with `add_parser(commands)` and `run(args, ...)`; what they share is in
+`_args` (parser, exit codes, settings flags), `_targets` (paths to named,
+scored traces), `_gate` (`--fail-under` and the exit code) and `_output`.
+
+Exit codes: 0 ok; 1 the gate failed (share of passing traces below
+--fail-under, a trace that could not be read counting as not passing); 2 usage
+error or an input that could not be read (reported by name, one line each;
+every readable trace is still scored; 2 wins over 1). deepeval is never
+imported here; pyspark only by the `spark` subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Optional, Sequence
+
+from .._version import __version__
+from .._settings import LoopSettings
+from . import _explain, _score, _spark
+from ._args import EXIT_OK, EXIT_USAGE, Parser, say, settings_from
+from ._output import summary_line
+
+__all__ = ["main", "summary_line"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="loopmetric", description="Tell when an LLM agent got stuck.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    _score.add_parser(commands).set_defaults(run=_score.run)
+    _explain.add_parser(commands).set_defaults(run=_explain.run)
+    _add_guard_replay(commands)
+    _spark.add_parser(commands).set_defaults(run=_spark.run)
+    return parser
+
+
+def _add_guard_replay(commands: Any) -> None:
+    """`guard-replay` imports no pydantic-ai to register. Without the extra, a stand-in
+    takes any arguments and says what to install."""
+    try:
+        from ._guard_replay import add_parser
+    except ImportError as error:  # pragma: no cover - the guard's settings import nothing optional
+        message = str(error)
+        missing = commands.add_parser("guard-replay", prefix_chars="+", add_help=False, help=message)
+        missing.add_argument("args", nargs="*")
+        missing.set_defaults(guard_replay=lambda args: say(f"loopmetric: {message}", EXIT_USAGE))
+        return
+    add_parser(commands)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line on `argv` (default: `sys.argv[1:]`); the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return EXIT_USAGE if exit_.code not in (0, None) else EXIT_OK
+    try:
+        if args.command == "guard-replay":
+            return args.guard_replay(args)
+        try:
+            settings = settings_from(args, LoopSettings)
+        except ValueError as error:
+            return say(f"loopmetric: {error}", EXIT_USAGE)
+        return args.run(args, settings)
+    except BrokenPipeError:  # `loopmetric score runs/ | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""What every subcommand shares: the parser, exit codes, value types and settings flags.
+
+Settings flags are made from the settings dataclass itself (`LoopSettings` for
+`score`, `explain` and `spark`; `GuardSettings` for `guard-replay`): one
+declaration per setting, the same `N|none` placeholders everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import typing
+from dataclasses import MISSING, fields
+from typing import Any, Optional, get_type_hints
+
+__all__ = [
+    "EXIT_GATE", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "Parser", "add_gate", "add_settings", "jobs",
+    "say", "settings_from", "whole", "whole_or_none",
+]
+
+EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
+
+PATHS_HELP = "files, folders, globs, - for stdin, or FILE#INDEX for one record of a file of several"
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors lead with what is wrong, on one line; the usage follows."""
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n{self.format_usage()}")
+
+
+def say(message: str, status: int) -> int:
+    """Print `message` on stderr; return `status` (an exit code)."""
+    print(message, file=sys.stderr)
+    return status
+
+
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"Expected a whole number, but got {text!r}") from None
+
+
+def whole_or_none(text: str) -> Optional[int]:
+    if text.lower() in ("none", "off"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"Expected a whole number or 'none', but got {text!r}") from None
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"Expected a share of traces between 0 and 1, but got {text!r}")
+    return value
+
+
+def jobs(text: str) -> int:
+    value = whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"Expected at least 1 process, but got {text!r}")
+    return value
+
+
+def add_gate(parser: argparse.ArgumentParser, what: str = "traces") -> None:
+    """`--fail-under RATE`, checked to lie in [0, 1]: the same gate for every subcommand."""
+    parser.add_argument("--fail-under", type=_rate, default=None, metavar="RATE",
+                        help=f"exit 1 when the share of passing {what} is below RATE (0 to 1); "
+                             f"one that could not be read counts as not passing")
+
+
+def add_settings(parser: argparse.ArgumentParser, settings_class: Any, title: str,
+                 *, off: Optional[dict[str, str]] = None, aliases: Optional[dict[str, str]] = None) -> None:
+    """A flag per field of the settings dataclass, left out of the namespace unless given;
+    `aliases` (alias -> field) adds the alias's flag to its field's."""
+    group = parser.add_argument_group(title)
+    other_names = {field: alias for alias, field in (aliases or {}).items()}
+    types = get_type_hints(settings_class)
+    for field in fields(settings_class):
+        if not field.init:
+            continue
+        flags = ["--" + name.replace("_", "-") for name in (field.name, other_names.get(field.name)) if name]
+        default = field.default if field.default is not MISSING else None
+        kind = types[field.name]
+        choices = typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else None
+        common: dict[str, Any] = {"dest": field.name, "default": argparse.SUPPRESS}
+        if kind is bool:
+            group.add_argument(*flags, action=argparse.BooleanOptionalAction, help=f"default {default}", **common)
+        elif choices:
+            group.add_argument(*flags, choices=choices, help=f"default {default}", **common)
+        elif kind is float:
+            group.add_argument(*flags, type=float, metavar="X", help=f"default {default}", **common)
+        elif kind == Optional[int]:  # only these may be None
+            meaning = (off or {}).get(field.name, "'none' turns it off")
+            group.add_argument(*flags, type=whole_or_none, metavar="N|none",
+                               help=f"default {default} ({meaning})", **common)
+        else:
+            group.add_argument(*flags, type=whole, metavar="N", help=f"default {default}", **common)
+
+
+def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:
+    """The settings the flags chose (flags left out are absent: SUPPRESS), validated by the class."""
+    chosen = {f.name: getattr(args, f.name) for f in fields(settings_class) if hasattr(args, f.name)}
+    return settings_class(**chosen)

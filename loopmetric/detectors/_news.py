@@ -1,0 +1,274 @@
+"""Progress means new information: when a repeated step is a loop and when it is not.
+
+A step is *news* when it tells the agent something it did not know:
+
+* an input (a user turn) whose text the run had not seen;
+* a call the run had not made, unless it failed the way an earlier call failed
+  (`failure_kind`: the same failure, whatever argument it names) or returned
+  exactly what the previous call of the same tool returned;
+* a call made before whose result has a line none of that call's earlier
+  results had. A result's lines are compared with whitespace folded and
+  numbers masked (percentages kept), so a result that differs only by
+  counters, line numbers, sizes or timestamps, or by more of the same content
+  (a file that grows by the same pasted block), is not news.
+
+LLM outputs are never news: a model's own words do not tell it anything.
+
+`Progress` walks the steps once and records, for every tool call, how many
+news steps came before and after it. Two calls have "nothing new between"
+them when those counts match. Detectors build their runs from that.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Optional
+
+from .._model import ToolCall, Trace
+
+__all__ = ["Progress", "failure_kind", "info_units", "says_little"]
+
+# Numbers standing alone, except percentages ("running 30%" -> "running 70%" is a job
+# moving on); digits inside a word ("list1", "v2") are part of the word.
+_COUNTER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w%]|\.\d|\s*%)")
+_MAX_LINES = 5_000
+_WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+_MASKED_RUN = re.compile(r"\*(?:[\W_]*\*)+")
+_KIND_CHARS = 300
+_HEAD_CHARS = 300
+_SUBSTANTIAL_WORDS = 8  # words a result needs before two equal results mean the same attempt
+# Results that report a failure in words, whatever the tool (checked on the head of the text).
+_FAILURE_WORDS = re.compile(
+    r"\b(?:no (?:matches|match|results?|such)|not (?:found|available|allowed|supported|exist|recognized)|"
+    r"does(?:n't| not) exist|could(?:n't| not)|can(?:'t|not)|unable to|invalid|incorrect|wrong|malformed|"
+    r"failed|failure|error|denied|refused|unknown|usage:|too many|nothing happens|timed out)\b",
+    re.IGNORECASE,
+)
+
+
+# The first word of each `_FAILURE_WORDS` alternative: an ASCII head none of whose
+# words is one of these cannot match, and one with a word of `_FAILURE_WORD` does
+# (a word standing alone), so the pattern itself runs only on the rest.
+_FAILURE_WORD = frozenset("invalid incorrect wrong malformed failed failure error denied refused unknown".split())
+_FAILURE_LEADS = frozenset("no not does doesn could couldn can cannot unable usage too nothing timed".split())
+_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+
+
+def _reports_failure(head: str) -> bool:
+    """Whether a result's head reports a failure in words (`_FAILURE_WORDS`)."""
+    if head.isascii():
+        words = set(_ASCII_WORD.findall(head.lower()))
+        if not _FAILURE_WORD.isdisjoint(words):
+            return True
+        if _FAILURE_LEADS.isdisjoint(words):
+            return False
+    return _FAILURE_WORDS.search(head) is not None
+
+
+def info_units(text: Optional[str]) -> frozenset[str]:
+    """What a result tells the agent: its distinct lines, whitespace folded. In a result
+    of several lines, a line that differs only in a number is a counter, a size, a
+    line number or a clock ("26 lines total", "3 steps left", "8 seconds ago"): numbers
+    are masked there (percentages kept). A one-line result keeps its numbers: there
+    the number is the content ("orders 20-29", "return 3")."""
+    if not text:
+        return frozenset()
+    if "\n" not in text and "\r" not in text:
+        return frozenset((" ".join(text.split()),))
+    units = set()
+    for line in text.splitlines()[:_MAX_LINES]:
+        line = line.rstrip()  # spacing inside a line is kept: in code it is content
+        if line:
+            units.add(_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line)
+    return frozenset(units)
+
+
+def _lines(text: Optional[str]) -> frozenset[str]:
+    """A result's distinct lines as shown (numbers kept, trailing space dropped)."""
+    if not text:
+        return frozenset()
+    lines = text.splitlines()
+    if len(lines) == 1:  # most results
+        line = lines[0]
+        return frozenset((line.rstrip(),)) if line and not line.isspace() else frozenset()
+    return frozenset(line.rstrip() for line in lines[:_MAX_LINES] if line.strip())
+
+
+def says_little(result: Optional[str]) -> bool:
+    """An empty result or a short acknowledgement in words ("OK", "File written",
+    "edited"); not data (a list, an object, a number, null)."""
+    stripped = result.strip() if result is not None else ""
+    if not stripped:
+        return True
+    if stripped[:1] in "[{\"" or stripped in ("null", "None", "false", "true"):
+        return False
+    if len(stripped.split(None, _SUBSTANTIAL_WORDS)) > _SUBSTANTIAL_WORDS:
+        return False
+    if stripped.isascii():
+        return _ASCII_LETTER.search(stripped) is not None
+    return any(c.isalpha() for c in stripped)
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.replace("'", "").lower()))
+
+
+def _argument_words(args: str) -> set[str]:
+    """The words of an argument list's values (not its keys)."""
+    try:
+        stack = [json.loads(args)]
+    except (ValueError, RecursionError):
+        return _words(args)
+    words: set[str] = set()
+    while stack and len(words) < 10_000:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif value is not None:
+            words |= _words(str(value))
+    return words
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def failure_kind(call: ToolCall) -> Optional[str]:
+    """What kind of failure a call met, whatever it failed on: the first sentence and
+    the last line of the error (or of a result that reports a failure in words),
+    with numbers and the call's own argument words masked ("No file named 'a.txt'"
+    and "No file named 'b.txt'" are one kind). None for a call that did not fail."""
+    if call.result is None:
+        return None
+    if not call.error and not _reports_failure(call.result[:_HEAD_CHARS]):
+        return None
+    lines = [line for line in call.result[:_KIND_CHARS * 20].splitlines() if line.strip()]
+    if not lines:
+        return "error"
+    head = _SENTENCE_END.split(lines[0].strip(), 1)[0][:_KIND_CHARS]
+    tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
+    own = _argument_words(call.args)
+    parts = []
+    for text in (head, tail):
+        text = text.replace("'", "")
+        if not own.isdisjoint(map(str.lower, _WORD.findall(text))):  # most name none of their arguments
+            text = _WORD.sub(lambda m: "*" if m.group(0).lower() in own else m.group(0), text)
+        if _DIGIT.search(text) is not None:
+            text = _COUNTER.sub("#", text)
+        if "*" in text:
+            text = _MASKED_RUN.sub("*", text)
+        parts.append(" ".join(text.split()))
+    return " / ".join(part for part in parts if part)
+
+
+class Progress:
+    """News counts around every tool call of a trace (see the module docstring)."""
+
+    __slots__ = ("calls", "before", "after", "kinds", "units", "same_as_previous", "changes")
+
+    def __init__(self, trace: Trace) -> None:
+        self.calls: list[ToolCall] = []
+        self.before: list[int] = []  # news steps before each call
+        self.after: list[int] = []  # ... and after it (one more when the call itself is news)
+        self.kinds: list[Optional[str]] = []
+        self.units: list[frozenset[str]] = []
+        self.changes: list[int] = []  # new actions so far that reported little (likely changes)
+        # Whether each call returned exactly what the previous call of its tool returned.
+        self.same_as_previous: list[bool] = []
+        seen_units: set[str] = set()  # every line any result has shown, counters masked
+        seen_lines: set[str] = set()  # ... and as shown, numbers kept
+        made: set[str] = set()
+        seen_inputs: set[str] = set()
+        seen_failures: set[str] = set()
+        last_of_tool: dict[str, int] = {}
+        news = 0
+        changes = 0
+        for step in trace.steps:
+            if step.kind == "input":
+                if step.fingerprint not in seen_inputs:
+                    seen_inputs.add(step.fingerprint)
+                    news += 1
+                continue
+            if step.kind != "tool":
+                continue
+            index = len(self.calls)
+            self.calls.append(step)
+            self.before.append(news)
+            kind = failure_kind(step)
+            self.kinds.append(kind)
+            previous = last_of_tool.get(step.name)
+            units = info_units(step.result)
+            self.units.append(units)
+            same = previous is not None and self._same(previous, index, units)
+            self.same_as_previous.append(same)
+            first_time = step.call not in made
+            if kind is not None and kind in seen_failures:  # failed as an earlier call failed
+                is_news = False
+            elif first_time:  # a new action: news, unless it only shows again what was shown before
+                lines = _lines(step.result)
+                is_news = not same and (says_little(step.result) or not lines <= seen_lines)
+                seen_lines |= lines
+            else:
+                is_news = not units <= seen_units
+            if not first_time:
+                seen_lines |= _lines(step.result)
+            made.add(step.call)
+            seen_units |= units
+            if kind is not None:
+                seen_failures.add(kind)
+            if is_news:
+                news += 1
+            self.after.append(news)
+            if kind is None and first_time and says_little(step.result):
+                changes += 1  # a new action that reports little: it likely changed something
+            self.changes.append(changes)
+            last_of_tool[step.name] = index
+
+    def _same(self, a: int, b: int, units: frozenset[str]) -> bool:
+        """Whether a call returned what call `a` returned (the same lines, see
+        `info_units`), and that result has some substance: a short acknowledgement
+        ("OK", "edited") returned by different calls says nothing about whether they
+        were the same attempt."""
+        first, second = self.calls[a], self.calls[b]
+        if first.result is None or second.result is None:
+            return False
+        if len(second.result.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS:
+            return False
+        return first.outcome == second.outcome or self.units[a] == units
+
+    def quiet_between(self, earlier: int, later: int) -> bool:
+        """Nothing new happened after call `earlier` and before call `later`."""
+        return self.after[earlier] == self.before[later]
+
+    def unchanged_between(self, earlier: int, later: int) -> bool:
+        """No new action that reported little (a silent edit, an "OK") came between two calls:
+        whatever the agent looked at meanwhile, it did not change anything that an identical
+        failing call could now see differently."""
+        return self.changes[later - 1] == self.changes[earlier]
+
+    def is_news(self, index: int) -> bool:
+        return self.after[index] > self.before[index]
+
+    def runs(self, key: str, window: Optional[int]) -> list[tuple[str, list[int]]]:
+        """Runs of two or more calls sharing `key` ("call": name and arguments; "tool":
+        the tool's name), each following the previous one of its key within `window`
+        calls, with nothing new between them and nothing new in it; in order of start."""
+        current: dict[str, list[int]] = {}
+        runs: list[tuple[str, list[int]]] = []
+        for index, call in enumerate(self.calls):
+            group = call.call if key == "call" else call.name
+            run = current.get(group)
+            if (run is not None and not self.is_news(index) and self.quiet_between(run[-1], index)
+                    and (window is None or index - run[-1] <= window)):
+                run.append(index)
+                continue
+            if run is not None and len(run) > 1:
+                runs.append((group, run))
+            current[group] = [index]
+        runs.extend((group, run) for group, run in current.items() if len(run) > 1)
+        runs.sort(key=lambda item: item[1][0])
+        return runs

@@ -1,0 +1,141 @@
+"""`TraceBuilder`: what readers call, in the order they meet spans, LLM outputs, inputs and
+tool calls; `build` merges what was recorded twice (`_matching`) and freezes the steps
+(`_freeze`). Readers never see a half-built trace.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from .._canonical import as_mapping, canonical_args, canonical_json, mask_volatile
+from .._errors import TraceReadError, describe
+from .._fingerprint import fingerprint
+from .._model import Span, Trace
+from ._freeze import number_steps
+from ._items import Call, Input, Llm
+from ._matching import Claim, apply_claims, merge_requests
+from ._shapes import ToolRequest
+
+__all__ = ["TraceBuilder"]
+
+_MAX_NOTES = 20
+_PARENT, _LABEL = 1, 5  # places in a span's fields (`Span`: index, parent, depth, type, name, label)
+
+
+class TraceBuilder:
+    """Collects spans, LLM outputs and tool calls in the order a reader meets them."""
+
+    def __init__(self, name: str = "", source: str = "") -> None:
+        self.name = name
+        self.source = source
+        self._spans: list[list[Any]] = []  # the fields of `Span`, in order; the label set later
+        self._scope: list[int] = []  # nearest enclosing agent span of each span (-1: none)
+        self._items: list[Any] = []  # _Llm or _Call, reader order
+        self._claims: list[Claim] = []
+        self._notes: list[str] = []
+        self._dropped_notes = 0
+
+    # -- what readers call -------------------------------------------------
+    def note(self, message: str) -> None:
+        if len(self._notes) < _MAX_NOTES:
+            self._notes.append(message)
+        else:
+            self._dropped_notes += 1
+
+    def sequence(self, items: Any, what: str) -> Optional[list[Any]]:
+        """`items` as a list, or None with a note saying what was expected instead."""
+        if isinstance(items, (list, tuple)):
+            return list(items)
+        self.note(f"Expected a list of {what}, but got {describe(items)}")
+        return None
+
+    def mappings(self, items: Any, what: str):
+        """(index, fields) of each item that is a dict or object; the rest are noted."""
+        for index, raw in enumerate(items):
+            fields = as_mapping(raw)
+            if fields is None:
+                self.note(f"{what} {index} is a {type(raw).__name__}; skipped.")
+                continue
+            yield index, fields
+
+    @property
+    def spans(self) -> int:
+        return len(self._spans)
+
+    @property
+    def position(self) -> int:
+        return len(self._items)
+
+    def add_span(self, parent: int, depth: int, type_: str, name: str) -> int:
+        index = len(self._spans)
+        self._spans.append([index, parent, depth, type_, name, None])
+        inherited = self._scope[parent] if 0 <= parent < index else -1
+        self._scope.append(index if type_ == "agent" else inherited)
+        return index
+
+    def _scope_of(self, span: int) -> int:
+        return self._scope[span] if 0 <= span < len(self._scope) else -1
+
+    def _within(self, span: int, scope: int) -> bool:
+        """Whether `span` lies inside agent span `scope` (-1: the whole trace)."""
+        if scope < 0:
+            return True
+        agent = self._scope_of(span)
+        while agent >= 0:
+            if agent == scope:
+                return True
+            agent = self._scope_of(self._spans[agent][_PARENT])
+        return False
+
+    def set_label(self, span: int, type_: str, name: str, raw_input: Any) -> None:
+        if self._spans[span][_LABEL] is None:
+            self._spans[span][_LABEL] = fingerprint(type_, name, mask_volatile(canonical_json(raw_input)))
+
+    def add_tool_call(self, name: str, args: Any, output: Any = None, error: Any = None,
+                      *, span: int = -1, known: bool = True) -> None:
+        call = Call(name, canonical_args(args), span, False, len(self._items))
+        if known:
+            call.set_result(output, error)
+        self._items.append(call)
+
+    def add_llm_output(self, text: str, requests: Sequence[ToolRequest] = (), *, span: int = -1,
+                       input_tokens: Optional[float] = None, output_tokens: Optional[float] = None,
+                       cost: Optional[float] = None) -> None:
+        pos = len(self._items)
+        calls = []
+        for request in requests:
+            if request.name:
+                call = Call(request.name, canonical_args(request.args), span, True, pos)
+                if request.has_output:
+                    call.set_result(request.output)
+                calls.append(call)
+        self._items.append(Llm(pos, text, calls, span, input_tokens, output_tokens, cost))
+
+    def add_input(self, text: str, source: str = "user", *, span: int = -1) -> None:
+        """Input the agent received that is not a tool result (a user turn)."""
+        self._items.append(Input(len(self._items), source, text, span))
+
+    def add_claims(self, span: int, start: int, end: int,
+                   entries: list[ToolRequest]) -> None:
+        """`tools_called` entries of a non-LLM span whose subtree is items[start:end]."""
+        if entries:
+            canon = [(e.name, canonical_args(e.args), e.output, e.has_output) for e in entries]
+            self._claims.append((span, start, end, canon))
+
+    # -- merging -----------------------------------------------------------
+    def build(self) -> Trace:
+        """The frozen trace; `TraceReadError` when nothing at all was read."""
+        if not self._spans and not self._items:
+            why = "; ".join(self._notes[:3])
+            raise TraceReadError(
+                f"Expected a {self.source or 'trace'} trace with spans or messages, but found nothing to read"
+                + (f": {why}" if why else ".")
+            )
+        ordered = merge_requests(self._items, self._scope_of, self._within)
+        extra = apply_claims(ordered, self._claims)
+        steps = number_steps(ordered, extra)
+        spans = tuple(map(Span._make, self._spans))
+        notes = list(self._notes)
+        if self._dropped_notes:
+            notes.append(f"... and {self._dropped_notes} more notes like these.")
+        return Trace(spans=spans, steps=steps, name=self.name, source=self.source, notes=tuple(notes))

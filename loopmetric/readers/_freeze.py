@@ -1,0 +1,64 @@
+"""Freezing: the merged items of a trace become its numbered, immutable steps."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .._canonical import canonical_json, mask_error, mask_volatile, normalize_text
+from .._fingerprint import fingerprint
+from .._model import LlmOutput, Observation, Step, ToolCall
+from ._items import Call, Input, Llm
+
+__all__ = ["freeze_call", "number_steps"]
+
+_llm_output = LlmOutput._make
+_tool_call = ToolCall._make
+_ERROR_KEY_CHARS = 500
+
+
+def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]]) -> tuple[Step, ...]:
+    """The frozen steps, numbered from 1: the merged items with the unmatched claims put
+    where their spans start; a first input (the task) is not a step."""
+    if extra:
+        # Each extra call goes before the first item read at or after its span's start.
+        keyed = [(item.anchor, 1, seq, item) for seq, item in enumerate(ordered)]
+        keyed.extend((start, 0, seq, call) for start, seq, call in extra)
+        keyed.sort(key=lambda row: row[:3])
+        ordered = [row[3] for row in keyed]
+    steps: list[Step] = []
+    for item in ordered:
+        if isinstance(item, Input) and not steps:
+            continue  # the task itself: nothing before it to repeat, so not a step
+        number = len(steps) + 1
+        if isinstance(item, Llm):  # its text is normalized when something compares it
+            steps.append(_llm_output((
+                number,
+                item.text,
+                tuple([fingerprint(r.name, r.args) for r in item.requests]) if item.requests else (),
+                item.span,
+                item.input_tokens,
+                item.output_tokens,
+                item.cost,
+                "llm",
+            )))
+        elif isinstance(item, Input):
+            steps.append(Observation(number, item.source, fingerprint("input", normalize_text(item.text)),
+                                     text=item.text, span=item.span))
+        else:
+            steps.append(freeze_call(item, number))
+    return tuple(steps)
+
+
+def freeze_call(call: Call, number: int) -> ToolCall:
+    result: Optional[str] = None
+    outcome: Optional[str] = None
+    if call.known:
+        if call.error:
+            result = mask_error(call.error_text if isinstance(call.error_text, str) else "error")
+            outcome = fingerprint("error", result[:_ERROR_KEY_CHARS])
+        else:
+            value = call.result
+            result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
+            outcome = fingerprint("result", result)
+    return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
+                       outcome, call.span, call.requested, "tool"))

@@ -1,0 +1,153 @@
+"""The wire: OTLP JSON (`resourceSpans[].scopeSpans[].spans[]`, typed attributes) and the
+SDK's span JSON (`context.span_id`, plain attributes), flattened into `WireSpan`s."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Optional
+
+__all__ = ["WireSpan", "attributes", "flatten", "is_otlp"]
+
+_MAX_VALUE_DEPTH = 32
+MAX_NOTES = 20
+
+
+@dataclasses.dataclass
+class WireSpan:
+    trace: str
+    id: str
+    parent: str
+    name: str
+    start: tuple
+    attrs: dict[str, Any]
+    error: Optional[str]  # the status message (or "error") when the span failed
+    events: list[Mapping[str, Any]]
+
+
+def is_otlp(data: Any) -> bool:
+    """Whether parsed JSON looks like OTLP JSON or SDK span JSON."""
+    if isinstance(data, Mapping):
+        return "resourceSpans" in data or _is_span(data)
+    if isinstance(data, list) and data and isinstance(data[0], Mapping):
+        return is_otlp(data[0])
+    return False
+
+
+def _is_span(m: Mapping[str, Any]) -> bool:
+    if "spanId" in m and "traceId" in m:
+        return True
+    context = m.get("context")
+    return isinstance(context, Mapping) and "span_id" in context
+
+
+def flatten(data: Any, notes: list[str]) -> list[WireSpan]:
+    """Every span of parsed documents (exports, batches, single spans), in reading order."""
+    spans: list[WireSpan] = []
+    pending: list[Any] = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(reversed(node))
+        elif isinstance(node, Mapping):
+            if "resourceSpans" in node:
+                pending.append(_otlp_spans(node))
+            elif _is_span(node):
+                span = _read_span(node, len(spans))
+                if span is not None:
+                    spans.append(span)
+            elif len(notes) < MAX_NOTES:
+                notes.append("An entry that is neither OTLP nor a span was skipped.")
+    return spans
+
+
+def _otlp_spans(request: Mapping[str, Any]) -> list[Any]:
+    out: list[Any] = []
+    for resource in _list(request.get("resourceSpans")):
+        if not isinstance(resource, Mapping):
+            continue
+        scopes = resource.get("scopeSpans", resource.get("instrumentationLibrarySpans"))
+        for scope in _list(scopes):
+            if isinstance(scope, Mapping):
+                out.extend(s for s in _list(scope.get("spans")) if isinstance(s, Mapping))
+    return out
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _read_span(m: Mapping[str, Any], seq: int) -> Optional[WireSpan]:
+    context: Mapping[str, Any] = m["context"] if isinstance(m.get("context"), Mapping) else {}
+    span_id = m.get("spanId", context.get("span_id"))
+    if not isinstance(span_id, str) or not span_id:
+        return None
+    trace_id = m.get("traceId", context.get("trace_id"))
+    parent = m.get("parentSpanId", m.get("parent_id"))
+    status: Mapping[str, Any] = m["status"] if isinstance(m.get("status"), Mapping) else {}
+    code = status.get("code", status.get("status_code"))
+    failed = code in (2, "2", "STATUS_CODE_ERROR", "ERROR", "StatusCode.ERROR")
+    message = status.get("message", status.get("description"))
+    events = [e for e in _list(m.get("events")) if isinstance(e, Mapping)]
+    error = None
+    if failed:
+        error = message if isinstance(message, str) and message else _exception_message(events) or "error"
+    name = m.get("name")
+    return WireSpan(
+        trace=trace_id if isinstance(trace_id, str) else "",
+        id=span_id,
+        parent=parent if isinstance(parent, str) else "",
+        name=name if isinstance(name, str) else "",
+        start=_start(m, seq),
+        attrs=attributes(m.get("attributes")),
+        error=error,
+        events=events,
+    )
+
+
+def _start(m: Mapping[str, Any], seq: int) -> tuple:
+    nanos = m.get("startTimeUnixNano")
+    if isinstance(nanos, (int, str)) and str(nanos).isdigit():
+        return (0, int(nanos), "", seq)
+    iso = m.get("start_time")
+    if isinstance(iso, str):
+        return (1, 0, iso, seq)
+    return (2, 0, "", seq)
+
+
+def _exception_message(events: list[Mapping[str, Any]]) -> Optional[str]:
+    for event in events:
+        if event.get("name") == "exception":
+            message = attributes(event.get("attributes")).get("exception.message")
+            if isinstance(message, str) and message:
+                return message
+    return None
+
+
+def attributes(raw: Any) -> dict[str, Any]:
+    """OTLP `[{key, value: {stringValue: ...}}]` or a plain dict, as a dict."""
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    out: dict[str, Any] = {}
+    for item in _list(raw):
+        if isinstance(item, Mapping) and isinstance(item.get("key"), str):
+            out[item["key"]] = _value(item.get("value"), 0)
+    return out
+
+
+def _value(v: Any, depth: int) -> Any:
+    if not isinstance(v, Mapping):
+        return v
+    for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
+        if key in v:
+            return v[key]
+    if "intValue" in v:
+        raw = v["intValue"]
+        return int(raw) if isinstance(raw, (int, str)) and str(raw).lstrip("-").isdigit() else raw
+    if depth >= _MAX_VALUE_DEPTH:
+        return None
+    if isinstance(v.get("arrayValue"), Mapping):
+        return [_value(x, depth + 1) for x in _list(v["arrayValue"].get("values"))]
+    if isinstance(v.get("kvlistValue"), Mapping):
+        return attributes(v["kvlistValue"].get("values"))
+    return None

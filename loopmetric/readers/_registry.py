@@ -1,0 +1,312 @@
+"""One entry point for every format: what a value holds, and the traces in it.
+
+`detect_format` names the format of parsed JSON (or live objects) from its
+shape; `records` yields the traces a document holds, each read on demand, so
+that one bad record of a file does not keep the others from being read;
+`read_trace` turns any single value a user may hold (a `Trace`, a trace dict,
+JSON text or bytes, message objects, a pydantic-ai run result) into one
+`Trace`, or raises an error that says what was given and what is accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Callable, Optional
+
+from .._canonical import as_mapping
+from .._errors import TraceReadError, describe
+from .._gc import without_collector_pauses
+from .._model import Trace
+from ._chat import read_chat_messages
+from ._deepeval import read_deepeval_trace
+from ._intercode import is_intercode_run, read_intercode
+from ._json import TEXT_TYPES, parse_all
+from ._magentic import is_group_chat, read_group_chat
+from ._openai_agents import is_openai_agents, read_openai_agents_spans
+from ._otlp import is_otlp, read_otlp_traces
+from ._pydantic_ai import read_pydantic_ai_messages
+from ._sweagent import read_swe_agent
+
+__all__ = ["ACCEPTED", "FORMATS", "REGISTRY", "Format", "LoadedTrace", "NotATrace", "detect_format", "read_trace",
+           "records"]
+
+Records = Iterator[tuple[str, Callable[[], Trace]]]
+
+
+class NotATrace(TraceReadError):
+    """The JSON parsed but is none of the known trace formats."""
+
+
+@dataclass(frozen=True)
+class LoadedTrace:
+    """One trace read from a file, or the error that kept it from being read.
+
+    `name` is the file name, with `#index` (the record's place among the
+    records of the file, from 0) when the file holds several; `label` is what
+    the source calls the record (a task id, a trace id, a line), kept out of
+    the name so that the name stays an id.
+    """
+
+    name: str
+    trace: Optional[Trace] = None
+    error: Optional[str] = None
+    not_a_trace: bool = False  # parsed, but no known trace format
+    index: Optional[int] = None  # the record's place in a file of several
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Format:
+    """One trace format: its name, what it is (for errors), how to recognise it, how to read it.
+
+    `sniff_object` looks at a JSON object (a mapping), `sniff_list` at the first
+    item of a JSON array; either may be None when the format is never that
+    shape. `records(data, name)` yields (label, read) for each trace the
+    document holds. Rows are tried in `REGISTRY` order: the first that
+    recognises a document names its format.
+    """
+
+    name: str
+    accepted: str
+    records: Callable[[Any, str], Records]
+    sniff_object: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    sniff_list: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    sniff: Optional[Callable[[Any], bool]] = None  # any shape (OTLP: an export, a list of spans, ...)
+
+
+# -- the rows: how each format is recognised and read -----------------------------------------
+
+def _tau_records(data: Any, name: str) -> Records:
+    for record in data if isinstance(data, (list, tuple)) else [data]:
+        m = as_mapping(record)
+        label = f"task {m.get('task_id')} trial {m.get('trial')}" if m is not None and "task_id" in m else ""
+        yield label, partial(read_chat_messages, m.get("traj") if m is not None else record, name=name)
+
+
+def _otlp_records(data: Any, name: str) -> Records:
+    for trace in read_otlp_traces(data):
+        yield trace.name, partial(dataclasses.replace, trace, name=name)
+
+
+def _openai_agents_records(data: Any, name: str) -> Records:
+    for trace in read_openai_agents_spans(data):
+        yield trace.name, partial(dataclasses.replace, trace, name=name)
+
+
+def _tau2_records(data: Any, name: str) -> Records:
+    m = as_mapping(data) or {}
+    items = m.get("simulations") if "simulations" in m else [data]
+    for record in items if isinstance(items, (list, tuple)) else []:
+        r = as_mapping(record) or {}
+        yield (f"task {r.get('task_id')}" if "task_id" in r else "",
+               partial(read_chat_messages, r.get("messages"), name=name, source="tau2-bench"))
+
+
+def _intercode_records(data: Any, name: str) -> Records:
+    m = as_mapping(data) or {}
+    runs = [(None, m)] if is_intercode_run(m) else list(m.items())
+    for key, run in runs:
+        yield "" if key is None else f"task {key}", partial(read_intercode, run, name=name)
+
+
+def _mint_records(data: Any, name: str) -> Records:
+    state = as_mapping((as_mapping(data) or {}).get("state")) or {}
+    yield "", lambda: read_chat_messages(state.get("history"), name=name, source="mint")
+
+
+def _one(reader: Callable[..., Trace]) -> Callable[[Any, str], Records]:
+    """`records` of a format whose document is one trace."""
+
+    def one(data: Any, name: str) -> Records:
+        yield "", lambda: reader(data, name=name)
+
+    return one
+
+
+def _has_list(key: str) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda m: isinstance(m.get(key), list)
+
+
+def _is_deepeval(m: Mapping[str, Any]) -> bool:
+    return "trace_dict" in m or "children" in m or ("name" in m and ("type" in m or "input" in m or "output" in m))
+
+
+def _is_pydantic_ai(first: Mapping[str, Any]) -> bool:
+    return isinstance(first.get("parts"), (list, tuple)) and first.get("kind") in ("request", "response")
+
+
+def _is_mint(m: Mapping[str, Any]) -> bool:
+    state = as_mapping(m.get("state"))
+    return state is not None and isinstance(state.get("history"), list)
+
+
+def _is_intercode(m: Mapping[str, Any]) -> bool:
+    return is_intercode_run(m) or bool(m) and all(is_intercode_run(as_mapping(v)) for v in list(m.values())[:20])
+
+
+# A JSON array is read by the first item's shape, in priority order tau-bench, pydantic-ai,
+# chat, deepeval: each list sniff below leaves out the shapes of the ones before it.
+def _list_chat(first: Mapping[str, Any]) -> bool:
+    return "role" in first and not _has_list("traj")(first) and not _is_pydantic_ai(first)
+
+
+def _list_deepeval(first: Mapping[str, Any]) -> bool:
+    return (("children" in first or ("type" in first and "name" in first)) and "role" not in first
+            and not _has_list("traj")(first) and not _is_pydantic_ai(first))
+
+
+def _list_pydantic_ai(first: Mapping[str, Any]) -> bool:
+    return _is_pydantic_ai(first) and not _has_list("traj")(first)
+
+
+REGISTRY: tuple[Format, ...] = (
+    Format("otlp", "OTLP/OpenTelemetry span JSON", _otlp_records, sniff=is_otlp),
+    Format("openai-agents", "OpenAI Agents SDK spans (span.export() dicts)", _openai_agents_records,
+           sniff=is_openai_agents),
+    Format("swe-agent", "a SWE-agent .traj dict", _one(read_swe_agent), sniff_object=_has_list("trajectory")),
+    Format("tau2-bench", "tau2-bench record", _tau2_records, sniff_object=_has_list("simulations")),
+    Format("intercode", "an InterCode run", _intercode_records, sniff_object=_is_intercode),
+    Format("magentic-one", "a Magentic-One log", _one(read_group_chat), sniff_object=is_group_chat),
+    Format("mint", "a MINT record", _mint_records, sniff_object=_is_mint),
+    Format("deepeval", "a deepeval trace dict", _one(read_deepeval_trace),
+           sniff_object=_is_deepeval, sniff_list=_list_deepeval),
+    Format("chat", "OpenAI-style chat messages", _one(read_chat_messages),
+           sniff_object=_has_list("messages"), sniff_list=_list_chat),
+    Format("tau-bench", "a tau-bench", _tau_records, sniff_object=_has_list("traj"), sniff_list=_has_list("traj")),
+    Format("pydantic-ai", "a pydantic-ai message history (or its run result)", _one(read_pydantic_ai_messages),
+           sniff_list=_list_pydantic_ai),
+)
+_BY_NAME = {row.name: row for row in REGISTRY}
+
+FORMATS = tuple(row.name for row in REGISTRY)
+# What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
+ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenAI Agents SDK spans "
+            "(span.export() dicts), a pydantic-ai message history "
+            "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
+            ".traj dict, an InterCode run, a Magentic-One log or a MINT record, as objects or as JSON text or bytes")
+
+
+def detect_format(data: Any) -> str:
+    """One of `FORMATS`, from the shape of parsed JSON or live objects (the first row of
+    `REGISTRY` that recognises it)."""
+    for row in REGISTRY:
+        if row.sniff is not None and row.sniff(data):
+            return row.name
+    m = as_mapping(data) if not isinstance(data, (list, tuple)) else None
+    if m is not None:
+        for row in REGISTRY:
+            if row.sniff_object is not None and row.sniff_object(m):
+                return row.name
+        keys = ", ".join(sorted(map(str, m))[:8])
+        raise NotATrace(f"not a known trace format ({'keys: ' + keys if keys else 'an empty object'})")
+    if isinstance(data, (list, tuple)) and data:
+        first = as_mapping(data[0]) or {}
+        for row in REGISTRY:
+            if row.sniff_list is not None and row.sniff_list(first):
+                return row.name
+    what = "an empty list" if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
+    raise NotATrace(f"not a known trace format ({what})")
+
+
+def records(data: Any, fmt: str, name: str) -> Records:
+    """(label, read) for each trace a parsed document of format `fmt` holds.
+
+    `read()` gives a `Trace` named `name`; `label` is what the source calls the
+    record ("task 12 trial 0", "trace 4bf92f3577b34da6"), "" when nothing.
+    """
+    row = _BY_NAME.get(fmt)
+    if row is None:
+        raise ValueError(f"Expected a format among {', '.join(FORMATS)}, but got {fmt!r}.")
+    return row.records(data, name)
+
+
+def _run_result_messages(value: Any) -> Optional[list]:
+    """The messages of a pydantic-ai run result (`result.all_messages()`), else None."""
+    kind = type(value)
+    if kind.__module__.startswith("pydantic_ai") and kind.__name__ in ("AgentRunResult", "StreamedRunResult"):
+        return list(value.all_messages())
+    return None
+
+
+@without_collector_pauses
+def read_trace(value: Any, *, format: Optional[str] = None, name: str = "") -> Trace:  # noqa: A002
+    """The one trace `value` holds, read by the reader of its format.
+
+    Raises `TraceReadError` for None, for text that is not JSON, for content of
+    no known format and for a trace with nothing in it; `TypeError` for what
+    cannot hold one trace (a number, a path, a list or iterator of traces).
+    """
+    if isinstance(value, Trace):
+        return value
+    if isinstance(value, LoadedTrace):
+        if value.trace is None:
+            raise TraceReadError(f"The trace {value.name!r} could not be read: {value.error}")
+        return value.trace
+    if value is None:
+        raise TraceReadError(f"Expected a trace, but got None (nothing was recorded). Accepted: {ACCEPTED}.")
+    messages = _run_result_messages(value)
+    if messages is not None:
+        return read_pydantic_ai_messages(messages, name=name)
+    _reject_non_traces(value)
+    data = _parse(value)
+    try:
+        fmt = format or detect_format(data)
+    except NotATrace as error:
+        raise NotATrace(f"Expected a trace, but the {_kind(value)} given is {error}. Accepted: {ACCEPTED}.") from None
+    found = list(records(data, fmt, name))
+    if len(found) != 1:
+        raise TypeError(
+            f"Expected one trace, but the {fmt} content holds {len(found)} traces; read them with "
+            "load_traces(path), or score each: [detect_loops(t) for t in traces]."
+        )
+    return found[0][1]()
+
+
+def _kind(value: Any) -> str:
+    return "JSON text" if isinstance(value, TEXT_TYPES) else type(value).__name__
+
+
+def _parse(value: Any) -> Any:
+    """Parsed JSON text or bytes; span batches of one OTLP export (or Agents SDK spans) become one list."""
+    if not isinstance(value, TEXT_TYPES):
+        return value
+    found = parse_all(value)
+    if len(found) == 1:
+        return found[0]
+    if all(is_otlp(d) for d in found) or all(is_openai_agents(d) for d in found):
+        return found
+    raise TypeError(
+        f"Expected JSON text of one trace, but it holds {len(found)} JSON documents; "
+        "read them with load_traces(path), or score each: [detect_loops(t) for t in traces]."
+    )
+
+
+def _reject_non_traces(value: Any) -> None:
+    if isinstance(value, TEXT_TYPES) or isinstance(value, Mapping):
+        if isinstance(value, str) and value.strip()[:1] not in ("{", "["):
+            raise TraceReadError(
+                "Expected JSON text of a trace, but got a string that is not JSON "
+                f"({value.strip()[:40]!r}); to read a file, use load_traces(path)."
+            )
+        return
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(item, (Trace, LoadedTrace)) for item in value):
+            raise TypeError(
+                f"Expected one trace, but got a {type(value).__name__} of {len(value)} traces; "
+                "score each: [detect_loops(t) for t in traces]."
+            )
+        return
+    if hasattr(value, "__fspath__"):
+        raise TypeError(f"Expected a trace, but got a path ({value}); to read a file, use load_traces(path).")
+    if hasattr(value, "_trace_dict"):
+        raise TypeError(f"Expected a trace, but got {describe(value)}; pass its `_trace_dict`.")
+    if isinstance(value, Iterable) or isinstance(value, (int, float, bool, set, frozenset)):
+        raise TypeError(
+            f"Expected one trace, but got {describe(value)}; pass one trace "
+            "(or score each: [detect_loops(t) for t in traces]). Accepted: " + ACCEPTED + "."
+        )
+    if as_mapping(value) is None:
+        raise TypeError(f"Expected a trace, but got {describe(value)}. Accepted: {ACCEPTED}.")

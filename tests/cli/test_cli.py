@@ -1,0 +1,376 @@
+"""The command line: formats, tables, JSON, JUnit, the gate, unreadable files, jobs; every case of
+issue 12, point 3 in one table (exit code, first line of stderr, what stdout showed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from loopmetric import LoopSettings, __version__, read_deepeval_trace
+from loopmetric.cli import main
+from tests._traces import agent, llm, tool
+from tests.conftest import shared_path
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PAIR = (EXAMPLES / "looping_agent.json", EXAMPLES / "healthy_agent.json")
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """A folder of runs, entered: names in the output are paths relative to it."""
+    looping, healthy = (path.read_text() for path in PAIR)
+    for name, text in {"looping.json": looping, "healthy.json": healthy, "sub/healthy.json": healthy,
+                       "sub/looping.json": looping, "broken/bad.json": "{not json",
+                       "other/pydantic.json": (EXAMPLES / "pydantic_ai_messages.json").read_text(),
+                       "runs.jsonl": f"{json.dumps(json.loads(looping))}\n{json.dumps(json.loads(healthy))}\n"}.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def shown(out):
+    """What stdout showed: the names of JSON Lines, the headers of `explain`, else its lines."""
+    lines = out.splitlines()
+    if lines and lines[0].startswith("{"):
+        return [json.loads(line)["name"] for line in lines]
+    return [line for line in lines if line.startswith("== ")] or lines
+
+
+USAGE = "loopmetric score: error: argument"
+NOT_JSON = "not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+POINT_3 = [
+    # Paths: absolute and recursive globs, each file once, named by its path relative to the working folder.
+    pytest.param(["score", "{tmp}/*.json", "--json"], 0, "", ["healthy.json", "looping.json"], id="absolute-glob"),
+    pytest.param(["score", "{tmp}/**/healthy.json", "--json"], 0, "", ["healthy.json", "sub/healthy.json"],
+                 id="absolute-recursive-glob"),
+    pytest.param(["score", "*/*.json", "--json"], 2, f"loopmetric: broken/bad.json: {NOT_JSON}",
+                 ["other/pydantic.json", "sub/healthy.json", "sub/looping.json"], id="relative-glob-with-a-bad-file"),
+    pytest.param(["score", "{tmp}/*.yaml"], 2,
+                 "loopmetric: *.yaml: cannot read: [Errno 2] No such file or directory: '*.yaml'", [],
+                 id="glob-matching-nothing"),
+    pytest.param(["score", "missing.json"], 2,
+                 "loopmetric: missing.json: cannot read: [Errno 2] No such file or directory: 'missing.json'", [],
+                 id="missing-file"),
+    pytest.param(["score", "empty"], 2, "loopmetric: no trace files found", [], id="folder-without-traces"),
+    # Names: unique and traceable, `#index` for a file of several, the same file once.
+    pytest.param(["score", "runs.jsonl", "--json"], 0, "", ["runs.jsonl#0", "runs.jsonl#1"], id="record-index"),
+    pytest.param(["score", "healthy.json", "sub", "--json"], 0, "", ["healthy.json", "sub/healthy.json",
+                                                                     "sub/looping.json"], id="same-file-name"),
+    pytest.param(["score", "{tmp}/sub/healthy.json", "--json"], 0, "", ["sub/healthy.json"],
+                 id="absolute-path-inside-the-working-folder"),
+    pytest.param(["score", "healthy.json", "./healthy.json", "{tmp}/healthy.json", "--json"], 0, "",
+                 ["healthy.json"], id="same-file-named-three-ways"),
+    pytest.param(["score", "runs.jsonl#1", "--json"], 0, "", ["runs.jsonl#1"], id="score-one-record"),
+    # --junit, --fail-under, --jobs: checked before anything is scored.
+    pytest.param(["score", "looping.json", "--junit", "reports/loops.xml"], 2,
+                 "loopmetric: Expected --junit to name a file in an existing folder, but reports does not exist", [],
+                 id="junit-into-a-missing-folder"),
+    pytest.param(["score", "looping.json", "--junit", "sub"], 2,
+                 "loopmetric: Expected --junit to name a file, but sub is a folder", [], id="junit-is-a-folder"),
+    pytest.param(["score", "looping.json", "--fail-under", "1.5"], 2,
+                 f"{USAGE} --fail-under: Expected a share of traces between 0 and 1, but got '1.5'", [],
+                 id="fail-under-above-1"),
+    pytest.param(["score", "looping.json", "--fail-under", "-0.1"], 2,
+                 f"{USAGE} --fail-under: Expected a share of traces between 0 and 1, but got '-0.1'", [],
+                 id="fail-under-below-0"),
+    pytest.param(["score", "looping.json", "--fail-under", "most"], 2,
+                 f"{USAGE} --fail-under: Expected a share of traces between 0 and 1, but got 'most'", [],
+                 id="fail-under-not-a-number"),
+    pytest.param(["score", "looping.json", "--jobs", "0"], 2,
+                 f"{USAGE} --jobs: Expected at least 1 process, but got '0'", [], id="jobs-0"),
+    pytest.param(["score", "looping.json", "--jobs", "-2"], 2,
+                 f"{USAGE} --jobs: Expected at least 1 process, but got '-2'", [], id="jobs-negative"),
+    pytest.param(["score", "looping.json", "--jobs", "1.5"], 2,
+                 f"{USAGE} --jobs: Expected a whole number, but got '1.5'", [], id="jobs-not-whole"),
+    # The gate: one line saying which traces fell below; a trace that could not be read never passes.
+    pytest.param(["score", "looping.json", "healthy.json", "--fail-under", "0.9", "--json"], 1,
+                 "loopmetric: gate failed: 1 of 2 traces passed (0.50 < --fail-under 0.90); "
+                 "below the threshold: looping.json", ["looping.json", "healthy.json"], id="gate-fails"),
+    pytest.param(["score", "looping.json", "healthy.json", "--fail-under", "0.501", "--json"], 1,
+                 "loopmetric: gate failed: 1 of 2 traces passed (0.500 < --fail-under 0.501); "
+                 "below the threshold: looping.json", ["looping.json", "healthy.json"], id="gate-rates-told-apart"),
+    pytest.param(["score", "looping.json", "healthy.json", "--fail-under", "0.5", "--json"], 0, "",
+                 ["looping.json", "healthy.json"], id="gate-holds"),
+    pytest.param(["score", "healthy.json", "broken/bad.json", "--fail-under", "0.6", "--json"], 2,
+                 f"loopmetric: broken/bad.json: {NOT_JSON}", ["healthy.json"], id="gate-with-an-unreadable-trace"),
+    # Nothing read: the errors only, no table, no summary.
+    pytest.param(["score", "broken/bad.json"], 2, f"loopmetric: broken/bad.json: {NOT_JSON}", [],
+                 id="nothing-read"),
+    # --format that cannot read a trace: an error, never a pass.
+    pytest.param(["score", "--format", "swe-agent", "looping.json"], 2,
+                 "loopmetric: looping.json: Expected a swe-agent trace with spans or messages, but found nothing to "
+                 "read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict", [],
+                 id="format-cannot-read"),
+    pytest.param(["score", "--format", "intercode", "other/pydantic.json"], 2,
+                 "loopmetric: other/pydantic.json: Expected at least one intercode trace, but found none", [],
+                 id="format-finds-no-trace"),
+    pytest.param(["score", "--format", "magentic-one", "other/pydantic.json"], 2,
+                 "loopmetric: other/pydantic.json: Expected a trace with spans or steps, but other/pydantic.json "
+                 "has none.", [], id="format-reads-an-empty-trace"),
+    pytest.param(["explain", "--format", "swe-agent", "looping.json"], 2,
+                 "loopmetric: looping.json: Expected a swe-agent trace with spans or messages, but found nothing to "
+                 "read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict", [],
+                 id="explain-format-cannot-read"),
+    # explain: one record, every record of a file, every trace of a folder.
+    pytest.param(["explain", "runs.jsonl#1"], 0, "", ["== runs.jsonl#1: score 1.00 (pass), 6 steps"],
+                 id="explain-one-record"),
+    pytest.param(["explain", "runs.jsonl"], 0, "", ["== runs.jsonl#0: score 0.00 (FAIL), 12 steps",
+                                                    "== runs.jsonl#1: score 1.00 (pass), 6 steps"],
+                 id="explain-a-file-of-several"),
+    pytest.param(["explain", "sub"], 0, "", ["== sub/healthy.json: score 1.00 (pass), 6 steps",
+                                             "== sub/looping.json: score 0.00 (FAIL), 12 steps"],
+                 id="explain-a-folder"),
+    pytest.param(["explain", "runs.jsonl#2"], 2,
+                 "loopmetric: runs.jsonl#2: no such record; the file holds 2 traces (#0 to #1)", [],
+                 id="explain-no-such-record"),
+    pytest.param(["explain", "looping.json#1"], 2,
+                 "loopmetric: looping.json#1: no such record; the file holds 1 trace (#0)", [],
+                 id="explain-no-such-record-in-a-file-of-one"),
+    # Settings: 'none' only where it is accepted.
+    pytest.param(["score", "looping.json", "--repeated-call-threshold", "none"], 2,
+                 f"{USAGE} --repeated-call-threshold/--repetition-threshold: Expected a whole number, but got 'none'",
+                 [], id="setting-that-cannot-be-none"),
+    pytest.param(["score", "looping.json", "--repeated-result-threshold", "none", "--json"], 0, "",
+                 ["looping.json"], id="setting-that-can-be-none"),
+    pytest.param(["score", "looping.json", "--window", "few"], 2,
+                 f"{USAGE} --window: Expected a whole number or 'none', but got 'few'", [], id="setting-not-a-number"),
+    pytest.param(["--version"], 0, "", [f"loopmetric {__version__}"], id="version"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "first_error", "output"), POINT_3)
+def test_command_line_cases(workdir, capsys, args, code, first_error, output):
+    status, out, err = run(capsys, *(arg.format(tmp=workdir) for arg in args))
+    assert (status, err.splitlines()[0] if err else "", shown(out)) == (code, first_error, output)
+
+
+def test_a_failed_gate_names_the_unreadable_traces_too(workdir, capsys):
+    code, _, err = run(capsys, "score", "healthy.json", "looping.json", "broken/bad.json", "--fail-under", "0.6")
+    assert code == 2 and err.splitlines()[1:] == [
+        "loopmetric: gate failed: 1 of 3 traces passed (0.33 < --fail-under 0.60); below the threshold: "
+        "looping.json; could not be read: broken/bad.json"]
+
+
+def test_a_failed_gate_lists_ten_names_then_counts(workdir, capsys):
+    looping = (workdir / "looping.json").read_text()
+    for index in range(12):
+        (workdir / "many" / f"loop{index:02d}.json").parent.mkdir(exist_ok=True)
+        (workdir / "many" / f"loop{index:02d}.json").write_text(looping)
+    code, _, err = run(capsys, "score", "many", "--fail-under", "1", "--json")
+    names = ", ".join(f"many/loop{index:02d}.json" for index in range(10))
+    assert code == 1 and err == ("loopmetric: gate failed: 0 of 12 traces passed (0.00 < --fail-under 1.00); "
+                                 f"below the threshold: {names} and 2 more\n")
+
+
+def test_names_are_the_same_in_table_json_and_junit(workdir, capsys):
+    args = ("score", "looping.json", "runs.jsonl", "sub", "broken/bad.json")
+    _, table, _ = run(capsys, *args, "--junit", "loops.xml")
+    _, lines, _ = run(capsys, *args, "--json")
+    in_table = [line.split("│")[1].strip() for line in table.splitlines() if line.startswith("│")]
+    in_junit = [case.get("name") for case in ElementTree.parse(workdir / "loops.xml").getroot()]
+    read = ["looping.json", "runs.jsonl#0", "runs.jsonl#1", "sub/healthy.json", "sub/looping.json"]
+    assert in_table == shown(lines) == read and in_junit == [*read, "broken/bad.json"]
+    assert ElementTree.parse(workdir / "loops.xml").getroot()[-1][0].tag == "error"
+
+
+def test_output_off_a_terminal_keeps_names_whole_and_the_summary_on_one_line(tmp_path):
+    folder = tmp_path / "nightly" / "2026-12-01" / "a_rather_long_folder_of_agent_runs"
+    folder.mkdir(parents=True)
+    for path in PAIR:
+        (folder / f"{path.stem}_recorded_by_the_nightly_evaluation_job.json").write_text(path.read_text())
+    env = {**os.environ, "PYTHONPATH": str(EXAMPLES.parent), "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "loopmetric.cli", "score", "nightly"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    for path in PAIR:
+        name = f"nightly/2026-12-01/a_rather_long_folder_of_agent_runs/{path.stem}_recorded_by_the_nightly_" \
+               "evaluation_job.json"
+        assert sum(name in line for line in lines) == 1
+    assert lines[-1] == ("2 traces, 1 failed; patterns: repeated_call 1, repeated_text 1; 11 steps inside loops, "
+                         "660 tokens, $0.0021")
+    assert "severe repeated_call: search_web" in done.stdout and done.returncode == 0 and done.stderr == ""
+
+
+def test_summary_writes_numbers_one_way(workdir, capsys):
+    _, out, _ = run(capsys, "score", "looping.json")
+    assert out.splitlines()[-1] == ("1 trace, 1 failed; patterns: repeated_call 1, repeated_text 1; "
+                                    "11 steps inside loops, 660 tokens, $0.0021")
+    _, out, _ = run(capsys, "score", "healthy.json", "broken/bad.json")
+    assert out.splitlines()[-1] == "1 trace, 0 failed, 1 not read; patterns: none; 0 steps inside loops"
+
+
+@pytest.mark.parametrize("setting", [f.name for f in fields(LoopSettings) if f.name != "aggregation"])
+def test_help_offers_none_only_where_a_setting_takes_it(capsys, setting):
+    takes_none = True
+    try:
+        LoopSettings(**{setting: None})
+    except ValueError:
+        takes_none = False
+    code, out, _ = run(capsys, "score", "--help")
+    flag = "--" + setting.replace("_", "-")
+    [entry] = [chunk for chunk in out.split("\n  --")[1:] if chunk.split()[0] in (flag[2:], f"{flag[2:]},")]
+    assert code == 0 and ("'none'" in entry) is takes_none
+
+
+def test_score_examples_table(capsys):
+    code, out, _ = run(capsys, "score", EXAMPLES / "looping_agent.json", EXAMPLES / "healthy_agent.json")
+    assert code == 0
+    assert "FAIL" in out and "pass" in out and "2 traces, 1 failed" in out
+
+
+def test_json_output_and_gate(capsys):
+    code, out, _ = run(capsys, "score", *PAIR, "--json", "--fail-under", "0.9")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1  # 1 of 2 passing < 0.9
+    assert sorted(r["success"] for r in rows) == [False, True]
+    assert {"score", "score_breakdown", "findings"} <= set(rows[0])
+
+
+def test_settings_flags(capsys):
+    _, out, _ = run(capsys, "score", EXAMPLES / "looping_agent.json", "--json", "--threshold", "0.0")
+    assert json.loads(out)["success"] is True
+    code, _, err = run(capsys, "score", EXAMPLES, "--threshold", "2")
+    assert code == 2 and "`threshold`" in err
+
+
+def test_corrupt_file_is_named_and_others_scored(tmp_path, capsys):
+    (tmp_path / "bad.json").write_text("{not json")
+    (tmp_path / "good.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    code, out, err = run(capsys, "score", tmp_path / "bad.json", tmp_path / "good.json", "--json")
+    assert code == 2
+    assert "bad.json" in err and "not valid JSON" in err
+    assert json.loads(out)["success"] is True
+
+
+def test_folder_with_a_corrupt_and_a_valid_file(tmp_path, capsys, monkeypatch):
+    (tmp_path / "a_corrupt.json").write_text('{"name": "x", "children": [')
+    (tmp_path / "b_valid.json").write_text((EXAMPLES / "looping_agent.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "score", tmp_path, "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and "a_corrupt.json" in err and err.count("\n") == 1  # one line, naming the file
+    assert [(r["name"], r["success"]) for r in rows] == [("b_valid.json", False)]  # its own verdict, kept
+
+
+def test_junit_report(tmp_path, capsys):
+    junit = tmp_path / "loops.xml"
+    run(capsys, "score", *PAIR, "--junit", junit)
+    text = junit.read_text()
+    assert 'tests="2"' in text and 'failures="1"' in text and "<failure" in text
+
+
+def test_jsonl_and_stdin(tmp_path, capsys, monkeypatch):
+    lines = [json.dumps(json.loads((EXAMPLES / n).read_text())) for n in ("looping_agent.json", "healthy_agent.json")]
+    path = tmp_path / "runs.jsonl"
+    path.write_text("\n".join(lines))
+    _, out, _ = run(capsys, "score", path, "--json")
+    assert [json.loads(x)["success"] for x in out.splitlines()] == [False, True]
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines[0]))
+    _, out, _ = run(capsys, "score", "-", "--json")
+    assert json.loads(out)["success"] is False
+
+
+def test_explain_marks_the_loop(capsys):
+    code, out, _ = run(capsys, "explain", EXAMPLES / "looping_agent.json")
+    assert code == 0 and "<- #1 repeated_call" in out and "search_web" in out
+
+
+def test_jobs_output_identical_on_1000_traces(tmp_path, capsys):
+    rng = random.Random(7)
+    for i in range(1000):
+        steps = []
+        for _ in range(rng.randint(2, 12)):
+            name = rng.choice(["search", "fetch", "poll"])
+            steps += [llm(rng.choice(["Thinking.", "Let me check again.", f"Step {rng.randint(1, 3)}."])),
+                      tool(name, {"q": rng.randint(1, 3)}, rng.choice(["ok", "running", f"page {rng.randint(1, 9)}"]))]
+        if i % 3 == 0:  # a third get a stuck stretch somewhere
+            at = rng.randrange(len(steps) + 1)
+            steps[at:at] = [tool("poll", {"job": i}, "running") for _ in range(rng.randint(3, 6))]
+        (tmp_path / f"t{i:04d}.json").write_text(json.dumps(agent(*steps, name=f"run {i}")))
+    _, one, _ = run(capsys, "score", tmp_path, "--json", "--jobs", "1")
+    _, two, _ = run(capsys, "score", tmp_path, "--json", "--jobs", "2")
+    rows = [json.loads(line) for line in one.splitlines()]
+    assert one == two and len(rows) == 1000
+    assert 100 < sum(not r["success"] for r in rows) < 900  # both verdicts are exercised
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    for i in range(3):
+        (tmp_path / f"t{i}.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    _, _, err = run(capsys, "score", tmp_path, "--json")
+    assert err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    _, _, err = run(capsys, "score", tmp_path, "--json")
+    assert "scoring" in err
+
+
+def test_summary_adds_up_tokens_and_cost(capsys):
+    _, out, _ = run(capsys, "score", EXAMPLES / "looping_agent.json", "--json")
+    data = json.loads(out)
+    # Both findings span steps 2-12; the LLM steps between them are counted once.
+    trace = read_deepeval_trace(json.loads((EXAMPLES / "looping_agent.json").read_text()))
+    inside = [s for s in trace.llm_outputs if 2 <= s.step <= 12]
+    assert [f["steps"][0] for f in data["findings"]] == [2, 3] and data["findings"][1]["steps"][-1] <= 12
+    assert data["loop_tokens"] == sum(s.input_tokens + s.output_tokens for s in inside)
+    assert data["loop_cost"] == pytest.approx(sum(s.cost for s in inside))
+    _, table, _ = run(capsys, "score", EXAMPLES / "looping_agent.json")
+    assert f"{data['loop_tokens']:,.0f} tokens" in table and f"${data['loop_cost']:,.4f}" in table
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".json", ".traj")))
+def test_every_example_is_read(sample, capsys):
+    code, out, err = run(capsys, "score", EXAMPLES / sample, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["success"] is ("healthy" in sample)  # healthy_agent.json, openai_agents_healthy.json
+
+
+def test_help_does_not_import_deepeval():
+    code = "import sys; from loopmetric.cli import main; main(['score', 'examples']); print('deepeval' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=EXAMPLES.parent, check=True).stdout
+    assert out.strip().endswith("False")
+
+
+def test_real_swe_agent_runs(capsys):
+    folder = shared_path("trajectories", "sweagent-java-multi-swe-bench")
+    code, out, _ = run(capsys, "score", folder, "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 177
+    names = {Path(r["name"]).name for r in rows if not r["success"]}
+    # Loops documented in the data's README.
+    assert {"google__gson-1787.traj", "fasterxml__jackson-core-1182.traj", "fasterxml__jackson-core-980.traj"} <= names
+
+
+def test_real_tau_bench_file(capsys):
+    path = shared_path("trajectories", "tau-bench-gpt4o-airline", "gpt-4o-airline.json")
+    _, out, _ = run(capsys, "score", path, "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 200
+    assert not next(r for r in rows if r["name"].endswith("gpt-4o-airline.json#109"))["success"]
+
+
+def test_none_turns_a_pattern_off_when_called_programmatically(capsys):
+    # 4 identical polls: severe repeated_result by default, nothing once it and repeated_call are off.
+    trace = EXAMPLES / "looping_agent.json"
+    _, out, _ = run(capsys, "score", trace, "--json", "--repeated-result-threshold", "none",
+                    "--repetition-threshold", "6", "--window", "none")
+    patterns = {f["pattern"] for f in json.loads(out)["findings"]}
+    assert "repeated_result" not in patterns

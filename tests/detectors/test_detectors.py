@@ -1,0 +1,378 @@
+"""Each detector as a pure function, on tables of cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, read_deepeval_trace
+from loopmetric.detectors import (
+    detect_call_cycles,
+    detect_call_graph_cycles,
+    detect_reasoning_stagnation,
+    detect_rejected_outputs,
+    detect_repeated_calls,
+    detect_repeated_replies,
+    detect_repeated_results,
+    detect_repeated_text,
+    detect_revisited_calls,
+    detect_similar_attempts,
+)
+from tests._traces import agent, llm, span, tool
+
+DEFAULT = LoopSettings()
+
+
+def run(detector, *children, settings=DEFAULT, root=None):
+    trace = read_deepeval_trace(root if root is not None else agent(*children))
+    return [(f.pattern, f.severity, f.count) for f in detector(trace, settings)]
+
+
+def same(name="t", n=1, output="r", **kw):
+    return [tool(name, {"k": 1}, output=output, **kw)] * n
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(same(n=2), [], id="2-below-threshold"),
+    pytest.param(same(n=3), [("repeated_call", "mild", 3)], id="3-mild"),
+    pytest.param(same(n=4), [("repeated_call", "mild", 4)], id="4-mild"),
+    pytest.param(same(n=5), [("repeated_call", "severe", 5)], id="5-severe"),
+    pytest.param([tool("t", {"k": 1}) for _ in range(6)], [("repeated_call", "severe", 6)], id="unknown-results"),
+    pytest.param([tool("t", {"k": 1}, output=f"{p}%") for p in range(0, 60, 10)], [], id="percent-keeps-moving"),
+    pytest.param([tool("t", {"k": 1}, output=o) for o in ("queued", "running", "done")] * 1, [],
+                 id="status-word-moves"),
+    pytest.param([tool("t", {"k": 1}, output=f"[File: a.py ({n} lines total)]\n1:x = 1\n2:x = 1")
+                  for n in (2, 3, 4, 5, 6)], [("repeated_call", "severe", 5)], id="only-a-size-changes"),
+    pytest.param([tool("t", {"k": 1}, output=f"orders {n}-{n + 9}") for n in range(0, 60, 10)], [],
+                 id="one-line-result-keeps-its-numbers"),
+    pytest.param([tool("t", {"k": 1}, output=o) for o in ("a", "b", "a", "b", "a", "b")],
+                 [("repeated_call", "severe", 5)], id="flip-flop-results-nothing-new-after-two"),
+    pytest.param([tool("t", {"k": i}, output="r") for i in range(6)], [], id="different-args"),
+    pytest.param([x for i in range(4) for x in (tool("t", {"k": 1}, output="FAIL"),
+                                                tool("edit", {"n": i}, output=""))], [],
+                 id="re-run-after-a-different-edit"),
+])
+def test_repeated_call(children, expected):
+    assert run(detect_repeated_calls, *children) == expected
+
+
+def test_repeated_call_window():
+    spaced = [tool("other", {"i": 0}, output="x")]
+    for _ in range(4):  # 4 identical calls, each after 20 calls that bring nothing new
+        spaced += same() + [tool("other", {"i": 0}, output="x")] * 20
+    def of_t(settings):
+        trace = read_deepeval_trace(agent(*spaced))
+        return [(f.severity, f.count) for f in detect_repeated_calls(trace, settings) if f.tools == ("t",)]
+    assert of_t(DEFAULT) == []  # 21 calls apart: never within a window of 20
+    assert of_t(LoopSettings(window=None)) == [("mild", 4)]
+    assert of_t(LoopSettings(window=21)) == [("mild", 4)]
+
+
+def looked_up(i: int) -> dict:
+    return tool("list_dir", {"path": f"d{i}"}, output=[f"f{i}.txt"])
+
+
+def silent_edit(i: int) -> dict:
+    return tool("edit", {"line": i}, output="")
+
+
+ERR = {"output": None, "error": "FileNotFoundError: [Errno 2] No such file: 'x'"}
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(same(n=2), [], id="2-same-is-not-a-loop"),
+    pytest.param(same(n=3), [("repeated_result", "severe", 3)], id="3-same-severe"),
+    pytest.param(same(n=4), [("repeated_result", "severe", 4)], id="4-same-severe"),
+    pytest.param(same(n=2, output=None, error="Boom"), [], id="2-errors"),
+    pytest.param(same(n=3, output=None, error="Boom"), [("repeated_error", "severe", 3)], id="3-errors-severe"),
+    pytest.param([tool("t", {"k": 1}, error=f"Error at line {n}") for n in (1, 2, 3)],
+                 [("repeated_error", "severe", 3)], id="errors-differing-in-numbers"),
+    pytest.param([tool("t", {"k": 1}, error=e) for e in ("Error: a", "Error: b", "Error: c")], [],
+                 id="different-errors-are-different-outcomes"),
+    pytest.param(same(n=2) + [tool("t", {"k": 1}, output="new")] + same(n=2), [], id="broken-by-a-new-result"),
+    pytest.param([x for i in range(3) for x in (*same(), looked_up(i))], [], id="same-result-re-checked-after-news"),
+    pytest.param([x for i in range(3) for x in (tool("t", {"k": 1}, **ERR), looked_up(i))],
+                 [("repeated_error", "severe", 3)], id="same-error-despite-a-lookup-between"),
+    pytest.param([x for i in range(3) for x in (tool("t", {"k": 1}, **ERR), silent_edit(i))], [],
+                 id="same-error-after-a-silent-edit-each-time"),
+])
+def test_repeated_result(children, expected):
+    assert run(detect_repeated_results, *children) == expected
+
+
+def test_repeated_result_off():
+    assert run(detect_repeated_results, *same(n=9), settings=LoopSettings(repeated_result_threshold=None)) == []
+
+
+def ab(n, period=2):
+    names = "abcd"[:period]
+    return [tool(name, {"x": name}, output=name.upper()) for _ in range(n) for name in names]
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(ab(2), [("alternating_calls", "mild", 2)], id="A-B-x2-mild"),
+    pytest.param(ab(3)[:-1], [("alternating_calls", "severe", 3)], id="A-B-A-B-A-third-A-is-severe"),
+    pytest.param(ab(2)[:-1], [], id="A-B-A-is-not-yet-a-cycle"),
+    pytest.param(ab(3, period=5), [("alternating_calls", "severe", 3)], id="cycle-of-5"),
+    pytest.param([x for i in range(3) for x in (
+        tool("python3", {"cmd": "python3 -c 'print(1' " + " " * i}, error=f"line {i}: SyntaxError: invalid syntax"),
+        tool("ls", {"cmd": "ls"}, output="run.py\nnotes.txt"))],
+        [("drifting_cycle", "severe", 3)], id="drift-same-script-respaced-same-failure"),
+    pytest.param([x for i in range(3) for x in (
+        tool("bash", {"cmd": "echo 'print(1' " + " " * i + "> run.py"}, output=""),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print(1{' ' * i}\nSyntaxError"))],
+        [("drifting_cycle", "severe", 3)], id="drift-the-same-silent-write-respaced-then-the-same-failure"),
+    pytest.param([x for i in range(3) for x in (
+        tool("bash", {"cmd": f"echo 'print({i}' > run.py"}, output=""),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print({i}\nSyntaxError"))],
+        [], id="twin-different-silent-writes-then-the-same-failure"),
+    pytest.param([x for tool_name in ("exiftool", "zsteg", "steghide") for x in (
+        tool("file", {"cmd": "file a.png"}, output="a.png: PNG image data"),
+        tool(tool_name, {"cmd": f"{tool_name} a.png"}, error=f"bash: {tool_name}: command not found"))],
+        [("drifting_cycle", "severe", 3)], id="drift-a-different-missing-tool-each-round"),
+    pytest.param([x for i in range(3) for x in (
+        tool("list_orders", {"page": i}, output=f"orders {10 * i}-{10 * i + 9}"),
+        tool("summarize", {"page": i}, output=f"summary of page {i}"))], [],
+        id="twin-pagination-is-not-a-drift"),
+    pytest.param([x for i in range(3) for x in (
+        tool("edit", {"line": 5, "text": f"x = {i}"}, output=f"edited, x = {i}"),
+        tool("run_tests", {}, output="1 failed"))], [],
+        id="twin-different-edits-then-the-same-test"),
+    pytest.param(ab(3), [("alternating_calls", "severe", 3)], id="A-B-x3-severe"),
+    pytest.param(ab(3, period=3), [("alternating_calls", "severe", 3)], id="A-B-C-x3"),
+    pytest.param(ab(3, period=4), [("alternating_calls", "severe", 3)], id="A-B-C-D-x3"),
+    pytest.param(same(n=6), [], id="A-A-A-is-not-a-cycle"),
+    pytest.param([tool("a", {"x": i}, output="A") if i % 2 == 0 else tool("b", {}, output="B") for i in range(6)], [],
+                 id="changing-args-no-cycle"),
+])
+def test_call_cycles(children, expected):
+    assert run(detect_call_cycles, *children) == expected
+
+
+@pytest.mark.parametrize(("texts", "expected"), [
+    pytest.param(["Same."] * 2, [("repeated_text", "mild", 2)], id="2-mild"),
+    pytest.param(["Same."] * 3, [("repeated_text", "severe", 3)], id="3-severe"),
+    pytest.param(["Same.", "SAME.  "], [("repeated_text", "mild", 2)], id="case-and-space"),
+    pytest.param(["A one.", "B two.", "A one.", "B two."], [("repeated_text", "severe", 3)], id="A-B-A-B-text"),
+    pytest.param(["Step 1 done.", "Step 2 done.", "Step 3 done."], [], id="short-near-duplicates-are-not"),
+])
+def test_repeated_text(texts, expected):
+    assert run(detect_repeated_text, *[llm(t) for t in texts]) == expected
+
+
+LONG = ("the migration script failed again because the orders table still has the legacy column "
+        "customer_ref which blocks the foreign key constraint on invoices {n}")
+
+
+def test_stagnation_near_duplicates_and_reset_by_new_result():
+    texts = [llm(LONG.format(n=n)) for n in ("alpha", "beta", "gamma")]
+    assert run(detect_reasoning_stagnation, *texts) == [("reasoning_stagnation", "severe", 3)]
+    interleaved = [texts[0], tool("q", {"i": 1}, output="x"), texts[1], tool("q", {"i": 2}, output="y"), texts[2]]
+    assert run(detect_reasoning_stagnation, *interleaved) == []
+
+
+def test_stagnation_threshold():
+    texts = [llm(LONG.format(n=n)) for n in ("alpha", "beta")]
+    assert run(detect_reasoning_stagnation, *texts, settings=LoopSettings(similarity_threshold=1.0)) == []
+
+
+def test_call_graph_cycle_and_legitimate_recursion():
+    cyc = agent(tool("delegate", {"t": 1}, children=[agent(name="p", input={"t": 1})]), name="p", input={"t": 1})
+    assert run(detect_call_graph_cycles, root=cyc) == [("call_graph_cycle", "severe", 2)]
+    rec = agent(agent(agent(name="p", input={"n": 1}), name="p", input={"n": 2}), name="p", input={"n": 3})
+    assert run(detect_call_graph_cycles, root=rec) == []
+    siblings = agent(span("agent", "p", input={"t": 1}), span("agent", "p", input={"t": 1}), name="root")
+    assert run(detect_call_graph_cycles, root=siblings) == []
+
+
+def test_tool_detectors_respect_check_flag():
+    from loopmetric.detectors import run_detectors
+
+    trace = read_deepeval_trace(agent(*same(n=9)))
+    assert {f.signal for f in run_detectors(trace, LoopSettings())} == {"tool_repetition"}
+    assert run_detectors(trace, LoopSettings(check_tool_repetition=False)) == []
+
+
+FAILED_LOOKUP = "No matches found for \"{q}\" in /repo/src"
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "FooImpl", "Foos")],
+                 [("similar_attempts", "severe", 3)], id="reworded-lookups-all-failing-the-same-way"),
+    pytest.param([tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(6, 10)],
+                 [("similar_attempts", "severe", 4)], id="guessed-ids-all-not-found"),
+    pytest.param([x for n in range(3) for x in (
+        tool("update", {"seat": f"{n}A", "flight": "HAT030"}, error="Error: flight HAT030 not available"),
+        tool("search", {"date": f"05-1{n}"}, output=f"[flight {n}]"))],
+        [("similar_attempts", "severe", 3)], id="one-argument-changed-same-error-despite-lookups"),
+    pytest.param([tool("browse", {"ask": f"please open the page, attempt {n}"},
+                       output="I clicked 'Docs'. Here is a screenshot of [Home](https://x.test/). The viewport "
+                              "shows 20% of the webpage.") for n in range(3)],
+                 [("similar_attempts", "severe", 3)], id="reworded-instruction-same-page-back"),
+    pytest.param([tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "Bar")], [],
+                 id="twin-two-failures-is-not-yet"),
+    pytest.param([tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("Foo", "Bar")]
+                 + [tool("find_file", {"q": "Baz"}, output="Found 1 match: /repo/src/Baz.java")], [],
+                 id="twin-refined-until-it-succeeds"),
+    pytest.param([tool("open_drawer", {"n": n}, output=f"You open the drawer {n}. In it, you see nothing.")
+                  for n in range(1, 5)], [], id="twin-the-same-action-on-different-objects"),
+    pytest.param([tool("write", {"path": f"f{n}.txt"}, output="File written successfully.") for n in range(4)], [],
+                 id="twin-short-acknowledgements-are-not-the-same-attempt"),
+    pytest.param([x for n in range(3) for x in (
+        tool("update", {"seat": f"{n}A"}, error="Error: seat not available"),
+        tool("edit_config", {"n": n}, output="saved"))], [],
+        id="twin-same-error-after-a-change-each-time"),
+])
+def test_similar_attempts(children, expected):
+    assert run(detect_similar_attempts, *children) == expected
+
+
+def chat(*turns: str) -> dict:
+    """Alternating user input / agent reply, as a chat log with no tool calls."""
+    return [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(turns)]
+
+
+REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?", REFUSAL, "I really need it.", REFUSAL),
+                 [("repeated_reply", "severe", 3)], id="the-same-refusal-three-times"),
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?",
+                      REFUSAL.replace("once purchased", "after it was purchased"), "I really need it.",
+                      REFUSAL.replace("I'm sorry, but", "Unfortunately,")),
+                 [("repeated_reply", "severe", 3)], id="reworded-refusal"),
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?", REFUSAL), [], id="twin-twice-only"),
+    pytest.param(chat("Refund my insurance.", REFUSAL, "I would really appreciate some support here.",
+                      REFUSAL.replace("Is there anything", "I'm happy to support you with anything else. Is there"),
+                      "Please, an exception?", REFUSAL),
+                 [("repeated_reply", "severe", 3)], id="refusal-echoing-the-users-plain-words-is-still-a-repeat"),
+    pytest.param(chat("Refund my insurance.", REFUSAL, "My booking is ZX91Q.",
+                      REFUSAL.replace("Is there anything", "Booking ZX91Q has no refundable insurance. Is there anything"),
+                      "Please, an exception?", REFUSAL), [],
+                 id="twin-reply-taking-up-an-id-it-was-just-told"),
+    pytest.param(chat("Book Paris.", "Booked your flight to Paris on Monday at 9am, seat 12A, total 340 dollars.",
+                      "Now Rome.", "Booked your flight to Rome on Tuesday at 11am, seat 3C, total 220 dollars.",
+                      "And Oslo.", "Booked your flight to Oslo on Friday at 7pm, seat 30F, total 410 dollars."),
+                 [], id="twin-templated-replies-about-different-requests"),
+    pytest.param(chat("Hi.", "Got it.", "Item two.", "Got it.", "Item three.", "Got it."),
+                 [("repeated_reply", "severe", 3)], id="short-replies-count-when-exactly-equal"),
+])
+def test_repeated_replies(messages, expected):
+    from loopmetric import read_chat_messages
+
+    assert [(f.pattern, f.severity, f.count)
+            for f in detect_repeated_replies(read_chat_messages(messages), DEFAULT)] == expected
+
+
+FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+                      FORMAT_ERROR, "The bug is clearly in utils.", FORMAT_ERROR),
+                 [("rejected_output", "severe", 3)], id="the-same-format-error-three-times"),
+    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+                      FORMAT_ERROR), [], id="twin-twice-only"),
+    pytest.param(chat("Fix the bug.", "Thinking.", "What do you see?", "Still thinking.", "Anything?", "Hm."),
+                 [], id="twin-different-inputs-are-a-conversation"),
+])
+def test_rejected_outputs_in_chat(messages, expected):
+    from loopmetric import read_chat_messages
+
+    assert [(f.pattern, f.severity, f.count)
+            for f in detect_rejected_outputs(read_chat_messages(messages), DEFAULT)] == expected
+
+
+def test_rejected_outputs_from_pydantic_ai_retry_prompts():
+    from loopmetric import read_pydantic_ai_messages
+
+    def response(text):
+        return {"kind": "response", "parts": [{"part_kind": "text", "content": text}]}
+
+    def retry(error):
+        return {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": error}]}
+
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "Answer as JSON."}]}]
+    for n in range(3):  # each rejection words the validation error a little differently: still rejected
+        messages += [response(f"answer {n}"), retry(f"Invalid JSON: expected value at column {n}")]
+    trace = read_pydantic_ai_messages(messages)
+    assert [(f.pattern, f.count) for f in detect_rejected_outputs(trace, DEFAULT)] == [("rejected_output", 3)]
+    assert detect_rejected_outputs(trace, LoopSettings(rejected_output_threshold=4)) == ()
+
+
+@pytest.mark.parametrize("detector", [detect_similar_attempts, detect_call_cycles])
+def test_new_tool_detectors_respect_check_flag(detector):
+    children = [tool("find_file", {"q": q}, output=FAILED_LOOKUP.format(q=q)) for q in ("A", "B", "C")] + ab(3)
+    from loopmetric.detectors import run_detectors
+
+    assert run(detector, *children) != []
+    trace = read_deepeval_trace(agent(*children))
+    assert run_detectors(trace, LoopSettings(check_tool_repetition=False)) == []
+
+
+def checks(*names, output=lambda name, i: f"{name}: unchanged"):
+    """One read-only check per name, each with its own arguments."""
+    return [tool(name, {"target": name}, output=output(name, i)) for i, name in enumerate(names)]
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "d", "b", "a", "c"),
+                 [("revisited_calls", "severe", 6)], id="six-known-checks-in-no-order-severe"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "d", "b"),
+                 [("revisited_calls", "mild", 4)], id="four-known-checks-mild"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a"), [], id="twin-two-known-checks"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "e", "d", "b", "a"), [],
+                 id="twin-a-new-call-in-the-middle-resets"),
+    pytest.param(checks("a", "b", "c", "d") + checks("c", "a", "d", "b", "a", "c", "d", "b",
+                                                     output=lambda name, i: f"{name}: {'moved' if i == 3 else 'unchanged'}"),
+                 [("revisited_calls", "mild", 4)], id="twin-a-result-that-moves-resets"),
+    pytest.param([x for i in range(6) for x in (tool("edit", {"n": i}, output=""), tool("test", {}, output="1 failed"))],
+                 [], id="twin-test-re-run-after-different-edits"),
+])
+def test_revisited_calls(children, expected):
+    assert run(detect_revisited_calls, *children) == expected
+
+
+def test_revisited_calls_off_and_threshold():
+    children = checks("a", "b", "c", "d") + checks("c", "a", "d", "b", "a", "c")
+    assert run(detect_revisited_calls, *children, settings=LoopSettings(revisited_calls_threshold=None)) == []
+    assert run(detect_revisited_calls, *children,
+               settings=LoopSettings(revisited_calls_threshold=8)) == [("revisited_calls", "mild", 6)]
+
+
+# -- messages: deepeval's sentence for the same finding first, loopmetric's detail after --
+
+NEAR = [LONG.format(n=n) for n in ("alpha", "beta", "gamma")]
+
+
+@pytest.mark.parametrize(("detector", "trace", "opening", "detail"), [
+    pytest.param(detect_repeated_calls, [tool("t", {"k": 1}) for _ in range(5)],
+                 "Tool 't' called 5 times with identical arguments.", "No call recorded a result (steps 1-5).",
+                 id="repeated-call-no-results"),
+    pytest.param(detect_repeated_calls, same(n=5), "Tool 't' called 5 times with identical arguments.",
+                 "Each call returned the same result (steps 1-5).", id="repeated-call-same-result"),
+    pytest.param(detect_repeated_results, same(n=4), "Tool 't' called 4 times with identical arguments.",
+                 "Each call returned the same result (steps 1-4).", id="repeated-result"),
+    pytest.param(detect_repeated_results, same(n=3, output=None, error="Boom"),
+                 "Tool 't' called 3 times with identical arguments.", "Each call failed with the same error",
+                 id="repeated-error"),
+    pytest.param(detect_repeated_text, [llm("Same.")] * 3, "Identical reasoning outputs at steps 1, 2 and 3.",
+                 "The same LLM output appeared 3 times", id="repeated-text"),
+    pytest.param(detect_reasoning_stagnation, [llm(t) for t in NEAR], "High reasoning overlap (0.",
+                 ") at steps 1, 2 and 3. The 3 LLM outputs were near-duplicates (threshold 0.85)",
+                 id="near-duplicates"),
+    pytest.param(detect_reasoning_stagnation, [llm(" ".join(f"word{i}" for i in range(60)) + f" {w}")
+                                               for w in ("alpha", "beta", "gamma")],
+                 "Identical reasoning outputs at steps 1, 2 and 3.", "near-duplicates (lowest similarity 0.9",
+                 id="near-duplicates-above-0.95-are-identical-to-deepeval"),
+    pytest.param(detect_call_graph_cycles,
+                 agent(tool("delegate", {"t": 1}, children=[agent(name="p", input={"t": 1})]),
+                       name="p", input={"t": 1}),
+                 "Cycle detected in execution path: agent:p -> tool:delegate -> agent:p.",
+                 "Agent span 'p' re-entered itself with identical input (2 levels", id="call-graph-cycle"),
+])
+def test_message_opens_with_deepevals_sentence(detector, trace, opening, detail):
+    """`trace`: a whole trace, or the children of one agent span."""
+    (finding,) = detector(read_deepeval_trace(trace if isinstance(trace, dict) else agent(*trace)), DEFAULT)
+    assert finding.message.startswith(opening)
+    assert detail in finding.message[len(opening):]

@@ -1,0 +1,78 @@
+"""The progress model: what counts as news, what kind of failure a call met."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric import read_deepeval_trace
+from loopmetric._model import ToolCall
+from loopmetric.detectors._news import Progress, failure_kind, info_units
+from tests._traces import agent, tool
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param(None, frozenset(), id="no-result"),
+    pytest.param("orders 20-29", {"orders 20-29"}, id="one-line-keeps-numbers"),
+    pytest.param("[File: a.py (26 lines total)]\n1:x = 1", {"[File: a.py (# lines total)]", "#:x = #"},
+                 id="several-lines-mask-counters"),
+    pytest.param("status\nrunning 30%", {"status", "running 30%"}, id="percentages-kept"),
+    pytest.param("a\nlist1 = v2", {"a", "list1 = v2"}, id="digits-inside-words-kept"),
+    pytest.param("a  \n    indented", {"a", "    indented"}, id="indentation-kept-trailing-space-dropped"),
+    pytest.param("x\nx\n\n", {"x"}, id="distinct-lines"),
+])
+def test_info_units(text, expected):
+    assert info_units(text) == frozenset(expected)
+
+
+def call(args: dict, result: str, error: bool = False) -> ToolCall:
+    return ToolCall(1, "t", json.dumps(args), result, error, "c", "o")
+
+
+@pytest.mark.parametrize(("a", "b", "same_kind"), [
+    pytest.param(call({"q": "Foo"}, 'No matches found for "Foo" in /src'),
+                 call({"q": "BarBaz"}, 'No matches found for "BarBaz" in /src'), True, id="own-argument-masked"),
+    pytest.param(call({"id": "P1006"}, "Error: Plan with ID P1006 not found", True),
+                 call({"id": "P1007"}, "Error: Plan with ID P1007 not found", True), True, id="guessed-ids"),
+    pytest.param(call({"cmd": "run"}, "Traceback (most recent call last):\n  File x, line 3\nKeyError: 'a'", True),
+                 call({"cmd": "run"}, "Traceback (most recent call last):\n  File x, line 9\nValueError: b", True),
+                 False, id="tracebacks-differ-by-their-last-line"),
+    pytest.param(call({"q": "Foo"}, "Could not find [Foo]. Similar: ['Fool', 'Food']."),
+                 call({"q": "Bar"}, "Could not find [Bar]. Similar: ['Barn', 'Bark']."), True,
+                 id="first-sentence-is-the-kind"),
+])
+def test_failure_kind(a, b, same_kind):
+    assert failure_kind(a) is not None and failure_kind(b) is not None
+    assert (failure_kind(a) == failure_kind(b)) is same_kind
+
+
+@pytest.mark.parametrize("result", ["orders 20-29", "Found 3 matches", "You open the drawer 1."])
+def test_a_plain_result_is_no_failure(result):
+    assert failure_kind(call({"q": 1}, result)) is None
+
+
+def news(*children) -> list[bool]:
+    model = Progress(read_deepeval_trace(agent(*children)))
+    return [model.is_news(i) for i in range(len(model.calls))]
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([tool("a", {}, output="x")] * 3, [True, False, False], id="the-same-result-again"),
+    pytest.param([tool("a", {}, output=s) for s in ("queued", "running", "done")], [True] * 3,
+                 id="status-moves"),
+    pytest.param([tool("a", {"p": p}, output=f"page {p}") for p in (1, 2)], [True, True], id="new-pages"),
+    pytest.param([tool("a", {"n": n}, output="") for n in range(3)], [True] * 3, id="silent-new-actions-are-news"),
+    pytest.param([tool("a", {"n": n}, error="Error: locked") for n in range(3)], [True, False, False],
+                 id="failing-as-before-is-no-news"),
+    pytest.param([tool("a", {"n": n}, output="The page shows the same list of ten schools near the exchange.")
+                  for n in range(3)], [True, False, False], id="the-previous-result-of-substance-again"),
+    pytest.param([tool("a", {"n": n}, output="OK") for n in range(3)], [True, True, True],
+                 id="a-short-ok-from-a-new-call-is-news"),
+    pytest.param([tool("edit", {"v": v}, output=f"[File: a.py]\n1:x = {v}\n2:y = 0") for v in (1, 2)],
+                 [True, True], id="a-new-edit-that-changes-only-a-number-is-news"),
+    pytest.param([tool("read", {"p": p}, output="one two three four five\nsix seven eight nine ten")
+                  for p in ("x", "y")], [True, False], id="a-new-call-showing-only-what-was-shown"),
+])
+def test_news(children, expected):
+    assert news(*children) == expected

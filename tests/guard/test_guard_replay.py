@@ -1,0 +1,194 @@
+"""`loopmetric.guard.replay` and `loopmetric guard-replay`: the guard's own logic over recorded
+runs gives the very loops the live guard reported, and a folder of runs can be asked what the
+guard would have done at other settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+from loopmetric.cli import main
+from loopmetric.guard import DetectLoops, LoopDetectedError, ReplayedLoop, replay
+from tests.guard.test_guard import (
+    ALTERNATING,
+    BLOCK_PYDANTIC_AI,
+    CYCLE_OF_3,
+    POLLED,
+    QUEUED,
+    ROOT,
+    SAME_TEXT,
+    STUCK,
+    call,
+    recording_guard,
+    run,
+    scripted_agent,
+)
+
+EXAMPLES = ROOT / "examples"
+
+RUNS = [
+    ("repeated_result-three-times", STUCK * 3, {}),
+    ("repeated_call", POLLED * 2, {}),
+    ("alternating_calls", ALTERNATING * 2, {}),
+    ("repeated_text", SAME_TEXT * 2, {}),
+    ("one-loop-per-request", QUEUED, {"window": 20}),
+    ("parallel-calls", [[call("read", path="a")] * 4 + [call("poll", job="b")] * 6] + STUCK, {}),
+    ("checks-off", STUCK * 2 + POLLED, {"repeated_result_threshold": None, "repeated_text_threshold": None}),
+    ("cycles-of-3", CYCLE_OF_3, {"max_cycle_length": 3}),
+    ("masked-ids", [[call("stamp", job="1")]] * 6, {"mask_volatile_results": True}),
+    ("masked-error-numbers", [[call("compile", path="x")]] * 6, {"mask_error_numbers": True}),
+]
+
+
+@pytest.mark.parametrize("nudged", [False, True], ids=["handler-only", "with-nudges-in-history"])
+@pytest.mark.parametrize("turns, settings", [row[1:] for row in RUNS], ids=[row[0] for row in RUNS])
+def test_replay_returns_the_very_loops_the_live_guard_reported(turns, settings, nudged):
+    guard, recorder = recording_guard(**settings)
+    extra = [DetectLoops(**settings)] if nudged else []
+    agent, _ = scripted_agent(turns, guard, *extra, validate_output=True)
+    outcome, messages = run(agent)
+    assert recorder.loops, "each scripted run loops"
+    replayed = replay(messages, **settings)
+    assert [(r.request, r.loop) for r in replayed] == recorder.loops
+    assert {r.run_id for r in replayed} == {outcome.run_id}
+
+
+def test_replay_of_a_run_the_error_action_stopped_ends_with_the_loop_it_raised():
+    agent, _ = scripted_agent(STUCK * 2, DetectLoops(action="error"))
+    error, messages = run(agent)
+    assert isinstance(error, LoopDetectedError)
+    assert replay(messages) == [ReplayedLoop(messages[-1].run_id, 4, error.loop)]
+
+
+def _recorded():
+    guard, recorder = recording_guard()
+    agent, _ = scripted_agent(STUCK * 2, guard)
+    result, _ = run(agent)
+    return result, recorder
+
+
+@pytest.mark.parametrize("form", [
+    lambda result: result.all_messages(),
+    lambda result: result.all_messages_json(),
+    lambda result: result.all_messages_json().decode(),
+    lambda result: json.loads(result.all_messages_json()),
+    lambda result: ModelMessagesTypeAdapter.validate_json(result.all_messages_json()),
+], ids=["objects", "json-bytes", "json-text", "parsed-json", "reloaded-objects"])
+def test_replay_reads_objects_and_what_all_messages_json_writes(form):
+    result, recorder = _recorded()
+    assert [(r.request, r.loop) for r in replay(form(result))] == recorder.loops
+
+
+def test_replay_starts_each_run_of_a_continued_conversation_from_nothing():
+    guard, recorder = recording_guard()
+    agent, _ = scripted_agent(STUCK[:2] + ["Let me stop here."] + STUCK + ["Stopping."] + STUCK[:2], guard)
+    first, _ = run(agent)
+    second, _ = run(agent, "again", message_history=first.all_messages())
+    third, _ = run(agent, "once more", message_history=second.all_messages())
+    replayed = replay(third.all_messages())
+    assert [(r.run_id, r.request) for r in replayed] == [(second.run_id, 4)]
+    assert [(r.request, r.loop) for r in replayed] == recorder.loops
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"action": "error"}, "but got unknown ['action']"),
+    ({"windw": 5}, "but got unknown ['windw']"),
+    ({"repeated_call_threshold": 20}, "`repeated_call_threshold` to fit in `window`"),
+], ids=["action", "typo", "does-not-fit"])
+def test_replay_rejects_unknown_and_invalid_settings(settings, message):
+    with pytest.raises(ValueError) as error:
+        replay([], **settings)
+    assert message in str(error.value)
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+def cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def runs_folder(tmp_path):
+    """A looping run, a healthy run, and a file that is not a pydantic-ai history."""
+    looping, _ = run(scripted_agent(STUCK * 2 + POLLED)[0])
+    healthy, _ = run(scripted_agent([[call("read", path=str(i))] for i in range(4)])[0])
+    (tmp_path / "looping.json").write_bytes(looping.all_messages_json())
+    (tmp_path / "healthy.json").write_bytes(healthy.all_messages_json())
+    (tmp_path / "trace.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    return tmp_path
+
+
+def test_guard_replay_tells_what_the_guard_would_have_done_on_each_run_of_a_folder(runs_folder, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, err = cli(capsys, "guard-replay", runs_folder)
+    assert code == 0 and err == ""
+    assert "request 4: repeated_result read x3" in out and "healthy.json" in out and "trace.json" not in out
+    looping = replay((runs_folder / "looping.json").read_bytes())
+    assert [(r.request, r.loop.pattern) for r in looping] == [(4, "repeated_result"), (7, "repeated_result"),
+                                                              (12, "repeated_call")]
+    assert "2 runs, 1 with a loop; loops: repeated_call 1, repeated_result 2. Stopping each at its first loop " \
+           "(action='error') would have saved 9 of 17 requests" in out
+
+
+def test_guard_replay_json_lines_carry_the_replayed_loops(runs_folder, capsys):
+    code, out, _ = cli(capsys, "guard-replay", runs_folder / "looping.json", "--json")
+    [row] = [json.loads(line) for line in out.splitlines()]
+    replayed = replay((runs_folder / "looping.json").read_bytes())
+    assert code == 0 and row["requests"] == 12 and row["stopped_at"] == 4 and row["saved_requests"] == 9
+    assert [(r["request"], r["pattern"], tuple(r["tool_names"]), r["count"], tuple(r["fingerprints"]))
+            for r in row["loops"]] == [(r.request, r.loop.pattern, r.loop.tool_names, r.loop.count,
+                                        r.loop.fingerprints) for r in replayed]
+
+
+@pytest.mark.parametrize("flags, patterns", [
+    ([], ["repeated_result", "repeated_result", "repeated_call"]),
+    (["--repeated-result-threshold", "none"], ["repeated_call", "repeated_call"]),
+    (["--repeated-result-threshold", "5", "--repeated-call-threshold", "off"], ["repeated_result"]),
+    (["--window", "20", "--repeated-call-threshold", "12"], ["repeated_result", "repeated_result"]),
+], ids=["defaults", "result-off", "higher-result-threshold", "wider-window"])
+def test_guard_replay_settings_change_what_would_have_been_reported(runs_folder, capsys, flags, patterns):
+    code, out, _ = cli(capsys, "guard-replay", runs_folder / "looping.json", "--json", *flags)
+    assert code == 0 and [loop["pattern"] for loop in json.loads(out)["loops"]] == patterns
+
+
+@pytest.mark.parametrize("args, message", [
+    (["{folder}/looping.json", "--window", "2"], "Expected argument `repeated_call_threshold` to fit in `window`"),
+    (["{folder}/trace.json"], "trace.json: not a pydantic-ai message history (it reads as deepeval)"),
+    (["{folder}/missing.json"], "missing.json: cannot read"),
+    (["{folder}/broken.json"], "broken.json: not valid JSON"),
+    (["{folder}/invalid.json"], "invalid.json: not a valid pydantic-ai message history"),
+], ids=["settings-do-not-fit", "not-pydantic-ai", "missing", "broken-json", "invalid-history"])
+def test_guard_replay_names_what_it_could_not_read_and_exits_2(runs_folder, capsys, args, message):
+    (runs_folder / "broken.json").write_text("[{")
+    (runs_folder / "invalid.json").write_text('[{"kind": "request", "parts": [{"part_kind": "nonsense"}]}]')
+    code, _, err = cli(capsys, "guard-replay", *(a.format(folder=runs_folder) for a in args))
+    assert code == 2 and message in err
+
+
+def test_the_command_line_imports_pydantic_ai_only_for_guard_replay():
+    code = ("import sys; from loopmetric.cli import main; main(['score', 'examples', '--json']); "
+            "print('pydantic_ai' in sys.modules); main(['guard-replay', 'examples', '--json']); "
+            "print('pydantic_ai' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.stdout.splitlines()[-1] == "True" and "False" in done.stdout.splitlines()
+
+
+def test_guard_replay_without_pydantic_ai_says_which_extra_to_install():
+    code = BLOCK_PYDANTIC_AI + """
+from loopmetric.cli import main
+print(main(["guard-replay", "--window", "3", "examples"]))
+print(main(["score", "examples/healthy_agent.json", "--json"]))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.stderr == 'loopmetric: loopmetric.guard needs pydantic-ai: pip install "loopmetric[pydantic-ai]"\n'
+    lines = done.stdout.splitlines()
+    assert lines[0] == "2" and lines[-1] == "0" and json.loads(lines[1])["success"] is True

@@ -1,0 +1,43 @@
+"""The format registry: one row per format, tried in order; detection is the first row that matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric.readers._registry import ACCEPTED, FORMATS, REGISTRY, NotATrace, detect_format, records
+
+# Documents that match more than one row's shape: the priority the registry must keep.
+_AMBIGUOUS = [
+    pytest.param([{"traj": [], "role": "user"}], "tau-bench", id="list-tau-bench-over-chat"),
+    pytest.param([{"parts": [], "kind": "request", "role": "user"}], "pydantic-ai", id="list-pydantic-ai-over-chat"),
+    pytest.param([{"role": "tool", "type": "function", "name": "f"}], "chat", id="list-chat-over-deepeval"),
+    pytest.param([{"traj": [], "parts": [], "kind": "response"}], "tau-bench", id="list-tau-bench-over-pydantic-ai"),
+    pytest.param({"name": "run", "type": "agent", "messages": []}, "deepeval", id="object-deepeval-over-chat"),
+    pytest.param({"messages": [], "traj": []}, "chat", id="object-chat-over-tau-bench"),
+    pytest.param({"trajectory": [], "messages": []}, "swe-agent", id="object-swe-agent-over-chat"),
+    pytest.param({"resourceSpans": []}, "otlp", id="otlp-export"),
+]
+
+
+@pytest.mark.parametrize(("data", "fmt"), _AMBIGUOUS)
+def test_the_first_row_that_recognises_a_document_names_it(data, fmt):
+    assert detect_format(data) == fmt
+
+
+def test_every_row_is_named_once_and_accepted_in_errors():
+    assert len(FORMATS) == len(set(FORMATS)) == len(REGISTRY)
+    for row in REGISTRY:
+        assert row.sniff or row.sniff_object or row.sniff_list, row.name
+        assert row.accepted in ACCEPTED, row.name
+
+
+@pytest.mark.parametrize("data", [{}, {"other": 1}, [], [1, 2], [{"x": 1}], 3.5],
+                         ids=["empty-object", "unknown-keys", "empty-list", "numbers", "unknown-items", "number"])
+def test_what_no_row_recognises_is_not_a_trace(data):
+    with pytest.raises(NotATrace, match="not a known trace format"):
+        detect_format(data)
+
+
+def test_an_unknown_format_name_is_refused():
+    with pytest.raises(ValueError, match="Expected a format among otlp, "):
+        list(records({}, "yaml", "x"))

@@ -1,0 +1,120 @@
+"""The pydantic-ai message-history reader: parts, retries, live objects, the sample."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from loopmetric import TraceReadError, detect_loops
+from loopmetric.readers import read_pydantic_ai_messages
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def request(*parts):
+    return {"kind": "request", "parts": list(parts)}
+
+
+def response(*parts, usage=None):
+    return {"kind": "response", "parts": list(parts), "usage": usage}
+
+
+def call(name, args, call_id):
+    return {"part_kind": "tool-call", "tool_name": name, "args": args, "tool_call_id": call_id}
+
+
+def ret(name, content, call_id, outcome="success"):
+    return {"part_kind": "tool-return", "tool_name": name, "content": content, "tool_call_id": call_id,
+            "outcome": outcome}
+
+
+def text(content, kind="text"):
+    return {"part_kind": kind, "content": content}
+
+
+def user(content):
+    return {"part_kind": "user-prompt", "content": content}
+
+
+def steps(trace):
+    out = []
+    for s in trace.steps:
+        if s.kind == "tool":
+            out.append(("tool", s.name, s.args, s.result, s.error))
+        elif s.kind == "llm":
+            out.append(("llm", s.text))
+        else:
+            out.append(("input", s.source))
+    return out
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param([request(user("go")), response(text("checking"), call("poll", {"job": "a"}, "c1")),
+                  request(ret("poll", "running", "c1"))],
+                 [("llm", "checking"), ("tool", "poll", '{"job":"a"}', "running", False)],
+                 id="call-and-return-leading-prompt-is-not-a-step"),
+    pytest.param([response(call("poll", '{"job": "a"}', "c1")), request(ret("poll", {"state": "ok"}, "c1"))],
+                 [("llm", ""), ("tool", "poll", '{"job":"a"}', '{"state":"ok"}', False)],
+                 id="json-string-args-and-dict-result"),
+    pytest.param([response(call("fetch", {}, "c1")), request(ret("fetch", "bad id 17", "c1", outcome="retried"))],
+                 [("llm", ""), ("tool", "fetch", "{}", "bad id #", True)],
+                 id="retried-return-is-an-error-numbers-masked"),
+    pytest.param([response(call("fetch", {}, "c1")),
+                  request({"part_kind": "retry-prompt", "tool_name": "fetch", "tool_call_id": "c1",
+                           "content": [{"msg": "field required", "loc": ["x"]}]})],
+                 [("llm", ""), ("tool", "fetch", "{}", "field required", True)],
+                 id="retry-prompt-validation-errors"),
+    pytest.param([response(text("a")), request({"part_kind": "retry-prompt", "content": "try again"}),
+                  response(text("b"))],
+                 [("llm", "a"), ("input", "retry"), ("llm", "b")],
+                 id="output-retry-is-a-rejection-input"),
+    pytest.param([response(text("plan", kind="thinking"), text("answer"))], [("llm", "plan\nanswer")],
+                 id="thinking-and-text-are-one-output"),
+    pytest.param([response(call("poll", {"a": 1}, "c1")), request(ret("other", "x", "c1"))],
+                 [("llm", ""), ("tool", "poll", '{"a":1}', None, False), ("tool", "other", "{}", "x", False)],
+                 id="return-naming-another-tool-stays-apart"),
+    pytest.param([None, 3, {"kind": "response"}, response(text("ok"))], [("llm", "ok")],
+                 id="junk-messages-skipped"),
+])
+def test_parts(messages, expected):
+    assert steps(read_pydantic_ai_messages(messages)) == expected
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    pytest.param("nope", "not valid JSON", id="text-not-json"),
+    pytest.param(b'{"x": 1}', "Expected a list of pydantic-ai messages, but got a dict", id="bytes-not-a-list"),
+    pytest.param(5, "Expected a list of pydantic-ai messages, but got an int", id="number"),
+    pytest.param([], "found nothing to read", id="empty"),
+])
+def test_no_messages_is_an_error_not_a_pass(value, says):
+    with pytest.raises(TraceReadError, match=says):
+        read_pydantic_ai_messages(value)
+
+
+def test_usage_gives_tokens():
+    trace = read_pydantic_ai_messages([response(text("x"), usage={"input_tokens": 10, "output_tokens": 4})])
+    assert (trace.llm_outputs[0].input_tokens, trace.llm_outputs[0].output_tokens) == (10.0, 4.0)
+
+
+def test_sample_file_finds_both_loops():
+    report = detect_loops(read_pydantic_ai_messages(json.loads((EXAMPLES / "pydantic_ai_messages.json").read_text())))
+    assert not report.success
+    assert {(f.pattern, f.tools) for f in report.findings} >= {
+        ("repeated_result", ("get_job_status",)), ("repeated_error", ("download_report",))}
+
+
+def test_live_message_objects_read_like_their_json():
+    pytest.importorskip("pydantic_ai")
+    import sys
+
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        from record import scripted_pydantic_ai_agent
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    result = scripted_pydantic_ai_agent().run_sync("Download the export report for job 42.")
+    live = read_pydantic_ai_messages(result.all_messages())
+    dumped = read_pydantic_ai_messages(json.loads(result.all_messages_json()))
+    assert live.steps == dumped.steps and len(live.tool_calls) == 7
