@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from typing import Any, Optional
 
 try:
-    from inspect_ai.model import ChatMessage
+    from inspect_ai.model import (ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageTool,
+                                  ChatMessageUser)
     from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
     from inspect_ai.solver import TaskState
 except ImportError as error:  # pragma: no cover - depends on the environment
@@ -53,28 +54,27 @@ def chat_messages(messages: Iterable[ChatMessage]) -> list[dict[str, Any]]:
     """Inspect chat messages as OpenAI-style message dicts (the shape loopmetric's chat reader reads)."""
     out: list[dict[str, Any]] = []
     for message in messages:
-        role = getattr(message, "role", None)
-        if role == "assistant":
-            entry: dict[str, Any] = {"role": "assistant", "content": _text(message)}
-            calls = getattr(message, "tool_calls", None) or []
-            if calls:
+        entry: dict[str, Any]
+        if isinstance(message, ChatMessageAssistant):
+            entry = {"role": "assistant", "content": _text(message)}
+            if message.tool_calls:
                 entry["tool_calls"] = [{"id": call.id, "type": "function",
                                         "function": {"name": call.function, "arguments": call.arguments}}
-                                       for call in calls]
-            out.append(entry)
-        elif role == "tool":
+                                       for call in message.tool_calls]
+        elif isinstance(message, ChatMessageTool):
             entry = {"role": "tool", "tool_call_id": message.tool_call_id, "content": _text(message)}
-            if getattr(message, "function", None):
+            if message.function:
                 entry["name"] = message.function
-            error = getattr(message, "error", None)
-            if error is not None:
-                entry.update(error=True, content=getattr(error, "message", None) or str(error))
-            out.append(entry)
-        elif role == "user":
-            out.append({"role": "user", "content": _text(message)})
-        elif role != "system":
+            if message.error is not None:
+                entry.update(error=True, content=message.error.message or str(message.error))
+        elif isinstance(message, ChatMessageUser):
+            entry = {"role": "user", "content": _text(message)}
+        elif isinstance(message, ChatMessageSystem):
+            continue
+        else:
             raise TypeError(f"Expected Inspect chat messages (system, user, assistant or tool), "
                             f"but got {type(message).__name__}.")
+        out.append(entry)
     return out
 
 

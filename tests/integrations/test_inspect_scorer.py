@@ -196,3 +196,14 @@ def test_bad_arguments_fail_at_construction(options, message):
 def test_read_inspect_messages_rejects_what_is_not_messages(value):
     with pytest.raises(TypeError, match="Expected argument `messages`"):
         read_inspect_messages(value)
+
+
+def test_system_messages_are_skipped_and_other_objects_refused():
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+    from loopmetric import read_chat_messages
+
+    trace = read_inspect_messages([ChatMessageSystem(content="Be brief."), ChatMessageUser(content="hi")])
+    assert trace.steps == read_chat_messages([{"role": "user", "content": "hi"}]).steps and trace.steps
+    with pytest.raises(TypeError, match="Expected Inspect chat messages"):
+        read_inspect_messages([{"role": "user", "content": "hi"}])
