@@ -199,11 +199,13 @@ def test_read_inspect_messages_rejects_what_is_not_messages(value):
 
 
 def test_system_messages_are_skipped_and_other_objects_refused():
-    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+    from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
     from loopmetric import read_chat_messages
 
-    trace = read_inspect_messages([ChatMessageSystem(content="Be brief."), ChatMessageUser(content="hi")])
-    assert trace.steps == read_chat_messages([{"role": "user", "content": "hi"}]).steps and trace.steps
+    trace = read_inspect_messages([ChatMessageSystem(content="Be brief."), ChatMessageUser(content="hi"),
+                                   ChatMessageAssistant(content="Hello.")])
+    expected = read_chat_messages([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello."}])
+    assert trace.steps == expected.steps and [s.kind for s in trace.steps] == ["llm"]
     with pytest.raises(TypeError, match="Expected Inspect chat messages"):
         read_inspect_messages([{"role": "user", "content": "hi"}])
