@@ -17,6 +17,7 @@ from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, records
 from ._json import Unreadable
 from ._json import documents as parse_documents
 from ._otlp import is_otlp
+from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export (issue 22)
 
 __all__ = ["expand_paths", "load_text", "load_traces"]
 
@@ -102,7 +103,8 @@ def _entries(text: str, fmt: Optional[str]) -> Iterator[_Entry]:
         found = sorted([(line, None, why) for line, why in error.problems]
                        + [(line, data, None) for line, data in error.documents], key=lambda item: item[0])
     parsed = [data for _, data, why in found if why is None]
-    if len(parsed) > 1 and fmt in (None, "otlp") and all(is_otlp(d) for d in parsed):
+    if len(parsed) > 1 and (fmt in (None, "otlp") and all(is_otlp(d) for d in parsed)
+                            or fmt in (None, "openai-agents") and all(is_openai_agents(d) for d in parsed)):
         first = next(line for line, _, why in found if why is None)  # span batches of one export: one tree
         found = [item for item in found if item[2] is not None] + [(first, parsed, None)]
         found.sort(key=lambda item: item[0])

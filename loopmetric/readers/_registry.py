@@ -25,6 +25,7 @@ from ._deepeval import read_deepeval_trace
 from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
 from ._magentic import is_group_chat, read_group_chat
+from ._openai_agents import is_openai_agents, read_openai_agents_spans
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent
@@ -88,6 +89,11 @@ def _tau_records(data: Any, name: str) -> Records:
 
 def _otlp_records(data: Any, name: str) -> Records:
     for trace in read_otlp_traces(data):
+        yield trace.name, partial(dataclasses.replace, trace, name=name)
+
+
+def _openai_agents_records(data: Any, name: str) -> Records:
+    for trace in read_openai_agents_spans(data):
         yield trace.name, partial(dataclasses.replace, trace, name=name)
 
 
@@ -160,6 +166,8 @@ def _list_pydantic_ai(first: Mapping[str, Any]) -> bool:
 REGISTRY: tuple[Format, ...] = (
     Format("otlp", "OTLP/OpenTelemetry span JSON", _otlp_records, sniff=is_otlp),
     *(Format(name, accepted, read, sniff=sniff) for name, accepted, read, sniff in PLATFORMS),  # issue 22
+    Format("openai-agents", "OpenAI Agents SDK spans (span.export() dicts)", _openai_agents_records,
+           sniff=is_openai_agents),
     Format("swe-agent", "a SWE-agent .traj dict", _one(read_swe_agent), sniff_object=_has_list("trajectory")),
     Format("tau2-bench", "tau2-bench record", _tau2_records, sniff_object=_has_list("simulations")),
     Format("intercode", "an InterCode run", _intercode_records, sniff_object=_is_intercode),
@@ -177,7 +185,8 @@ _BY_NAME = {row.name: row for row in REGISTRY}
 
 FORMATS = tuple(row.name for row in REGISTRY)
 # What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
-ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, a pydantic-ai message history "
+ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenAI Agents SDK spans "
+            "(span.export() dicts), a pydantic-ai message history "
             "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
             ".traj dict, an InterCode run, a Magentic-One log, a MINT record, an MLflow trace, a Langfuse trace "
             "or a LangSmith run, as objects or as JSON text or bytes")
@@ -276,13 +285,13 @@ def _kind(value: Any) -> str:
 
 
 def _parse(value: Any) -> Any:
-    """Parsed JSON text or bytes; span batches of one OTLP export become one list."""
+    """Parsed JSON text or bytes; span batches of one OTLP export (or Agents SDK spans) become one list."""
     if not isinstance(value, TEXT_TYPES):
         return value
     found = parse_all(value)
     if len(found) == 1:
         return found[0]
-    if all(is_otlp(d) for d in found):
+    if all(is_otlp(d) for d in found) or all(is_openai_agents(d) for d in found):
         return found
     raise TypeError(
         f"Expected JSON text of one trace, but it holds {len(found)} JSON documents; "

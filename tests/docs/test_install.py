@@ -17,7 +17,8 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 EXAMPLES = ROOT / "examples"
 
 # Modules an extra brings, blocked as if never installed (None in sys.modules).
-WITHOUT_EXTRAS = "import sys\nfor m in ('deepeval', 'rich', 'matplotlib', 'pydantic_ai', 'mlflow'): sys.modules[m] = None\n"
+WITHOUT_EXTRAS = ("import sys\nfor m in ('deepeval', 'rich', 'matplotlib', 'pydantic_ai', 'mlflow', 'pydantic_evals', "
+                  "'inspect_ai'): sys.modules[m] = None\n")
 
 
 def run_core(code: str) -> subprocess.CompletedProcess:
@@ -77,6 +78,12 @@ EXTRA_MISSING = {
                  'AgentLoopDetectionMetric needs deepeval, which is not installed: pip install "loopmetric[deepeval]"'),
     "pydantic-ai": ("import loopmetric.guard",
                     'loopmetric.guard needs pydantic-ai: pip install "loopmetric[pydantic-ai]"'),
+    # -- evaluation frameworks (issue 22) --
+    "pydantic-evals": ("import loopmetric.integrations.pydantic_evals",
+                       'loopmetric.integrations.pydantic_evals needs pydantic-evals: '
+                       'pip install "loopmetric[pydantic-evals]"'),
+    "inspect": ("import loopmetric.integrations.inspect_ai",
+                'loopmetric.integrations.inspect_ai needs Inspect AI: pip install "loopmetric[inspect]"'),
 }
 
 

@@ -43,7 +43,8 @@ def _blocks(language: str) -> dict[str, str]:
 PYTHON = _blocks("python")
 EXTRAS = {"deepeval": "deepeval", "pydantic_ai": "pydantic_ai", "loopmetric.guard": "pydantic_ai",
           "loopmetric.plot": "matplotlib", "loopmetric.integrations.mlflow": "mlflow.genai",
-          "langchain": "langchain.agents", "agents": "agents", "smolagents": "smolagents"}  # the guard's adapters
+          "langchain": "langchain.agents", "agents": "agents", "smolagents": "smolagents",  # the guard's adapters
+          "pydantic_evals": "pydantic_evals", "logfire": "logfire", "inspect_ai": "inspect_ai"}  # issue 22
 
 
 def expected_lines(code: str) -> list[str]:

@@ -422,7 +422,8 @@ def test_command_line_on_a_folder_end_to_end(tmp_path, capsys, monkeypatch, spar
     assert "agents.jsonl: not valid JSON" in done.stderr
     results = spark.read.parquet(str(out))
     assert results.columns == ["path", "name", *LOOP_SCHEMA.fieldNames()]
-    assert results.count() == 7 + TAU_BENCH_RUNS + count + 1
+    examples = sum(1 for p in EXAMPLES.iterdir() if p.suffix in (".json", ".traj"))  # one trace each
+    assert results.count() == examples + TAU_BENCH_RUNS + count + 1
     assert results.filter(F.col("loop_error").isNotNull()).count() == 1
     names = {row.name for row in results.filter(F.col("path").endswith("tau_bench_results.json")).collect()}
     assert len(names) == TAU_BENCH_RUNS
