@@ -70,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
     chosen = {f.name: getattr(args, f.name) for f in fields(GuardSettings) if hasattr(args, f.name)}
     try:
         settings_from(args, GuardSettings)
-    except ValueError as error:
-        print(f"loopmetric: {error}", file=sys.stderr)
+    except ValueError as invalid:
+        print(f"loopmetric: {invalid}", file=sys.stderr)
         return EXIT_USAGE
     paths = expand_paths(args.paths)
     if not paths:

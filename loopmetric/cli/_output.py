@@ -85,7 +85,7 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
     if fits:
         shown.print(table)
     else:
-        print("\n".join(table.lines()))
+        print("\n".join(table.lines()))  # type: ignore[union-attr]  # the plain table
     failed = sum(1 for _, data in reports if not data["success"])
     print(summary_line(len(reports), failed, counts, looped, sum(tokens) if tokens else None,
                        sum(costs) if costs else None, unread=unread, skipped=skipped), flush=True)

@@ -47,18 +47,19 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
     last: dict[str, list[int]] = {}  # the same failure, nothing changed between
     for index, call in enumerate(model.calls + [None]):
         kind = model.kinds[index] if call is not None else None
-        chain = last.get(call.name) if call is not None else None
-        if (call is not None and chain and kind is not None and kind == model.kinds[chain[-1]]
-                and (window is None or index - chain[-1] <= window) and model.unchanged_between(chain[-1], index)):
-            chain.append(index)
+        failed_alike = last.get(call.name) if call is not None else None
+        if (call is not None and failed_alike and kind is not None and kind == model.kinds[failed_alike[-1]]
+                and (window is None or index - failed_alike[-1] <= window)
+                and model.unchanged_between(failed_alike[-1], index)):
+            failed_alike.append(index)
             continue
         if call is None:
             for name, pending in last.items():
                 for attempts in near_identical_groups(model.calls, pending):
                     findings.extend(_finding(model, name, attempts, threshold))
             break
-        if chain:
-            for attempts in near_identical_groups(model.calls, chain):
+        if failed_alike:
+            for attempts in near_identical_groups(model.calls, failed_alike):
                 findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
     findings.sort(key=lambda f: f.steps[0])

@@ -19,7 +19,7 @@ from itertools import compress, count
 from operator import eq
 from typing import Hashable, Optional
 
-from .._findings import Finding, step_range
+from .._findings import Finding, Pattern, Severity, step_range
 from .._model import Trace
 from ._evidence import Evidence, evidence_for
 from ._news import says_little
@@ -41,13 +41,13 @@ def _primitive(block: list) -> bool:
 
 
 def find_cycles(keys: list[Hashable], threshold: int,
-                claimed: Optional[list[bool]] = None) -> list[tuple[int, int, int, str]]:
+                claimed: Optional[list[bool]] = None) -> list[tuple[int, int, int, Severity]]:
     """(start, period, length, severity) of each block of `keys` repeated back to
     back: severe when its first key comes `threshold` times (length >= (threshold
     - 1) * period + 1), mild at two full rounds. `claimed` marks keys already in a
     cycle (updated)."""
     claimed = claimed if claimed is not None else [False] * len(keys)
-    found = []
+    found: list[tuple[int, int, int, Severity]] = []
     for period in PERIODS:
         # Where a key equals the one `period` before (compared in C), as runs of positions.
         hits = list(compress(count(period), map(eq, keys[period:], keys)))
@@ -63,6 +63,7 @@ def find_cycles(keys: list[Hashable], threshold: int,
             block = keys[start:start + period]
             if length < 2 * period - 1 or not _primitive(block) or all(claimed[start:start + length]):
                 continue
+            severity: Severity
             if length >= (threshold - 1) * period + 1:
                 severity = "severe"
             elif length >= 2 * period and threshold > 2:
@@ -100,9 +101,10 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings,
     calls = model.calls
     claimed = [False] * len(calls)
     findings = []
-    exact = [(c.call, c.outcome) for c in calls]
-    loose = [_loose_key(model, i) for i in range(len(calls))]
-    for pattern, keys in (("alternating_calls", exact), ("drifting_cycle", loose)):
+    exact: list[Hashable] = [(c.call, c.outcome) for c in calls]
+    loose: list[Hashable] = [_loose_key(model, i) for i in range(len(calls))]
+    rounds_of: tuple[tuple[Pattern, list[Hashable]], ...] = (("alternating_calls", exact), ("drifting_cycle", loose))
+    for pattern, keys in rounds_of:
         for start, period, length, severity in find_cycles(keys, threshold, claimed):
             covered = range(start, start + length)
             if pattern == "drifting_cycle" and any(

@@ -95,7 +95,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     if len(replies) < _CHAIN:
         return ()
     embed = settings.embedder or default_embedder()
-    vectors = _vectors(embed, [steps[i].text[:_MAX_CHARS] for i in replies])
+    vectors = _vectors(embed, [steps[i].text[:_MAX_CHARS] for i in replies])  # type: ignore[union-attr]
     news: list[bool] = []  # whether the other side's turn just before each reply told a new fact
     tool_before: list[int] = []  # tool steps up to each reply
     facts: set[str] = set()

@@ -35,7 +35,7 @@ import re
 from typing import Optional
 
 from .._canonical import mask_result
-from .._findings import Finding, step_range
+from .._findings import Finding, Severity, step_range
 from .._fingerprint import fingerprint
 from .._model import ToolCall, Trace
 from ._news import failure_kind, is_note, says_little
@@ -146,7 +146,8 @@ def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
     if threshold is None:
         return None
     count = len(run)
-    severity = "severe" if count >= threshold else "mild" if count >= max(3, threshold - 1) else None
+    severity: Optional[Severity] = ("severe" if count >= threshold
+                                    else "mild" if count >= max(3, threshold - 1) else None)
     if severity is None:
         return None
     steps = tuple(calls[i].step for i in run)

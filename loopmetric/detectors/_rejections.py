@@ -40,7 +40,7 @@ def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
     threshold = settings.rejected_output_threshold
     if threshold is None:
         return ()
-    findings = []
+    findings: list[Finding] = []
     chain: list[tuple[LlmOutput, Observation]] = []
     steps = trace.steps
     for position, step in enumerate(steps):

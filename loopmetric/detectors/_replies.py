@@ -38,18 +38,18 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
             continue
-        reply = step is not None and step.kind == "llm" and not step.requests and step.has_text
-        if reply and chain and _after_input(trace, chain[-1][0], step):
-            value = _same(chain[-1][0], step, min_words, cutoff)
-            if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], step, vocabulary):
+        reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
+        if reply is not None and chain and _after_input(trace, chain[-1][0], reply):
+            value = _same(chain[-1][0], reply, min_words, cutoff)
+            if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], reply, vocabulary):
                 value = None
             if value is not None:
-                chain.append((step, value))
+                chain.append((reply, value))
                 continue
         finding = _finding(chain, threshold, cutoff)
         if finding is not None:
             findings.append(finding)
-        chain = [(step, 1.0)] if reply else []
+        chain = [(reply, 1.0)] if reply is not None else []
     return tuple(findings)
 
 
@@ -71,7 +71,8 @@ def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabular
         return False
     told: set[str] = set()
     for step in trace.steps[earlier.step:later.step - 1]:
-        told |= _words(" ".join(w for w in step.text.split() if not w.islower()).casefold())
+        text = getattr(step, "text", "") or ""  # only the other side's inputs lie between
+        told |= _words(" ".join(w for w in text.split() if not w.islower()).casefold())
     return bool((new & told) - vocabulary.before(earlier.step))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .._findings import Finding, step_range
+from .._findings import Finding, Severity, step_range
 from .._model import Trace
 from ._evidence import Evidence, evidence_for
 from ._news import Progress
@@ -31,7 +31,7 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
     model = evidence_for(trace, evidence).news
     made: set[str] = set()
     stretch: list[int] = []
-    findings = []
+    findings: list[Finding] = []
     for index, call in enumerate(model.calls):
         if call.call in made and not model.is_news(index):
             stretch.append(index)
@@ -44,7 +44,7 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
 
 
 def _finding(model: Progress, stretch: list[int], threshold: int) -> tuple[Finding, ...]:
-    severity: Optional[str] = None
+    severity: Optional[Severity] = None
     if len(stretch) >= threshold:
         severity = "severe"
     elif len(stretch) >= max(3, threshold - 2):

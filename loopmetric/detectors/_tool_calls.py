@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .._findings import Finding, step_range
+from .._findings import Finding, Severity, step_range
 from .._model import ToolCall, Trace
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
@@ -33,7 +33,7 @@ def group_calls(calls: tuple[ToolCall, ...]) -> dict[str, list[int]]:
     return groups
 
 
-def _severity(count: int, mild: int, severe: int) -> str | None:
+def _severity(count: int, mild: int, severe: int) -> Severity | None:
     if count >= severe:
         return "severe"
     if count >= mild >= 2:

@@ -8,7 +8,7 @@ the same loop has to build up from scratch before it is reported a second time.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, cast, Optional
 
 from ..detectors._cycles import _primitive
 from ._loop import DetectedLoop, LoopPattern, loop_message
@@ -69,7 +69,7 @@ class Checks:
     def _repeated_result(self) -> Optional[Found]:
         """A call whose last `threshold`+ unreported occurrences in the window all returned one
         result; of several, the one that reached the threshold first."""
-        threshold = self.settings.repeated_result_threshold
+        threshold = cast(int, self.settings.repeated_result_threshold)  # `check` runs a check only when it is set
         runs: dict[str, list[Call]] = {}  # each call's unbroken run of one result, oldest first
         for call in self.record.calls:
             if call.consumed or call.pending:  # a result still to come neither counts nor breaks a run
@@ -89,7 +89,7 @@ class Checks:
     def _alternating_calls(self) -> Optional[Found]:
         """Two different calls made in turn (a block of up to `max_cycle_length` calls, opt-in),
         unreported and back to back, `threshold`+ times; of several, the one that got there first."""
-        threshold = self.settings.alternating_calls_threshold
+        threshold = cast(int, self.settings.alternating_calls_threshold)  # `check` runs a check only when it is set
         calls = list(self.record.calls)
         best: Optional[tuple[int, int, int, int]] = None  # (reached at, period, start, end)
         for period in range(2, self.settings.max_cycle_length + 1):
@@ -108,7 +108,7 @@ class Checks:
     def _repeated_call(self) -> Optional[Found]:
         """A call made `threshold`+ times among the unreported calls in the window; of several,
         the one that reached the threshold first."""
-        threshold = self.settings.repeated_call_threshold
+        threshold = cast(int, self.settings.repeated_call_threshold)  # `check` runs a check only when it is set
         counts: dict[str, int] = {}
         for call in self.record.calls:  # in order: the first call to reach the threshold wins
             if not call.consumed:
@@ -121,7 +121,8 @@ class Checks:
     def _repeated_text(self) -> Optional[Found]:
         """`threshold`+ responses in a row without tool calls and with the same text, unreported."""
         record = self.record
-        if record.text is None or record.text_count < self.settings.repeated_text_threshold:
+        threshold = cast(int, self.settings.repeated_text_threshold)  # `check` runs a check only when it is set
+        if record.text is None or record.text_count < threshold:
             return None
         count = record.text_count
         record.text_count = 0  # reported: the streak starts again from the next response

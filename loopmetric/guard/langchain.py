@@ -48,7 +48,7 @@ _STATE_KEY = "loopmetric_guard"
 
 
 class _LoopGuardState(AgentState):
-    loopmetric_guard: NotRequired[Annotated[Any, UntrackedValue, PrivateStateAttr]]  # type: ignore[valid-type]
+    loopmetric_guard: NotRequired[Annotated[Any, UntrackedValue, PrivateStateAttr]]
 
 
 class _Run:

@@ -146,7 +146,7 @@ class LoopScorer(Scorer):
         """Validate `value` and the settings now, not at the first trace."""
         _check_value(value)
         resolved = _settings(settings, options)
-        super().__init__(name=name, value=value)
+        super().__init__(name=name, value=value)  # type: ignore[call-arg]  # a field of this pydantic model
         self._settings = resolved
 
     @property
@@ -154,6 +154,6 @@ class LoopScorer(Scorer):
         """The settings every trace is scored with."""
         return self._settings
 
-    def __call__(self, *, trace: Any = None) -> Feedback:
+    def __call__(self, *, trace: Any = None) -> Feedback:  # type: ignore[override]  # a trace-only scorer
         """The `Feedback` for one trace (what `mlflow.genai.evaluate` calls per row)."""
         return _feedback(trace, self._settings, self.value, self.name)
