@@ -13,8 +13,9 @@ them, the speed benchmark's shapes at small sizes, and mutated traces as
 ...) or the error it raised. `compare` names the first differences; it exits 1
 when there are any.
 
-To take the baseline from another checkout, put its package first on the path:
-`PYTHONPATH=/path/to/other:$PWD python -m benchmarks.report_identity dump base.jsonl`.
+To take the baseline from another checkout, run it there (`python -m` puts the working
+folder first on the path, before PYTHONPATH): `cd /path/to/other && python -m
+benchmarks.report_identity dump base.jsonl`, or check the revision out with `git worktree add`.
 """
 
 from __future__ import annotations

@@ -105,3 +105,13 @@ def test_corpus_verdicts_are_the_command_lines(tmp_path, capsys):
         path.write_text(json.dumps(row["trace"]))
         assert row["lm"] == cli_verdicts(path, capsys)[0], row["id"]
     assert {row["lm"] for row in rows} == {True, False}
+
+
+def test_versions_smoke_times_each_version_from_its_own_package(tmp_path):
+    # The child processes assert that `loopmetric` came from the version asked for (the working
+    # folder would otherwise put this checkout first on the path for both).
+    from benchmarks import versions
+
+    text = versions.main(["--smoke", "--out", str(tmp_path)])
+    assert "| throughput, 50 typical traces |" in text and "after / before time" in text
+    assert not (tmp_path / "versions.md").exists()  # a smoke run writes no result

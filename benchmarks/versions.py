@@ -1,0 +1,160 @@
+"""Speed of two versions of loopmetric in one run: a refactor or a new rule must not be slower.
+
+    python -m benchmarks.versions [--before 2e5b972] [--spans 5000] [--traces 2000] [--rounds 3]
+
+The `loopmetric/` package of `--before` (a git revision of this repository) is
+unpacked into a temporary folder; this checkout is "after". Each round runs, for
+each version in turn, a fresh Python process with that version first on the
+path, which times on the same generated inputs:
+
+* `detect_loops` on one trace of each shape of `benchmarks.speed` (`--spans`
+  spans, parsed dict; the best of 3 calls), next to `json.loads` of its text;
+* the throughput job of `benchmarks.throughput`: `--traces` typical traces
+  (20-60 spans) as JSON text, each parsed and scored (`detect_loops`);
+* for "after", when `loopmetric[semantic]` is installed, the same throughput job
+  with `semantic=True` (issue 20: at most 3x the cost of off).
+
+The best of `--rounds` rounds is kept for each cell, so a burst of load on the
+machine falls on both versions alike; the load average is printed with the
+result. Writes `benchmarks/results/versions.md`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+from typing import Any, Optional
+
+from ._common import markdown_table, parser
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_CHILD = r"""
+import json, random, sys, time
+import loopmetric
+from loopmetric import detect_loops
+from benchmarks.speed import SHAPES, make_trace
+from benchmarks.throughput import typical_trace
+
+spans, traces, semantic = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+out = {"file": loopmetric.__file__, "shapes": {}}
+assert loopmetric.__file__.startswith(sys.argv[4]), (loopmetric.__file__, sys.argv[4])  # the version asked for
+detect_loops(make_trace(100, "distinct"))  # imports and first-call costs out of the timings
+for shape in SHAPES:
+    text = json.dumps(make_trace(spans, shape))
+    parse = score = float("inf")
+    for _ in range(3):
+        start = time.perf_counter(); data = json.loads(text); parse = min(parse, time.perf_counter() - start)
+        start = time.perf_counter(); detect_loops(data); score = min(score, time.perf_counter() - start)
+    out["shapes"][shape] = {"json_loads": parse, "loopmetric": score}
+rng = random.Random(0)
+texts = [json.dumps(typical_trace(rng, i)) for i in range(traces)]
+def job(**options):
+    start = time.perf_counter()
+    for text in texts:
+        detect_loops(json.loads(text), **options)
+    return time.perf_counter() - start
+start = time.perf_counter()
+for text in texts:
+    json.loads(text)
+out["throughput_json_loads"] = time.perf_counter() - start
+out["throughput"] = job()
+if semantic:
+    try:
+        import wordllama  # noqa: F401
+        out["throughput_semantic"] = job(semantic=True)
+    except ImportError:
+        pass
+print(json.dumps(out))
+"""
+
+
+def _unpack(revision: str, into: Path) -> Path:
+    """The `loopmetric/` package of `revision`, unpacked under `into`."""
+    archive = subprocess.run(["git", "archive", "--format=tar", revision, "loopmetric"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into)  # noqa: S202 - our own repository's archive
+    return into
+
+
+def _run(package_root: Optional[Path], spans: int, traces: int, semantic: bool) -> dict[str, Any]:
+    path = [str(package_root)] if package_root else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path + [str(ROOT)]), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+    with tempfile.TemporaryDirectory() as elsewhere:  # not ROOT: the working folder comes first on the path
+        done = subprocess.run([sys.executable, "-c", _CHILD, str(spans), str(traces), "1" if semantic else "0",
+                               str(package_root or ROOT)],
+                              cwd=elsewhere, env=env, capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _best(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    best = rounds[0]
+    for other in rounds[1:]:
+        for shape, cell in other["shapes"].items():
+            for key, value in cell.items():
+                best["shapes"][shape][key] = min(best["shapes"][shape][key], value)
+        for key in ("throughput", "throughput_json_loads", "throughput_semantic"):
+            if key in other:
+                best[key] = min(best.get(key, other[key]), other[key])
+    return best
+
+
+def main(argv: Optional[list[str]] = None) -> str:
+    p = parser("Speed of two versions of loopmetric in one run.")
+    p.add_argument("--before", default="2e5b972", help="git revision to compare with (default: main before issue 19)")
+    p.add_argument("--spans", type=int, default=5_000)
+    p.add_argument("--traces", type=int, default=2_000)
+    p.add_argument("--rounds", type=int, default=3)
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.spans, args.traces, args.rounds = 200, 50, 1
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        old = _unpack(args.before, Path(tmp))
+        before, after = [], []
+        for _ in range(args.rounds):  # in turn, so a burst of load falls on both
+            before.append(_run(old, args.spans, args.traces, semantic=False))
+            after.append(_run(None, args.spans, args.traces, semantic=True))
+    load_after = os.getloadavg()
+    b, a = _best(before), _best(after)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    rows = []
+    for shape in a["shapes"]:
+        bb, aa = b["shapes"][shape], a["shapes"][shape]
+        rows.append([f"{shape}, {args.spans:,} spans", f"{bb['loopmetric'] * 1000:.1f} ms",
+                     f"{aa['loopmetric'] * 1000:.1f} ms", f"**{aa['loopmetric'] / bb['loopmetric']:.2f}**",
+                     f"{bb['loopmetric'] / bb['json_loads']:.1f}x", f"{aa['loopmetric'] / aa['json_loads']:.1f}x"])
+    rows.append([f"throughput, {args.traces:,} typical traces", f"{args.traces / b['throughput']:,.0f} traces/s",
+                 f"{args.traces / a['throughput']:,.0f} traces/s", f"**{a['throughput'] / b['throughput']:.2f}**",
+                 f"{b['throughput'] / b['throughput_json_loads']:.1f}x",
+                 f"{a['throughput'] / a['throughput_json_loads']:.1f}x"])
+    table = markdown_table(["what", f"before ({args.before})", f"after ({head.strip()})", "after / before time",
+                            "before / json.loads", "after / json.loads"], rows)
+    semantic = ""
+    if "throughput_semantic" in a:
+        semantic = (f"\n`semantic=True` on the same {args.traces:,} typical traces (after): "
+                    f"{args.traces / a['throughput_semantic']:,.0f} traces/s, "
+                    f"**{a['throughput_semantic'] / a['throughput']:.2f}x** the time of `semantic=False`.\n")
+    text = (f"# Two versions in one run\n\nCommand: `python -m benchmarks.versions --before {args.before} "
+            f"--spans {args.spans} --traces {args.traces} --rounds {args.rounds}`. Each cell is the best of "
+            f"{args.rounds} rounds; in each round the two versions ran in turn, each in a fresh process "
+            "(detect_loops on the parsed dict, best of 3 calls per shape).\n\n" + table + "\n" + semantic +
+            f"\nLoad average (1, 5, 15 min) at the start {tuple(round(x, 2) for x in load_before)}, at the end "
+            f"{tuple(round(x, 2) for x in load_after)}; 2 cores.\n")
+    if not args.smoke:
+        (args.out / "versions.md").write_text(text)
+    print(text)
+    return text
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
