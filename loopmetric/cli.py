@@ -4,6 +4,7 @@
     loopmetric explain PATH... [settings]
     loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
     loopmetric spark PATH... --output FILE [--master URL] [--conf KEY=VALUE] [settings]
+    loopmetric report PATH... -o FILE [--fail-under RATE] [--jobs N] [settings]   (needs the report extra)
     loopmetric --version
 
 A PATH is a file, a folder (searched), a glob (absolute or relative, `**`
@@ -140,6 +141,11 @@ def _parser() -> argparse.ArgumentParser:
     _add_settings(explain)
     _add_guard_replay(commands)
     _add_spark(commands)
+    # >>> html report (issue 25): `report` and `score --html`, in loopmetric/html/_cli.py (no Jinja2 imported here)
+    from .html._cli import add_html_option, add_report_parser
+    add_html_option(score)
+    add_report_parser(commands)
+    # <<< html report
     return parser
 
 
@@ -482,6 +488,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ValueError as error:
         return _say(f"loopmetric: {error}", EXIT_USAGE)
     try:
+        # >>> html report (issue 25)
+        from .html._cli import run as html_run, wants_html
+        if wants_html(args):
+            return html_run(args, settings)
+        # <<< html report
         if args.command == "score":
             return _score(args, settings)
         if args.command == "spark":
