@@ -166,7 +166,7 @@
   function findingCard(f, k) {
     var card = el("article", { "class": "finding-card" });
     card.style.borderLeftColor = META.patterns[f.pattern] || "#d62728";
-    var head = el("h3", {}, "#" + (k + 1) + " " + f.pattern);
+    var head = el("h3", {}, "#" + (k + 1) + " " + f.pattern + " ");
     head.appendChild(el("span", { "class": "sev" }, f.severity));
     card.appendChild(head);
     if (f.meaning) { card.appendChild(el("p", { "class": "meaning" }, f.meaning + ".")); }
