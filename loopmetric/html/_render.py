@@ -14,6 +14,7 @@ autoescaped by Jinja2.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import os
@@ -21,7 +22,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, fields
 from importlib import resources
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from .. import __version__
 from .._numbers import count, money, number
@@ -34,6 +35,7 @@ __all__ = ["CHUNK", "Entry", "entry", "render", "unread_entry"]
 
 CHUNK = 200  # traces per lazily parsed detail block
 CONTENT_LIMIT = 300  # characters of repeated content shown per step
+COMPRESS_OVER = 8_000_000  # bytes of detail JSON beyond which the blocks are gzipped (10,000 traces: 38 MB -> 4 MB)
 PALETTE = list(dict.fromkeys([*_CALL_COLOURS, _UNIQUE, _LLM, *_PATTERN_COLOURS.values(), "#d62728", "black"]))
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(PALETTE)}
 
@@ -190,8 +192,23 @@ def _asset(name: str) -> str:
     return resources.files("loopmetric.html").joinpath("templates", name).read_text(encoding="utf-8")
 
 
-def render(entries: Sequence[Entry], settings: LoopSettings, *, title: str = "loopmetric report") -> str:
-    """The whole page as one string."""
+def _chunks(entries: Sequence[Entry], compress: Optional[bool]) -> tuple[list[Any], bool]:
+    """The detail blocks, as JSON text, or gzipped and base64-encoded when they are large
+    (the browser unpacks a block with DecompressionStream when a trace in it is opened)."""
+    from markupsafe import Markup
+
+    texts = [_json([e.detail for e in entries[start:start + CHUNK]]) for start in range(0, len(entries), CHUNK)]
+    if compress is None:
+        compress = sum(len(text) for text in texts) > COMPRESS_OVER
+    if not compress:
+        return [Markup(text) for text in texts], False
+    # mtime=0: the same traces always give the same page
+    return [base64.b64encode(gzip.compress(text.encode("utf-8"), mtime=0)).decode("ascii") for text in texts], True
+
+
+def render(entries: Sequence[Entry], settings: LoopSettings, *, title: str = "loopmetric report",
+           compress: Optional[bool] = None) -> str:
+    """The whole page as one string; `compress` the detail blocks (None: when they are large)."""
     from markupsafe import Markup
 
     env = _environment()
@@ -200,10 +217,7 @@ def render(entries: Sequence[Entry], settings: LoopSettings, *, title: str = "lo
     env.filters["count"] = count
     figures = summary(entries)
     script = _asset("report.js")
-    chunks = [
-        Markup(_json([e.detail for e in entries[start:start + CHUNK]]))
-        for start in range(0, len(entries), CHUNK)
-    ]
+    chunks, packed = _chunks(entries, compress)
     page = env.get_template("report.html.j2").render(
         title=title,
         version=__version__,
@@ -216,6 +230,7 @@ def render(entries: Sequence[Entry], settings: LoopSettings, *, title: str = "lo
         meta_json=Markup(_json({"chunk": CHUNK, "palette": PALETTE,
                                 "patterns": {p: _PATTERN_COLOURS.get(p, "#7f7f7f") for p in PATTERNS}})),
         chunks=chunks,
+        packed=packed,
         css=Markup(_asset("report.css")),
         script=Markup(script),
         # only this script may run (a content security policy): a second line of defence behind the escaping
@@ -224,9 +239,10 @@ def render(entries: Sequence[Entry], settings: LoopSettings, *, title: str = "lo
     return page
 
 
-def write(path: str, entries: Sequence[Entry], settings: LoopSettings, *, title: str = "loopmetric report") -> int:
+def write(path: str, entries: Sequence[Entry], settings: LoopSettings, *, title: str = "loopmetric report",
+          compress: Optional[bool] = None) -> int:
     """Render and write the page atomically (a reader never sees half a file); returns its size in bytes."""
-    data = render(entries, settings, title=title).encode("utf-8")
+    data = render(entries, settings, title=title, compress=compress).encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path))
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".loopmetric-", suffix=".html")
     try:

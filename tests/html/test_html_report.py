@@ -23,7 +23,7 @@ pytest.importorskip("jinja2")
 
 from loopmetric import LoopSettings, detect_loops, load_traces, read_deepeval_trace
 from loopmetric.html import write_report
-from loopmetric.html._render import CHUNK
+from loopmetric.html._render import CHUNK, entries_of, write
 
 from tests._traces import agent, llm, tool
 
@@ -359,7 +359,7 @@ def test_browser_summary_table_and_detail_agree_with_score_json(browser, tmp_pat
     [link] = [a for a in by_css(browser, "#trace-rows a") if a.text == looping["name"]]
     link.click()
     assert by_css(browser, "#summary-view")[0].is_displayed() is False
-    assert by_css(browser, "#detail-name")[0].text == looping["name"]
+    wait_for(lambda: by_css(browser, "#detail-name") and by_css(browser, "#detail-name")[0].text == looping["name"])
     assert by_css(browser, "#detail-reason")[0].text == looping["reason"]
     cards = by_css(browser, ".finding-card h3")
     assert [c.text.split()[1] for c in cards] == [f["pattern"] for f in looping["findings"]]
@@ -382,7 +382,7 @@ def test_browser_shows_untrusted_content_as_text(browser, tmp_path):
     browser.get(out.as_uri())
     assert visible_rows(browser) == [BAD_NAME]
     by_css(browser, "#trace-rows a")[0].click()
-    assert by_css(browser, "#detail-name")[0].text == BAD_NAME
+    wait_for(lambda: by_css(browser, "#detail-name") and by_css(browser, "#detail-name")[0].text == BAD_NAME)
     repeated = [pre.text for pre in by_css(browser, "pre.repeated")]
     assert any(SCRIPT in text for text in repeated), repeated
     assert any(IMG in text for text in repeated), repeated
@@ -395,8 +395,10 @@ def test_browser_shows_untrusted_content_as_text(browser, tmp_path):
     shot(browser, "untrusted.png")
 
 
-def test_browser_opens_a_trace_from_a_later_detail_block(browser, tmp_path):
-    """More traces than one detail block holds: the row links open the right trace's detail."""
+@pytest.mark.parametrize("compress", [False, True], ids=["json-blocks", "gzipped-blocks"])
+def test_browser_opens_a_trace_from_a_later_detail_block(browser, tmp_path, compress):
+    """More traces than one detail block holds: the row links open the right trace's detail,
+    whether the blocks are plain JSON or gzipped (as they are on large reports)."""
     sys.path.insert(0, str(ROOT))
     from benchmarks.throughput import typical_trace
 
@@ -406,10 +408,11 @@ def test_browser_opens_a_trace_from_a_later_detail_block(browser, tmp_path):
         trace = read_deepeval_trace(typical_trace(rng, index))
         traces.append(dataclasses.replace(trace, name=f"run-{index:04d}"))
     out = tmp_path / "many.html"
-    write_report(out, traces)
+    write(str(out), entries_of(traces, LoopSettings()), LoopSettings(), compress=compress)
+    assert ('type="application/gzip+base64"' in out.read_text(encoding="utf-8")) is compress
     browser.get(out.as_uri() + f"#trace-{CHUNK * 2 + 5}")
     chosen = traces[CHUNK * 2 + 5]
-    assert by_css(browser, "#detail-name")[0].text == chosen.name
+    wait_for(lambda: by_css(browser, "#detail-name") and by_css(browser, "#detail-name")[0].text == chosen.name)
     assert by_css(browser, "#detail-reason")[0].text == detect_loops(chosen).reason
     browser.get(out.as_uri() + "#traces")
     failing = sum(1 for t in traces if not detect_loops(t).success)

@@ -108,9 +108,22 @@
 
   // ---- the detail of one trace ---------------------------------------------------------------------------
   function detailOf(i) {
+    // A promise of the detail of trace i: its block is parsed (and unpacked when gzipped) on first use.
     var chunk = Math.floor(i / META.chunk);
-    if (!details[chunk]) { details[chunk] = JSON.parse(document.getElementById("d" + chunk).textContent); }
-    return details[chunk][i - chunk * META.chunk];
+    if (!details[chunk]) {
+      var node = document.getElementById("d" + chunk);
+      if (node.type !== "application/gzip+base64") {
+        details[chunk] = Promise.resolve(JSON.parse(node.textContent));
+      } else if (typeof DecompressionStream === "undefined") {
+        return Promise.reject(new Error("This report is large, so its details are compressed; this browser cannot " +
+          "unpack them (it needs DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later)."));
+      } else {
+        var bytes = Uint8Array.from(atob(node.textContent), function (c) { return c.charCodeAt(0); });
+        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        details[chunk] = new Response(stream).text().then(JSON.parse);
+      }
+    }
+    return details[chunk].then(function (block) { return block[i - chunk * META.chunk]; });
   }
   function colour(k) { return META.palette[k]; }
 
@@ -192,15 +205,24 @@
     return card;
   }
 
+  var shown = 0;  // the latest trace asked for: an earlier one still unpacking is not drawn over it
   function showDetail(i) {
+    var ticket = ++shown;
+    detailOf(i).then(function (d) { if (ticket === shown) { drawDetail(i, d); } }, function (error) {
+      if (ticket === shown) { drawDetail(i, { failure: error.message }); }
+    });
+  }
+  function drawDetail(i, d) {
     var r = ROWS[i];
     var box = document.getElementById("detail-view");
     var parts = document.createDocumentFragment();
     parts.appendChild(el("a", { href: "#traces", "class": "back", id: "back" }, "\u2190 all traces"));
     var head = el("div", { "class": "detail-head" });
     head.appendChild(el("h2", { id: "detail-name" }, r[0]));
-    var d = detailOf(i);
-    if (d.error) {
+    if (d.failure) {
+      parts.appendChild(head);
+      parts.appendChild(el("div", { "class": "reason", id: "detail-reason" }, d.failure));
+    } else if (d.error) {
       head.appendChild(el("p", { "class": "verdict unread", id: "detail-verdict" }, "could not be read (never counted as a pass)"));
       parts.appendChild(head);
       parts.appendChild(el("div", { "class": "reason", id: "detail-reason" }, d.error));
@@ -242,6 +264,7 @@
     var hash = decodeURIComponent(location.hash.slice(1));
     var m = /^trace-(\d+)$/.exec(hash);
     if (m && Number(m[1]) < ROWS.length) { showDetail(Number(m[1])); return; }
+    shown += 1;  // a detail still unpacking is no longer wanted
     document.getElementById("detail-view").hidden = true;
     document.getElementById("summary-view").hidden = false;
     document.title = baseTitle;
