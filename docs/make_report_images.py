@@ -4,7 +4,7 @@
 
 Writes the page with `loopmetric report examples -o <tmp>/report.html` (from the repo root, so
 names are relative), opens it in Chromium (`apt-get install chromium chromium-driver`) and saves
-docs/images/report_summary.png and docs/images/report_detail.png (examples/looping_agent.json).
+docs/images/report/summary.png and docs/images/report/detail.png (examples/looping_agent.json).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from loopmetric.cli import main as loopmetric  # noqa: E402
 DETAIL = "examples/looping_agent.json"
 
 
-def main(out: Path = ROOT / "docs" / "images") -> list[Path]:
+def main(out: Path = ROOT / "docs" / "images" / "report") -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "report.html"
@@ -37,15 +37,15 @@ def main(out: Path = ROOT / "docs" / "images") -> list[Path]:
             driver.set_window_size(1280, 1000)
             driver.get(page.as_uri())
             time.sleep(0.3)
-            driver.save_screenshot(str(out / "report_summary.png"))
+            driver.save_screenshot(str(out / "summary.png"))
             rows = driver.execute_script("return JSON.parse(document.getElementById('rows').textContent)")
             index = [row[0] for row in rows].index(DETAIL)
             driver.get(f"{page.as_uri()}#trace-{index}")
             time.sleep(0.3)
-            driver.save_screenshot(str(out / "report_detail.png"))
+            driver.save_screenshot(str(out / "detail.png"))
         finally:
             driver.quit()
-    return [out / "report_summary.png", out / "report_detail.png"]
+    return [out / "summary.png", out / "detail.png"]
 
 
 if __name__ == "__main__":

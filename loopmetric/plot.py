@@ -33,6 +33,12 @@ _PATTERN_COLOURS = {
     "repeated_text": "#8c564b",
     "reasoning_stagnation": "#e377c2",
     "call_graph_cycle": "#17becf",
+    "repeated_error": "#bcbd22",
+    "similar_attempts": "#2ca02c",
+    "repeated_reply": "#843c39",
+    "rejected_output": "#7b4173",
+    "drifting_cycle": "#3182bd",
+    "revisited_calls": "#637939",
 }
 _CALL_COLOURS = ("#1f77b4", "#2ca02c", "#bcbd22", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#ff7f0e")
 _UNIQUE = "#c7c7c7"

@@ -89,7 +89,7 @@ def entry(name: str, trace: Any, report: Any) -> Entry:
                          "content": [[text, steps] for text, steps in repeated.items()]})
     detail = {
         "reason": report.reason,
-        "notes": list(report.notes) + list(trace.notes),
+        "notes": list(report.notes),  # what the reader skipped, and why
         "breakdown": dict(report.score_breakdown),
         "verdict": data.verdict,
         "legend": data.legend,

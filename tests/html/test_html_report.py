@@ -420,3 +420,27 @@ def test_browser_opens_a_trace_from_a_later_detail_block(browser, tmp_path, comp
 
     Select(by_css(browser, "#verdict")[0]).select_by_value("fail")
     assert by_css(browser, "#shown")[0].text == f"{failing} of {len(traces)} traces"
+
+
+def test_jobs_and_stdin_give_the_same_page(tmp_path):
+    one, two = tmp_path / "one.html", tmp_path / "two.html"
+    assert loopmetric("report", *EXAMPLES, "-o", str(one)).returncode == 0
+    assert loopmetric("report", *EXAMPLES, "--jobs", "2", "-o", str(two)).returncode == 0
+    assert one.read_bytes() == two.read_bytes()
+    done = subprocess.run([sys.executable, "-m", "loopmetric.cli", "report", "-", "-o", str(tmp_path / "in.html")],
+                          cwd=ROOT, input=(ROOT / LOOPING).read_text(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    page = Page((tmp_path / "in.html").read_text(encoding="utf-8"))
+    assert page.text_of["worst"].startswith("<stdin> 0.00")
+
+
+def test_every_pattern_has_its_own_colour():
+    from typing import get_args
+
+    from loopmetric import Finding
+    from loopmetric.plot import _PATTERN_COLOURS
+
+    patterns = get_args(Finding.__annotations__["pattern"]) or get_args(__import__(
+        "loopmetric._findings", fromlist=["Pattern"]).Pattern)
+    assert set(_PATTERN_COLOURS) == set(patterns)
+    assert len(set(_PATTERN_COLOURS.values())) == len(_PATTERN_COLOURS)
