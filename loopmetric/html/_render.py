@@ -4,11 +4,11 @@ Each trace becomes an `Entry`: a row of the table (name, score, verdict,
 patterns, worst finding) and a detail (the timeline rows prepared by
 `loopmetric.plot.timeline_data`, the reason, each finding with the content
 that repeated, truncated). Rows are embedded as one JSON array; details in
-JSON blocks of `CHUNK` traces that the browser parses only when a trace is
-opened, so a page of 10,000 traces opens as fast as one of 100. All of it is
-JSON escaped for HTML (`<`, `>`, `&`, `'` as `\\u00XX`) and drawn in the browser
-with `textContent`, never parsed as markup; everything the template prints is
-autoescaped by Jinja2.
+blocks of `CHUNK` traces that the browser parses only when a trace in the block
+is opened (gzipped and base64-encoded past `COMPRESS_OVER` bytes, unpacked by
+the browser's DecompressionStream). The JSON is escaped for HTML (`<`, `>`,
+`&`, `'` as `\\u00XX`) and drawn in the browser with `textContent`, never parsed
+as markup; everything the template prints is autoescaped by Jinja2.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .._settings import LoopSettings
 from ..plot import _CALL_COLOURS, _LLM, _PATTERN_COLOURS, _UNIQUE, timeline_data
 from . import _svg
 
-__all__ = ["CHUNK", "Entry", "entry", "render", "unread_entry"]
+__all__ = ["CHUNK", "Entry", "entries_of", "entry", "render", "summary", "unread_entry", "write"]
 
 CHUNK = 200  # traces per lazily parsed detail block
 CONTENT_LIMIT = 300  # characters of repeated content shown per step
@@ -45,7 +45,7 @@ class Entry:
     """One trace of the report: `row` for the table and the summary, `detail` for its view."""
 
     name: str
-    row: dict[str, Any]  # report.to_dict() and the trace's step count; None fields for an unread trace
+    row: dict[str, Any]  # report.to_dict() with name and steps drawn; {name, error} for an unread trace
     detail: dict[str, Any]
 
 
@@ -257,7 +257,8 @@ def write(path: str, entries: Sequence[Entry], settings: LoopSettings, *, title:
     return len(data)
 
 
-def entries_of(traces: Iterable[Any], settings: LoopSettings, unreadable: Iterable[tuple[str, str]] = ()) -> list[Entry]:
+def entries_of(traces: Iterable[Any], settings: LoopSettings,
+               unreadable: Iterable[tuple[str, str]] = ()) -> list[Entry]:
     """Entries for `write_report`: each trace read as `detect_loops` reads it, scored with `settings`."""
     from .. import Trace, analyze, read_deepeval_trace
 

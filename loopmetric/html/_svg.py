@@ -43,7 +43,8 @@ def histogram(scores: list[float], threshold: float, bins: int = 20) -> dict[str
 
 
 def pattern_bars(patterns: list[dict[str, Any]]) -> dict[str, Any]:
-    """One row per pattern (most findings first): a light bar for all findings, a solid one for those in failing traces."""
+    """One row per pattern (most findings first): a light bar for all its findings, a solid one for
+    those in failing traces."""
     row_h, label_w = 22, 150
     top = max((p["findings"] for p in patterns), default=0)
     plot_w = WIDTH - label_w - 50

@@ -199,7 +199,8 @@ def test_exit_codes_are_scores(tmp_path, paths, gate):
     score = loopmetric("score", *paths, *options, cwd=tmp_path)
     report = loopmetric("report", *paths, *options, "-o", "r.html", cwd=tmp_path)
     assert report.returncode == score.returncode
-    assert report.stderr.replace("loopmetric: wrote r.html", "").count("loopmetric:") == score.stderr.count("loopmetric:")
+    said = report.stderr.replace("loopmetric: wrote r.html", "")
+    assert said.count("loopmetric:") == score.stderr.count("loopmetric:")
     page = Page((tmp_path / "r.html").read_text(encoding="utf-8"))
     reports = score_json(*paths, cwd=tmp_path)
     unread = [line for line in score.stderr.splitlines() if not line.startswith("loopmetric: gate failed")]
