@@ -35,7 +35,7 @@ __all__ = ["CHUNK", "Entry", "entries_of", "entry", "render", "summary", "unread
 
 CHUNK = 200  # traces per lazily parsed detail block
 CONTENT_LIMIT = 300  # characters of repeated content shown per step
-COMPRESS_OVER = 8_000_000  # bytes of detail JSON beyond which the blocks are gzipped (10,000 traces: 38 MB -> 4 MB)
+COMPRESS_OVER = 8_000_000  # bytes of detail JSON past which blocks are gzipped (1,000 typical traces: 3.6 MB)
 PALETTE = list(dict.fromkeys([*_CALL_COLOURS, _UNIQUE, _LLM, *_PATTERN_COLOURS.values(), "#d62728", "black"]))
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(PALETTE)}
 
