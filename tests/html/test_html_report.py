@@ -232,8 +232,9 @@ def test_score_html_writes_the_same_page_and_prints_what_score_prints(tmp_path):
                  id="score-no-folder"),
     pytest.param(["report", "nothing-here/*.json", "-o", "r.html"], "nothing-here/*.json", id="glob-without-match"),
 ])
-def test_usage_errors(args, message):
-    done = loopmetric(*args)
+def test_usage_errors(tmp_path, args, message):
+    (tmp_path / "examples").symlink_to(ROOT / "examples")  # run from a clone's root, writing nothing into it
+    done = loopmetric(*args, cwd=tmp_path)
     assert done.returncode == 2
     assert message in done.stderr
 
