@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from ._engine import analyze
 from ._findings import step_range
+from ._model import Trace
 from ._report import LoopReport
 from ._settings import LoopSettings
 from .readers import read_trace
@@ -31,6 +33,12 @@ _PATTERN_COLOURS = {
     "repeated_text": "#8c564b",
     "reasoning_stagnation": "#e377c2",
     "call_graph_cycle": "#17becf",
+    "repeated_error": "#bcbd22",
+    "similar_attempts": "#2ca02c",
+    "repeated_reply": "#843c39",
+    "rejected_output": "#7b4173",
+    "drifting_cycle": "#3182bd",
+    "revisited_calls": "#637939",
 }
 _CALL_COLOURS = ("#1f77b4", "#2ca02c", "#bcbd22", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#ff7f0e")
 _UNIQUE = "#c7c7c7"
@@ -60,6 +68,53 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     its number (the title lists pattern, count, severity and steps), over a
     light band.
     """
+    data = timeline_data(trace, report, settings=settings, max_label=max_label)
+    steps, findings = data.steps, data.findings
+    fig = _figure(11, min(1.8 + 0.26 * max(len(steps), 1), 40))
+    ax = fig.add_subplot()
+    for k, (finding, inside) in enumerate(zip(findings, data.finding_rows)):
+        colour = _PATTERN_COLOURS.get(finding.pattern, "#d62728")
+        x = 6.3 + 0.55 * k  # one column per finding, right of the labels
+        ax.axhspan(inside[0] - 0.45, inside[-1] + 0.45, color=colour, alpha=0.07, lw=0)
+        ax.plot([x, x], [inside[0], inside[-1]], color=colour, lw=2, solid_capstyle="round")
+        ax.scatter([x] * len(inside), inside, color=colour, s=22, zorder=3)
+        ax.text(x, inside[0] - 0.6, f"#{k + 1}", color=colour, fontsize=8, ha="center", va="bottom")
+    for i, (step, colour, label) in enumerate(zip(steps, data.colours, data.labels)):
+        edge = "black" if step.step in data.marked else "none"
+        ax.barh(i, 1.0 if step.kind == "tool" else 0.35, left=0.0, height=0.7, color=colour, edgecolor=edge)
+        ax.text(1.05 if step.kind == "tool" else 0.4, i, label, va="center", fontsize=7.5, family="monospace")
+    ax.set_yticks(range(len(steps)), [f"step {s.step}" for s in steps], fontsize=7.5)
+    ax.set_ylim(len(steps) - 0.5, -1.2 if findings else -0.5)
+    ax.set_xlim(0, 6.3 + 0.55 * len(findings) + (2.6 if findings else 0))
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(f"{title or data.heading}: {data.verdict}\n{data.legend}", loc="left", fontsize=9.5)
+    fig.legend(handles=_timeline_keys(data.keys), loc="outside lower left", ncols=4, fontsize=7.5, frameon=False)
+    return fig
+
+
+@dataclass(frozen=True)
+class TimelineData:
+    """What `plot_timeline` draws, before drawing: shared with the HTML report's SVG timeline."""
+
+    trace: Trace
+    report: LoopReport
+    steps: list  # the tool and LLM steps, one row each, in order
+    colours: list[str]  # bar colour of each row
+    labels: list[str]  # text of each row
+    marked: set[int]  # step numbers inside a loop (outlined)
+    findings: list  # the findings that rest on a drawn step, one column each
+    finding_rows: list[list[int]]  # the rows each of those findings rests on
+    heading: str  # the trace name
+    verdict: str  # "score 0.00 (FAIL)"
+    legend: str  # "#1 repeated_call x4 (severe, steps 2-8)   ..." or "no loops found"
+    keys: list[tuple[str, str, str]]  # the legend: (shape "bar"/"outline"/"line", colour, text)
+
+
+def timeline_data(trace: Any, report: Optional[LoopReport] = None, *, settings: Optional[LoopSettings] = None,
+                  max_label: int = 60) -> TimelineData:
+    """Rows, colours, labels and finding columns of a timeline (no matplotlib needed)."""
     trace = read_trace(trace)  # any format, a `Trace` or a `LoadedTrace` (an unread one raises)
     if report is None:
         report = analyze(trace, settings or LoopSettings())
@@ -67,66 +122,60 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     counts = Counter(s.call for s in steps if s.kind == "tool")
     repeated = [call for call, n in counts.items() if n > 1]
     colour_of = {call: _CALL_COLOURS[i % len(_CALL_COLOURS)] for i, call in enumerate(repeated)}
-    rows = max(len(steps), 1)
-    fig = _figure(11, min(1.8 + 0.26 * rows, 40))
-    ax = fig.add_subplot()
     row_of = {s.step: i for i, s in enumerate(steps)}
     findings = [f for f in report.findings if any(s in row_of for s in f.steps)]
-    for k, finding in enumerate(findings):
-        inside = sorted(row_of[s] for s in finding.steps if s in row_of)
-        colour = _PATTERN_COLOURS.get(finding.pattern, "#d62728")
-        x = 6.3 + 0.55 * k  # one column per finding, right of the labels
-        ax.axhspan(inside[0] - 0.45, inside[-1] + 0.45, color=colour, alpha=0.07, lw=0)
-        ax.plot([x, x], [inside[0], inside[-1]], color=colour, lw=2, solid_capstyle="round")
-        ax.scatter([x] * len(inside), inside, color=colour, s=22, zorder=3)
-        ax.text(x, inside[0] - 0.6, f"#{k + 1}", color=colour, fontsize=8, ha="center", va="bottom")
-    marked = {s for f in report.findings for s in f.steps}
-    for i, step in enumerate(steps):
+    colours, labels = [], []
+    for step in steps:
         if step.kind == "tool":
-            colour = colour_of.get(step.call, _UNIQUE)
+            colours.append(colour_of.get(step.call, _UNIQUE))
             outcome = "(no result)" if step.result is None else _short(step.result, 26)
             label = f"{step.name}({_short(step.args, 28)}) -> {'error: ' if step.error else ''}{outcome}"
-            ax.barh(i, 1.0, left=0.0, height=0.7, color=colour, edgecolor="black" if step.step in marked else "none")
         else:
+            colours.append(_LLM)
             label = f"llm: {_short(step.text, max_label) or '(no text)'}"
-            ax.barh(i, 0.35, left=0.0, height=0.7, color=_LLM, edgecolor="black" if step.step in marked else "none")
-        ax.text(1.05 if step.kind == "tool" else 0.4, i, _short(label, max_label + 20), va="center", fontsize=7.5,
-                family="monospace")
-    ax.set_yticks(range(len(steps)), [f"step {s.step}" for s in steps], fontsize=7.5)
-    ax.set_ylim(len(steps) - 0.5, -1.2 if findings else -0.5)
-    ax.set_xlim(0, 6.3 + 0.55 * len(findings) + (2.6 if findings else 0))
-    ax.set_xticks([])
-    for side in ("top", "right", "bottom"):
-        ax.spines[side].set_visible(False)
+        labels.append(_short(label, max_label + 20))
     verdict = "pass" if report.success else "FAIL"
-    heading = title or trace.name or "trace"
     legend = "   ".join(f"#{k + 1} {f.pattern} x{f.count} ({f.severity}, {step_range(f.steps)})"
                        for k, f in enumerate(findings)) or "no loops found"
-    ax.set_title(f"{heading}: score {report.score:.2f} ({verdict})\n{legend}", loc="left", fontsize=9.5)
-    fig.legend(handles=_timeline_keys(steps, colour_of, findings), loc="outside lower left", ncols=4,
-               fontsize=7.5, frameon=False)
-    return fig
+    return TimelineData(
+        trace=trace, report=report, steps=steps, colours=colours, labels=labels,
+        marked={s for f in report.findings for s in f.steps}, findings=findings,
+        finding_rows=[sorted(row_of[s] for s in f.steps if s in row_of) for f in findings],
+        heading=trace.name or "trace", verdict=f"score {report.score:.2f} ({verdict})", legend=legend,
+        keys=_timeline_key_data(steps, colour_of, findings),
+    )
 
 
-def _timeline_keys(steps: list, colour_of: dict[str, str], findings: list) -> list:
+def _timeline_key_data(steps: list, colour_of: dict[str, str], findings: list) -> list[tuple[str, str, str]]:
     """The legend of a timeline: what each bar colour, outline and column means."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
     kinds = {s.kind for s in steps}
     keys = []
     if colour_of:
-        keys.append(Patch(color=next(iter(colour_of.values())), label="a call made more than once (one colour each)"))
+        keys.append(("bar", next(iter(colour_of.values())), "a call made more than once (one colour each)"))
     if any(s.kind == "tool" and s.call not in colour_of for s in steps):
-        keys.append(Patch(color=_UNIQUE, label="a call made once"))
+        keys.append(("bar", _UNIQUE, "a call made once"))
     if "llm" in kinds:
-        keys.append(Patch(color=_LLM, label="LLM output"))
+        keys.append(("bar", _LLM, "LLM output"))
     if findings:
-        keys.append(Patch(facecolor="white", edgecolor="black", label="step inside a loop"))
+        keys.append(("outline", "black", "step inside a loop"))
     for pattern in dict.fromkeys(f.pattern for f in findings):
-        keys.append(Line2D([], [], color=_PATTERN_COLOURS.get(pattern, "#d62728"),  # type: ignore[arg-type]
-                           marker="o", markersize=4, lw=2, label=f"loop: {pattern}"))
+        keys.append(("line", _PATTERN_COLOURS.get(pattern, "#d62728"), f"loop: {pattern}"))
     return keys
+
+
+def _timeline_keys(keys: list[tuple[str, str, str]]) -> list:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = []  # patches and lines, as a legend takes them
+    for shape, colour, label in keys:
+        if shape == "bar":
+            handles.append(Patch(color=colour, label=label))
+        elif shape == "outline":
+            handles.append(Patch(facecolor="white", edgecolor=colour, label=label))
+        else:
+            handles.append(Line2D([], [], color=colour, marker="o", markersize=4, lw=2, label=label))
+    return handles
 
 
 def plot_dataset(reports: Iterable[Union[LoopReport, dict[str, Any]]], *, title: str = "Loop scores"):

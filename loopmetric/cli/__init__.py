@@ -4,9 +4,10 @@
     loopmetric explain PATH... [settings]
     loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
     loopmetric spark PATH... --output FILE [--master URL] [--conf KEY=VALUE] [settings]
+    loopmetric report PATH... -o FILE [--fail-under RATE] [--jobs N] [settings]   (needs the report extra)
     loopmetric --version
 
-One module per subcommand (`_score`, `_explain`, `_spark`, `_guard_replay`),
+One module per subcommand (`_score`, `_report`, `_explain`, `_spark`, `_guard_replay`),
 each with `add_parser(commands)` and `run(args, ...)`; what they share is in
 `_args` (parser, exit codes, settings flags), `_targets` (paths to named,
 scored traces), `_gate` (`--fail-under` and the exit code) and `_output`.
@@ -27,7 +28,7 @@ from typing import Any, Optional, Sequence
 
 from .._version import __version__
 from .._settings import LoopSettings
-from . import _explain, _score, _spark
+from . import _explain, _report, _score, _spark
 from ._args import EXIT_OK, EXIT_USAGE, Parser, say, settings_from
 from ._output import summary_line
 
@@ -39,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     _score.add_parser(commands).set_defaults(run=_score.run)
+    _report.add_parser(commands).set_defaults(run=_score.run)  # score's body, writing the page
     _explain.add_parser(commands).set_defaults(run=_explain.run)
     _add_guard_replay(commands)
     _spark.add_parser(commands).set_defaults(run=_spark.run)

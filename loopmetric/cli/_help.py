@@ -71,6 +71,8 @@ EXAMPLES = {
                 "loopmetric explain examples/openai_chat.json --repeated-error-threshold none"),
     "guard-replay": ("loopmetric guard-replay examples/pydantic_ai_messages.json",
                      "loopmetric guard-replay examples --repeated-result-threshold 4 --json"),
+    "report": ("loopmetric report examples -o /tmp/loops.html",
+               "loopmetric report examples --fail-under 0.5 --title 'Nightly agents' -o /tmp/nightly.html"),
     "spark": ("loopmetric spark examples --output /tmp/loops.parquet --overwrite",
               "loopmetric spark examples/looping_agent.json --output /tmp/loops.jsonl --overwrite --fail-under 0.9"),
 }

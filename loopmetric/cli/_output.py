@@ -11,7 +11,8 @@ from .._findings import worst_first
 from . import _console
 from ._numbers import count, money, number
 
-__all__ = ["console", "junit_problem", "print_table", "progress", "summary_line", "write_junit"]
+__all__ = ["console", "file_problem", "junit_problem", "print_table", "progress", "summary_line", "summary_of",
+           "write_junit"]
 
 _COLUMNS = ("trace", "score", "verdict", "worst finding", "steps")
 
@@ -52,20 +53,9 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
     """One row per scored trace, then `summary_line`."""
     from ._console import Table
 
-    counts: dict[str, int] = {}
-    looped = 0
-    tokens: list[float] = []
-    costs: list[float] = []
     rows = []
     for name, data in reports:
         worst = _worst(data)
-        for finding in data["findings"]:
-            counts[finding["pattern"]] = counts.get(finding["pattern"], 0) + 1
-        looped += data["looped_steps"]
-        if data.get("loop_tokens") is not None:
-            tokens.append(data["loop_tokens"])
-        if data.get("loop_cost") is not None:
-            costs.append(data["loop_cost"])
         rows.append((
             name, f"{data['score']:.2f}", "pass" if data["success"] else "FAIL",
             f"{worst['severity']} {worst['pattern']}: {', '.join(worst['tools']) or '-'}" if worst else "-",
@@ -86,9 +76,21 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
         shown.print(table)
     else:
         print("\n".join(table.lines()))  # type: ignore[union-attr]  # the plain table
+    print(summary_of(reports, unread=unread, skipped=skipped), flush=True)
+
+
+def summary_of(reports: list[tuple[str, dict]], *, unread: int = 0, skipped: str = "") -> str:
+    """`summary_line` of scored reports (as dicts): patterns counted, steps, tokens and cost added up."""
+    counts: dict[str, int] = {}
+    for _, data in reports:
+        for finding in data["findings"]:
+            counts[finding["pattern"]] = counts.get(finding["pattern"], 0) + 1
+    tokens = [d["loop_tokens"] for _, d in reports if d.get("loop_tokens") is not None]
+    costs = [d["loop_cost"] for _, d in reports if d.get("loop_cost") is not None]
     failed = sum(1 for _, data in reports if not data["success"])
-    print(summary_line(len(reports), failed, counts, looped, sum(tokens) if tokens else None,
-                       sum(costs) if costs else None, unread=unread, skipped=skipped), flush=True)
+    return summary_line(len(reports), failed, counts, sum(d["looped_steps"] for _, d in reports),
+                        sum(tokens) if tokens else None, sum(costs) if costs else None, unread=unread,
+                        skipped=skipped)
 
 
 def summary_line(traces: int, failed: int, patterns: dict[str, int], looped: int, tokens: Optional[float],
@@ -107,14 +109,19 @@ def steps_range(steps: Sequence[int]) -> str:
     return f"{steps[0]}-{steps[-1]}" if len(steps) > 1 else (str(steps[0]) if steps else "")
 
 
-def junit_problem(path: str) -> Optional[str]:
-    """Why a JUnit report cannot be written to `path`, found before any trace is scored."""
+def file_problem(path: str, flag: str) -> Optional[str]:
+    """Why `flag`'s file cannot be written to `path`, found before any trace is scored."""
     folder = os.path.dirname(path) or os.curdir
     if os.path.isdir(path):
-        return f"Expected --junit to name a file, but {path} is a folder"
+        return f"Expected {flag} to name a file, but {path} is a folder"
     if not os.path.isdir(folder):
-        return f"Expected --junit to name a file in an existing folder, but {folder} does not exist"
+        return f"Expected {flag} to name a file in an existing folder, but {folder} does not exist"
     return None
+
+
+def junit_problem(path: str) -> Optional[str]:
+    """Why a JUnit report cannot be written to `path`."""
+    return file_problem(path, "--junit")
 
 
 def write_junit(path: str, reports: list[tuple[str, dict]], errors: list[tuple[str, str]],

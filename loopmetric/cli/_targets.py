@@ -21,7 +21,8 @@ from .._settings import LoopSettings
 from ..readers import expand_paths, load_traces
 from ._numbers import count, number
 
-__all__ = ["Row", "Target", "nothing_scored", "say_skipped", "score_file", "scored", "skipped_line", "targets"]
+__all__ = ["Row", "Target", "nothing_scored", "say_skipped", "score_file", "score_file_with_pages", "scored",
+           "skipped_line", "targets"]
 
 Target = tuple[str, bool, Optional[int]]  # path as shown, named explicitly, the one record asked for
 # name, report (as a dict) or None, error or None, why it was skipped (found in a folder, not a trace) or None
@@ -100,6 +101,26 @@ def score_file(job: tuple[Target, Optional[str], LoopSettings]) -> list[Row]:
     return [(name, None if report is None else report.to_dict(),
              None if isinstance(error, Skipped) else error, str(error) if isinstance(error, Skipped) else None)
             for name, _, report, error in scored(*job)]
+
+
+def score_file_with_pages(job: tuple[Target, Optional[str], LoopSettings]) -> list[tuple[Row, Any]]:
+    """`score_file`, each row with its entry of the HTML report (None for a skipped file)."""
+    from ..html._render import entry, unread_entry
+
+    out: list[tuple[Row, Any]] = []
+    for name, trace, report, error in scored(*job):
+        skipped = isinstance(error, Skipped)
+        row: Row = (name, None if report is None else report.to_dict(), None if skipped else error,
+                    str(error) if skipped else None)
+        if skipped:
+            page = None
+        elif report is None:
+            why = error[len(name) + 2:] if error.startswith(f"{name}: ") else error
+            page = unread_entry(name, why)
+        else:
+            page = entry(name, trace, report)
+        out.append((row, page))
+    return out
 
 
 def skipped_line(skipped: Sequence[tuple[str, str]]) -> str:

@@ -1,0 +1,31 @@
+"""`loopmetric report PATH... -o report.html`: one self-contained HTML page of the scored traces.
+
+The body is `score`'s (`_score.run`): the same reading, naming, skipped files,
+gate and exit codes; it writes the page (`loopmetric.html`) and prints the
+summary line. `score --html FILE` writes the same page beside score's output.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..readers import FORMATS
+from ._args import PATHS_HELP
+from ._help import help_options
+from ._score import add_common
+
+__all__ = ["add_parser"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    parser = commands.add_parser("report", **help_options("report"),
+                                 help="write one self-contained HTML page of the scored traces "
+                                      "(needs loopmetric[report])")
+    parser.add_argument("paths", nargs="+", help=PATHS_HELP)
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("--title", default="loopmetric report", help="the page title (default: %(default)s)")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="read every file as this format (one it cannot read is an error, never a pass)")
+    add_common(parser)
+    return parser
