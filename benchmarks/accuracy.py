@@ -191,7 +191,7 @@ def trade_off_section(real: list[dict]) -> list[str]:
 def different_failing_attempts(trace: Any) -> int:
     """The most different argument lists one tool failed with in a run (an error, or a
     result reporting a failure in words)."""
-    from loopmetric._progress import failure_kind
+    from loopmetric.detectors._news import failure_kind
 
     failing: dict[str, set] = defaultdict(set)
     for call in trace.tool_calls:

@@ -105,10 +105,11 @@ def run_agent(plan: list[tuple[str, dict, str]], workflow: str, sensitive: bool 
     """One run of a real `agents.Agent` on the scripted model; the exported trace and spans.
 
     `sensitive=False` traces as `trace_include_sensitive_data=False` does: no inputs or outputs."""
-    from agents import Agent, RunConfig, Runner, function_tool, set_trace_processors
+    from agents import Agent, RunConfig, Runner, function_tool, set_trace_processors, set_tracing_disabled
 
     collector = SpanCollector()
     set_trace_processors([collector])  # replaces the default exporter: nothing leaves the process
+    set_tracing_disabled(False)  # the SDK's switch is global: whoever turned it off, this run is traced
     failures = iter(range(1017, 2000))
 
     @function_tool

@@ -36,6 +36,9 @@ MEANINGS = {
     "rejected_output_threshold": "rejected_output: this many replies in a row each rejected by the harness",
     "text_window": "each LLM output is compared with up to this many earlier ones",
     "min_similarity_words": "shorter LLM outputs count as repeats only when exactly equal",
+    "embedder": "Python only: a callable turning a list of texts into vectors, for semantic",
+    "semantic": "also look for repetition in meaning (replies, instructions) with an offline embedding model; "
+                "needs loopmetric[semantic]",
     "aggregation": "how the signals combine into the score: geometric, or arithmetic as deepeval's weighted mean",
     "max_cycle_length": "the longest block of calls alternating_calls looks for",
     "mask_volatile_results": "compare results with ids, times and numbers masked",

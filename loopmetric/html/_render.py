@@ -24,8 +24,8 @@ from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any, Iterable, Optional, Sequence
 
-from .. import __version__
-from .._numbers import count, money, number
+from .._version import __version__
+from ..cli._numbers import count, money, number  # numbers written as the command line writes them
 from .._patterns import PATTERNS
 from .._settings import LoopSettings
 from ..plot import _CALL_COLOURS, _LLM, _PATTERN_COLOURS, _UNIQUE, timeline_data

@@ -37,6 +37,12 @@ __all__ = ["is_openai_agents", "read_openai_agents_spans"]
 _OBJECTS = frozenset({"trace", "trace.span"})
 
 
+def _object(m: Any) -> Optional[str]:
+    """The `object` field when it is text (a damaged export may hold anything there)."""
+    value = m.get("object")
+    return value if isinstance(value, str) else None
+
+
 def _live(item: Any) -> Any:
     """A live SDK `Span` or `Trace` as the dict its `export()` gives; anything else as it is."""
     if type(item).__module__.startswith("agents.") and callable(getattr(item, "export", None)):
@@ -48,7 +54,7 @@ def _is_item(item: Any) -> bool:
     m = as_mapping(_live(item))
     if m is None:
         return False
-    return m.get("object") in _OBJECTS or ("span_data" in m and "trace_id" in m)
+    return _object(m) in _OBJECTS or ("span_data" in m and "trace_id" in m)
 
 
 def is_openai_agents(data: Any) -> bool:
@@ -73,7 +79,7 @@ def _items(data: Any) -> list[Mapping[str, Any]]:
         m = as_mapping(node)
         if m is None:
             continue
-        if m.get("object") not in _OBJECTS and "span_data" not in m and isinstance(m.get("data"), list):
+        if _object(m) not in _OBJECTS and "span_data" not in m and isinstance(m.get("data"), list):
             pending.append(m["data"])  # the backend exporter's batch
         elif _is_item(m):
             out.append(m)

@@ -24,7 +24,10 @@ def test_every_detector_scores_a_known_signal_and_needs_real_settings():
 
 @pytest.mark.parametrize("detector", DETECTORS, ids=lambda d: d.name)
 def test_a_detector_runs_only_when_its_signal_and_a_threshold_are_on(detector):
-    on = LoopSettings()
+    on = LoopSettings(**{name: True for name in detector.only_with})
+    if detector.only_with:  # off by default (semantic): each switch alone turns it off
+        for name in detector.only_with:
+            assert not detector.enabled(replace(on, **{name: False}))
     assert detector.enabled(on)
     assert not detector.enabled(replace(on, **{f"check_{detector.signal}": False}))
     for signal in set(_SIGNALS) - {detector.signal}:  # another signal's switch leaves it on

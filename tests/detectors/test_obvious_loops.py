@@ -8,7 +8,8 @@ import pytest
 
 from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
 from loopmetric._canonical import mask_result
-from loopmetric._progress import is_note
+from loopmetric.detectors import run_detectors
+from loopmetric.detectors._news import is_note
 from loopmetric.detectors import detect_identical_repeats
 from tests._traces import agent, llm, tool
 
@@ -195,7 +196,8 @@ def test_threshold_settings_apply():
     trace = repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:4]])
     assert detect_identical_repeats(read_deepeval_trace(trace), LoopSettings(repeated_result_threshold=5))[0].severity \
         == "mild"
-    assert detect_identical_repeats(read_deepeval_trace(trace), LoopSettings(check_tool_repetition=False)) == ()
+    off = LoopSettings(check_tool_repetition=False)  # the registry decides what runs
+    assert [f for f in run_detectors(read_deepeval_trace(trace), off) if f.signal == "tool_repetition"] == []
 
 
 @pytest.mark.parametrize(("args", "note"), [

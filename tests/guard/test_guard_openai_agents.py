@@ -29,7 +29,14 @@ from loopmetric.guard._loop import loop_message  # noqa: E402
 from loopmetric.guard.openai_agents import AgentsLoopGuard, decisions  # noqa: E402
 from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
 
-set_tracing_disabled(True)
+
+@pytest.fixture(autouse=True, scope="module")
+def _no_tracing():
+    """No trace export while these runs go (the SDK's switch is global: put it back after, so that
+    another test file in the same process can record spans)."""
+    set_tracing_disabled(True)
+    yield
+    set_tracing_disabled(False)
 
 
 class ScriptedModel(Model):

@@ -69,7 +69,7 @@ def test_guard_replay_prints_the_live_decisions_for_each_framework(framework, tm
     for name, script in SCRIPTS.items():
         recording, live = record(script)
         (tmp_path / f"{name}.json").write_text(json.dumps(recording, default=str))
-        expected[f"{name}.json"] = _live_steps(framework, live)
+        expected[str(tmp_path / f"{name}.json")] = _live_steps(framework, live)  # runs are named by their path
     capsys.readouterr()
     assert main(["guard-replay", str(tmp_path), "--json"]) == 0
     runs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -230,3 +230,15 @@ def test_one_trace_per_trace_id():
 def test_nothing_to_read_is_an_error(value):
     with pytest.raises(TraceReadError, match="no spans"):
         detect_loops(value)
+
+
+@pytest.mark.parametrize("damaged", [
+    pytest.param({"object": ["trace"], "data": [{"x": 1}]}, id="object-a-list"),
+    pytest.param({"object": {"a": 1}, "span_data": {}, "trace_id": "t"}, id="object-a-dict"),
+])
+def test_an_object_field_that_is_not_text_is_a_clear_error(damaged):
+    # The fuzzer found it: an unhashable `object` raised TypeError deep inside the reader.
+    from loopmetric import TraceReadError
+
+    with pytest.raises((TraceReadError, TypeError), match="Expected"):
+        detect_loops(damaged)
