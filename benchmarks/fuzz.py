@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ._common import in_fresh_process, markdown_table, parser, peak_memory
+from ._common import RESULTS, in_fresh_process, markdown_table, parser, peak_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -265,8 +265,9 @@ def main(argv: Optional[list[str]] = None) -> str:
               markdown_table(["trace", "size", "time", "peak memory", "score", "findings"], rows), "",
               "Command: `python -m benchmarks.fuzz`.", ""]
     text = "\n".join(lines)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "robustness.md").write_text(text)
+    if not (args.smoke and args.out == RESULTS):  # a smoke run never overwrites the committed result
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "robustness.md").write_text(text)
     print(f"fuzz: {count} examples, {len(failures)} failures in {fuzz_time:.1f} s")
     for failure in failures[:10]:
         print("  " + failure)
