@@ -39,6 +39,7 @@ _PATTERN_COLOURS = {
     "rejected_output": "#7b4173",
     "drifting_cycle": "#3182bd",
     "revisited_calls": "#637939",
+    "conversation_loop": "#ce6dbd",
 }
 _CALL_COLOURS = ("#1f77b4", "#2ca02c", "#bcbd22", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#ff7f0e")
 _UNIQUE = "#c7c7c7"
