@@ -10,7 +10,7 @@ from .._settings import ALIASES, LoopSettings
 from ..readers import FORMATS
 from ._help import help_options
 from ._args import EXIT_OK, EXIT_USAGE, PATHS_HELP, add_settings, say
-from ._numbers import count
+from .._numbers import count
 from ._output import console
 from ._targets import Skipped, nothing_scored, say_skipped, scored, targets
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ._args import EXIT_GATE, EXIT_OK, EXIT_USAGE
-from ._numbers import count, number, rates
+from .._numbers import count, number, rates
 
 __all__ = ["exit_status", "gate"]
 

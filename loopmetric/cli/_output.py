@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .._findings import worst_first
 from . import _console
-from ._numbers import count, money, number
+from .._numbers import count, money, number
 
 __all__ = ["console", "file_problem", "junit_problem", "print_table", "progress", "summary_line", "summary_of",
            "write_junit"]

@@ -19,7 +19,7 @@ from .._engine import analyze
 from .._errors import TraceReadError
 from .._settings import LoopSettings
 from ..readers import expand_paths, load_traces
-from ._numbers import count, number
+from .._numbers import count, number
 
 __all__ = ["Row", "Target", "nothing_scored", "say_skipped", "score_file", "score_file_with_pages", "scored",
            "skipped_line", "targets"]

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any, Iterable, Optional, Sequence
 
 from .._version import __version__
-from ..cli._numbers import count, money, number  # numbers written as the command line writes them
+from .._numbers import count, money, number
 from .._patterns import PATTERNS
 from .._settings import LoopSettings
 from ..plot import _CALL_COLOURS, _LLM, _PATTERN_COLOURS, _UNIQUE, timeline_data

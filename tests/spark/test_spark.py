@@ -378,7 +378,7 @@ def _readable(text: str) -> bool:
 
 def _examples_line(**settings) -> str:
     """How `loopmetric score` begins its summary on the examples folder, from the engine itself."""
-    from loopmetric.cli._numbers import count
+    from loopmetric._numbers import count
     from loopmetric.readers import expand_paths, load_traces
 
     traces = [item.trace for path, _ in expand_paths([str(EXAMPLES)]) for item in load_traces(path) if item.trace]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric.cli._numbers import count, money, number, rates
+from loopmetric._numbers import count, money, number, rates
 
 
 @pytest.mark.parametrize(("written", "expected"), [
