@@ -1,0 +1,499 @@
+"""A seeded, stratified sample of mutants over the whole engine, each run against its
+module's unit tests (issue 24): the mutation score on one core in under an hour.
+
+    python -m benchmarks.mutation --sample 400 --seed 0            # writes results/mutation.md
+    python -m benchmarks.mutation --sample 400 --seed 0 --list     # the sample, not run
+    python -m benchmarks.mutation --sample 400 --seed 0 --only ID  # these mutants of the sample, again
+
+The mutants are mutmut's (its libcst operators, `mutmut.mutation.file_mutation.create_mutations`,
+so the same kinds of one-token bugs, in functions and methods only), but each is written out
+as plain source, not as mutmut's trampolines: mutmut 3 maps tests to functions by running the
+whole selection under its own tracing and then runs, for every mutant, every test that reached
+the function: minutes of suite per mutant here. This driver instead runs a module's mutants
+against that module's mirrored tests only (`tests_for`), so a mutant costs a few seconds.
+
+How one mutant runs: the parent process imports the third-party packages the tests need once
+(deepeval alone takes seconds); for each mutant it forks, the child forgets every loopmetric
+and test module, puts a finder first on `sys.meta_path` that serves the mutated source for the
+one module it mutates, and runs pytest (`-x`) in process. A child that outlives its timeout is
+killed (counted as killed: "timeout", as mutmut does). The tests and sources run from a
+snapshot of the tree (`git archive` of a commit, HEAD by default), so editing the worktree
+while a run goes on changes nothing in it.
+
+Sampling: every engine module's mutants are listed (in mutmut's order: a mutant's id is
+`module:N`, stable while the module's text is unchanged), then `--sample` mutants are drawn
+without replacement, each module getting a share proportional to its number of mutants
+(largest remainders, at least one each), with `random.Random(seed)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import json
+import math
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Frontends that are not the engine (their own suites), and files with nothing to mutate.
+_NOT_ENGINE = {"loopmetric/metric.py", "loopmetric/plot.py", "loopmetric/_version.py", "loopmetric/__main__.py",
+               "loopmetric/cli/__main__.py"}
+# Top-level modules of the engine that have a mirrored test file (the data classes of
+# `_model`, `_findings`, `_report` are decorated, so mutmut leaves them alone anyway).
+_TOP_LEVEL = ("_engine", "_scoring", "_canonical", "_settings", "_patterns", "_gc")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str  # module:N
+    module: str  # dotted name
+    path: str  # relative to the root
+    function: str
+    line: int
+    before: str  # the changed line(s), original
+    after: str  # ... mutated
+    source: str  # the whole mutated module
+
+
+def engine_files(root: Path = ROOT) -> list[str]:
+    out = []
+    for path in sorted((root / "loopmetric").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in _NOT_ENGINE:
+            continue
+        parts = rel.split("/")
+        if len(parts) == 2 and Path(parts[1]).stem not in _TOP_LEVEL:
+            continue
+        out.append(rel)
+    return out
+
+
+def module_name(rel: str) -> str:
+    dotted = rel[:-3].replace("/", ".")
+    return dotted[: -len(".__init__")] if dotted.endswith(".__init__") else dotted
+
+
+def tests_for(rel: str, root: Path = ROOT) -> list[str]:
+    """The module's mirrored unit tests: `tests/<package path>/test_<name>.py` when it
+    exists (a top-level module), else the whole mirrored folder of its package (the
+    nearest one that exists: `readers/_otlp/_wire.py` -> `tests/readers/`)."""
+    parts = rel.split("/")[1:]
+    if len(parts) == 1:
+        return [f"tests/test_{parts[0][1:-3] if parts[0].startswith('_') else parts[0][:-3]}.py"]
+    folder = parts[:-1]
+    while folder and not (root / "tests" / Path(*folder)).is_dir():
+        folder = folder[:-1]
+    return [f"tests/{'/'.join(folder)}"]
+
+
+def _changed_lines(original: str, mutated: str) -> tuple[int, str, str]:
+    a, b = original.splitlines(), mutated.splitlines()
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a, end_b = end_a - 1, end_b - 1
+    return start + 1, "\n".join(a[start:end_a]).strip(), "\n".join(b[start:end_b]).strip()
+
+
+def mutants_of(rel: str, root: Path = ROOT) -> list[Mutant]:
+    """Every mutant mutmut would make of one file (functions and methods only), as plain source."""
+    import libcst as cst
+    from mutmut.mutation.file_mutation import create_mutations
+
+    code = (root / rel).read_text()
+    module, mutations, _, _ = create_mutations(rel, code)
+    original = module.code
+    out = []
+    for n, mutation in enumerate(m for m in mutations if isinstance(m.contained_by_top_level_function, cst.FunctionDef)):
+        mutated = module.deep_replace(mutation.original_node, mutation.mutated_node).code
+        if mutated == original:
+            continue
+        try:
+            compile(mutated, rel, "exec", dont_inherit=True)
+        except SyntaxError:
+            continue
+        line, before, after = _changed_lines(original, mutated)
+        function = mutation.contained_by_top_level_function.name.value
+        name = module_name(rel)
+        out.append(Mutant(f"{name}:{n}", name, rel, function, line, before, after, mutated))
+    return out
+
+
+def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """`total` spread over the strata in proportion to their sizes (largest remainders,
+    at least one per non-empty stratum, never more than a stratum holds)."""
+    population = sum(sizes.values())
+    total = min(total, population)
+    quotas = {k: total * n / population for k, n in sizes.items()}
+    share = {k: min(n, max(1, math.floor(quotas[k]))) if n else 0 for k, n in sizes.items()}
+    order = sorted(sizes, key=lambda k: (-(quotas[k] - math.floor(quotas[k])), k))
+    i = 0
+    while sum(share.values()) < total and i < 10 * len(order):
+        k = order[i % len(order)]
+        if share[k] < sizes[k]:
+            share[k] += 1
+        i += 1
+    return share
+
+
+def sample(n: int, seed: int, root: Path = ROOT) -> tuple[dict[str, list[Mutant]], list[Mutant]]:
+    """All mutants by file, and the stratified sample (in a stable order)."""
+    everything = {rel: mutants_of(rel, root) for rel in engine_files(root)}
+    share = allocate({rel: len(ms) for rel, ms in everything.items()}, n)
+    rng = random.Random(seed)
+    chosen = []
+    for rel in sorted(everything):
+        picked = rng.sample(range(len(everything[rel])), share[rel])
+        chosen += [everything[rel][i] for i in sorted(picked)]
+    return everything, chosen
+
+
+# ---------------------------------------------------------------------------- running
+
+
+class _MutantLoader(importlib.abc.Loader):
+    def __init__(self, name: str, path: str, source: str) -> None:
+        self.name, self.path, self.source = name, path, source
+
+    def create_module(self, spec):  # default module creation
+        return None
+
+    def exec_module(self, module) -> None:
+        module.__file__ = self.path
+        exec(compile(self.source, self.path, "exec", dont_inherit=True), module.__dict__)
+
+
+class _MutantFinder(importlib.abc.MetaPathFinder):
+    def __init__(self, name: str, path: str, source: str) -> None:
+        self.name, self.path, self.source = name, path, source
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        package = self.path.endswith("__init__.py")
+        return importlib.util.spec_from_file_location(
+            fullname, self.path, loader=_MutantLoader(fullname, self.path, self.source),
+            submodule_search_locations=[str(Path(self.path).parent)] if package else None)
+
+
+def _forget_project(tree: Path) -> None:
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None) or ""
+        if name == "loopmetric" or name.startswith("loopmetric.") or name == "conftest" or name.startswith("tests") \
+                or file.startswith(str(tree)) or file.startswith(str(ROOT)):
+            del sys.modules[name]
+
+
+def run_in_child(tree: Path, tests: list[str], mutant: Optional[Mutant], timeout: float,
+                 log: Optional[Path] = None) -> tuple[str, float]:
+    """('killed' | 'survived' | 'timeout' | 'no tests', seconds): the tests run in a forked child."""
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # the child
+        code = 3
+        try:
+            out = os.open(str(log) if log else os.devnull, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(out, 1)
+            os.dup2(out, 2)
+            os.chdir(tree)
+            sys.dont_write_bytecode = True
+            _forget_project(tree)
+            importlib.invalidate_caches()
+            if mutant is not None:
+                sys.meta_path.insert(0, _MutantFinder(mutant.module, str(tree / mutant.path), mutant.source))
+            import pytest
+
+            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests]))
+        except BaseException:  # noqa: BLE001 - anything the mutant breaks is a failure
+            import traceback
+
+            traceback.print_exc()
+            code = 3
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    deadline = start + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout", time.monotonic() - start
+        time.sleep(0.02)
+    seconds = time.monotonic() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        return "survived", seconds
+    if code == 5:
+        return "no tests", seconds
+    return "killed", seconds
+
+
+def snapshot(rev: str) -> Path:
+    """The tree at `rev` (a commit) in a temporary folder, with the working copy's
+    untracked test data that git does not hold left out."""
+    tree = Path(tempfile.mkdtemp(prefix="loopmetric-sample-"))
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def _warm(tree: Path, targets: list[list[str]]) -> None:
+    """Import in this (parent) process the third-party modules the tests import, so that
+    each forked child starts with them: collect each test target once in a child that
+    writes down what it imported."""
+    names: set[str] = set()
+    for tests in targets:
+        with tempfile.NamedTemporaryFile("r", suffix=".json") as listing:
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    devnull = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(devnull, 1)
+                    os.dup2(devnull, 2)
+                    os.chdir(tree)
+                    sys.path.insert(0, str(tree))
+                    import pytest
+
+                    pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *tests])
+                    top = {n.split(".")[0] for n, m in sys.modules.items()
+                           if not (getattr(m, "__file__", None) or "").startswith((str(tree), str(ROOT)))}
+                    Path(listing.name).write_text(json.dumps(sorted(top)))
+                finally:
+                    os._exit(0)
+            os.waitpid(pid, 0)
+            try:
+                names |= set(json.loads(Path(listing.name).read_text() or "[]"))
+            except (OSError, ValueError):
+                pass
+    for name in sorted(names):
+        if name in ("loopmetric", "tests", "conftest", "benchmarks", "__main__") or name.startswith("_pytest"):
+            continue
+        try:
+            importlib.import_module(name)
+        except BaseException:  # noqa: BLE001 - a module that cannot be imported twice: the child imports it
+            pass
+
+
+def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_timeout: float = 20.0,
+        progress: Optional[Path] = None, deselect: tuple[str, ...] = ()) -> tuple[dict[str, tuple[str, float]], dict[str, float]]:
+    """Each mutant against its module's tests; the baseline of every test target first
+    (it must pass: a target that fails unmutated would kill everything)."""
+    sys.path.insert(0, str(tree))
+    targets = sorted({tuple(tests_for(m.path, tree)) for m in mutants})
+    extra = [f"--deselect={d}" for d in deselect]
+    _warm(tree, [[*t, *extra] for t in targets])
+    baseline: dict[str, float] = {}
+    for target in targets:
+        status, seconds = run_in_child(tree, [*target, *extra], None, 600, tree / "baseline.log")
+        if status != "survived":
+            raise SystemExit(f"the tests {' '.join(target)} fail without any mutant ({status}):\n"
+                             + (tree / "baseline.log").read_text()[-3000:])
+        baseline[" ".join(target)] = seconds
+        print(f"baseline {' '.join(target)}: {seconds:.1f}s", flush=True)
+    results: dict[str, tuple[str, float]] = {}
+    for i, mutant in enumerate(mutants, 1):
+        target = tests_for(mutant.path, tree)
+        timeout = max(min_timeout, timeout_factor * baseline[" ".join(target)])
+        results[mutant.id] = run_in_child(tree, [*target, *extra], mutant, timeout)
+        status, seconds = results[mutant.id]
+        line = f"{i}/{len(mutants)} {mutant.id} {status} {seconds:.1f}s"
+        print(line, flush=True)
+        if progress is not None:
+            with open(progress, "a") as out:
+                out.write(json.dumps({"id": mutant.id, "status": status, "seconds": round(seconds, 2)}) + "\n")
+    return results, baseline
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n trials (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def report(everything: dict[str, list[Mutant]], chosen: list[Mutant], results: dict[str, tuple[str, float]],
+           equivalent: dict[str, str], killed_since: dict[str, str], command: str, meta: dict) -> str:
+    from ._common import markdown_table
+
+    by_id = {m.id: m for m in chosen}
+    rows = []
+    totals = Counter()
+    for rel in sorted(everything):
+        picked = [m for m in chosen if m.path == rel]
+        c = Counter()
+        for m in picked:
+            status = results.get(m.id, ("not checked", 0.0))[0]
+            if status == "survived" and m.id in killed_since:
+                status = "killed"
+            if status == "survived" and m.id in equivalent:
+                status = "equivalent"
+            c[status] += 1
+        killed = c["killed"] + c["timeout"]
+        checked = len(picked) - c["not checked"]
+        scored = killed + c["survived"]
+        totals.update(c)
+        totals["mutants"] += len(everything[rel])
+        totals["sampled"] += len(picked)
+        score = f"{killed}/{scored} = {killed / scored:.3f}" if scored else "-"
+        rows.append([f"`{module_name(rel)}`", f"`{' '.join(tests_for(rel))}`", str(len(everything[rel])),
+                     str(len(picked)), str(checked), f"{killed}" + (f" ({c['timeout']} timeout)" if c["timeout"] else ""),
+                     str(c["survived"]), str(c["equivalent"]), score])
+    killed = totals["killed"] + totals["timeout"]
+    scored = killed + totals["survived"]
+    low, high = wilson(killed, scored)
+    checked = totals["sampled"] - totals["not checked"]
+    rows.append(["**all**", "", str(totals["mutants"]), str(totals["sampled"]), str(checked),
+                 str(killed), str(totals["survived"]), str(totals["equivalent"]),
+                 f"**{killed}/{scored} = {killed / scored:.3f}**" if scored else "-"])
+    survivors = sorted((m for m in chosen if results.get(m.id, ("",))[0] == "survived"
+                        and m.id not in equivalent and m.id not in killed_since), key=lambda m: m.id)
+    lines = [
+        "# Mutation testing", "",
+        f"Command: `{command}` (seed {meta['seed']}; mutants made by mutmut {meta['mutmut']}'s operators, "
+        "run by `benchmarks/_mutation_sample.py`, one process, `nice -n 15`; each mutant against its module's "
+        "mirrored unit tests, `pytest -x`, timeout "
+        f"max({meta['min_timeout']:.0f} s, {meta['timeout_factor']:g} x the tests' unmutated time)). "
+        f"Tree: `{meta['rev']}`.", "",
+        f"Score = killed / (killed + surviving non-equivalent), a timeout counting as killed. "
+        f"**Score {killed}/{scored} = {killed / scored:.3f}, 95% Wilson interval [{low:.3f}, {high:.3f}]** "
+        f"on a stratified sample of {totals['sampled']} of the engine's {totals['mutants']} mutants "
+        "(each module's share proportional to its number of mutants, at least one).", "",
+        f"Run: {meta['started']} to {meta['ended']} ({meta['minutes']:.1f} min on one core); load average "
+        f"(1, 5, 15 min) at the start {meta['load_start']}, at the end {meta['load_end']} "
+        "(2 cores shared with other jobs).", "",
+        markdown_table(["module", "tests", "mutants", "sampled", "checked", "killed", "survived", "equivalent",
+                        "score"], rows), "",
+        "Baseline (the tests without a mutant, seconds): "
+        + ", ".join(f"`{t}` {s:.1f}" for t, s in sorted(meta["baseline"].items())) + ".", "",
+    ]
+    since = sorted(i for i in killed_since if i in by_id)
+    lines += ["## Killed by tests written during the run", "",
+              "Survivors of the run killed by tests written while it ran, counted as killed above; each checked "
+              "with `python -m benchmarks.mutation --sample N --seed S --only ID` on the new tree.", ""]
+    lines += [f"- `{i}` ({by_id[i].function}, line {by_id[i].line}: `{by_id[i].before}` -> `{by_id[i].after}`): "
+              f"{killed_since[i]}" for i in since] or ["- none"]
+    lines += ["", "## Equivalent mutants", ""]
+    eq = sorted(i for i in equivalent if i in by_id and results.get(i, ("",))[0] == "survived")
+    lines += [f"- `{i}` ({by_id[i].function}, line {by_id[i].line}: `{by_id[i].before}` -> `{by_id[i].after}`): "
+              f"{equivalent[i]}" for i in eq] or ["- none"]
+    lines += ["", "## Surviving mutants", ""]
+    lines += [f"- `{m.id}` ({m.function}, line {m.line}): `{m.before}` -> `{m.after}`" for m in survivors] or ["- none"]
+    return "\n".join(lines) + "\n"
+
+
+def load_progress(path: Path) -> dict[str, tuple[str, float]]:
+    out = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            out[row["id"]] = (row["status"], row["seconds"])
+    return out
+
+
+# ---------------------------------------------------------------------------- the command
+
+# Tests of the mirrored folders that are not unit tests: each starts Python processes,
+# reads real trace files or builds 50,000-span traces (seconds each, the same behaviour
+# as faster tests of the same file). They stay in the suite; the sample leaves them out.
+SLOW = (
+    "tests/guard/test_guard.py::test_fingerprints_are_the_same_in_processes_with_different_hash_seeds",
+    "tests/guard/test_guard.py::test_importing_loopmetric_works_without_pydantic_ai",
+    "tests/guard/test_guard_replay.py::test_the_command_line_imports_pydantic_ai_only_for_guard_replay",
+    "tests/guard/test_guard_replay.py::test_guard_replay_without_pydantic_ai_says_which_extra_to_install",
+    "tests/readers/test_reader_otlp.py::test_deep_chain_is_read_iteratively",
+    "tests/readers/test_reader_deepeval.py::test_fifty_thousand_spans_deep_or_wide",
+    "tests/cli/test_cli.py::test_jobs_output_identical_on_1000_traces",
+    "tests/cli/test_cli.py::test_real_swe_agent_runs",
+    "tests/cli/test_cli.py::test_real_tau_bench_file",
+    "tests/cli/test_cli.py::test_help_does_not_import_deepeval",
+)
+
+# Survivors of the sample that no user could tell apart from the original: id -> why.
+EQUIVALENT: dict[str, str] = {}
+
+# Survivors of the sample run killed by tests written while it ran (checked with --only): id -> test.
+KILLED_SINCE: dict[str, str] = {}
+
+PROGRESS = ROOT / "benchmarks" / "results" / "mutation_sample.jsonl"
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing: bool, resume: bool,
+                report_only: bool, timeout_factor: float, min_timeout: float, out: Path) -> None:
+    from importlib.metadata import version
+
+    rev = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, check=True, capture_output=True,
+                         text=True).stdout.strip()
+    tree = snapshot(rev)
+    everything, chosen = sample(n, seed, tree)
+    if listing:
+        for m in chosen:
+            print(f"{m.id}\t{m.function}\t{m.line}\t{m.before!r} -> {m.after!r}")
+        return
+    command = f"nice -n 15 python -m benchmarks.mutation --sample {n} --seed {seed}"
+    if only:
+        # Survivors again, on the tree at `rev` (new tests): not written to the report.
+        todo = [m for m in chosen if m.id in only]
+        results, _ = run(todo, tree, timeout_factor, min_timeout, deselect=SLOW)
+        for m in todo:
+            print(f"{m.id}: {results[m.id][0]}")
+        return
+    progress = out / PROGRESS.name
+    done = load_progress(progress) if (resume or report_only) else {}
+    meta_path = out / "mutation_sample.meta.json"
+    meta = json.loads(meta_path.read_text()) if (resume or report_only) and meta_path.exists() else {}
+    if not report_only:
+        if not resume and progress.exists():
+            progress.unlink()
+        meta.setdefault("started", time.strftime("%Y-%m-%d %H:%M:%S"))
+        meta.setdefault("load_start", _load())
+        meta.setdefault("cpu_seconds", 0.0)
+        meta_path.write_text(json.dumps(meta))
+        start_cpu = os.times()
+        todo = [m for m in chosen if m.id not in done]
+        results, baseline = run(todo, tree, timeout_factor, min_timeout, progress=progress, deselect=SLOW)
+        spent = os.times()
+        meta["cpu_seconds"] += (spent.children_user - start_cpu.children_user
+                                + spent.children_system - start_cpu.children_system
+                                + spent.user - start_cpu.user + spent.system - start_cpu.system)
+        meta.update(ended=time.strftime("%Y-%m-%d %H:%M:%S"), load_end=_load(), baseline=baseline)
+        meta_path.write_text(json.dumps(meta))
+        done.update(results)
+    meta.update(seed=seed, rev=rev, mutmut=version("mutmut"), timeout_factor=timeout_factor,
+                min_timeout=min_timeout)
+    meta.setdefault("baseline", {})
+    meta.setdefault("ended", "(running)")
+    meta.setdefault("load_end", _load())
+    meta.setdefault("started", "?")
+    meta.setdefault("load_start", "?")
+    meta["minutes"] = meta.get("cpu_seconds", 0.0) / 60
+    text = report(everything, chosen, done, EQUIVALENT, KILLED_SINCE, command, meta)
+    (out / "mutation.md").write_text(text)
+    print(text)
