@@ -89,6 +89,8 @@ def tests_for(rel: str, root: Path = ROOT) -> list[str]:
     """The module's mirrored unit tests: `tests/<package path>/test_<name>.py` when it
     exists (a top-level module), else the whole mirrored folder of its package (the
     nearest one that exists: `readers/_otlp/_wire.py` -> `tests/readers/`)."""
+    if rel.startswith("loopmetric/spark/"):  # the workers' code on Arrow batches, without a session
+        return ["tests/spark/test_spark_batches.py"]
     parts = rel.split("/")[1:]
     if len(parts) == 1:
         return [f"tests/test_{parts[0][1:-3] if parts[0].startswith('_') else parts[0][:-3]}.py"]
@@ -109,28 +111,53 @@ def _changed_lines(original: str, mutated: str) -> tuple[int, str, str]:
     return start + 1, "\n".join(a[start:end_a]).strip(), "\n".join(b[start:end_b]).strip()
 
 
-def mutants_of(rel: str, root: Path = ROOT) -> list[Mutant]:
-    """Every mutant mutmut would make of one file (functions and methods only), as plain source."""
-    import libcst as cst
-    from mutmut.mutation.file_mutation import create_mutations
+# Functions that only run with a Spark session (the JVM takes a minute to start here): their
+# mutants are left to the full run and to tests/spark/test_spark.py; the unit tier does not cover them.
+SESSION_ONLY = {
+    "loopmetric/spark/_job.py": {"run_job", "_session", "_is_connect", "read_trace_files", "_score", "_summary"},
+    "loopmetric/spark/_score.py": {"score_traces", "_check_input"},
+    "loopmetric/cli/_spark.py": {"run"},
+}
 
-    code = (root / rel).read_text()
-    module, mutations, _, _ = create_mutations(rel, code)
-    original = module.code
-    out = []
-    for n, mutation in enumerate(m for m in mutations if isinstance(m.contained_by_top_level_function, cst.FunctionDef)):
-        mutated = module.deep_replace(mutation.original_node, mutation.mutated_node).code
+
+class _Population:
+    """The mutations of one file (functions and methods only, in mutmut's order), rendered
+    as source only when drawn."""
+
+    def __init__(self, rel: str, root: Path) -> None:
+        import libcst as cst
+        from mutmut.mutation.file_mutation import create_mutations
+
+        self.rel = rel
+        self.module, mutations, _, _ = create_mutations(rel, (root / rel).read_text())
+        skip = SESSION_ONLY.get(rel, set())
+        self.mutations = [m for m in mutations if isinstance(m.contained_by_top_level_function, cst.FunctionDef)
+                          and m.contained_by_top_level_function.name.value not in skip]
+
+    def __len__(self) -> int:
+        return len(self.mutations)
+
+    def mutant(self, n: int) -> Optional[Mutant]:
+        """Mutant n as plain source; None when it changes nothing or does not compile."""
+        mutation = self.mutations[n]
+        original = self.module.code
+        mutated = self.module.deep_replace(mutation.original_node, mutation.mutated_node).code
         if mutated == original:
-            continue
+            return None
         try:
-            compile(mutated, rel, "exec", dont_inherit=True)
+            compile(mutated, self.rel, "exec", dont_inherit=True)
         except SyntaxError:
-            continue
+            return None
         line, before, after = _changed_lines(original, mutated)
-        function = mutation.contained_by_top_level_function.name.value
-        name = module_name(rel)
-        out.append(Mutant(f"{name}:{n}", name, rel, function, line, before, after, mutated))
-    return out
+        name = module_name(self.rel)
+        return Mutant(f"{name}:{n}", name, self.rel, mutation.contained_by_top_level_function.name.value,
+                      line, before, after, mutated)
+
+
+def mutants_of(rel: str, root: Path = ROOT) -> list[Mutant]:
+    """Every mutant mutmut would make of one file, as plain source (slow: for a full run)."""
+    population = _Population(rel, root)
+    return [m for m in map(population.mutant, range(len(population))) if m is not None]
 
 
 def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
@@ -150,16 +177,18 @@ def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
     return share
 
 
-def sample(n: int, seed: int, root: Path = ROOT) -> tuple[dict[str, list[Mutant]], list[Mutant]]:
-    """All mutants by file, and the stratified sample (in a stable order)."""
-    everything = {rel: mutants_of(rel, root) for rel in engine_files(root)}
-    share = allocate({rel: len(ms) for rel, ms in everything.items()}, n)
+def sample(n: int, seed: int, root: Path = ROOT) -> tuple[dict[str, int], list[Mutant]]:
+    """The number of mutants of every engine file, and the stratified sample (stable order;
+    a drawn mutant that changes nothing or does not compile is dropped, not replaced)."""
+    populations = {rel: _Population(rel, root) for rel in engine_files(root)}
+    sizes = {rel: len(p) for rel, p in populations.items()}
+    share = allocate(sizes, n)
     rng = random.Random(seed)
     chosen = []
-    for rel in sorted(everything):
-        picked = rng.sample(range(len(everything[rel])), share[rel])
-        chosen += [everything[rel][i] for i in sorted(picked)]
-    return everything, chosen
+    for rel in sorted(populations):
+        picked = rng.sample(range(sizes[rel]), share[rel])
+        chosen += [m for m in map(populations[rel].mutant, sorted(picked)) if m is not None]
+    return sizes, chosen
 
 
 # ---------------------------------------------------------------------------- running
@@ -335,7 +364,7 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def report(everything: dict[str, list[Mutant]], chosen: list[Mutant], results: dict[str, tuple[str, float]],
+def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, tuple[str, float]],
            equivalent: dict[str, str], killed_since: dict[str, str], command: str, meta: dict) -> str:
     from ._common import markdown_table
 
@@ -356,10 +385,10 @@ def report(everything: dict[str, list[Mutant]], chosen: list[Mutant], results: d
         checked = len(picked) - c["not checked"]
         scored = killed + c["survived"]
         totals.update(c)
-        totals["mutants"] += len(everything[rel])
+        totals["mutants"] += everything[rel]
         totals["sampled"] += len(picked)
         score = f"{killed}/{scored} = {killed / scored:.3f}" if scored else "-"
-        rows.append([f"`{module_name(rel)}`", f"`{' '.join(tests_for(rel))}`", str(len(everything[rel])),
+        rows.append([f"`{module_name(rel)}`", f"`{' '.join(tests_for(rel))}`", str(everything[rel]),
                      str(len(picked)), str(checked), f"{killed}" + (f" ({c['timeout']} timeout)" if c["timeout"] else ""),
                      str(c["survived"]), str(c["equivalent"]), score])
     killed = totals["killed"] + totals["timeout"]
