@@ -35,6 +35,7 @@ import json
 import math
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -228,8 +229,9 @@ def _forget_project(tree: Path) -> None:
 
 
 def run_in_child(tree: Path, tests: list[str], mutant: Optional[Mutant], timeout: float,
-                 log: Optional[Path] = None) -> tuple[str, float]:
-    """('killed' | 'survived' | 'timeout' | 'no tests', seconds): the tests run in a forked child."""
+                 log: Optional[Path] = None) -> tuple[str, float, float]:
+    """('killed' | 'survived' | 'timeout' | 'no tests', wall seconds, CPU seconds): the tests run
+    in a forked child."""
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child
@@ -258,21 +260,21 @@ def run_in_child(tree: Path, tests: list[str], mutant: Optional[Mutant], timeout
             os._exit(code)
     deadline = start + timeout
     while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
+        done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             break
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return "timeout", time.monotonic() - start
+            _, _, usage = os.wait4(pid, 0)
+            return "timeout", time.monotonic() - start, usage.ru_utime + usage.ru_stime
         time.sleep(0.02)
-    seconds = time.monotonic() - start
+    seconds, cpu = time.monotonic() - start, usage.ru_utime + usage.ru_stime
     code = os.waitstatus_to_exitcode(status)
     if code == 0:
-        return "survived", seconds
+        return "survived", seconds, cpu
     if code == 5:
-        return "no tests", seconds
-    return "killed", seconds
+        return "no tests", seconds, cpu
+    return "killed", seconds, cpu
 
 
 def snapshot(rev: str) -> Path:
@@ -313,7 +315,9 @@ def _warm(tree: Path, targets: list[list[str]]) -> None:
             except (OSError, ValueError):
                 pass
     for name in sorted(names):
-        if name in ("loopmetric", "tests", "conftest", "benchmarks", "__main__") or name.startswith("_pytest"):
+        # Private modules are left to the child: importing `_asyncio` before `asyncio` breaks
+        # pydantic-ai's `run_sync` in the forked child ("not running on any event loop").
+        if name in ("loopmetric", "tests", "conftest", "benchmarks") or name.startswith("_"):
             continue
         try:
             importlib.import_module(name)
@@ -322,7 +326,7 @@ def _warm(tree: Path, targets: list[list[str]]) -> None:
 
 
 def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_timeout: float = 20.0,
-        progress: Optional[Path] = None, deselect: tuple[str, ...] = ()) -> tuple[dict[str, tuple[str, float]], dict[str, float]]:
+        progress: Optional[Path] = None, deselect: tuple[str, ...] = ()) -> tuple[dict[str, tuple], dict[str, float]]:
     """Each mutant against its module's tests; the baseline of every test target first
     (it must pass: a target that fails unmutated would kill everything)."""
     sys.path.insert(0, str(tree))
@@ -331,23 +335,23 @@ def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_time
     _warm(tree, [[*t, *extra] for t in targets])
     baseline: dict[str, float] = {}
     for target in targets:
-        status, seconds = run_in_child(tree, [*target, *extra], None, 600, tree / "baseline.log")
+        status, seconds, cpu = run_in_child(tree, [*target, *extra], None, 600, tree / "baseline.log")
         if status != "survived":
             raise SystemExit(f"the tests {' '.join(target)} fail without any mutant ({status}):\n"
                              + (tree / "baseline.log").read_text()[-3000:])
         baseline[" ".join(target)] = seconds
-        print(f"baseline {' '.join(target)}: {seconds:.1f}s", flush=True)
-    results: dict[str, tuple[str, float]] = {}
+        print(f"baseline {' '.join(target)}: {seconds:.1f}s ({cpu:.1f}s CPU)", flush=True)
+    results: dict[str, tuple] = {}
     for i, mutant in enumerate(mutants, 1):
         target = tests_for(mutant.path, tree)
         timeout = max(min_timeout, timeout_factor * baseline[" ".join(target)])
-        results[mutant.id] = run_in_child(tree, [*target, *extra], mutant, timeout)
-        status, seconds = results[mutant.id]
-        line = f"{i}/{len(mutants)} {mutant.id} {status} {seconds:.1f}s"
-        print(line, flush=True)
+        status, seconds, cpu = run_in_child(tree, [*target, *extra], mutant, timeout)
+        results[mutant.id] = (status, seconds, cpu)
+        print(f"{i}/{len(mutants)} {mutant.id} {status} {seconds:.1f}s ({cpu:.1f}s CPU) load {_load()}", flush=True)
         if progress is not None:
             with open(progress, "a") as out:
-                out.write(json.dumps({"id": mutant.id, "status": status, "seconds": round(seconds, 2)}) + "\n")
+                out.write(json.dumps({"id": mutant.id, "status": status, "seconds": round(seconds, 2),
+                                      "cpu": round(cpu, 2)}) + "\n")
     return results, baseline
 
 
@@ -364,7 +368,7 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, tuple[str, float]],
+def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, tuple],
            equivalent: dict[str, str], killed_since: dict[str, str], command: str, meta: dict) -> str:
     from ._common import markdown_table
 
@@ -411,7 +415,8 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         f"**Score {killed}/{scored} = {killed / scored:.3f}, 95% Wilson interval [{low:.3f}, {high:.3f}]** "
         f"on a stratified sample of {totals['sampled']} of the engine's {totals['mutants']} mutants "
         "(each module's share proportional to its number of mutants, at least one).", "",
-        f"Run: {meta['started']} to {meta['ended']} ({meta['minutes']:.1f} min on one core); load average "
+        f"Run: {meta['started']} to {meta['ended']}, {meta['minutes']:.1f} min of CPU (one process at a time), "
+        f"{meta.get('wall_minutes', 0):.1f} min wall; load average "
         f"(1, 5, 15 min) at the start {meta['load_start']}, at the end {meta['load_end']} "
         "(2 cores shared with other jobs).", "",
         markdown_table(["module", "tests", "mutants", "sampled", "checked", "killed", "survived", "equivalent",
@@ -434,12 +439,12 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     return "\n".join(lines) + "\n"
 
 
-def load_progress(path: Path) -> dict[str, tuple[str, float]]:
+def load_progress(path: Path) -> dict[str, tuple]:
     out = {}
     if path.exists():
         for line in path.read_text().splitlines():
             row = json.loads(line)
-            out[row["id"]] = (row["status"], row["seconds"])
+            out[row["id"]] = (row["status"], row["seconds"], row.get("cpu", 0.0))
     return out
 
 
@@ -485,6 +490,7 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
     if listing:
         for m in chosen:
             print(f"{m.id}\t{m.function}\t{m.line}\t{m.before!r} -> {m.after!r}")
+        shutil.rmtree(tree, ignore_errors=True)
         return
     command = f"nice -n 15 python -m benchmarks.mutation --sample {n} --seed {seed}"
     if only:
@@ -493,6 +499,7 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
         results, _ = run(todo, tree, timeout_factor, min_timeout, deselect=SLOW)
         for m in todo:
             print(f"{m.id}: {results[m.id][0]}")
+        shutil.rmtree(tree, ignore_errors=True)
         return
     progress = out / PROGRESS.name
     done = load_progress(progress) if (resume or report_only) else {}
@@ -505,14 +512,16 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
         meta.setdefault("load_start", _load())
         meta.setdefault("cpu_seconds", 0.0)
         meta_path.write_text(json.dumps(meta))
-        start_cpu = os.times()
+        start_cpu, start_wall = os.times(), time.monotonic()
         todo = [m for m in chosen if m.id not in done]
         results, baseline = run(todo, tree, timeout_factor, min_timeout, progress=progress, deselect=SLOW)
         spent = os.times()
         meta["cpu_seconds"] += (spent.children_user - start_cpu.children_user
                                 + spent.children_system - start_cpu.children_system
                                 + spent.user - start_cpu.user + spent.system - start_cpu.system)
-        meta.update(ended=time.strftime("%Y-%m-%d %H:%M:%S"), load_end=_load(), baseline=baseline)
+        meta["wall_seconds"] = meta.get("wall_seconds", 0.0) + time.monotonic() - start_wall
+        meta.update(ended=time.strftime("%Y-%m-%d %H:%M:%S"), load_end=_load(),
+                    baseline={**meta.get("baseline", {}), **baseline})
         meta_path.write_text(json.dumps(meta))
         done.update(results)
     meta.update(seed=seed, rev=rev, mutmut=version("mutmut"), timeout_factor=timeout_factor,
@@ -523,6 +532,8 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
     meta.setdefault("started", "?")
     meta.setdefault("load_start", "?")
     meta["minutes"] = meta.get("cpu_seconds", 0.0) / 60
+    meta["wall_minutes"] = meta.get("wall_seconds", 0.0) / 60
     text = report(everything, chosen, done, EQUIVALENT, KILLED_SINCE, command, meta)
     (out / "mutation.md").write_text(text)
     print(text)
+    shutil.rmtree(tree, ignore_errors=True)
