@@ -513,7 +513,9 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
         meta.setdefault("cpu_seconds", 0.0)
         meta_path.write_text(json.dumps(meta))
         start_cpu, start_wall = os.times(), time.monotonic()
+        # In a seeded random order: a run stopped early has checked a random part of the sample.
         todo = [m for m in chosen if m.id not in done]
+        random.Random(seed + 1).shuffle(todo)
         results, baseline = run(todo, tree, timeout_factor, min_timeout, progress=progress, deselect=SLOW)
         spent = os.times()
         meta["cpu_seconds"] += (spent.children_user - start_cpu.children_user

@@ -1,0 +1,145 @@
+"""Behaviours of the detectors that a one-line change used to survive (issue 24), each in a
+table with its twin: the case that must find the loop and the case that must not."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, read_chat_messages, read_deepeval_trace
+from loopmetric.detectors import (
+    detect_call_cycles, detect_rejected_outputs, detect_repeated_replies, detect_repeated_results,
+    detect_similar_attempts,
+)
+from loopmetric.readers._builder import TraceBuilder
+from tests._traces import agent, tool
+
+DEFAULT = LoopSettings()
+REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
+
+
+def chat(*turns: str) -> list[dict]:
+    return [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(turns)]
+
+
+def replies(messages) -> list[tuple[str, int]]:
+    return [(f.pattern, f.count) for f in detect_repeated_replies(read_chat_messages(messages), DEFAULT)]
+
+
+# -- when a reply answers the other side's input (then it is a conversation, not a loop) ----------
+
+@pytest.mark.parametrize("messages, expected", [
+    pytest.param(chat("Refund my insurance.", REFUSAL, "My booking is ZX91Q.",
+                      REFUSAL.replace("Is there", "Booking ZX91Q has none. Is there"), "Please?", REFUSAL),
+                 [], id="takes-up-an-id-just-told"),
+    # "ZX" has two letters: not a content word, so taking it up answers nothing.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "My booking is ZX.",
+                      REFUSAL.replace("Is there", "Booking ZX. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-two-letter-word-is-too-short-to-answer"),
+    # The id was said before the first reply of the chain: not new to the conversation.
+    pytest.param(chat("Hello.", "Hi, how can I help?", "Refund insurance of booking ZX91Q.", REFUSAL,
+                      "My booking is ZX91Q.", REFUSAL.replace("Is there", "Booking ZX91Q has none. Is there"),
+                      "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="an-id-said-before-is-not-news"),
+    # The new word is in the input as plain lower-case words: an echo, not a fact taken up.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "my booking is zx91q.",
+                      REFUSAL.replace("Is there", "Booking zx91q has none. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-lower-case-word-taken-up-is-an-echo"),
+    # The reply takes up a word of its own that no input between said.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?",
+                      REFUSAL.replace("Is there", "Policy QX77 says so. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-new-word-nobody-said-answers-nothing"),
+])
+def test_a_reply_answers_the_input_only_with_a_new_specific_word_it_was_just_told(messages, expected):
+    assert replies(messages) == expected
+
+
+def test_replies_back_to_back_without_input_between_are_not_a_reply_chain():
+    """Three replies with no turn of the other side between them: not `repeated_reply`
+    (that needs the other side's input between each two)."""
+    trace = read_chat_messages([{"role": "user", "content": "Refund my insurance."}]
+                               + [{"role": "assistant", "content": REFUSAL}] * 3)
+    assert detect_repeated_replies(trace, DEFAULT) == ()
+
+
+# -- whether a repeated input counts as news ---------------------------------------------------
+
+def _polls_with_inputs(inputs: list[str]):
+    b = TraceBuilder(source="test")
+    b.add_input("Watch the job.")
+    for text in inputs:
+        b.add_tool_call("status", {"job": 7}, "running: stage build, nothing finished yet, waiting on runner")
+        b.add_input(text)
+    return b.build()
+
+
+@pytest.mark.parametrize("inputs, expected", [
+    # The first "continue" is news (the run had not seen it): the run is the three polls after it.
+    pytest.param(["continue"] * 4, [("repeated_result", 3)], id="the-same-input-again-is-not-news"),
+    pytest.param([f"continue {n}" for n in "abcd"], [], id="a-new-input-is-news"),
+])
+def test_a_repeated_input_is_not_news(inputs, expected):
+    got = [(f.pattern, f.count) for f in detect_repeated_results(_polls_with_inputs(inputs), DEFAULT)]
+    assert got == expected
+
+
+# -- whether a tool run resets a chain of harness rejections -------------------------------------
+
+FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
+
+
+def _rejections(tool_after: int | None):
+    b = TraceBuilder(source="test")
+    b.add_input("Fix the bug.")
+    for n in range(4):
+        b.add_llm_output(f"I think the bug is in module {n}.")
+        b.add_input(FORMAT_ERROR)
+        if n == tool_after:
+            b.add_tool_call("ls", {}, "a.py b.py")
+    return b.build()
+
+
+@pytest.mark.parametrize("tool_after, expected", [
+    pytest.param(None, [("rejected_output", 4)], id="four-rejections-in-a-row"),
+    pytest.param(1, [], id="a-tool-run-after-the-second-resets-the-chain"),
+])
+def test_a_tool_run_resets_a_chain_of_rejections(tool_after, expected):
+    got = [(f.pattern, f.count) for f in detect_rejected_outputs(_rejections(tool_after), DEFAULT)]
+    assert got == expected
+
+
+# -- whether the rounds after the first of a drifting cycle bring news ----------------------------
+
+def _drift(second_round_result: str):
+    results = ["", second_round_result, ""]
+    return [x for i in range(3) for x in (
+        tool("bash", {"cmd": "echo 'print(1' " + " " * i + "> run.py"}, output=results[i]),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print(1{' ' * i}\nSyntaxError"))]
+
+
+@pytest.mark.parametrize("children, expected", [
+    pytest.param(_drift(""), [("drifting_cycle", 3)], id="silent-writes-each-round"),
+    # The first call of the second round tells something new: that round is progress.
+    pytest.param(_drift("Wrote run.py: 1 line, encoding utf-8, permissions rw-r--r--, owner dev, group dev"),
+                 [], id="news-in-the-second-rounds-first-call-is-progress"),
+])
+def test_news_in_any_round_but_the_first_breaks_a_drifting_cycle(children, expected):
+    trace = read_deepeval_trace(agent(*children))
+    assert [(f.pattern, f.count) for f in detect_call_cycles(trace, DEFAULT)] == expected
+
+
+# -- similar_attempts needs distinct argument lists and results --------------------------------------
+
+@pytest.mark.parametrize("children, expected", [
+    pytest.param([tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(4)],
+                 [("similar_attempts", 4)], id="different-ids-the-same-failure"),
+    pytest.param([tool("get_plan", {"id": "P1"}, error="Error: Plan with ID P1 not found")] * 4,
+                 [], id="the-very-same-call-is-not-similar-attempts"),
+    pytest.param([tool("search", {"q": f"flights to city {n}"}) for n in range(4)],
+                 [], id="results-dropped-nothing-to-compare"),
+    pytest.param([tool("search", {"q": f"flights to city {n}"},
+                       output="No direct flights were found for this route on the selected dates, sorry") for n in range(4)],
+                 [("similar_attempts", 4)], id="results-kept-the-same-failure-in-words"),
+])
+def test_similar_attempts_need_distinct_arguments_and_results(children, expected):
+    trace = read_deepeval_trace(agent(*children))
+    assert [(f.pattern, f.count) for f in detect_similar_attempts(trace, DEFAULT)] == expected
