@@ -1,0 +1,69 @@
+"""Behaviours of the readers that a one-line change used to survive (issue 24)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric import detect_loops, read_deepeval_trace, read_trace
+from loopmetric.readers._files import expand_paths
+from tests._traces import agent, llm, tool, tool_call_entry
+from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
+
+
+# -- JSON Lines files found in folders ------------------------------------------------------------
+
+def test_a_folder_yields_its_trace_files_json_lines_included(tmp_path):
+    for name in ("a.jsonl", "b.ndjson", "c.json", "d.traj", "e.txt", "f.jsonl.bak", "sub/g.jsonl"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    found = [(str(p).replace(str(tmp_path), "").lstrip("/"), named) for p, named in expand_paths([str(tmp_path)])]
+    assert found == [("a.jsonl", False), ("b.ndjson", False), ("c.json", False), ("d.traj", False),
+                     ("sub/g.jsonl", False)]
+
+
+# -- error status on spans that have an output ------------------------------------------------------
+
+@pytest.mark.parametrize("code", [pytest.param(c, id=f"{type(c).__name__}-{c}")
+                                  for c in (2, "2", "STATUS_CODE_ERROR", "ERROR", "StatusCode.ERROR")])
+def test_a_failed_tool_span_is_an_error_even_with_an_output(code):
+    """Three runs of one call, each failed with "Timeout" but with a different partial output:
+    the same error three times (the output of a failed span is not its result)."""
+    spans = [otlp_span("root", "invoke_agent a", 0, {"gen_ai.operation.name": "invoke_agent"})]
+    for i in range(3):
+        span = run_tool(f"t{i}", 10 * i + 1, "root", "fetch", {"u": 1}, f"partial page {i}", error="Timeout")
+        span["status"]["code"] = code
+        spans.append(span)
+    steps = [s for s in read_trace(otlp(*spans)).steps if s.kind == "tool"]
+    assert [(s.error, s.result) for s in steps] == [(True, "Timeout")] * 3
+    assert ("repeated_error", 3) in [(f.pattern, f.count) for f in detect_loops(otlp(*spans)).findings]
+
+
+@pytest.mark.parametrize("status", [{"code": 1}, {"code": 0, "message": "Timeout"}, {}])
+def test_a_tool_span_not_failed_keeps_its_output(status):
+    spans = [otlp_span("root", "invoke_agent a", 0, {"gen_ai.operation.name": "invoke_agent"})]
+    for i in range(3):
+        span = run_tool(f"t{i}", 10 * i + 1, "root", "fetch", {"u": 1}, f"page {i} of the report, new content")
+        span["status"] = status
+        spans.append(span)
+    steps = [s for s in read_trace(otlp(*spans)).steps if s.kind == "tool"]
+    assert [(s.error, s.result) for s in steps] == [(False, f"page {i} of the report, new content") for i in range(3)]
+
+
+# -- the read budget of merged shapes: one LLM span listing its requests twice ----------------------
+
+@pytest.mark.parametrize("output_calls, entries, expected", [
+    # Both lists hold the same two calls: two calls, not four.
+    pytest.param([("s", {"q": 1}), ("s", {"q": 1})], [("s", {"q": 1}), ("s", {"q": 1})], 2, id="same-twice-in-both"),
+    # The longer list has it three times: three calls.
+    pytest.param([("s", {"q": 1})], [("s", {"q": 1})] * 3, 3, id="longer-list-counts"),
+    pytest.param([("s", {"q": 1})] * 3, [("s", {"q": 1})], 3, id="longer-first-list-counts"),
+    pytest.param([("s", {"q": 1})], [("s", {"q": 2})], 2, id="different-args-both"),
+])
+def test_requests_listed_twice_on_one_llm_span_count_as_often_as_the_longer_list(output_calls, entries, expected):
+    output = {"role": "assistant", "content": "",
+              "tool_calls": [{"type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                             for n, a in output_calls]}
+    trace = read_deepeval_trace(agent(llm(output, tools_called=[tool_call_entry(n, a) for n, a in entries])))
+    assert len([s for s in trace.steps if s.kind == "tool"]) == expected
