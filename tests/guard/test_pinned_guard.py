@@ -1,0 +1,21 @@
+"""Behaviours of the guard that a one-line change used to survive (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.guard.test_guard import call, call_fingerprint, guarded_run
+
+A, B = call("read", path="a"), call("read", path="b")
+
+
+@pytest.mark.parametrize("turns, reported", [
+    # `a` starts first, but in the last response `b` comes before `a`: `b` reaches its third
+    # identical result first (position 5 of 6 calls), so `b` is the loop reported.
+    pytest.param([[A], [A], [B], [B], [B, A]], "b", id="reached-first-not-started-first"),
+    pytest.param([[A], [A], [B], [B], [A, B]], "a", id="same-calls-other-order"),
+])
+def test_of_two_repeated_results_the_one_that_reached_the_threshold_first_is_reported(turns, reported):
+    found, recorder, *_ = guarded_run(turns)
+    assert [loop.fingerprints for _, loop in recorder.loops][:1] == [(call_fingerprint("read", path=reported),)]
+    assert found[0][1:] == ("repeated_result", ("read",), 3)
