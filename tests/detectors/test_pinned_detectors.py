@@ -143,3 +143,19 @@ def test_news_in_any_round_but_the_first_breaks_a_drifting_cycle(children, expec
 def test_similar_attempts_need_distinct_arguments_and_results(children, expected):
     trace = read_deepeval_trace(agent(*children))
     assert [(f.pattern, f.count) for f in detect_similar_attempts(trace, DEFAULT)] == expected
+
+
+# -- a reply is compared by its words only when it has `min_similarity_words` (8) of them ----------
+
+EIGHT = "Sorry refunds travel insurance remain impossible after purchase."  # 8 content words
+SEVEN = "Sorry refunds travel insurance remain impossible after."  # 7
+
+
+@pytest.mark.parametrize("reply, expected", [
+    # "Sorry" -> "Regrettably": 7 bigrams each, 6 shared of 8, Jaccard 0.75 >= 0.6.
+    pytest.param(EIGHT, [("repeated_reply", 3)], id="eight-content-words-are-compared"),
+    pytest.param(SEVEN, [], id="seven-content-words-only-when-exactly-equal"),
+])
+def test_a_reworded_reply_needs_eight_content_words_to_count_as_the_same(reply, expected):
+    other = reply.replace("Sorry", "Regrettably")
+    assert replies(chat("Refund it.", reply, "Please?", other, "Please!", reply)) == expected
