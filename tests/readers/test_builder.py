@@ -310,3 +310,13 @@ def test_llm_tokens_and_cost_are_kept():
     b.add_llm_output("x", input_tokens=10.0, output_tokens=2.0, cost=0.5)
     (step,) = b.build().steps
     assert (step.input_tokens, step.output_tokens, step.cost) == (10.0, 2.0, 0.5)
+
+
+def test_unmatched_claims_go_before_the_item_read_where_their_span_starts():
+    """The span starts at position 0, where a call was read: both unmatched entries go before
+    it, in their order (an item and an extra call at the same position: the extra first)."""
+    b = TraceBuilder()
+    span = b.add_span(-1, 0, "agent", "agent")
+    b.add_tool_call("search", {"q": "a"}, "result", span=span)
+    b.add_claims(span, 0, b.position, [_req("fetch", {"u": 1}, "one"), _req("fetch", {"u": 2}, "two")])
+    assert [(s.name, s.result) for s in b.build().steps] == [("fetch", "one"), ("fetch", "two"), ("search", "result")]

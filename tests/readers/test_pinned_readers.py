@@ -67,3 +67,22 @@ def test_requests_listed_twice_on_one_llm_span_count_as_often_as_the_longer_list
                              for n, a in output_calls]}
     trace = read_deepeval_trace(agent(llm(output, tools_called=[tool_call_entry(n, a) for n, a in entries])))
     assert len([s for s in trace.steps if s.kind == "tool"]) == expected
+
+
+# -- a pydantic-ai retry prompt (the output itself rejected) keeps its text -------------------------
+
+@pytest.mark.parametrize("content, text", [
+    pytest.param("Reply with exactly one JSON object.", "Reply with exactly one JSON object.", id="a-message"),
+    pytest.param([{"msg": "field required"}, {"msg": "not an int"}], "field required; not an int",
+                 id="validation-errors-joined"),
+    pytest.param([], "error", id="nothing-said"),
+])
+def test_a_retry_prompt_is_an_input_with_its_text(content, text):
+    from loopmetric.readers import read_pydantic_ai_messages
+
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "maybe"}]},
+                {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": content}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
+    inputs = [(s.source, s.text) for s in read_pydantic_ai_messages(messages).steps if s.kind == "input"]
+    assert inputs == [("retry", text)]
