@@ -92,6 +92,8 @@ def tests_for(rel: str, root: Path = ROOT) -> list[str]:
     nearest one that exists: `readers/_otlp/_wire.py` -> `tests/readers/`)."""
     if rel.startswith("loopmetric/spark/"):  # the workers' code on Arrow batches, without a session
         return ["tests/spark/test_spark_batches.py"]
+    if rel == "loopmetric/cli/_guard_replay.py":  # `loopmetric guard replay`: its tests live with the guard's
+        return ["tests/cli", "tests/guard/test_guard_replay.py"]
     parts = rel.split("/")[1:]
     if len(parts) == 1:
         return [f"tests/test_{parts[0][1:-3] if parts[0].startswith('_') else parts[0][:-3]}.py"]
