@@ -86,3 +86,23 @@ def test_a_retry_prompt_is_an_input_with_its_text(content, text):
                 {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
     inputs = [(s.source, s.text) for s in read_pydantic_ai_messages(messages).steps if s.kind == "input"]
     assert inputs == [("retry", text)]
+
+
+# -- OTLP attributes flattened with dots, and the SDK's `status_code` ---------------------------------
+
+def test_flattened_attributes_become_nested_lists_and_dicts():
+    from loopmetric.readers._otlp._semconv import _unflatten
+
+    got = _unflatten({"p.0.message.content": "x", "p.0.message.role": "user", "p.1.content": "y", "q.0": 1}, "p.")
+    assert got == [{"message": {"content": "x", "role": "user"}}, {"content": "y"}]
+
+
+@pytest.mark.parametrize("status, error", [
+    pytest.param({"status_code": "ERROR", "description": "Timeout"}, "Timeout", id="sdk-status-code-and-description"),
+    pytest.param({"code": 2}, "error", id="no-message"),
+])
+def test_the_sdks_status_fields_mark_a_failed_span(status, error):
+    span = run_tool("t0", 1, "", "fetch", {"u": 1}, "partial")
+    span["status"] = status
+    (step,) = [s for s in read_trace(otlp(span)).steps if s.kind == "tool"]
+    assert (step.error, step.result) == (True, error)
