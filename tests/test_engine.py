@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import tests._traces as _traces
+
 from loopmetric import (
     NO_TRACE_REASON,
     LoadedTrace,
@@ -139,3 +141,35 @@ def test_the_metric_fails_a_test_case_without_a_trace():
     metric = AgentLoopDetectionMetric()
     assert metric.measure(LLMTestCase(input="q", actual_output="a"), _show_indicator=False) == 0.0
     assert (metric.success, metric.reason) == (False, NO_TRACE_REASON)
+
+
+# -- what a loop cost (`_with_costs`): a finding's tokens and price are those of the LLM outputs
+# from its first step to its last (issue 24) ---------------------------------------------------
+
+
+def _looping(tokens: bool, prices: bool):
+    # llm (steps 1, 3, 5, 7), tool (2, 4, 6, 8); the same call four times: repeated_result on steps 2-8.
+    children = []
+    for i in range(4):
+        extra = {}
+        if tokens:
+            extra.update(input_token_count=10 * (i + 1), output_token_count=1)
+        if prices:
+            extra.update(cost=0.5 * (i + 1))
+        children += [_traces.llm(f"step {i}: call it", **extra), _traces.tool("t", {"k": 1}, "same")]
+    return _traces.agent(*children)
+
+
+@pytest.mark.parametrize("tokens, prices, expected", [
+    # Steps 2-8 hold the outputs at steps 3, 5, 7: (20 + 1) + (30 + 1) + (40 + 1) = 93 tokens,
+    # 1.0 + 1.5 + 2.0 = 4.5 dollars.
+    pytest.param(True, True, (93.0, 4.5), id="tokens-and-prices"),
+    pytest.param(True, False, (93.0, None), id="tokens-only"),
+    pytest.param(False, True, (None, 4.5), id="prices-only"),
+    pytest.param(False, False, (None, None), id="neither"),
+])
+def test_a_findings_tokens_and_cost_are_those_of_its_span_of_steps(tokens, prices, expected):
+    report = detect_loops(_looping(tokens, prices))
+    (finding,) = [f for f in report.findings if f.pattern == "repeated_result"]
+    assert finding.steps == (2, 4, 6, 8)
+    assert (finding.tokens, finding.cost) == expected

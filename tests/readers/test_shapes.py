@@ -144,6 +144,9 @@ def test_read_tool_result(output, error, expected):
     assert tuple(read_tool_result(output, error)) == expected
 
 
+SHARED = ["x"]
+
+
 @pytest.mark.parametrize("output, text, requests", [
     pytest.param("plain", "plain", [], id="string"),
     pytest.param("   ", "", [], id="blank-string"),
@@ -164,6 +167,7 @@ def test_read_tool_result(output, error, expected):
     pytest.param({"content": "", "text": "second"}, "second", [], id="empty-content-falls-to-text"),
     pytest.param(["a", ["b", ["c"]]], "a\nb\nc", [], id="nested-lists-in-order"),
     pytest.param(5, "", [], id="a-number"),
+    pytest.param([SHARED, SHARED, "after"], "x\nafter", [], id="a-list-met-twice-is-read-once-then-reading-goes-on"),
 ])
 def test_read_llm_output(output, text, requests):
     assert read_llm_output(output) == (text, requests)
