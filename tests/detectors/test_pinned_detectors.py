@@ -159,3 +159,50 @@ SEVEN = "Sorry refunds travel insurance remain impossible after."  # 7
 def test_a_reworded_reply_needs_eight_content_words_to_count_as_the_same(reply, expected):
     other = reply.replace("Sorry", "Regrettably")
     assert replies(chat("Refund it.", reply, "Please?", other, "Please!", reply)) == expected
+
+
+# -- every finding carries its pattern's signal (what the score weighs) ------------------------------
+
+def _cycle(n):
+    return [tool(name, {"x": name}, output=name.upper()) for _ in range(n) for name in "ab"]
+
+
+@pytest.mark.parametrize("detector, children", [
+    pytest.param(detect_call_cycles, _cycle(3), id="alternating_calls"),
+    pytest.param(detect_call_cycles, _drift(""), id="drifting_cycle"),
+    pytest.param(detect_similar_attempts,
+                 [tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(4)],
+                 id="similar_attempts"),
+    pytest.param(detect_repeated_results, [tool("t", {"k": 1}, output="r")] * 4, id="repeated_result"),
+])
+def test_every_finding_carries_its_patterns_signal(detector, children):
+    from loopmetric._patterns import PATTERNS
+
+    findings = detector(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert findings and all(f.signal == PATTERNS[f.pattern].signal for f in findings)
+
+
+def test_rejections_and_replies_carry_the_reasoning_signal():
+    from loopmetric._patterns import PATTERNS
+
+    found = list(detect_rejected_outputs(_rejections(None), DEFAULT)) + list(
+        detect_repeated_replies(read_chat_messages(chat("Refund it.", EIGHT, "Please?", EIGHT, "Please!", EIGHT)), DEFAULT))
+    assert [f.pattern for f in found] == ["rejected_output", "repeated_reply"]
+    assert [f.signal for f in found] == [PATTERNS[f.pattern].signal for f in found] == ["reasoning_stagnation"] * 2
+
+
+# -- a reply chain's message says how alike the replies were ----------------------------------------
+
+@pytest.mark.parametrize("second, message", [
+    pytest.param(EIGHT, "The agent gave the same reply 3 times in a row, with only the other side's turns between "
+                        "and no tool call (steps 1-5).", id="exact"),
+    # "Sorry" -> "Regrettably": Jaccard 6/8 = 0.75. Indel of the joined words (63 and 69 characters):
+    # LCS = the 58 characters after the first word + "rry" (3) = 61, 1 - (132 - 122) / 132 = 0.9242: the max.
+    pytest.param(EIGHT.replace("Sorry", "Regrettably"),
+                 "The agent gave nearly the same reply (similarity >= 0.92, threshold 0.60) 3 times in a row",
+                 id="near"),
+])
+def test_a_reply_chains_message(second, message):
+    (finding,) = detect_repeated_replies(read_chat_messages(chat("Refund it.", EIGHT, "Please?", second, "Please!", EIGHT)),
+                                         DEFAULT)
+    assert finding.message.startswith(message)

@@ -106,3 +106,34 @@ def test_the_sdks_status_fields_mark_a_failed_span(status, error):
     span["status"] = status
     (step,) = [s for s in read_trace(otlp(span)).steps if s.kind == "tool"]
     assert (step.error, step.result) == (True, error)
+
+
+# -- a trace read from a file is named after it, whatever its format ----------------------------------
+
+@pytest.mark.parametrize("fmt, doc", [
+    pytest.param("intercode", {"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"],
+                                                              "valid_action": [True]}}, id="intercode"),
+    pytest.param("mint", {"state": {"history": [{"role": "user", "content": "task"},
+                                                {"role": "assistant", "content": "hi"}]}}, id="mint"),
+    pytest.param("deepeval", agent(llm("hi")), id="deepeval"),
+])
+def test_a_trace_read_from_a_file_is_named_after_it(fmt, doc):
+    from loopmetric.readers._files import load_text
+
+    (loaded,) = list(load_text(json.dumps(doc), "dir/run7.json"))
+    assert (loaded.name, loaded.trace.name, loaded.trace.source) == ("run7.json", "run7.json", fmt)
+
+
+# -- pydantic-ai user prompts between responses are inputs -------------------------------------------
+
+def test_pydantic_ai_user_prompts_are_inputs():
+    from loopmetric.readers import read_pydantic_ai_messages
+
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "which one?"}]},
+                {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "the first"},
+                                              {"part_kind": "user-prompt", "content": ["not text"]}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
+    steps = read_pydantic_ai_messages(messages).steps
+    assert [(s.kind, getattr(s, "text", None)) for s in steps] == [
+        ("llm", "which one?"), ("input", "the first"), ("input", ""), ("llm", "done")]
