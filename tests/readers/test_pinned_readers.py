@@ -137,3 +137,57 @@ def test_pydantic_ai_user_prompts_are_inputs():
     steps = read_pydantic_ai_messages(messages).steps
     assert [(s.kind, getattr(s, "text", None)) for s in steps] == [
         ("llm", "which one?"), ("input", "the first"), ("input", ""), ("llm", "done")]
+
+
+# -- chat: an empty user turn is an input, unless the user acts through tools -------------------------
+
+@pytest.mark.parametrize("turn, inputs", [
+    pytest.param({"role": "user", "content": ""}, [("user", "")], id="empty-turn-is-an-input"),
+    pytest.param({"role": "user", "content": "", "tool_calls": [
+        {"id": "u1", "type": "function", "function": {"name": "pay", "arguments": "{}"}}]}, [],
+        id="user-acting-through-tools-is-not-an-input"),
+])
+def test_an_empty_user_turn(turn, inputs):
+    from loopmetric import read_chat_messages
+
+    trace = read_chat_messages([{"role": "user", "content": "task"}, {"role": "assistant", "content": "hi"}, turn])
+    assert [(s.source, s.text) for s in trace.steps if s.kind == "input"] == inputs
+
+
+# -- a pydantic-ai run result is read as its messages -----------------------------------------------
+
+def test_a_pydantic_ai_run_result_is_read_as_its_messages():
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from loopmetric.readers import read_pydantic_ai_messages
+
+    def model(messages, info):
+        calls = sum(isinstance(p, ToolCallPart) for m in messages for p in getattr(m, "parts", ()))
+        return ModelResponse(parts=[ToolCallPart("status", {"job": "42"})] if calls < 3 else [TextPart("Done.")])
+
+    agent = Agent(FunctionModel(model))
+
+    @agent.tool_plain
+    def status(job: str) -> str:
+        return "running"
+
+    result = agent.run_sync("Is job 42 done?")
+    assert read_trace(result).steps == read_pydantic_ai_messages(result.all_messages()).steps
+    assert [s.kind for s in read_trace(result).steps].count("tool") == 3
+
+
+# -- what a reader notes --------------------------------------------------------------------------
+
+def test_tools_called_that_is_not_a_list_is_noted_with_its_type():
+    trace = read_deepeval_trace(agent(llm("hi", tools_called="search")))
+    assert any("has tools_called of type str, not a list; ignored." in note for note in trace.notes)
+
+
+def test_a_results_outcome_is_the_fingerprint_of_its_text_and_an_errors_of_its_masked_text():
+    from loopmetric._fingerprint import fingerprint
+
+    trace = read_deepeval_trace(agent(tool("t", {"k": 1}, output="fine"), tool("t", {"k": 2}, error="Boom")))
+    ok, failed = trace.steps
+    assert (ok.outcome, failed.outcome) == (fingerprint("result", "fine"), fingerprint("error", "Boom"))
