@@ -1,0 +1,32 @@
+"""The command line's usage: errors lead with what is wrong, every command says what it does."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric.cli import main
+
+
+@pytest.mark.parametrize("argv, first_line", [
+    pytest.param(["score"], "loopmetric score: error: the following arguments are required: paths", id="score"),
+    pytest.param(["score", "x.json", "--nope"], "loopmetric: error: unrecognized arguments: --nope",
+                 id="score-unknown-option"),
+    pytest.param(["explain"], "loopmetric explain: error: the following arguments are required: paths", id="explain"),
+    pytest.param(["nope"], "loopmetric: error: argument command: invalid choice: 'nope' "
+                           "(choose from 'score', 'explain', 'guard-replay', 'spark')", id="unknown-command"),
+])
+def test_a_usage_error_leads_with_what_is_wrong_then_the_usage(argv, first_line, capsys):
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == first_line and lines[1].startswith("usage: loopmetric")
+
+
+@pytest.mark.parametrize("command, says", [
+    ("score", "score trace files; one row per trace"),
+    ("explain", "show traces as timelines with their loops marked"),
+    ("spark", "score trace files with Apache Spark; write Parquet or JSON Lines"),
+])
+def test_the_help_says_what_each_command_does(command, says, capsys):
+    assert main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"{command} {says}" in out
