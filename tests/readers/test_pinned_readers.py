@@ -191,3 +191,13 @@ def test_a_results_outcome_is_the_fingerprint_of_its_text_and_an_errors_of_its_m
     trace = read_deepeval_trace(agent(tool("t", {"k": 1}, output="fine"), tool("t", {"k": 2}, error="Boom")))
     ok, failed = trace.steps
     assert (ok.outcome, failed.outcome) == (fingerprint("result", "fine"), fingerprint("error", "Boom"))
+
+
+# -- pydantic-ai instrumentation version 1: the reply in the `events` attribute --------------------
+
+def test_an_llm_span_reply_in_pydantic_ai_v1_events():
+    events = [{"event.name": "gen_ai.user.message", "content": "hi"},
+              {"event.name": "gen_ai.choice", "message": {"role": "assistant", "content": "Checking the job."}}]
+    span = otlp_span("c0", "chat model", 1, {"gen_ai.operation.name": "chat", "events": json.dumps(events)})
+    (step,) = read_trace(otlp(span)).steps
+    assert (step.kind, step.text) == ("llm", "Checking the job.")
