@@ -30,3 +30,8 @@ def test_the_help_says_what_each_command_does(command, says, capsys):
     assert main(["--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert f"{command} {says}" in out
+
+
+def test_score_format_must_be_one_the_readers_know(capsys):
+    assert main(["score", "--format", "nope", "x.json"]) == 2
+    assert "argument --format: invalid choice: 'nope'" in capsys.readouterr().err.splitlines()[0]

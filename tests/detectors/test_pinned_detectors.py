@@ -206,3 +206,20 @@ def test_a_reply_chains_message(second, message):
     (finding,) = detect_repeated_replies(read_chat_messages(chat("Refund it.", EIGHT, "Please?", second, "Please!", EIGHT)),
                                          DEFAULT)
     assert finding.message.startswith(message)
+
+
+def test_a_rejection_chains_message():
+    (finding,) = detect_rejected_outputs(_rejections(None), DEFAULT)
+    assert finding.message == ("The model's reply was rejected 4 times in a row (the same input each time, no tool "
+                               "run) (steps 1-8).")
+
+
+def test_evidence_of_another_trace_is_not_used():
+    """`run_detectors` takes the evidence it is given only when it was made for this very trace."""
+    from loopmetric.detectors import run_detectors
+    from loopmetric.detectors._evidence import Evidence
+
+    looping = read_deepeval_trace(agent(*[tool("t", {"k": 1}, output="r")] * 4))
+    other = read_deepeval_trace(agent(tool("a", {"k": 1}, output="x")))
+    assert run_detectors(looping, DEFAULT, Evidence(other)) == run_detectors(looping, DEFAULT)
+    assert run_detectors(looping, DEFAULT) != []

@@ -201,3 +201,29 @@ def test_an_llm_span_reply_in_pydantic_ai_v1_events():
     span = otlp_span("c0", "chat model", 1, {"gen_ai.operation.name": "chat", "events": json.dumps(events)})
     (step,) = read_trace(otlp(span)).steps
     assert (step.kind, step.text) == ("llm", "Checking the job.")
+
+
+# -- InterCode: a command's first word names the tool ------------------------------------------------
+
+def test_an_intercode_commands_first_word_names_the_tool():
+    from loopmetric.readers._intercode import read_intercode
+
+    run = {"query": "q", "turn_history": {"actions": ["ls -la /tmp", "bogus", "  "],
+                                          "observations": ["a b", "nope", None], "valid_action": [True, False]}}
+    steps = read_intercode(run).steps
+    assert [(s.name, s.args, s.error, s.result) for s in steps] == [
+        ("ls", '{"command":"ls -la /tmp"}', False, "a b"), ("bogus", '{"command":"bogus"}', True, "nope"),
+        ("action", '{"command":""}', False, None)]
+
+
+# -- deepeval: a span's type given as an enum, or as something else -----------------------------------
+
+@pytest.mark.parametrize("type_, kind", [
+    pytest.param("tool", "tool", id="text"),
+    pytest.param(__import__("enum").Enum("T", {"TOOL": "tool"}).TOOL, "tool", id="enum"),
+    pytest.param(3, "llm", id="neither-falls-back-on-the-default"),
+])
+def test_a_span_type_as_text_or_enum(type_, kind):
+    from loopmetric.readers._deepeval import _text
+
+    assert _text(type_, "llm") == kind
