@@ -328,7 +328,7 @@ def _warm(tree: Path, targets: list[list[str]]) -> None:
 
 
 def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_timeout: float = 20.0,
-        progress: Optional[Path] = None, deselect: tuple[str, ...] = ()) -> tuple[dict[str, tuple], dict[str, float]]:
+        progress: Optional[Path] = None, deselect: tuple[str, ...] = (), logs: Optional[Path] = None) -> tuple[dict[str, tuple], dict[str, float]]:
     """Each mutant against its module's tests; the baseline of every test target first
     (it must pass: a target that fails unmutated would kill everything)."""
     sys.path.insert(0, str(tree))
@@ -347,7 +347,8 @@ def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_time
     for i, mutant in enumerate(mutants, 1):
         target = tests_for(mutant.path, tree)
         timeout = max(min_timeout, timeout_factor * baseline[" ".join(target)])
-        status, seconds, cpu = run_in_child(tree, [*target, *extra], mutant, timeout)
+        status, seconds, cpu = run_in_child(tree, [*target, *extra], mutant, timeout,
+                                            logs / f"{mutant.id}.log" if logs is not None else None)
         results[mutant.id] = (status, seconds, cpu)
         print(f"{i}/{len(mutants)} {mutant.id} {status} {seconds:.1f}s ({cpu:.1f}s CPU) load {_load()}", flush=True)
         if progress is not None:
@@ -498,9 +499,13 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
     if only:
         # Survivors again, on the tree at `rev` (new tests): not written to the report.
         todo = [m for m in chosen if m.id in only]
-        results, _ = run(todo, tree, timeout_factor, min_timeout, deselect=SLOW)
+        logs = Path(tempfile.mkdtemp(prefix="loopmetric-only-"))
+        results, _ = run(todo, tree, timeout_factor, min_timeout, deselect=SLOW, logs=logs)
         for m in todo:
-            print(f"{m.id}: {results[m.id][0]}")
+            failed = [line.split()[1] for line in (logs / f"{m.id}.log").read_text(errors="replace").splitlines()
+                      if line.startswith("FAILED ")] if (logs / f"{m.id}.log").exists() else []
+            print(json.dumps({"id": m.id, "status": results[m.id][0], "by": failed[:1], "rev": rev}), flush=True)
+        shutil.rmtree(logs, ignore_errors=True)
         shutil.rmtree(tree, ignore_errors=True)
         return
     progress = out / PROGRESS.name
