@@ -476,6 +476,21 @@ EQUIVALENT: dict[str, str] = {}
 KILLED_SINCE: dict[str, str] = {}
 
 PROGRESS = ROOT / "benchmarks" / "results" / "mutation_sample.jsonl"
+# Survivors run again with --only on a later tree (the tests written while the run went on):
+# one row per check; the last row of a mutant counts.
+VERIFIED = ROOT / "benchmarks" / "results" / "mutation_verified.jsonl"
+
+
+def killed_since(out: Path) -> dict[str, str]:
+    """Mutant id -> the test that kills it now (from --only runs), for survivors of the run."""
+    rows: dict[str, dict] = {}
+    path = out / VERIFIED.name
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            rows[row["id"]] = row
+    return {i: (f"`{row['by'][0]}`" if row["by"] else "(timeout)") + f" at {row['rev']}"
+            for i, row in rows.items() if row["status"] in ("killed", "timeout")}
 
 
 def _load() -> str:
@@ -504,7 +519,10 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
         for m in todo:
             failed = [line.split()[1] for line in (logs / f"{m.id}.log").read_text(errors="replace").splitlines()
                       if line.startswith("FAILED ")] if (logs / f"{m.id}.log").exists() else []
-            print(json.dumps({"id": m.id, "status": results[m.id][0], "by": failed[:1], "rev": rev}), flush=True)
+            row = {"id": m.id, "status": results[m.id][0], "by": failed[:1], "rev": rev}
+            print(json.dumps(row), flush=True)
+            with open(out / VERIFIED.name, "a") as verified:
+                verified.write(json.dumps(row) + "\n")
         shutil.rmtree(logs, ignore_errors=True)
         shutil.rmtree(tree, ignore_errors=True)
         return
@@ -542,7 +560,7 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
     meta.setdefault("load_start", "?")
     meta["minutes"] = meta.get("cpu_seconds", 0.0) / 60
     meta["wall_minutes"] = meta.get("wall_seconds", 0.0) / 60
-    text = report(everything, chosen, done, EQUIVALENT, KILLED_SINCE, command, meta)
+    text = report(everything, chosen, done, EQUIVALENT, {**killed_since(out), **KILLED_SINCE}, command, meta)
     (out / "mutation.md").write_text(text)
     print(text)
     shutil.rmtree(tree, ignore_errors=True)
