@@ -371,12 +371,13 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--resume", action="store_true", help="with --sample: skip mutants already run")
     parser.add_argument("--timeout-factor", type=float, default=4.0, help="with --sample: x the unmutated time")
     parser.add_argument("--min-timeout", type=float, default=30.0, help="with --sample: seconds")
+    parser.add_argument("--part", default="0/1", metavar="K/N", help="with --sample: every N-th mutant not run yet")
     args = parser.parse_args(argv)
     if args.sample:
         from ._mutation_sample import sample_main
 
         sample_main(args.sample, args.seed, args.rev, args.only, args.list, args.resume, args.report_only,
-                    args.timeout_factor, args.min_timeout, args.out)
+                    args.timeout_factor, args.min_timeout, args.out, args.part)
         return
     # --- end issue 24
     out = args.out / "mutation.md"
