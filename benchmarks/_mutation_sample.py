@@ -475,6 +475,12 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.readers._deepeval:67": (
         "`labelled.get(key, 0)` -> `get(key, 1)` when a span leaves the path: for a key never labelled it writes "
         "0, and every reader of `labelled` takes a missing key as 0"),
+    "loopmetric.cli:26": (
+        "`parser_class=Parser` dropped from `add_subparsers`: argparse's default is the class of the parser "
+        "itself, which is `Parser` already"),
+    "loopmetric.detectors:3": (
+        "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
+        "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),
 }
 
 # Survivors of the sample run killed by tests written while it ran (checked with --only): id -> test.

@@ -227,3 +227,10 @@ def test_a_span_type_as_text_or_enum(type_, kind):
     from loopmetric.readers._deepeval import _text
 
     assert _text(type_, "llm") == kind
+
+
+def test_read_intercode_keeps_the_name_it_is_given():
+    from loopmetric.readers._intercode import read_intercode
+
+    run = {"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"]}}
+    assert read_intercode(run, name="run 7").name == "run 7"
