@@ -223,3 +223,50 @@ def test_evidence_of_another_trace_is_not_used():
     other = read_deepeval_trace(agent(tool("a", {"k": 1}, output="x")))
     assert run_detectors(looping, DEFAULT, Evidence(other)) == run_detectors(looping, DEFAULT)
     assert run_detectors(looping, DEFAULT) != []
+
+
+# -- a call graph cycle's path: whole up to six hops, else its ends --------------------------------
+
+def _nested(names):
+    """agent p -> the spans named (tool:X or agent:X), innermost last -> agent p again."""
+    from tests._traces import span
+
+    node = agent(name="p", input={"t": 1})
+    for kind_name in reversed(names):
+        kind, name = kind_name.split(":")
+        node = span(kind, name, input={"n": name}, output="o", children=[node])
+    return agent(node, name="p", input={"t": 1})
+
+
+@pytest.mark.parametrize("inner, shown", [
+    pytest.param(["tool:a", "agent:q", "tool:b", "tool:c"],
+                 "agent:p -> tool:a -> agent:q -> tool:b -> tool:c -> agent:p", id="six-hops-all-shown"),
+    pytest.param(["tool:a", "agent:q", "tool:b", "tool:c", "tool:d"],
+                 "agent:p -> tool:a -> agent:q -> ... 2 more ... -> tool:d -> agent:p", id="seven-hops-ends-shown"),
+])
+def test_a_call_graph_cycles_path_is_shown_whole_up_to_six_hops(inner, shown):
+    from loopmetric.detectors import detect_call_graph_cycles
+
+    (finding,) = detect_call_graph_cycles(read_deepeval_trace(_nested(inner)), DEFAULT)
+    assert finding.message.startswith(f"Cycle detected in execution path: {shown}.")
+
+
+# -- a short output in the window does not hide an older near-duplicate -----------------------------
+
+LONG = ("the migration script failed again because the orders table still has the legacy column "
+        "customer_ref which blocks the foreign key constraint on invoices {n}")
+
+
+@pytest.mark.parametrize("between", [
+    pytest.param("ok", id="shorter-than-eight-characters"),
+    pytest.param("let me think about this now", id="fewer-than-eight-content-words"),
+])
+def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
+    from tests._traces import llm
+
+    trace = read_deepeval_trace(agent(llm(LONG.format(n="alpha beta gamma")), llm(between),
+                                      llm(LONG.format(n="delta epsilon zeta"))))
+    from loopmetric.detectors import detect_reasoning_stagnation
+
+    assert [(f.pattern, f.steps) for f in detect_reasoning_stagnation(trace, DEFAULT)] == [
+        ("reasoning_stagnation", (1, 3))]

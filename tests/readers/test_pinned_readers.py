@@ -234,3 +234,22 @@ def test_read_intercode_keeps_the_name_it_is_given():
 
     run = {"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"]}}
     assert read_intercode(run, name="run 7").name == "run 7"
+
+
+# -- what read_trace refuses, and JSON text it reads ------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    pytest.param(json.dumps(agent(llm("hi"))), id="object"),
+    pytest.param("  \n" + json.dumps(agent(llm("hi"))), id="object-after-blank-lines"),
+    pytest.param(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]), id="array"),
+])
+def test_json_text_is_read(text):
+    assert read_trace(text).steps == read_trace(json.loads(text)).steps
+
+
+def test_an_object_holding_a_trace_dict_is_refused_with_what_to_pass():
+    class Case:
+        _trace_dict = {"name": "x"}
+
+    with pytest.raises(TypeError, match="pass its `_trace_dict`"):
+        read_trace(Case())

@@ -27,6 +27,8 @@ from loopmetric.readers._text_actions import text_action
     pytest.param('{"action": "go", "args": [1]}', ToolRequest("go", [1]), id="json-action-args"),
     pytest.param('{"action": ""} {"action": "b"}', ToolRequest("b", None), id="json-empty-action-skipped"),
     pytest.param('{"action": 3', None, id="json-unclosed"),
+    pytest.param('{"x": {"z": 1}} then {"action": "go"} {"k": 1}', ToolRequest("go", None),
+                 id="json-first-object-with-an-action"),
     pytest.param("plain answer", None, id="plain-answer"),
     pytest.param("", None, id="empty"),
     pytest.param("Action: search[x]" + " " * 200_000, None, id="over-the-size-limit"),

@@ -138,3 +138,10 @@ def test_remote(master, env, remote, monkeypatch):
     if env:
         monkeypatch.setenv("SPARK_REMOTE", env)
     assert _remote(master) is remote
+
+
+def test_a_batch_whose_files_hold_no_trace_gives_an_empty_batch_of_the_schema():
+    batch = pa.RecordBatch.from_arrays([pa.array(["file:///d/notes.json"]), pa.array([json.dumps({"hello": 1})])],
+                                       names=["path", "text"])
+    (out,) = list(score_file_rows(iter([batch]), settings=SETTINGS, named=frozenset()))
+    assert (out.num_rows, out.schema.field("path").type, out.schema.field("name").type) == (0, pa.string(), pa.string())
