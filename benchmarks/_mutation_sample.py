@@ -478,6 +478,9 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.cli:26": (
         "`parser_class=Parser` dropped from `add_subparsers`: argparse's default is the class of the parser "
         "itself, which is `Parser` already"),
+    "loopmetric.detectors._text:15": (
+        "the tag of an input in the set of what was observed, \"input\" -> \"XXinputXX\": it only has to differ "
+        "from a tool call's key, whose first item is a call fingerprint (16 hex digits)"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),

@@ -19,3 +19,20 @@ def test_of_two_repeated_results_the_one_that_reached_the_threshold_first_is_rep
     found, recorder, *_ = guarded_run(turns)
     assert [loop.fingerprints for _, loop in recorder.loops][:1] == [(call_fingerprint("read", path=reported),)]
     assert found[0][1:] == ("repeated_result", ("read",), 3)
+
+
+def test_a_pydantic_ai_without_capabilities_gets_an_error_naming_the_extra(monkeypatch):
+    """In process: the guard's modules forgotten and `pydantic_ai.capabilities` made unimportable."""
+    import sys
+
+    import loopmetric.guard as guard
+
+    for name in [n for n in sys.modules if n.startswith("loopmetric.guard.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pydantic_ai.capabilities", None)
+    monkeypatch.delitem(guard.__dict__, "DetectLoops", raising=False)
+    with pytest.raises(ImportError) as caught:
+        guard.DetectLoops  # noqa: B018
+    message = str(caught.value)
+    assert 'pip install "loopmetric[pydantic-ai]"' in message
+    assert "(a version with capabilities and RunContext.enqueue; this one failed with: " in message

@@ -253,3 +253,24 @@ def test_an_object_holding_a_trace_dict_is_refused_with_what_to_pass():
 
     with pytest.raises(TypeError, match="pass its `_trace_dict`"):
         read_trace(Case())
+
+
+@pytest.mark.parametrize("doc", [
+    pytest.param({"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"]}}, id="intercode"),
+    pytest.param({"state": {"history": [{"role": "user", "content": "task"},
+                                        {"role": "assistant", "content": "hi"}]}}, id="mint"),
+    pytest.param({"simulations": [{"task_id": "1", "messages": [{"role": "user", "content": "t"},
+                                                                {"role": "assistant", "content": "hi"}]}]},
+                 id="tau2-bench"),
+    pytest.param(agent(llm("hi")), id="deepeval"),
+])
+def test_read_trace_names_the_trace_as_asked(doc):
+    assert read_trace(doc, name="run 7").name == "run 7"
+
+
+@pytest.mark.parametrize("key", ["operation.cost", "llm.cost.total", "gen_ai.usage.cost"])
+def test_an_otlp_llm_spans_cost_under_each_convention(key):
+    from tests.readers.test_reader_otlp import chat
+
+    (step,) = read_trace(otlp(chat("c0", 1, "", text="hello", **{key: 0.25}))).steps
+    assert step.cost == 0.25
