@@ -35,3 +35,14 @@ def test_the_help_says_what_each_command_does(command, says, capsys):
 def test_score_format_must_be_one_the_readers_know(capsys):
     assert main(["score", "--format", "nope", "x.json"]) == 2
     assert "argument --format: invalid choice: 'nope'" in capsys.readouterr().err.splitlines()[0]
+
+
+@pytest.mark.parametrize("option, says", [
+    ("--output PATH", "where to write the loop columns: Parquet, or JSON Lines when PATH ends in .json/.jsonl"),
+    ("--conf KEY=VALUE", "a Spark setting (repeat)"),
+    ("--overwrite", "replace --output when it exists"),
+])
+def test_the_spark_commands_help(option, says, capsys):
+    assert main(["spark", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"{option} {says}" in out

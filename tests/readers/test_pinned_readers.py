@@ -116,6 +116,7 @@ def test_the_sdks_status_fields_mark_a_failed_span(status, error):
     pytest.param("mint", {"state": {"history": [{"role": "user", "content": "task"},
                                                 {"role": "assistant", "content": "hi"}]}}, id="mint"),
     pytest.param("deepeval", agent(llm("hi")), id="deepeval"),
+    pytest.param("swe-agent", {"trajectory": [{"thought": "t", "action": "ls", "observation": "a"}]}, id="swe-agent"),
 ])
 def test_a_trace_read_from_a_file_is_named_after_it(fmt, doc):
     from loopmetric.readers._files import load_text
@@ -274,3 +275,11 @@ def test_an_otlp_llm_spans_cost_under_each_convention(key):
 
     (step,) = read_trace(otlp(chat("c0", 1, "", text="hello", **{key: 0.25}))).steps
     assert step.cost == 0.25
+
+
+@pytest.mark.parametrize("key", ["gen_ai.tool.call.result", "tool_response", "output.value"])
+def test_an_otlp_tool_spans_result_under_each_convention(key):
+    span = otlp_span("t0", "execute_tool fetch", 1, {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "fetch",
+                                                     "gen_ai.tool.call.arguments": "{}", key: "page one"})
+    (step,) = read_trace(otlp(span)).steps
+    assert (step.name, step.result) == ("fetch", "page one")
