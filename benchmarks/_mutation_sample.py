@@ -425,6 +425,11 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         "(2 cores shared with other jobs).", "",
         markdown_table(["module", "tests", "mutants", "sampled", "checked", "killed", "survived", "equivalent",
                         "score"], rows), "",
+        "Commands of the run, in order (each process writes `results/mutation_sample.jsonl`, one row per mutant):", "",
+        *[f"- `{c}`" for c in meta.get("commands", [])], "",
+        "Survivors run again on the tree with the tests written meanwhile: "
+        f"`python -m benchmarks.mutation --sample {meta.get('n', 400)} --seed {meta['seed']} --only ID ...` "
+        "(rows in `results/mutation_verified.jsonl`).", "",
         "Baseline (the tests without a mutant, seconds): "
         + ", ".join(f"`{t}` {s:.1f}" for t, s in sorted(meta["baseline"].items())) + ".", "",
     ]
@@ -553,7 +558,8 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
                 old.unlink()
         done = load_progress(progress)
         meta_path = out / ("mutation_sample.meta.json" if parts == 1 else f"mutation_sample.meta.{k}of{parts}.json")
-        meta = {"rev": rev, "started": time.strftime("%Y-%m-%d %H:%M:%S"), "load_start": _load()}
+        meta = {"rev": rev, "started": time.strftime("%Y-%m-%d %H:%M:%S"), "load_start": _load(),
+                "argv": "nice -n 15 python -m benchmarks.mutation " + " ".join(sys.argv[1:])}
         meta_path.write_text(json.dumps(meta))
         # In a seeded random order: a run stopped early has checked a random part of the sample;
         # `--part K/N` runs every N-th of those not run yet (N processes share the rest).
@@ -565,7 +571,7 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
         meta_path.write_text(json.dumps(meta))
     done = load_progress(progress)
     metas = [json.loads(p.read_text()) for p in _meta_files(out)]
-    meta = {"seed": seed, "rev": rev, "mutmut": version("mutmut"), "timeout_factor": timeout_factor,
+    meta = {"seed": seed, "rev": rev, "n": n, "mutmut": version("mutmut"), "timeout_factor": timeout_factor,
             "min_timeout": min_timeout,
             "started": min((m["started"] for m in metas), default="?"),
             "ended": max((m.get("ended", "(running)") for m in metas), default="?"),
@@ -573,6 +579,7 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
             "load_end": "; ".join(m.get("load_end", "?") for m in metas) or "?",
             "baseline": {k: v for m in metas for k, v in m.get("baseline", {}).items()},
             "processes": len(metas),
+            "commands": [m.get("argv", "?") for m in metas],
             "minutes": sum(row[2] for row in done.values()) / 60}
     text = report(everything, chosen, done, EQUIVALENT, {**killed_since(out), **KILLED_SINCE}, command, meta)
     previous = (out / "mutation.md").read_text() if (out / "mutation.md").exists() else ""
