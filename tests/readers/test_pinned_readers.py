@@ -283,3 +283,17 @@ def test_an_otlp_tool_spans_result_under_each_convention(key):
                                                      "gen_ai.tool.call.arguments": "{}", key: "page one"})
     (step,) = read_trace(otlp(span)).steps
     assert (step.name, step.result) == ("fetch", "page one")
+
+
+@pytest.mark.parametrize("inner_input, cycles", [
+    pytest.param("plan the trip", 1, id="the-same-input-is-a-cycle"),
+    pytest.param("book the hotel", 0, id="another-input-is-not"),
+])
+def test_an_otlp_agent_spans_input_value_tells_a_call_graph_cycle(inner_input, cycles):
+    agent_attrs = {"openinference.span.kind": "AGENT"}
+    spans = [otlp_span("a0", "planner", 0, {**agent_attrs, "input.value": "plan the trip"}),
+             otlp_span("t0", "delegate", 1, {"openinference.span.kind": "TOOL", "tool.name": "delegate",
+                                             "input.value": "{}"}, parent="a0"),
+             otlp_span("a1", "planner", 2, {**agent_attrs, "input.value": inner_input}, parent="t0")]
+    found = [f for f in detect_loops(otlp(*spans)).findings if f.pattern == "call_graph_cycle"]
+    assert len(found) == cycles
