@@ -270,3 +270,38 @@ def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
 
     assert [(f.pattern, f.steps) for f in detect_reasoning_stagnation(trace, DEFAULT)] == [
         ("reasoning_stagnation", (1, 3))]
+
+
+# -- what says little: an acknowledgement in words, not data ---------------------------------------
+
+@pytest.mark.parametrize("result, little", [
+    pytest.param(None, True, id="none"),
+    pytest.param("   ", True, id="blank"),
+    pytest.param("OK", True, id="ok"),
+    pytest.param("File written successfully.", True, id="short-acknowledgement"),
+    pytest.param("Готово", True, id="non-ascii-word"),
+    pytest.param("true", False, id="true-is-data"),
+    pytest.param("false", False, id="false-is-data"),
+    pytest.param("null", False, id="null-is-data"),
+    pytest.param("None", False, id="None-is-data"),
+    pytest.param("[1, 2]", False, id="a-list"),
+    pytest.param('{"a": 1}', False, id="an-object"),
+    pytest.param('"quoted"', False, id="a-json-string"),
+    pytest.param("42", False, id="a-number"),
+    pytest.param("one two three four five six seven eight nine", False, id="nine-words-is-substance"),
+    pytest.param("one two three four five six seven eight", True, id="eight-words-still-little"),
+])
+def test_says_little(result, little):
+    from loopmetric.detectors._news import says_little
+
+    assert says_little(result) is little
+
+
+def test_repeated_text_cycling_through_texts_says_so():
+    from loopmetric.detectors import detect_repeated_text
+    from tests._traces import llm
+
+    trace = read_deepeval_trace(agent(*[llm(t) for t in ("Try A.", "Try B.", "Try A.", "Try B.", "Try A.")]))
+    (finding,) = detect_repeated_text(trace, DEFAULT)
+    assert finding.message == ("Identical reasoning outputs at steps 1, 2, 3, 4 and 5. LLM outputs cycled through 2 "
+                               "texts, 3 of 5 outputs repeating earlier ones with no new tool result between.")

@@ -297,3 +297,11 @@ def test_an_otlp_agent_spans_input_value_tells_a_call_graph_cycle(inner_input, c
              otlp_span("a1", "planner", 2, {**agent_attrs, "input.value": inner_input}, parent="t0")]
     found = [f for f in detect_loops(otlp(*spans)).findings if f.pattern == "call_graph_cycle"]
     assert len(found) == cycles
+
+
+@pytest.mark.parametrize("name, shown", [pytest.param("planner", "planner", id="named"),
+                                         pytest.param("", "agent", id="unnamed-by-type")])
+def test_children_that_are_not_a_list_are_noted(name, shown):
+    root = {"type": "agent", "name": name, "input": {}, "children": "oops"}
+    notes = read_deepeval_trace({"type": "agent", "name": "root", "children": [root, llm("hi")]}).notes
+    assert f"span 1 ({shown}) has children of type str, not a list; ignored." in notes
