@@ -486,6 +486,9 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.detectors._text:15": (
         "the tag of an input in the set of what was observed, \"input\" -> \"XXinputXX\": it only has to differ "
         "from a tool call's key, whose first item is a call fingerprint (16 hex digits)"),
+    "loopmetric.readers._intercode:72": (
+        "`known=` dropped (so True) for a turn with no observation and no error: the builder then reads a result "
+        "of None, which `read_tool_result` takes as unknown all the same"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),

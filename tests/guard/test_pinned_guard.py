@@ -36,3 +36,19 @@ def test_a_pydantic_ai_without_capabilities_gets_an_error_naming_the_extra(monke
     message = str(caught.value)
     assert 'pip install "loopmetric[pydantic-ai]"' in message
     assert "(a version with capabilities and RunContext.enqueue; this one failed with: " in message
+
+
+@pytest.mark.parametrize("live, recorded", [
+    pytest.param(__import__("datetime").date(2026, 12, 1), "2026-12-01", id="a-date-as-its-json"),
+    pytest.param({"at": __import__("datetime").date(2026, 12, 1)}, {"at": "2026-12-01"}, id="nested"),
+])
+def test_a_live_tool_return_and_its_recorded_json_have_the_same_result_key(live, recorded):
+    """The guard reads live returns; replay reads them from JSON: both must give one key."""
+    from pydantic_ai.messages import ToolReturnPart
+
+    from loopmetric.guard._record import result_key
+    from loopmetric.guard._settings import GuardSettings
+
+    settings = GuardSettings()
+    key = result_key(ToolReturnPart("t", live, tool_call_id="1"), settings)
+    assert key == result_key(ToolReturnPart("t", recorded, tool_call_id="1"), settings)

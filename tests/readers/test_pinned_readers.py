@@ -305,3 +305,12 @@ def test_children_that_are_not_a_list_are_noted(name, shown):
     root = {"type": "agent", "name": name, "input": {}, "children": "oops"}
     notes = read_deepeval_trace({"type": "agent", "name": "root", "children": [root, llm("hi")]}).notes
     assert f"span 1 ({shown}) has children of type str, not a list; ignored." in notes
+
+
+def test_an_otlp_llm_spans_reply_in_gen_ai_choice_events():
+    span = otlp_span("c0", "chat model", 1, {"gen_ai.operation.name": "chat"})
+    message = json.dumps({"role": "assistant", "content": "From the event."})
+    span["events"] = [{"name": "gen_ai.choice", "attributes": [{"key": "message", "value": {"stringValue": message}}]},
+                      {"name": "other", "attributes": [{"key": "message", "value": {"stringValue": "{}"}}]}]
+    (step,) = read_trace(otlp(span)).steps
+    assert (step.kind, step.text) == ("llm", "From the event.")
