@@ -314,3 +314,16 @@ def test_an_otlp_llm_spans_reply_in_gen_ai_choice_events():
                       {"name": "other", "attributes": [{"key": "message", "value": {"stringValue": "{}"}}]}]
     (step,) = read_trace(otlp(span)).steps
     assert (step.kind, step.text) == ("llm", "From the event.")
+
+
+def test_each_trace_of_a_json_lines_file_is_labelled_with_its_line_and_record():
+    from loopmetric.readers._files import load_text
+
+    def record(task):
+        return {"task_id": task, "trial": 0, "traj": [{"role": "user", "content": "x"},
+                                                       {"role": "assistant", "content": "y"}]}
+
+    text = json.dumps(record(7)) + "\n" + json.dumps([record(8), record(9)])
+    assert [(t.name, t.label) for t in load_text(text, "runs.jsonl")] == [
+        ("runs.jsonl#0", "line 1, task 7 trial 0"), ("runs.jsonl#1", "line 2, task 8 trial 0"),
+        ("runs.jsonl#2", "line 2, task 9 trial 0")]
