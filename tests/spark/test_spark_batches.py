@@ -145,3 +145,13 @@ def test_a_batch_whose_files_hold_no_trace_gives_an_empty_batch_of_the_schema():
                                        names=["path", "text"])
     (out,) = list(score_file_rows(iter([batch]), settings=SETTINGS, named=frozenset()))
     assert (out.num_rows, out.schema.field("path").type, out.schema.field("name").type) == (0, pa.string(), pa.string())
+
+
+def test_a_struct_column_is_read_as_nested_rows_nulls_dropped():
+    """A struct column: Arrow fills every row with every field (null where it had none); a
+    null row is NULL_NESTED's error, not a trace of nothing."""
+    column = pa.array([json.loads(json.dumps(LOOPING)), json.loads(json.dumps(PASSING)), None])
+    batch = pa.RecordBatch.from_arrays([column], names=["trace"])
+    (out,) = list(score_batches(iter([batch]), column="trace", settings=SETTINGS, nested=True))
+    assert out.column("loop_success").to_pylist() == [False, True, False]
+    assert out.column("loop_error").to_pylist() == [None, None, NULL_NESTED]
