@@ -136,8 +136,8 @@ def test_pydantic_ai_user_prompts_are_inputs():
                                               {"part_kind": "user-prompt", "content": ["not text"]}]},
                 {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
     steps = read_pydantic_ai_messages(messages).steps
-    assert [(s.kind, getattr(s, "text", None)) for s in steps] == [
-        ("llm", "which one?"), ("input", "the first"), ("input", ""), ("llm", "done")]
+    assert [(s.kind, getattr(s, "text", None), getattr(s, "source", None)) for s in steps] == [
+        ("llm", "which one?", None), ("input", "the first", "user"), ("input", "", "user"), ("llm", "done", None)]
 
 
 # -- chat: an empty user turn is an input, unless the user acts through tools -------------------------
@@ -327,3 +327,28 @@ def test_each_trace_of_a_json_lines_file_is_labelled_with_its_line_and_record():
     assert [(t.name, t.label) for t in load_text(text, "runs.jsonl")] == [
         ("runs.jsonl#0", "line 1, task 7 trial 0"), ("runs.jsonl#1", "line 2, task 8 trial 0"),
         ("runs.jsonl#2", "line 2, task 9 trial 0")]
+
+
+@pytest.mark.parametrize("fields, cost", [
+    pytest.param({"cost": 0.3, "cost_per_input_token": 9}, 0.3, id="direct-cost-wins"),
+    pytest.param({"input_token_count": 10, "cost_per_input_token": 0.5}, 5.0, id="input-pricing"),
+    pytest.param({"output_token_count": 4, "cost_per_output_token": 0.25}, 1.0, id="output-pricing-alone"),
+    pytest.param({"input_token_count": 10, "output_token_count": 4, "cost_per_input_token": 0.5,
+                  "cost_per_output_token": 0.25}, 6.0, id="both"),
+    pytest.param({"input_token_count": 10}, None, id="no-price"),
+])
+def test_a_deepeval_llm_spans_cost(fields, cost):
+    (step,) = read_deepeval_trace(agent(llm("hi", **fields))).steps
+    assert step.cost == cost
+
+
+@pytest.mark.parametrize("doc, spans", [
+    pytest.param({"spanId": "s", "traceId": "t", "name": "x"}, True, id="a-span"),
+    pytest.param({"spanId": "s", "name": "x"}, False, id="span-id-alone-is-not-otlp"),
+    pytest.param({"traceId": "t", "name": "x"}, False, id="trace-id-alone-is-not-otlp"),
+    pytest.param({"context": {"span_id": "s"}, "name": "x"}, True, id="sdk-context"),
+])
+def test_what_reads_as_an_otlp_span(doc, spans):
+    from loopmetric.readers._otlp._wire import is_otlp
+
+    assert is_otlp(doc) is spans
