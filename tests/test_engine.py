@@ -173,3 +173,15 @@ def test_a_findings_tokens_and_cost_are_those_of_its_span_of_steps(tokens, price
     (finding,) = [f for f in report.findings if f.pattern == "repeated_result"]
     assert finding.steps == (2, 4, 6, 8)
     assert (finding.tokens, finding.cost) == expected
+
+
+@pytest.mark.parametrize("strict, expected", [
+    # The same output twice: mild repeated_text, reasoning stagnation 0.5 of weight 0.35 of 1.00:
+    # 0.5 ** 0.35 = 0.7846 (< 0.9); strict mode turns a score under the threshold into 0.0.
+    pytest.param(False, round(0.5 ** 0.35, 4), id="not-strict"),
+    pytest.param(True, 0.0, id="strict-below-the-threshold-is-zero"),
+])
+def test_strict_mode_zeroes_a_score_below_the_threshold(strict, expected):
+    trace = _traces.agent(_traces.llm("Same."), _traces.llm("Same."))
+    report = detect_loops(trace, strict_mode=strict, threshold=0.9)
+    assert (round(report.score, 4), report.success) == (expected, False)

@@ -305,3 +305,11 @@ def test_repeated_text_cycling_through_texts_says_so():
     (finding,) = detect_repeated_text(trace, DEFAULT)
     assert finding.message == ("Identical reasoning outputs at steps 1, 2, 3, 4 and 5. LLM outputs cycled through 2 "
                                "texts, 3 of 5 outputs repeating earlier ones with no new tool result between.")
+
+
+def test_a_call_graph_cycle_names_its_tools():
+    from loopmetric.detectors import detect_call_graph_cycles
+
+    (finding,) = detect_call_graph_cycles(read_deepeval_trace(_nested(["tool:a", "agent:q", "tool:b", "tool:c"])),
+                                          DEFAULT)
+    assert finding.tools == ("a", "b", "c")
