@@ -489,6 +489,9 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.readers._intercode:72": (
         "`known=` dropped (so True) for a turn with no observation and no error: the builder then reads a result "
         "of None, which `read_tool_result` takes as unknown all the same"),
+    "loopmetric.guard._checks:196": (
+        "`loop_message(\"repeated_text\", ...)` -> `loop_message(\"XXrepeated_textXX\", ...)`: repeated text's "
+        "message is `loop_message`'s last, catch-all branch, which any name but the three tool patterns reaches"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),
