@@ -492,6 +492,12 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.guard._checks:196": (
         "`loop_message(\"repeated_text\", ...)` -> `loop_message(\"XXrepeated_textXX\", ...)`: repeated text's "
         "message is `loop_message`'s last, catch-all branch, which any name but the three tool patterns reaches"),
+    "loopmetric.cli._score:121": (
+        "the process pool's `chunksize` computed -> `max(1, )` = 1: it changes how traces are batched to the "
+        "workers, not what they return or its order (`map` keeps the order)"),
+    "loopmetric.cli._output:162": (
+        "`flush=True` -> `flush=False` on the summary line: the same text, written when the buffer is flushed "
+        "(at exit at the latest) instead of at once"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),

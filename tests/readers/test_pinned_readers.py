@@ -352,3 +352,23 @@ def test_what_reads_as_an_otlp_span(doc, spans):
     from loopmetric.readers._otlp._wire import is_otlp
 
     assert is_otlp(doc) is spans
+
+
+def test_load_traces_names_each_trace_after_its_file(tmp_path):
+    from loopmetric import load_traces
+
+    path = tmp_path / "run3.json"
+    path.write_text(json.dumps(agent(llm("hi"))))
+    (loaded,) = list(load_traces(str(path)))
+    assert (loaded.name, loaded.trace.name) == ("run3.json", "run3.json")
+
+
+def test_spans_of_one_type_and_name_on_one_path_get_labels_of_their_input():
+    from loopmetric._canonical import canonical_json, mask_volatile
+    from loopmetric._fingerprint import fingerprint
+
+    inner = agent(llm("x"), name="p", input={"t": 1})
+    trace = read_deepeval_trace(agent(tool("delegate", {"t": 1}, children=[inner]), name="p", input={"t": 1}))
+    label = fingerprint("agent", "p", mask_volatile(canonical_json({"t": 1})))
+    assert [(s.type, s.name, s.label) for s in trace.spans] == [
+        ("agent", "p", label), ("tool", "delegate", None), ("agent", "p", label), ("llm", "llm", None)]
