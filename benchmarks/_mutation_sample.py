@@ -498,6 +498,9 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.cli._output:162": (
         "`flush=True` -> `flush=False` on the summary line: the same text, written when the buffer is flushed "
         "(at exit at the latest) instead of at once"),
+    "loopmetric.detectors._tool_calls:252": (
+        "`first.outcome or \"\"` -> `or \"XXXX\"`: `_same_outcomes` only gathers calls whose outcome is not None, "
+        "so the fallback is never used"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),

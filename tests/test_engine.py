@@ -185,3 +185,14 @@ def test_strict_mode_zeroes_a_score_below_the_threshold(strict, expected):
     trace = _traces.agent(_traces.llm("Same."), _traces.llm("Same."))
     report = detect_loops(trace, strict_mode=strict, threshold=0.9)
     assert (round(report.score, 4), report.success) == (expected, False)
+
+
+def test_loop_cost_is_rounded_to_ten_decimals():
+    """Prices with 14 decimals: the three looped outputs (steps 3, 5, 7) cost
+    3 * 0.12345678901234 = 0.37037036703702, reported as 0.370370367 (10 decimals)."""
+    children = []
+    for i in range(4):
+        children += [_traces.llm(f"step {i}", cost=0.12345678901234), _traces.tool("t", {"k": 1}, "same")]
+    report = detect_loops(_traces.agent(*children))
+    (finding,) = report.findings
+    assert (finding.cost, report.loop_cost) == (0.370370367, 0.370370367)
