@@ -52,3 +52,21 @@ def test_a_live_tool_return_and_its_recorded_json_have_the_same_result_key(live,
     settings = GuardSettings()
     key = result_key(ToolReturnPart("t", live, tool_call_id="1"), settings)
     assert key == result_key(ToolReturnPart("t", recorded, tool_call_id="1"), settings)
+
+
+def test_guard_replay_counts_the_tokens_of_each_requests_response(tmp_path, capsys):
+    """A run's tokens: input + output tokens of every response that answered a request."""
+    import json
+
+    from loopmetric.cli import main
+    from loopmetric.guard._replay import load_messages, steps
+    from tests.guard.test_guard import STUCK, run, scripted_agent
+
+    looping, _ = run(scripted_agent(STUCK * 2)[0])
+    path = tmp_path / "looping.json"
+    path.write_bytes(looping.all_messages_json())
+    assert main(["guard-replay", str(path), "--json"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    usage = [s.response.usage for s in steps(load_messages(path.read_bytes())) if s.requests and s.response]
+    assert row["tokens"] == sum(u.input_tokens + u.output_tokens for u in usage) > 0
+    assert all(u.output_tokens > 0 for u in usage)
