@@ -372,3 +372,20 @@ def test_spans_of_one_type_and_name_on_one_path_get_labels_of_their_input():
     label = fingerprint("agent", "p", mask_volatile(canonical_json({"t": 1})))
     assert [(s.type, s.name, s.label) for s in trace.spans] == [
         ("agent", "p", label), ("tool", "delegate", None), ("agent", "p", label), ("llm", "llm", None)]
+
+
+def test_a_magentic_one_group_chat_reads_as_delegations_thoughts_and_replies():
+    from loopmetric.readers._magentic import read_group_chat
+
+    log = {"history": [
+        {"role": "user", "content": "Find the paper."},
+        {"role": "Orchestrator (thought)", "content": "Ask the surfer."},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Search arxiv."},
+        {"role": "WebSurfer", "content": "I typed 'paper'.\nAutomatic OCR of the page screenshot has detected the following text: x"},
+        {"role": "Coder", "content": "A word from elsewhere."},
+    ]}
+    steps = read_group_chat(log, name="log").steps
+    assert [(s.kind, getattr(s, "text", None), getattr(s, "name", None), getattr(s, "result", None))
+            for s in steps] == [
+        ("llm", "Ask the surfer.", None, None), ("llm", "", None, None),
+        ("tool", None, "WebSurfer", "I typed 'paper'."), ("input", "A word from elsewhere.", None, None)]
