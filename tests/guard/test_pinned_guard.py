@@ -66,7 +66,9 @@ def test_guard_replay_counts_the_tokens_of_each_requests_response(tmp_path, caps
     path = tmp_path / "looping.json"
     path.write_bytes(looping.all_messages_json())
     assert main(["guard-replay", str(path), "--json"]) == 0
-    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    (line,) = capsys.readouterr().out.splitlines()
+    row = json.loads(line)
+    assert list(row) == sorted(row)  # keys sorted in the line
     usage = [s.response.usage for s in steps(load_messages(path.read_bytes())) if s.requests and s.response]
     assert row["tokens"] == sum(u.input_tokens + u.output_tokens for u in usage) > 0
     assert all(u.output_tokens > 0 for u in usage)

@@ -389,3 +389,17 @@ def test_a_magentic_one_group_chat_reads_as_delegations_thoughts_and_replies():
             for s in steps] == [
         ("llm", "Ask the surfer.", None, None), ("llm", "", None, None),
         ("tool", None, "WebSurfer", "I typed 'paper'."), ("input", "A word from elsewhere.", None, None)]
+
+
+def test_a_path_is_refused_with_what_to_call_instead():
+    from pathlib import Path
+
+    with pytest.raises(TypeError, match=r"Expected a trace, but got a path \(x.json\); to read a file, use load_traces"):
+        read_trace(Path("x.json"))
+
+
+def test_what_cannot_be_read_from_stdin_is_said_of_stdin():
+    from loopmetric.readers._files import load_text
+
+    (loaded,) = list(load_text("not json", "-"))
+    assert loaded.name == "<stdin>" and loaded.error.startswith("<stdin>: ")
