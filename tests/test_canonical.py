@@ -134,3 +134,14 @@ def test_the_iterative_encoder_separates_items_with_commas(value, text):
     from loopmetric._canonical import canonical_json
 
     assert canonical_json(value) == text
+
+
+@pytest.mark.parametrize("args, text", [
+    pytest.param({"obj": "<Foo object at 0x7f3a2b1c>"}, '{"obj":"<Foo object at 0x*>"}', id="address-masked"),
+    pytest.param({"n": "0x10 and 0xZZ"}, '{"n":"0x10 and 0xZZ"}', id="short-hex-kept"),
+    pytest.param({"n": "plain"}, '{"n":"plain"}', id="no-0x"),
+])
+def test_canonical_args_mask_memory_addresses(args, text):
+    from loopmetric._canonical import canonical_args
+
+    assert canonical_args(args) == text
