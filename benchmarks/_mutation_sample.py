@@ -443,7 +443,8 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     eq = sorted(i for i in equivalent if i in by_id and results.get(i, ("",))[0] == "survived")
     lines += [f"- `{i}` ({by_id[i].function}, line {by_id[i].line}: `{by_id[i].before}` -> `{by_id[i].after}`): "
               f"{equivalent[i]}" for i in eq] or ["- none"]
-    lines += ["", "## Surviving mutants", ""]
+    lines += ["", PINNED]
+    lines += ["## Surviving mutants", ""]
     lines += [f"- `{m.id}` ({m.function}, line {m.line}): `{m.before}` -> `{m.after}`" for m in survivors] or ["- none"]
     return "\n".join(lines) + "\n"
 
@@ -529,6 +530,40 @@ def killed_since(out: Path) -> dict[str, str]:
 
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+# The behaviours issue 24 found unpinned, each with the one-line change that must fail its test
+# (made by hand in the worktree, the test run, the change reverted; all failed as listed).
+PINNED = """\
+## Behaviours found unpinned (issue 24), and the test that pins each
+
+Each one-line change was made by hand, the test run on it (it failed), and the change reverted.
+
+| behaviour | one-line change | test that fails |
+|---|---|---|
+| a reply answers the input only with a word it was just told, written as a name/number/id | `if not w.islower()` -> `if True` (`_replies._answers_input`) | `tests/detectors/test_pinned_detectors.py::test_a_reply_answers_the_input_only_with_a_new_specific_word_it_was_just_told[a-two-letter-word-is-too-short-to-answer]` |
+| ... and that nobody said before the first reply (the vocabulary) | `(new & told) - vocabulary.before(...)` -> `new & told` | same test, `[an-id-said-before-is-not-news]` |
+| ... in the input between the two replies (what lies between) | `steps[earlier.step:later.step - 1]` -> `[earlier.step:later.step]` | same test, `[a-two-letter-word-is-too-short-to-answer]` |
+| ... of three letters at least (its minimum length) | `len(word) > 2` -> `> 1` (`_similarity.Words`) | `tests/detectors/test_similarity.py::test_content_words[words-under-three-letters-dropped]` |
+| a reworded reply needs 8 content words to count as the same | `words.count >= min_words` -> `>` (`_replies._content`) | `test_pinned_detectors.py::test_a_reworded_reply_needs_eight_content_words_to_count_as_the_same` |
+| replies back to back with no input between are not a chain | `bool(between) and all(...)` -> `all(...)` | `test_pinned_detectors.py::test_replies_back_to_back_without_input_between_are_not_a_reply_chain` |
+| a repeated input is not news (the first time it is) | `if step.fingerprint not in seen_inputs` -> `if True` / `if False` (`_news.Progress`) | `test_pinned_detectors.py::test_a_repeated_input_is_not_news` |
+| a tool run resets a chain of harness rejections | the `if step.kind == "tool": ... chain = []` branch removed (`_rejections`) | `test_pinned_detectors.py::test_a_tool_run_resets_a_chain_of_rejections` |
+| news in any round but the first breaks a drifting cycle | `covered[period:]` -> `covered[period + 1:]` (`_cycles`) | `test_pinned_detectors.py::test_news_in_any_round_but_the_first_breaks_a_drifting_cycle` |
+| `similar_attempts` needs two distinct argument lists | `len(distinct) < 2` -> `< 1` (`_attempts`) | `test_pinned_detectors.py::test_similar_attempts_need_distinct_arguments_and_results[the-very-same-call-is-not-similar-attempts]` |
+| ... and results to compare (results dropped: nothing) | the `result is None` guard of `_news._same` removed | same test, `[results-dropped-nothing-to-compare]` |
+| in the guard, of two repeated results the one that reached the threshold first is reported | `position[id(run[threshold - 1])]` -> `run[0]` (`guard._checks`) | `tests/guard/test_pinned_guard.py::test_of_two_repeated_results_the_one_that_reached_the_threshold_first_is_reported` |
+| the builder resets pending requests at the next LLM output with requests | `by_key.clear(); by_name.clear()` removed (`readers._matching`) | `tests/readers/test_builder.py::test_requests_and_executions[pending-requests-reset-at-the-next-output-with-requests]` |
+| error status on OTLP spans that have an output (every status code form) | `2` dropped from the failed codes (`_otlp._wire`) | `tests/readers/test_pinned_readers.py::test_a_failed_tool_span_is_an_error_even_with_an_output[int-2]` |
+| the read budget of merged shapes (requests listed twice on one LLM span) | `budget[k] -= 1` removed (`_shapes.merge_requests`) | `test_pinned_readers.py::test_requests_listed_twice_on_one_llm_span_count_as_often_as_the_longer_list` |
+| nulls inside list columns of Spark rows are dropped | the list branch of `_without_nulls` emptied | `tests/spark/test_spark_batches.py::test_nulls_inside_list_columns_are_dropped_like_missing_fields` |
+| JSON Lines files found in folders | `".jsonl"` dropped from `_SUFFIXES` (`readers._files`) | `test_pinned_readers.py::test_a_folder_yields_its_trace_files_json_lines_included` |
+| the similarity a near-duplicate finding reports is max(Jaccard, ratio) | the full value computed at the cutoff again (`_text.Episode.worst_similarity`) | `tests/detectors/test_similarity.py::test_a_near_duplicate_finding_reports_the_larger_of_jaccard_and_ratio` |
+
+Not a behaviour: `output=None if span.error else ...` in `_otlp._semconv` (a failed tool span's output dropped)
+survives any test, because `read_tool_result` reads the error first whenever there is one; the status codes that
+make a span failed are what the table above pins.
+"""
 
 
 def _meta_files(out: Path) -> list[Path]:
