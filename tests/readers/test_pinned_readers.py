@@ -403,3 +403,16 @@ def test_what_cannot_be_read_from_stdin_is_said_of_stdin():
 
     (loaded,) = list(load_text("not json", "-"))
     assert loaded.name == "<stdin>" and loaded.error.startswith("<stdin>: ")
+
+
+@pytest.mark.parametrize("content, result", [pytest.param("boom", "boom", id="with-text"),
+                                             pytest.param("", "error", id="without-text")])
+def test_a_chat_tool_message_marked_as_an_error(content, result):
+    from loopmetric import read_chat_messages
+
+    messages = [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": "", "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "pay", "arguments": '{"amount": 5}'}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": content, "error": True}]
+    (step,) = [s for s in read_chat_messages(messages).steps if s.kind == "tool"]
+    assert (step.name, step.args, step.error, step.result) == ("pay", '{"amount":5}', True, result)
