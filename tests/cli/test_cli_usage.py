@@ -51,3 +51,4 @@ def test_the_spark_commands_help(option, says, capsys):
 def test_guard_replay_of_a_folder_without_runs_says_so(tmp_path, capsys):
     assert main(["guard-replay", str(tmp_path)]) == 2
     assert capsys.readouterr().err == "loopmetric: no recorded runs found\n"
+
