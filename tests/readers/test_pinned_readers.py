@@ -385,6 +385,7 @@ def test_a_magentic_one_group_chat_reads_as_delegations_thoughts_and_replies():
         {"role": "Coder", "content": "A word from elsewhere."},
     ]}
     steps = read_group_chat(log, name="log").steps
+    assert [len(s.requests) for s in steps if s.kind == "llm"] == [0, 1]  # the delegation requests a call
     assert [(s.kind, getattr(s, "text", None), getattr(s, "name", None), getattr(s, "result", None))
             for s in steps] == [
         ("llm", "Ask the surfer.", None, None), ("llm", "", None, None),
