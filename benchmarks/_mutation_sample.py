@@ -505,6 +505,11 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.cli:40": (
         "the name of the stand-in `guard-replay` parser made when `cli._guard_replay` cannot be imported: that "
         "module imports nothing optional, so the branch never runs (marked `pragma: no cover`)"),
+    "loopmetric.cli:55": (
+        "an argument of the stand-in `guard-replay` parser, in the branch that never runs (see `loopmetric.cli:40`)"),
+    "loopmetric.readers._shapes:184": (
+        "`type(output) is str` -> `type(None) is str` skips the fast path for text: the general path that follows "
+        "reads a string the same way (not a mapping; `isinstance(output, str)`: error or not by `looks_like_error`)"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),

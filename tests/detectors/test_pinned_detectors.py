@@ -313,3 +313,15 @@ def test_a_call_graph_cycle_names_its_tools():
     (finding,) = detect_call_graph_cycles(read_deepeval_trace(_nested(["tool:a", "agent:q", "tool:b", "tool:c"])),
                                           DEFAULT)
     assert finding.tools == ("a", "b", "c")
+
+
+@pytest.mark.parametrize("children, how", [
+    pytest.param([tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(3)],
+                 "each failing the same way", id="failing"),
+    pytest.param([tool("search", {"q": f"flights to city {n}"},
+                       output="Here are the same five flights as always, nothing new was found for the query")
+                  for n in range(3)], "each returning the same result", id="same-result"),
+])
+def test_a_similar_attempts_message_says_how_they_were_alike(children, how):
+    (finding,) = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert f"called 3 times in a row with 3 different argument lists, {how}, with nothing new between" in finding.message
