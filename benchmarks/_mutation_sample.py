@@ -510,6 +510,9 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.readers._shapes:184": (
         "`type(output) is str` -> `type(None) is str` skips the fast path for text: the general path that follows "
         "reads a string the same way (not a mapping; `isinstance(output, str)`: error or not by `looks_like_error`)"),
+    "loopmetric.readers._shapes:4": (
+        "`len(name) <= 200` -> `<= 201` chooses the cached or the uncached call of the same function: a name of "
+        "201 characters is cleaned the same, only not cached"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),

@@ -325,3 +325,12 @@ def test_a_call_graph_cycle_names_its_tools():
 def test_a_similar_attempts_message_says_how_they_were_alike(children, how):
     (finding,) = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
     assert f"called 3 times in a row with 3 different argument lists, {how}, with nothing new between" in finding.message
+
+
+def test_repeated_results_are_counted_per_call_not_per_tool():
+    """Two calls of one tool, in turn, all four returning one result: two runs of two (one per
+    call), not one run of four."""
+    children = [tool("t", {"k": k}, output="the same listing of the same five files in the folder, and nothing else at all") for _ in range(2)
+                for k in (1, 2)]
+    found = [(f.pattern, f.count) for f in detect_repeated_results(read_deepeval_trace(agent(*children)), DEFAULT)]
+    assert ("repeated_result", 4) not in found

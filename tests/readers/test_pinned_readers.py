@@ -417,3 +417,15 @@ def test_a_chat_tool_message_marked_as_an_error(content, result):
                 {"role": "tool", "tool_call_id": "c1", "content": content, "error": True}]
     (step,) = [s for s in read_chat_messages(messages).steps if s.kind == "tool"]
     assert (step.name, step.args, step.error, step.result) == ("pay", '{"amount":5}', True, result)
+
+
+def test_sdk_spans_are_grouped_into_traces_by_their_context_trace_id():
+    from loopmetric.readers import read_otlp_traces
+
+    def sdk_span(trace, span, start):
+        return {"name": "execute_tool t", "context": {"trace_id": trace, "span_id": span}, "parent_id": None,
+                "start_time": start, "attributes": {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t",
+                                                    "gen_ai.tool.call.arguments": "{}", "gen_ai.tool.call.result": "r"}}
+
+    traces = read_otlp_traces([sdk_span("A", "1", 1), sdk_span("B", "2", 2), sdk_span("A", "3", 3)])
+    assert sorted(len(t.steps) for t in traces) == [1, 2]
