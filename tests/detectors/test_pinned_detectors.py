@@ -334,3 +334,11 @@ def test_repeated_results_are_counted_per_call_not_per_tool():
                 for k in (1, 2)]
     found = [(f.pattern, f.count) for f in detect_repeated_results(read_deepeval_trace(agent(*children)), DEFAULT)]
     assert ("repeated_result", 4) not in found
+
+
+def test_a_revisited_calls_finding_lists_the_revisiting_steps():
+    from loopmetric.detectors import detect_revisited_calls
+
+    children = [tool(n, {"target": n}, output=f"{n}: unchanged") for n in ("a", "b", "c", "d", "c", "a", "d", "b")]
+    (finding,) = detect_revisited_calls(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert (finding.pattern, finding.steps, finding.tools) == ("revisited_calls", (5, 6, 7, 8), ("c", "a", "d", "b"))
