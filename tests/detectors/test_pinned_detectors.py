@@ -342,3 +342,16 @@ def test_a_revisited_calls_finding_lists_the_revisiting_steps():
     children = [tool(n, {"target": n}, output=f"{n}: unchanged") for n in ("a", "b", "c", "d", "c", "a", "d", "b")]
     (finding,) = detect_revisited_calls(read_deepeval_trace(agent(*children)), DEFAULT)
     assert (finding.pattern, finding.steps, finding.tools) == ("revisited_calls", (5, 6, 7, 8), ("c", "a", "d", "b"))
+
+
+def test_a_chain_of_rejections_ends_at_an_input_that_is_not_a_rejection():
+    b = TraceBuilder(source="test")
+    b.add_input("Fix the bug.")
+    for n in range(3):
+        b.add_llm_output(f"I think the bug is in module {n}.")
+        b.add_input(FORMAT_ERROR)
+    b.add_llm_output("Fine, here is the action.")
+    b.add_input("Thanks, that worked.")
+    b.add_llm_output("Done.")
+    assert [(f.pattern, f.count, f.steps) for f in detect_rejected_outputs(b.build(), DEFAULT)] == [
+        ("rejected_output", 3, (1, 2, 3, 4, 5, 6))]

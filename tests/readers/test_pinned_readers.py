@@ -264,6 +264,8 @@ def test_an_object_holding_a_trace_dict_is_refused_with_what_to_pass():
                                                                 {"role": "assistant", "content": "hi"}]}]},
                  id="tau2-bench"),
     pytest.param(agent(llm("hi")), id="deepeval"),
+    pytest.param([{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+                  {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}], id="pydantic-ai"),
 ])
 def test_read_trace_names_the_trace_as_asked(doc):
     assert read_trace(doc, name="run 7").name == "run 7"
@@ -403,7 +405,7 @@ def test_what_cannot_be_read_from_stdin_is_said_of_stdin():
     from loopmetric.readers._files import load_text
 
     (loaded,) = list(load_text("not json", "-"))
-    assert loaded.name == "<stdin>" and loaded.error.startswith("<stdin>: ")
+    assert (loaded.name, loaded.error) == ("<stdin>", "<stdin>: not valid JSON: Expecting value: line 1 column 1 (char 0)")
 
 
 @pytest.mark.parametrize("content, result", [pytest.param("boom", "boom", id="with-text"),
@@ -429,3 +431,10 @@ def test_sdk_spans_are_grouped_into_traces_by_their_context_trace_id():
 
     traces = read_otlp_traces([sdk_span("A", "1", 1), sdk_span("B", "2", 2), sdk_span("A", "3", 3)])
     assert sorted(len(t.steps) for t in traces) == [1, 2]
+
+
+def test_what_cannot_hold_a_trace_is_refused_with_what_is_accepted():
+    with pytest.raises(TypeError) as caught:
+        read_trace(5)
+    assert str(caught.value).startswith("Expected one trace, but got an int; pass one trace (or score each: "
+                                        "[detect_loops(t) for t in traces]). Accepted: a Trace, a deepeval trace dict")
