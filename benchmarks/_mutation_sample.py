@@ -513,6 +513,9 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.readers._shapes:4": (
         "`len(name) <= 200` -> `<= 201` chooses the cached or the uncached call of the same function: a name of "
         "201 characters is cleaned the same, only not cached"),
+    "loopmetric.cli._explain:160": (
+        "`markup=False` -> `markup=None` when printing a pattern's meaning: no meaning in `_patterns.PATTERNS` "
+        "holds a square bracket, so rich prints the same text with markup read or not"),
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),
