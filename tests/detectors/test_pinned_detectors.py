@@ -355,3 +355,13 @@ def test_a_chain_of_rejections_ends_at_an_input_that_is_not_a_rejection():
     b.add_llm_output("Done.")
     assert [(f.pattern, f.count, f.steps) for f in detect_rejected_outputs(b.build(), DEFAULT)] == [
         ("rejected_output", 3, (1, 2, 3, 4, 5, 6))]
+
+
+def test_a_run_of_two_ended_by_news_still_counts_at_threshold_two():
+    long = "the same listing of the same five files in the folder, and nothing else at all"
+    children = [tool("ls", {"d": 1}, output=long), tool("ls", {"d": 1}, output=long),
+                tool("cat", {"f": "new.txt"}, output="a file never seen before with new content in it, line one"),
+                tool("ls", {"d": 1}, output=long)]
+    settings = LoopSettings(repeated_result_threshold=2)
+    found = [(f.pattern, f.steps) for f in detect_repeated_results(read_deepeval_trace(agent(*children)), settings)]
+    assert ("repeated_result", (1, 2)) in found

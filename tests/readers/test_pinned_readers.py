@@ -438,3 +438,10 @@ def test_what_cannot_hold_a_trace_is_refused_with_what_is_accepted():
         read_trace(5)
     assert str(caught.value).startswith("Expected one trace, but got an int; pass one trace (or score each: "
                                         "[detect_loops(t) for t in traces]). Accepted: a Trace, a deepeval trace dict")
+
+
+def test_an_otlp_entry_that_is_not_a_span_is_noted():
+    doc = [otlp_span("t0", "execute_tool t", 1, {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t",
+                                                 "gen_ai.tool.call.arguments": "{}", "gen_ai.tool.call.result": "r"}),
+           {"hello": 1}]
+    assert "An entry that is neither OTLP nor a span was skipped." in read_trace(doc).notes
