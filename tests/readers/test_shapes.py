@@ -53,6 +53,8 @@ def test_finite_number(value, expected):
     pytest.param({"name": "run", "parameters": {"x": 1}}, ToolRequest("run", {"x": 1}), id="parameters-key"),
     pytest.param({"type": "tool_call", "name": "ping"}, ToolRequest("ping", None), id="typed-without-args"),
     pytest.param({"type": "text", "name": "ping"}, None, id="untyped-without-args-is-not-a-request"),
+    pytest.param({"part_kind": "tool-call", "tool_name": "ping"}, ToolRequest("ping", None),
+                 id="pydantic-ai-part-kind-without-args"),
     pytest.param({"name": "", "args": {}}, None, id="empty-name"),
     pytest.param({"args": {}}, None, id="no-name"),
     pytest.param("search", None, id="a-string"),
@@ -139,6 +141,9 @@ def test_looks_like_error(text, error):
                  id="null-error-key"),
     pytest.param({"isError": True, "x": 1}, None, ({"isError": True, "x": 1}, True, True, "error"), id="isError-flag"),
     pytest.param({"rows": [1]}, None, ({"rows": [1]}, True, False, ""), id="data"),
+    pytest.param({"__class__": "ToolMessage", "content": "ok"}, None, ("ok", True, False, ""), id="class-ToolMessage"),
+    pytest.param({"__pyclass__": "ToolMessage", "content": "ok"}, None, ("ok", True, False, ""),
+                 id="pyclass-ToolMessage"),
 ])
 def test_read_tool_result(output, error, expected):
     assert tuple(read_tool_result(output, error)) == expected
