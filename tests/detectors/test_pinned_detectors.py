@@ -365,3 +365,14 @@ def test_a_run_of_two_ended_by_news_still_counts_at_threshold_two():
     settings = LoopSettings(repeated_result_threshold=2)
     found = [(f.pattern, f.steps) for f in detect_repeated_results(read_deepeval_trace(agent(*children)), settings)]
     assert ("repeated_result", (1, 2)) in found
+
+
+@pytest.mark.parametrize("children, message", [
+    pytest.param(_cycle(3), "Tools 'a' -> 'b' repeated as a cycle of 2 calls 3 times with the same arguments and "
+                            "results (steps 1-6).", id="alternating"),
+    pytest.param(_drift(""), "Tools 'bash' -> 'python3' repeated as a cycle of 2 calls 3 times with nothing new learned "
+                             "(the same calls up to spacing, or the same failures) (steps 1-6).", id="drifting"),
+])
+def test_a_cycles_message_says_how_the_rounds_were_alike(children, message):
+    (finding,) = detect_call_cycles(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert finding.message == message
