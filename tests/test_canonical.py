@@ -145,3 +145,9 @@ def test_canonical_args_mask_memory_addresses(args, text):
     from loopmetric._canonical import canonical_args
 
     assert canonical_args(args) == text
+
+
+def test_bytes_arguments_are_decoded_with_replacement():
+    from loopmetric._canonical import canonical_args
+
+    assert canonical_args(b"\xff abc") == '"\ufffd abc"'

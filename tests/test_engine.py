@@ -196,3 +196,13 @@ def test_loop_cost_is_rounded_to_ten_decimals():
     report = detect_loops(_traces.agent(*children))
     (finding,) = report.findings
     assert (finding.cost, report.loop_cost) == (0.370370367, 0.370370367)
+
+
+@pytest.mark.parametrize("name, says", [pytest.param("", "the trace", id="unnamed"),
+                                        pytest.param("run 7", "run 7", id="named")])
+def test_a_trace_with_nothing_in_it_is_an_error_naming_it(name, says):
+    from loopmetric import Trace, TraceReadError
+
+    with pytest.raises(TraceReadError) as caught:
+        detect_loops(Trace(name=name))
+    assert str(caught.value) == f"Expected a trace with spans or steps, but {says} has none."

@@ -280,6 +280,7 @@ def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
     pytest.param("OK", True, id="ok"),
     pytest.param("File written successfully.", True, id="short-acknowledgement"),
     pytest.param("Готово", True, id="non-ascii-word"),
+    pytest.param("XML saved", True, id="an-acknowledgement-starting-with-X"),
     pytest.param("true", False, id="true-is-data"),
     pytest.param("false", False, id="false-is-data"),
     pytest.param("null", False, id="null-is-data"),

@@ -445,3 +445,7 @@ def test_an_otlp_entry_that_is_not_a_span_is_noted():
                                                  "gen_ai.tool.call.arguments": "{}", "gen_ai.tool.call.result": "r"}),
            {"hello": 1}]
     assert "An entry that is neither OTLP nor a span was skipped." in read_trace(doc).notes
+
+
+def test_a_list_of_deepeval_root_spans_reads_as_deepeval():
+    assert read_trace([agent(llm("hi"))]).source == "deepeval"
