@@ -72,3 +72,20 @@ def test_guard_replay_counts_the_tokens_of_each_requests_response(tmp_path, caps
     usage = [s.response.usage for s in steps(load_messages(path.read_bytes())) if s.requests and s.response]
     assert row["tokens"] == sum(u.input_tokens + u.output_tokens for u in usage) > 0
     assert all(u.output_tokens > 0 for u in usage)
+
+
+def test_guard_replays_table_says_what_stopping_would_have_saved(tmp_path, capsys, monkeypatch):
+    import json
+
+    from loopmetric.cli import main
+    from tests.guard.test_guard import STUCK, run, scripted_agent
+
+    monkeypatch.setenv("COLUMNS", "250")
+    looping, _ = run(scripted_agent(STUCK * 2)[0])
+    path = tmp_path / "looping.json"
+    path.write_bytes(looping.all_messages_json())
+    assert main(["guard-replay", str(path), "--json"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["guard-replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{row['saved_requests']} requests, {row['saved_tokens']:,} tokens" in out
