@@ -206,3 +206,7 @@ def test_a_trace_with_nothing_in_it_is_an_error_naming_it(name, says):
     with pytest.raises(TraceReadError) as caught:
         detect_loops(Trace(name=name))
     assert str(caught.value) == f"Expected a trace with spans or steps, but {says} has none."
+
+
+def test_the_report_carries_the_threshold_it_was_judged_by():
+    assert detect_loops(_traces.agent(_traces.llm("hi")), threshold=0.7).threshold == 0.7

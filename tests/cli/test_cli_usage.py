@@ -52,3 +52,42 @@ def test_guard_replay_of_a_folder_without_runs_says_so(tmp_path, capsys):
     assert main(["guard-replay", str(tmp_path)]) == 2
     assert capsys.readouterr().err == "loopmetric: no recorded runs found\n"
 
+
+
+# -- `loopmetric guard-replay` -------------------------------------------------------------------
+
+def test_guard_replay_counts_the_tokens_of_each_requests_response(tmp_path, capsys):
+    """A run's tokens: input + output tokens of every response that answered a request."""
+    import json
+
+    from loopmetric.cli import main
+    from loopmetric.guard._replay import load_messages, steps
+    from tests.guard.test_guard import STUCK, run, scripted_agent
+
+    looping, _ = run(scripted_agent(STUCK * 2)[0])
+    path = tmp_path / "looping.json"
+    path.write_bytes(looping.all_messages_json())
+    assert main(["guard-replay", str(path), "--json"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    row = json.loads(line)
+    assert list(row) == sorted(row)  # keys sorted in the line
+    usage = [s.response.usage for s in steps(load_messages(path.read_bytes())) if s.requests and s.response]
+    assert row["tokens"] == sum(u.input_tokens + u.output_tokens for u in usage) > 0
+    assert all(u.output_tokens > 0 for u in usage)
+
+
+def test_guard_replays_table_says_what_stopping_would_have_saved(tmp_path, capsys, monkeypatch):
+    import json
+
+    from loopmetric.cli import main
+    from tests.guard.test_guard import STUCK, run, scripted_agent
+
+    monkeypatch.setenv("COLUMNS", "250")
+    looping, _ = run(scripted_agent(STUCK * 2)[0])
+    path = tmp_path / "looping.json"
+    path.write_bytes(looping.all_messages_json())
+    assert main(["guard-replay", str(path), "--json"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["guard-replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{row['saved_requests']} requests, {row['saved_tokens']:,} tokens" in out
