@@ -405,12 +405,13 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     rows.append(["**all**", "", str(totals["mutants"]), str(totals["sampled"]), str(checked),
                  str(killed), str(totals["survived"]), str(totals["equivalent"]),
                  f"**{killed}/{scored} = {killed / scored:.3f}**" if scored else "-"])
+    since_ids = [m.id for m in chosen if results.get(m.id, ("",))[0] == "survived" and m.id in killed_since]
     survivors = sorted((m for m in chosen if results.get(m.id, ("",))[0] == "survived"
                         and m.id not in equivalent and m.id not in killed_since), key=lambda m: m.id)
     lines = [
         "# Mutation testing", "",
         f"Command: `{command}` (seed {meta['seed']}; mutants made by mutmut {meta['mutmut']}'s operators, "
-        "run by `benchmarks/_mutation_sample.py`, one process, `nice -n 15`; each mutant against its module's "
+        "run by `benchmarks/_mutation_sample.py`, `nice -n 15`, one mutant at a time per process; each mutant against its module's "
         "mirrored unit tests, `pytest -x`, timeout "
         f"max({meta['min_timeout']:.0f} s, {meta['timeout_factor']:g} x the tests' unmutated time)). "
         f"Tree: `{meta['rev']}`.", "",
@@ -418,6 +419,10 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         f"**Score {killed}/{scored} = {killed / scored:.3f}, 95% Wilson interval [{low:.3f}, {high:.3f}]** "
         f"on a stratified sample of {totals['sampled']} of the engine's {totals['mutants']} mutants "
         "(each module's share proportional to its number of mutants, at least one).", "",
+        f"Of these, {len(since_ids)} survived the tests of the run's tree and are killed by tests written while it ran "
+        "(each run again with `--only` on the later tree, listed below). On the run's tree alone: "
+        f"{killed - len(since_ids)}/{scored} = {(killed - len(since_ids)) / scored:.3f}, interval "
+        "[{:.3f}, {:.3f}].".format(*wilson(killed - len(since_ids), scored)), "",
         f"Run: {meta['started']} to {meta['ended']}; {meta['minutes']:.1f} min of CPU in the mutants' test runs "
         f"(their sum; one core at a time per process, {meta['processes']} run(s) of the command with --resume/--part); "
         "load average "
