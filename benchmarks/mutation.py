@@ -362,7 +362,24 @@ def main(argv: Optional[list[str]] = None) -> None:
                         help="put these mutmut mutants back one at a time and run the engine's tests")
     parser.add_argument("--report-only", action="store_true", help="write the report from the last mutmut run")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    # --- issue 24: a seeded, stratified sample on each module's unit tests (benchmarks/_mutation_sample.py)
+    parser.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants of the whole engine")
+    parser.add_argument("--seed", type=int, default=0, help="with --sample: the sample's seed")
+    parser.add_argument("--rev", default="HEAD", help="with --sample: the commit whose tree is mutated and tested")
+    parser.add_argument("--only", nargs="*", metavar="ID", help="with --sample: run these mutants of the sample again")
+    parser.add_argument("--list", action="store_true", help="with --sample: list the sample, run nothing")
+    parser.add_argument("--resume", action="store_true", help="with --sample: skip mutants already run")
+    parser.add_argument("--timeout-factor", type=float, default=4.0, help="with --sample: x the unmutated time")
+    parser.add_argument("--min-timeout", type=float, default=30.0, help="with --sample: seconds")
+    parser.add_argument("--part", default="0/1", metavar="K/N", help="with --sample: every N-th mutant not run yet")
     args = parser.parse_args(argv)
+    if args.sample:
+        from ._mutation_sample import sample_main
+
+        sample_main(args.sample, args.seed, args.rev, args.only, args.list, args.resume, args.report_only,
+                    args.timeout_factor, args.min_timeout, args.out, args.part)
+        return
+    # --- end issue 24
     out = args.out / "mutation.md"
     if args.verify:
         run_hand(tuple(from_mutmut(name) for name in args.verify), SUITE)

@@ -36,42 +36,50 @@ from ._common import markdown_table, parser
 ROOT = Path(__file__).resolve().parents[1]
 
 _CHILD = r"""
-import json, random, sys, time
+import json, random, sys, threading, time
+sys.setrecursionlimit(1_000_000)  # json.dumps/loads of the deep shape recurse in C: a big stack, in a thread
+threading.stack_size(1024 * 1024 * 1024)
 import loopmetric
 from loopmetric import detect_loops
 from benchmarks.speed import SHAPES, make_trace
 from benchmarks.throughput import typical_trace
 
-spans, traces, semantic = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
-out = {"file": loopmetric.__file__, "shapes": {}}
-assert loopmetric.__file__.startswith(sys.argv[4]), (loopmetric.__file__, sys.argv[4])  # the version asked for
-detect_loops(make_trace(100, "distinct"))  # imports and first-call costs out of the timings
-for shape in SHAPES:
-    text = json.dumps(make_trace(spans, shape))
-    parse = score = float("inf")
-    for _ in range(3):
-        start = time.perf_counter(); data = json.loads(text); parse = min(parse, time.perf_counter() - start)
-        start = time.perf_counter(); detect_loops(data); score = min(score, time.perf_counter() - start)
-    out["shapes"][shape] = {"json_loads": parse, "loopmetric": score}
-rng = random.Random(0)
-texts = [json.dumps(typical_trace(rng, i)) for i in range(traces)]
-def job(**options):
+def body():
+    spans, traces, semantic = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+    out = {"file": loopmetric.__file__, "shapes": {}}
+    assert loopmetric.__file__.startswith(sys.argv[4]), (loopmetric.__file__, sys.argv[4])  # the version asked for
+    detect_loops(make_trace(100, "distinct"))  # imports and first-call costs out of the timings
+    for shape in SHAPES:
+        text = json.dumps(make_trace(spans, shape))
+        parse = score = float("inf")
+        for _ in range(3):
+            start = time.perf_counter(); data = json.loads(text); parse = min(parse, time.perf_counter() - start)
+            start = time.perf_counter(); detect_loops(data); score = min(score, time.perf_counter() - start)
+        out["shapes"][shape] = {"json_loads": parse, "loopmetric": score}
+    rng = random.Random(0)
+    texts = [json.dumps(typical_trace(rng, i)) for i in range(traces)]
+    def job(**options):
+        start = time.perf_counter()
+        for text in texts:
+            detect_loops(json.loads(text), **options)
+        return time.perf_counter() - start
     start = time.perf_counter()
     for text in texts:
-        detect_loops(json.loads(text), **options)
-    return time.perf_counter() - start
-start = time.perf_counter()
-for text in texts:
-    json.loads(text)
-out["throughput_json_loads"] = time.perf_counter() - start
-out["throughput"] = job()
-if semantic:
-    try:
-        import wordllama  # noqa: F401
-        out["throughput_semantic"] = job(semantic=True)
-    except ImportError:
-        pass
-print(json.dumps(out))
+        json.loads(text)
+    out["throughput_json_loads"] = time.perf_counter() - start
+    out["throughput"] = job()
+    if semantic:
+        try:
+            import wordllama  # noqa: F401
+            out["throughput_semantic"] = job(semantic=True)
+        except ImportError:
+            pass
+    print(json.dumps(out))
+
+
+worker = threading.Thread(target=body)
+worker.start()
+worker.join()
 """
 
 
@@ -91,9 +99,10 @@ def _run(package_root: Optional[Path], spans: int, traces: int, semantic: bool) 
         done = subprocess.run([sys.executable, "-c", _CHILD, str(spans), str(traces), "1" if semantic else "0",
                                str(package_root or ROOT)],
                               cwd=elsewhere, env=env, capture_output=True, text=True, timeout=3600)
-    if done.returncode != 0:
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:  # the timing thread failed: say why
         raise SystemExit(done.stderr[-3000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(lines[-1])
 
 
 def _best(rounds: list[dict[str, Any]]) -> dict[str, Any]:

@@ -122,3 +122,32 @@ def test_mask_volatile_shortcut_never_changes_the_result(text):
 
     expected = _VOLATILE.sub("*", _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text) if '"' in text else text)
     assert mask_volatile(text) == expected
+
+
+@pytest.mark.parametrize("value, text", [
+    # Not plain JSON (an int key, NaN): the iterative encoder writes what json.dumps would
+    # for the same data with the key as text.
+    pytest.param({1: "a", "b": [1, 2]}, '{"1":"a","b":[1,2]}', id="int-key"),
+    pytest.param({"x": float("nan"), "y": [1, {"z": 2}, [3, 4]]}, '{"x":NaN,"y":[1,{"z":2},[3,4]]}', id="nan-nested"),
+])
+def test_the_iterative_encoder_separates_items_with_commas(value, text):
+    from loopmetric._canonical import canonical_json
+
+    assert canonical_json(value) == text
+
+
+@pytest.mark.parametrize("args, text", [
+    pytest.param({"obj": "<Foo object at 0x7f3a2b1c>"}, '{"obj":"<Foo object at 0x*>"}', id="address-masked"),
+    pytest.param({"n": "0x10 and 0xZZ"}, '{"n":"0x10 and 0xZZ"}', id="short-hex-kept"),
+    pytest.param({"n": "plain"}, '{"n":"plain"}', id="no-0x"),
+])
+def test_canonical_args_mask_memory_addresses(args, text):
+    from loopmetric._canonical import canonical_args
+
+    assert canonical_args(args) == text
+
+
+def test_bytes_arguments_are_decoded_with_replacement():
+    from loopmetric._canonical import canonical_args
+
+    assert canonical_args(b"\xff abc") == '"\ufffd abc"'

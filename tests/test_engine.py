@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import tests._traces as _traces
+
 from loopmetric import (
     NO_TRACE_REASON,
     LoadedTrace,
@@ -139,3 +141,72 @@ def test_the_metric_fails_a_test_case_without_a_trace():
     metric = AgentLoopDetectionMetric()
     assert metric.measure(LLMTestCase(input="q", actual_output="a"), _show_indicator=False) == 0.0
     assert (metric.success, metric.reason) == (False, NO_TRACE_REASON)
+
+
+# -- what a loop cost (`_with_costs`): a finding's tokens and price are those of the LLM outputs
+# from its first step to its last (issue 24) ---------------------------------------------------
+
+
+def _looping(tokens: bool, prices: bool):
+    # llm (steps 1, 3, 5, 7), tool (2, 4, 6, 8); the same call four times: repeated_result on steps 2-8.
+    children = []
+    for i in range(4):
+        extra = {}
+        if tokens:
+            extra.update(input_token_count=10 * (i + 1), output_token_count=1)
+        if prices:
+            extra.update(cost=0.5 * (i + 1))
+        children += [_traces.llm(f"step {i}: call it", **extra), _traces.tool("t", {"k": 1}, "same")]
+    return _traces.agent(*children)
+
+
+@pytest.mark.parametrize("tokens, prices, expected", [
+    # Steps 2-8 hold the outputs at steps 3, 5, 7: (20 + 1) + (30 + 1) + (40 + 1) = 93 tokens,
+    # 1.0 + 1.5 + 2.0 = 4.5 dollars.
+    pytest.param(True, True, (93.0, 4.5), id="tokens-and-prices"),
+    pytest.param(True, False, (93.0, None), id="tokens-only"),
+    pytest.param(False, True, (None, 4.5), id="prices-only"),
+    pytest.param(False, False, (None, None), id="neither"),
+])
+def test_a_findings_tokens_and_cost_are_those_of_its_span_of_steps(tokens, prices, expected):
+    report = detect_loops(_looping(tokens, prices))
+    (finding,) = [f for f in report.findings if f.pattern == "repeated_result"]
+    assert finding.steps == (2, 4, 6, 8)
+    assert (finding.tokens, finding.cost) == expected
+
+
+@pytest.mark.parametrize("strict, expected", [
+    # The same output twice: mild repeated_text, reasoning stagnation 0.5 of weight 0.35 of 1.00:
+    # 0.5 ** 0.35 = 0.7846 (< 0.9); strict mode turns a score under the threshold into 0.0.
+    pytest.param(False, round(0.5 ** 0.35, 4), id="not-strict"),
+    pytest.param(True, 0.0, id="strict-below-the-threshold-is-zero"),
+])
+def test_strict_mode_zeroes_a_score_below_the_threshold(strict, expected):
+    trace = _traces.agent(_traces.llm("Same."), _traces.llm("Same."))
+    report = detect_loops(trace, strict_mode=strict, threshold=0.9)
+    assert (round(report.score, 4), report.success) == (expected, False)
+
+
+def test_loop_cost_is_rounded_to_ten_decimals():
+    """Prices with 14 decimals: the three looped outputs (steps 3, 5, 7) cost
+    3 * 0.12345678901234 = 0.37037036703702, reported as 0.370370367 (10 decimals)."""
+    children = []
+    for i in range(4):
+        children += [_traces.llm(f"step {i}", cost=0.12345678901234), _traces.tool("t", {"k": 1}, "same")]
+    report = detect_loops(_traces.agent(*children))
+    (finding,) = report.findings
+    assert (finding.cost, report.loop_cost) == (0.370370367, 0.370370367)
+
+
+@pytest.mark.parametrize("name, says", [pytest.param("", "the trace", id="unnamed"),
+                                        pytest.param("run 7", "run 7", id="named")])
+def test_a_trace_with_nothing_in_it_is_an_error_naming_it(name, says):
+    from loopmetric import Trace, TraceReadError
+
+    with pytest.raises(TraceReadError) as caught:
+        detect_loops(Trace(name=name))
+    assert str(caught.value) == f"Expected a trace with spans or steps, but {says} has none."
+
+
+def test_the_report_carries_the_threshold_it_was_judged_by():
+    assert detect_loops(_traces.agent(_traces.llm("hi")), threshold=0.7).threshold == 0.7

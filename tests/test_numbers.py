@@ -21,6 +21,7 @@ from loopmetric._numbers import count, money, number, rates
     pytest.param(rates(0.5, 0.9), ("0.50", "0.90"), id="rates-apart-at-two-places"),
     pytest.param(rates(0.5, 0.501), ("0.500", "0.501"), id="rates-told-apart"),
     pytest.param(rates(0.949999, 0.95), ("0.949999", "0.950000"), id="rates-six-places"),
+    pytest.param(rates(0.1234561, 0.1234562), ("0.123456", "0.123456"), id="rates-never-past-six-places"),
 ])
 def test_numbers_are_written_one_way(written, expected):
     assert written == expected

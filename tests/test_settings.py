@@ -13,6 +13,9 @@ from loopmetric._engine import resolve_settings
 @pytest.mark.parametrize(("kwargs", "message"), [
     pytest.param({"threshold": -0.1}, "Expected argument `threshold` to be a float in [0, 1], but got -0.1.", id="threshold-low"),
     pytest.param({"threshold": float("nan")}, "`threshold` to be a float in [0, 1], but got nan", id="threshold-nan"),
+    pytest.param({"threshold": True}, "`threshold` to be a float in [0, 1], but got True", id="threshold-bool"),
+    pytest.param({"similarity_threshold": "0.9"}, "`similarity_threshold` to be a float in (0, 1], but got '0.9'",
+                 id="similarity-text"),
     pytest.param({"similarity_threshold": 1.2}, "`similarity_threshold` to be a float in (0, 1], but got 1.2", id="similarity"),
     pytest.param({"repetition_threshold": 2.5}, "`repetition_threshold` to be an int >= 2, but got 2.5", id="rep-float"),
     pytest.param({"repetition_threshold": True}, "`repetition_threshold` to be an int >= 2, but got True", id="rep-bool"),

@@ -125,7 +125,10 @@ def _finding(chain: list[tuple[LlmOutput, float]], threshold: int,
     if len(chain) < threshold:
         return None
     steps = tuple(reply.step for reply, _ in chain)
-    lowest = min(value for _, value in chain[1:])
+    # The chain was built on the verdict's values (the Jaccard alone when it clears the
+    # threshold); the reported similarity is the full max(Jaccard, Indel ratio), computed once.
+    lowest = min(1.0 if value == 1.0 else similarity(Words(earlier.normalized), Words(reply.normalized))
+                 for (earlier, _), (reply, value) in zip(chain, chain[1:]))
     exact = lowest == 1.0
     how = "the same reply" if exact else f"nearly the same reply (similarity >= {lowest:.2f}, threshold {cutoff:.2f})"
     return Finding(

@@ -32,7 +32,15 @@ class Episode:
     repeats: int = 0
     exact: bool = True
     best_similarity: float = 1.0
-    worst_similarity: float = 1.0
+    # The near (not exact) pairs, as the verdict compared them: the similarity a finding
+    # reports is computed in full from them once, when the finding is made (`reported_similarity`).
+    near: list[tuple[Words, Words]] = field(default_factory=list)
+
+    @property
+    def worst_similarity(self) -> float:
+        """The lowest max(bigram Jaccard, Indel ratio) of the near pairs (1.0: all exact).
+        The scan stops at the Jaccard when it clears the threshold; this is the full value."""
+        return min((similarity(a, b) for a, b in self.near), default=1.0)
 
 
 def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
@@ -67,10 +75,10 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
                 window_info.update(pending)
             pending.clear()
         match: Optional[LlmOutput] = None
-        score = 0.0
+        pair: Optional[tuple[Words, Words]] = None
         for earlier, _ in reversed(recent):
             if earlier.fingerprint == step.fingerprint:
-                match, score = earlier, 1.0
+                match = earlier
                 break
         entry = [step, None]
         if match is None and recent and len(step.normalized) >= min_words:
@@ -86,7 +94,7 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
                         continue
                     value = similarity(words, earlier_words, cutoff)
                     if value >= cutoff:  # the most recent similar output is the match
-                        match, score = earlier_entry[0], value
+                        match, pair = earlier_entry[0], (words, earlier_words)
                         break
         if match is not None:
             if current is None:
@@ -97,7 +105,7 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             current.repeats += 1
             if match.fingerprint != step.fingerprint:
                 current.exact = False
-                current.worst_similarity = min(current.worst_similarity, score)
+                current.near.append(pair)  # type: ignore[arg-type]
         recent.append(entry)
     return episodes
 
@@ -129,7 +137,7 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
     outputs = [episode.members[s] for s in steps]
     fingerprints = tuple(dict.fromkeys(o.fingerprint for o in outputs if o.fingerprint))
     count = episode.repeats + 1
-    worst, listed = episode.worst_similarity, step_list(steps)
+    worst, listed = episode.worst_similarity, step_list(steps)  # computed in full, once
     if pattern == "repeated_text" or worst > _DEEPEVAL_IDENTICAL:
         head, alike = f"Identical reasoning outputs at steps {listed}.", f"lowest similarity {worst:.2f}, "
     else:  # deepeval's sentence gives the similarity already
@@ -151,7 +159,7 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
         count=count,
         steps=steps,
         fingerprints=fingerprints,
-        similarity=None if pattern == "repeated_text" else round(episode.worst_similarity, 4),
+        similarity=None if pattern == "repeated_text" else round(worst, 4),
     )
 
 

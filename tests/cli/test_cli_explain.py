@@ -1,0 +1,30 @@
+"""`loopmetric explain`: each step on a line, the loops marked, then what each pattern means."""
+
+from __future__ import annotations
+
+import json
+
+from loopmetric import detect_loops, read_deepeval_trace
+from loopmetric._patterns import PATTERNS
+from loopmetric.cli import main
+from tests._traces import agent, llm, tool
+
+
+def test_explain_prints_every_step_and_marks_the_loop(tmp_path, capsys):
+    trace = agent(llm("checking the job"), *[tool("status", {"job": 7}, output="running")] * 3,
+                  tool("fetch", {"u": 1}, error="Timeout"))
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(trace))
+    main(["explain", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    steps = read_deepeval_trace(trace).steps
+    report = detect_loops(trace)
+    (finding,) = report.findings
+    assert out[0] == f"== {path}: score {report.score:.2f} (FAIL), 5 steps"
+    assert out[1] == "    1  llm  'checking the job'"
+    status = steps[1]
+    assert out[2] == f"    2  tool status [{status.call}] -> result [{status.outcome}]   <- #1 {finding.pattern}"
+    fetch = steps[4]
+    assert out[5] == f"    5  tool fetch [{fetch.call}] -> error [{fetch.outcome}]"
+    assert out[6] == f"#1 [{finding.severity}] {finding.message}"
+    assert out[7] == f"{finding.pattern}: {PATTERNS[finding.pattern].meaning}."

@@ -1,0 +1,379 @@
+"""Behaviours of the detectors that a one-line change used to survive (issue 24), each in a
+table with its twin: the case that must find the loop and the case that must not."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, read_chat_messages, read_deepeval_trace
+from loopmetric.detectors import (
+    detect_call_cycles, detect_rejected_outputs, detect_repeated_replies, detect_repeated_results,
+    detect_similar_attempts,
+)
+from loopmetric.readers._builder import TraceBuilder
+from tests._traces import agent, tool
+
+DEFAULT = LoopSettings()
+REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
+
+
+def chat(*turns: str) -> list[dict]:
+    return [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(turns)]
+
+
+def replies(messages) -> list[tuple[str, int]]:
+    return [(f.pattern, f.count) for f in detect_repeated_replies(read_chat_messages(messages), DEFAULT)]
+
+
+# -- when a reply answers the other side's input (then it is a conversation, not a loop) ----------
+
+@pytest.mark.parametrize("messages, expected", [
+    pytest.param(chat("Refund my insurance.", REFUSAL, "My booking is ZX91Q.",
+                      REFUSAL.replace("Is there", "Booking ZX91Q has none. Is there"), "Please?", REFUSAL),
+                 [], id="takes-up-an-id-just-told"),
+    # "ZX" has two letters: not a content word, so taking it up answers nothing.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "My booking is ZX.",
+                      REFUSAL.replace("Is there", "Booking ZX. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-two-letter-word-is-too-short-to-answer"),
+    # The id was said before the first reply of the chain: not new to the conversation.
+    pytest.param(chat("Hello.", "Hi, how can I help?", "Refund insurance of booking ZX91Q.", REFUSAL,
+                      "My booking is ZX91Q.", REFUSAL.replace("Is there", "Booking ZX91Q has none. Is there"),
+                      "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="an-id-said-before-is-not-news"),
+    # The new word is in the input as plain lower-case words: an echo, not a fact taken up.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "my booking is zx91q.",
+                      REFUSAL.replace("Is there", "Booking zx91q has none. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-lower-case-word-taken-up-is-an-echo"),
+    # The reply takes up a word of its own that no input between said.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?",
+                      REFUSAL.replace("Is there", "Policy QX77 says so. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-new-word-nobody-said-answers-nothing"),
+])
+def test_a_reply_answers_the_input_only_with_a_new_specific_word_it_was_just_told(messages, expected):
+    assert replies(messages) == expected
+
+
+def test_replies_back_to_back_without_input_between_are_not_a_reply_chain():
+    """Three replies with no turn of the other side between them: not `repeated_reply`
+    (that needs the other side's input between each two)."""
+    trace = read_chat_messages([{"role": "user", "content": "Refund my insurance."}]
+                               + [{"role": "assistant", "content": REFUSAL}] * 3)
+    assert detect_repeated_replies(trace, DEFAULT) == ()
+
+
+# -- whether a repeated input counts as news ---------------------------------------------------
+
+def _polls_with_inputs(inputs: list[str]):
+    b = TraceBuilder(source="test")
+    b.add_input("Watch the job.")
+    for text in inputs:
+        b.add_tool_call("status", {"job": 7}, "running: stage build, nothing finished yet, waiting on runner")
+        b.add_input(text)
+    return b.build()
+
+
+@pytest.mark.parametrize("inputs, expected", [
+    # The first "continue" is news (the run had not seen it): the run is the three polls after it.
+    pytest.param(["continue"] * 4, [("repeated_result", 3)], id="the-same-input-again-is-not-news"),
+    pytest.param([f"continue {n}" for n in "abcd"], [], id="a-new-input-is-news"),
+])
+def test_a_repeated_input_is_not_news(inputs, expected):
+    got = [(f.pattern, f.count) for f in detect_repeated_results(_polls_with_inputs(inputs), DEFAULT)]
+    assert got == expected
+
+
+# -- whether a tool run resets a chain of harness rejections -------------------------------------
+
+FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
+
+
+def _rejections(tool_after: int | None):
+    b = TraceBuilder(source="test")
+    b.add_input("Fix the bug.")
+    for n in range(4):
+        b.add_llm_output(f"I think the bug is in module {n}.")
+        b.add_input(FORMAT_ERROR)
+        if n == tool_after:
+            b.add_tool_call("ls", {}, "a.py b.py")
+    return b.build()
+
+
+@pytest.mark.parametrize("tool_after, expected", [
+    pytest.param(None, [("rejected_output", 4)], id="four-rejections-in-a-row"),
+    pytest.param(1, [], id="a-tool-run-after-the-second-resets-the-chain"),
+])
+def test_a_tool_run_resets_a_chain_of_rejections(tool_after, expected):
+    got = [(f.pattern, f.count) for f in detect_rejected_outputs(_rejections(tool_after), DEFAULT)]
+    assert got == expected
+
+
+# -- whether the rounds after the first of a drifting cycle bring news ----------------------------
+
+def _drift(second_round_result: str):
+    results = ["", second_round_result, ""]
+    return [x for i in range(3) for x in (
+        tool("bash", {"cmd": "echo 'print(1' " + " " * i + "> run.py"}, output=results[i]),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print(1{' ' * i}\nSyntaxError"))]
+
+
+@pytest.mark.parametrize("children, expected", [
+    pytest.param(_drift(""), [("drifting_cycle", 3)], id="silent-writes-each-round"),
+    # The first call of the second round tells something new: that round is progress.
+    pytest.param(_drift("Wrote run.py: 1 line, encoding utf-8, permissions rw-r--r--, owner dev, group dev"),
+                 [], id="news-in-the-second-rounds-first-call-is-progress"),
+])
+def test_news_in_any_round_but_the_first_breaks_a_drifting_cycle(children, expected):
+    trace = read_deepeval_trace(agent(*children))
+    assert [(f.pattern, f.count) for f in detect_call_cycles(trace, DEFAULT)] == expected
+
+
+# -- similar_attempts needs distinct argument lists and results --------------------------------------
+
+@pytest.mark.parametrize("children, expected", [
+    pytest.param([tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(4)],
+                 [("similar_attempts", 4)], id="different-ids-the-same-failure"),
+    pytest.param([tool("get_plan", {"id": "P1"}, error="Error: Plan with ID P1 not found")] * 4,
+                 [], id="the-very-same-call-is-not-similar-attempts"),
+    pytest.param([tool("search", {"q": f"flights to city {n}"}) for n in range(4)],
+                 [], id="results-dropped-nothing-to-compare"),
+    pytest.param([tool("search", {"q": f"flights to city {n}"},
+                       output="No direct flights were found for this route on the selected dates, sorry") for n in range(4)],
+                 [("similar_attempts", 4)], id="results-kept-the-same-failure-in-words"),
+])
+def test_similar_attempts_need_distinct_arguments_and_results(children, expected):
+    trace = read_deepeval_trace(agent(*children))
+    assert [(f.pattern, f.count) for f in detect_similar_attempts(trace, DEFAULT)] == expected
+
+
+# -- a reply is compared by its words only when it has `min_similarity_words` (8) of them ----------
+
+EIGHT = "Sorry refunds travel insurance remain impossible after purchase."  # 8 content words
+SEVEN = "Sorry refunds travel insurance remain impossible after."  # 7
+
+
+@pytest.mark.parametrize("reply, expected", [
+    # "Sorry" -> "Regrettably": 7 bigrams each, 6 shared of 8, Jaccard 0.75 >= 0.6.
+    pytest.param(EIGHT, [("repeated_reply", 3)], id="eight-content-words-are-compared"),
+    pytest.param(SEVEN, [], id="seven-content-words-only-when-exactly-equal"),
+])
+def test_a_reworded_reply_needs_eight_content_words_to_count_as_the_same(reply, expected):
+    other = reply.replace("Sorry", "Regrettably")
+    assert replies(chat("Refund it.", reply, "Please?", other, "Please!", reply)) == expected
+
+
+# -- every finding carries its pattern's signal (what the score weighs) ------------------------------
+
+def _cycle(n):
+    return [tool(name, {"x": name}, output=name.upper()) for _ in range(n) for name in "ab"]
+
+
+@pytest.mark.parametrize("detector, children", [
+    pytest.param(detect_call_cycles, _cycle(3), id="alternating_calls"),
+    pytest.param(detect_call_cycles, _drift(""), id="drifting_cycle"),
+    pytest.param(detect_similar_attempts,
+                 [tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(4)],
+                 id="similar_attempts"),
+    pytest.param(detect_repeated_results, [tool("t", {"k": 1}, output="r")] * 4, id="repeated_result"),
+])
+def test_every_finding_carries_its_patterns_signal(detector, children):
+    from loopmetric._patterns import PATTERNS
+
+    findings = detector(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert findings and all(f.signal == PATTERNS[f.pattern].signal for f in findings)
+
+
+def test_rejections_and_replies_carry_the_reasoning_signal():
+    from loopmetric._patterns import PATTERNS
+
+    found = list(detect_rejected_outputs(_rejections(None), DEFAULT)) + list(
+        detect_repeated_replies(read_chat_messages(chat("Refund it.", EIGHT, "Please?", EIGHT, "Please!", EIGHT)), DEFAULT))
+    assert [f.pattern for f in found] == ["rejected_output", "repeated_reply"]
+    assert [f.signal for f in found] == [PATTERNS[f.pattern].signal for f in found] == ["reasoning_stagnation"] * 2
+
+
+# -- a reply chain's message says how alike the replies were ----------------------------------------
+
+@pytest.mark.parametrize("second, message", [
+    pytest.param(EIGHT, "The agent gave the same reply 3 times in a row, with only the other side's turns between "
+                        "and no tool call (steps 1-5).", id="exact"),
+    # "Sorry" -> "Regrettably": Jaccard 6/8 = 0.75. Indel of the joined words (63 and 69 characters):
+    # LCS = the 58 characters after the first word + "rry" (3) = 61, 1 - (132 - 122) / 132 = 0.9242: the max.
+    pytest.param(EIGHT.replace("Sorry", "Regrettably"),
+                 "The agent gave nearly the same reply (similarity >= 0.92, threshold 0.60) 3 times in a row",
+                 id="near"),
+])
+def test_a_reply_chains_message(second, message):
+    (finding,) = detect_repeated_replies(read_chat_messages(chat("Refund it.", EIGHT, "Please?", second, "Please!", EIGHT)),
+                                         DEFAULT)
+    assert finding.message.startswith(message)
+
+
+def test_a_rejection_chains_message():
+    (finding,) = detect_rejected_outputs(_rejections(None), DEFAULT)
+    assert finding.message == ("The model's reply was rejected 4 times in a row (the same input each time, no tool "
+                               "run) (steps 1-8).")
+
+
+def test_evidence_of_another_trace_is_not_used():
+    """`run_detectors` takes the evidence it is given only when it was made for this very trace."""
+    from loopmetric.detectors import run_detectors
+    from loopmetric.detectors._evidence import Evidence
+
+    looping = read_deepeval_trace(agent(*[tool("t", {"k": 1}, output="r")] * 4))
+    other = read_deepeval_trace(agent(tool("a", {"k": 1}, output="x")))
+    assert run_detectors(looping, DEFAULT, Evidence(other)) == run_detectors(looping, DEFAULT)
+    assert run_detectors(looping, DEFAULT) != []
+
+
+# -- a call graph cycle's path: whole up to six hops, else its ends --------------------------------
+
+def _nested(names):
+    """agent p -> the spans named (tool:X or agent:X), innermost last -> agent p again."""
+    from tests._traces import span
+
+    node = agent(name="p", input={"t": 1})
+    for kind_name in reversed(names):
+        kind, name = kind_name.split(":")
+        node = span(kind, name, input={"n": name}, output="o", children=[node])
+    return agent(node, name="p", input={"t": 1})
+
+
+@pytest.mark.parametrize("inner, shown", [
+    pytest.param(["tool:a", "agent:q", "tool:b", "tool:c"],
+                 "agent:p -> tool:a -> agent:q -> tool:b -> tool:c -> agent:p", id="six-hops-all-shown"),
+    pytest.param(["tool:a", "agent:q", "tool:b", "tool:c", "tool:d"],
+                 "agent:p -> tool:a -> agent:q -> ... 2 more ... -> tool:d -> agent:p", id="seven-hops-ends-shown"),
+])
+def test_a_call_graph_cycles_path_is_shown_whole_up_to_six_hops(inner, shown):
+    from loopmetric.detectors import detect_call_graph_cycles
+
+    (finding,) = detect_call_graph_cycles(read_deepeval_trace(_nested(inner)), DEFAULT)
+    assert finding.message.startswith(f"Cycle detected in execution path: {shown}.")
+
+
+# -- a short output in the window does not hide an older near-duplicate -----------------------------
+
+LONG = ("the migration script failed again because the orders table still has the legacy column "
+        "customer_ref which blocks the foreign key constraint on invoices {n}")
+
+
+@pytest.mark.parametrize("between", [
+    pytest.param("ok", id="shorter-than-eight-characters"),
+    pytest.param("let me think about this now", id="fewer-than-eight-content-words"),
+])
+def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
+    from tests._traces import llm
+
+    trace = read_deepeval_trace(agent(llm(LONG.format(n="alpha beta gamma")), llm(between),
+                                      llm(LONG.format(n="delta epsilon zeta"))))
+    from loopmetric.detectors import detect_reasoning_stagnation
+
+    assert [(f.pattern, f.steps) for f in detect_reasoning_stagnation(trace, DEFAULT)] == [
+        ("reasoning_stagnation", (1, 3))]
+
+
+# -- what says little: an acknowledgement in words, not data ---------------------------------------
+
+@pytest.mark.parametrize("result, little", [
+    pytest.param(None, True, id="none"),
+    pytest.param("   ", True, id="blank"),
+    pytest.param("OK", True, id="ok"),
+    pytest.param("File written successfully.", True, id="short-acknowledgement"),
+    pytest.param("Готово", True, id="non-ascii-word"),
+    pytest.param("XML saved", True, id="an-acknowledgement-starting-with-X"),
+    pytest.param("true", False, id="true-is-data"),
+    pytest.param("false", False, id="false-is-data"),
+    pytest.param("null", False, id="null-is-data"),
+    pytest.param("None", False, id="None-is-data"),
+    pytest.param("[1, 2]", False, id="a-list"),
+    pytest.param('{"a": 1}', False, id="an-object"),
+    pytest.param('"quoted"', False, id="a-json-string"),
+    pytest.param("42", False, id="a-number"),
+    pytest.param("one two three four five six seven eight nine", False, id="nine-words-is-substance"),
+    pytest.param("one two three four five six seven eight", True, id="eight-words-still-little"),
+])
+def test_says_little(result, little):
+    from loopmetric.detectors._news import says_little
+
+    assert says_little(result) is little
+
+
+def test_repeated_text_cycling_through_texts_says_so():
+    from loopmetric.detectors import detect_repeated_text
+    from tests._traces import llm
+
+    trace = read_deepeval_trace(agent(*[llm(t) for t in ("Try A.", "Try B.", "Try A.", "Try B.", "Try A.")]))
+    (finding,) = detect_repeated_text(trace, DEFAULT)
+    assert finding.message == ("Identical reasoning outputs at steps 1, 2, 3, 4 and 5. LLM outputs cycled through 2 "
+                               "texts, 3 of 5 outputs repeating earlier ones with no new tool result between.")
+
+
+def test_a_call_graph_cycle_names_its_tools():
+    from loopmetric.detectors import detect_call_graph_cycles
+
+    (finding,) = detect_call_graph_cycles(read_deepeval_trace(_nested(["tool:a", "agent:q", "tool:b", "tool:c"])),
+                                          DEFAULT)
+    assert finding.tools == ("a", "b", "c")
+
+
+@pytest.mark.parametrize("children, how", [
+    pytest.param([tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found") for n in range(3)],
+                 "each failing the same way", id="failing"),
+    pytest.param([tool("search", {"q": f"flights to city {n}"},
+                       output="Here are the same five flights as always, nothing new was found for the query")
+                  for n in range(3)], "each returning the same result", id="same-result"),
+])
+def test_a_similar_attempts_message_says_how_they_were_alike(children, how):
+    (finding,) = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert f"called 3 times in a row with 3 different argument lists, {how}, with nothing new between" in finding.message
+
+
+def test_repeated_results_are_counted_per_call_not_per_tool():
+    """Two calls of one tool, in turn, all four returning one result: two runs of two (one per
+    call), not one run of four."""
+    children = [tool("t", {"k": k}, output="the same listing of the same five files in the folder, and nothing else at all") for _ in range(2)
+                for k in (1, 2)]
+    found = [(f.pattern, f.count) for f in detect_repeated_results(read_deepeval_trace(agent(*children)), DEFAULT)]
+    assert ("repeated_result", 4) not in found
+
+
+def test_a_revisited_calls_finding_lists_the_revisiting_steps():
+    from loopmetric.detectors import detect_revisited_calls
+
+    children = [tool(n, {"target": n}, output=f"{n}: unchanged") for n in ("a", "b", "c", "d", "c", "a", "d", "b")]
+    (finding,) = detect_revisited_calls(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert (finding.pattern, finding.steps, finding.tools) == ("revisited_calls", (5, 6, 7, 8), ("c", "a", "d", "b"))
+
+
+def test_a_chain_of_rejections_ends_at_an_input_that_is_not_a_rejection():
+    b = TraceBuilder(source="test")
+    b.add_input("Fix the bug.")
+    for n in range(3):
+        b.add_llm_output(f"I think the bug is in module {n}.")
+        b.add_input(FORMAT_ERROR)
+    b.add_llm_output("Fine, here is the action.")
+    b.add_input("Thanks, that worked.")
+    b.add_llm_output("Done.")
+    assert [(f.pattern, f.count, f.steps) for f in detect_rejected_outputs(b.build(), DEFAULT)] == [
+        ("rejected_output", 3, (1, 2, 3, 4, 5, 6))]
+
+
+def test_a_run_of_two_ended_by_news_still_counts_at_threshold_two():
+    long = "the same listing of the same five files in the folder, and nothing else at all"
+    children = [tool("ls", {"d": 1}, output=long), tool("ls", {"d": 1}, output=long),
+                tool("cat", {"f": "new.txt"}, output="a file never seen before with new content in it, line one"),
+                tool("ls", {"d": 1}, output=long)]
+    settings = LoopSettings(repeated_result_threshold=2)
+    found = [(f.pattern, f.steps) for f in detect_repeated_results(read_deepeval_trace(agent(*children)), settings)]
+    assert ("repeated_result", (1, 2)) in found
+
+
+@pytest.mark.parametrize("children, message", [
+    pytest.param(_cycle(3), "Tools 'a' -> 'b' repeated as a cycle of 2 calls 3 times with the same arguments and "
+                            "results (steps 1-6).", id="alternating"),
+    pytest.param(_drift(""), "Tools 'bash' -> 'python3' repeated as a cycle of 2 calls 3 times with nothing new learned "
+                             "(the same calls up to spacing, or the same failures) (steps 1-6).", id="drifting"),
+])
+def test_a_cycles_message_says_how_the_rounds_were_alike(children, message):
+    (finding,) = detect_call_cycles(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert finding.message == message

@@ -1,0 +1,54 @@
+"""Behaviours of the guard that a one-line change used to survive (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.guard.test_guard import call, call_fingerprint, guarded_run
+
+A, B = call("read", path="a"), call("read", path="b")
+
+
+@pytest.mark.parametrize("turns, reported", [
+    # `a` starts first, but in the last response `b` comes before `a`: `b` reaches its third
+    # identical result first (position 5 of 6 calls), so `b` is the loop reported.
+    pytest.param([[A], [A], [B], [B], [B, A]], "b", id="reached-first-not-started-first"),
+    pytest.param([[A], [A], [B], [B], [A, B]], "a", id="same-calls-other-order"),
+])
+def test_of_two_repeated_results_the_one_that_reached_the_threshold_first_is_reported(turns, reported):
+    found, recorder, *_ = guarded_run(turns)
+    assert [loop.fingerprints for _, loop in recorder.loops][:1] == [(call_fingerprint("read", path=reported),)]
+    assert found[0][1:] == ("repeated_result", ("read",), 3)
+
+
+def test_a_pydantic_ai_without_capabilities_gets_an_error_naming_the_extra(monkeypatch):
+    """In process: the guard's modules forgotten and `pydantic_ai.capabilities` made unimportable."""
+    import sys
+
+    import loopmetric.guard as guard
+
+    for name in [n for n in sys.modules if n.startswith("loopmetric.guard.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pydantic_ai.capabilities", None)
+    monkeypatch.delitem(guard.__dict__, "DetectLoops", raising=False)
+    with pytest.raises(ImportError) as caught:
+        guard.DetectLoops  # noqa: B018
+    message = str(caught.value)
+    assert 'pip install "loopmetric[pydantic-ai]"' in message
+    assert "(a version with capabilities and RunContext.enqueue; this one failed with: " in message
+
+
+@pytest.mark.parametrize("live, recorded", [
+    pytest.param(__import__("datetime").date(2026, 12, 1), "2026-12-01", id="a-date-as-its-json"),
+    pytest.param({"at": __import__("datetime").date(2026, 12, 1)}, {"at": "2026-12-01"}, id="nested"),
+])
+def test_a_live_tool_return_and_its_recorded_json_have_the_same_result_key(live, recorded):
+    """The guard reads live returns; replay reads them from JSON: both must give one key."""
+    from pydantic_ai.messages import ToolReturnPart
+
+    from loopmetric.guard._record import result_key
+    from loopmetric.guard._settings import GuardSettings
+
+    settings = GuardSettings()
+    key = result_key(ToolReturnPart("t", live, tool_call_id="1"), settings)
+    assert key == result_key(ToolReturnPart("t", recorded, tool_call_id="1"), settings)

@@ -1,0 +1,322 @@
+"""Unit tests of `readers._builder.TraceBuilder` (with `_matching` and `_freeze`, which it
+drives): what readers report, in their order, becomes each real call once."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import TraceReadError
+from loopmetric.readers._builder import TraceBuilder
+from loopmetric.readers._shapes import ToolRequest
+
+
+def _shape(trace):
+    """Each step as a short tuple: ("llm", text, n requests) / ("tool", name, args, result, requested) /
+    ("input", source)."""
+    out = []
+    for s in trace.steps:
+        if s.kind == "llm":
+            out.append(("llm", s.text, len(s.requests)))
+        elif s.kind == "tool":
+            out.append(("tool", s.name, s.args, s.result, s.requested))
+        else:
+            out.append(("input", s.source))
+    return out
+
+
+def _req(name, args=None, output=None):
+    return ToolRequest(name, args, output, output is not None)
+
+
+# -- requests and executions --------------------------------------------------------------
+
+def _request_then_execution(b):
+    b.add_llm_output("think", [_req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+def _execution_with_other_args(b):
+    b.add_llm_output("think", [_req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "b"}, "found b")  # same name: the request's execution, args as run
+
+
+def _request_never_executed(b):
+    b.add_llm_output("think", [_req("search", {"q": "a"})])
+
+
+def _execution_of_another_tool(b):
+    b.add_llm_output("think", [_req("search", {"q": "a"})])
+    b.add_tool_call("fetch", {"q": "a"}, "page")
+
+
+def _exact_arguments_preferred(b):
+    b.add_llm_output("think", [_req("search", {"q": "a"}), _req("search", {"q": "b"})])
+    b.add_tool_call("search", {"q": "b"}, "found b")
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+def _pending_reset_at_next_requesting_output(b):
+    # The second output asks again: the first request can no longer take an execution,
+    # so the one execution after it answers the second request.
+    b.add_llm_output("one", [_req("search", {"q": "a"})])
+    b.add_llm_output("two", [_req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+def _pending_kept_over_an_output_without_requests(b):
+    b.add_llm_output("one", [_req("search", {"q": "a"})])
+    b.add_llm_output("thinking aloud")
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+def _input_between(b):
+    b.add_input("the task")
+    b.add_llm_output("ask", [_req("search", {"q": "a"})])
+    b.add_input("hurry up", source="user")
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+@pytest.mark.parametrize("build, expected", [
+    pytest.param(_request_then_execution,
+                 [("llm", "think", 1), ("tool", "search", '{"q":"a"}', "found a", False)],
+                 id="request-merged-with-its-execution"),
+    pytest.param(_execution_with_other_args,
+                 [("llm", "think", 1), ("tool", "search", '{"q":"b"}', "found b", False)],
+                 id="same-name-other-args-merged-with-the-args-run"),
+    pytest.param(_request_never_executed,
+                 [("llm", "think", 1), ("tool", "search", '{"q":"a"}', None, True)],
+                 id="request-never-executed-stays-requested-without-result"),
+    pytest.param(_execution_of_another_tool,
+                 [("llm", "think", 1), ("tool", "search", '{"q":"a"}', None, True),
+                  ("tool", "fetch", '{"q":"a"}', "page", False)],
+                 id="execution-of-another-tool-is-a-call-of-its-own"),
+    pytest.param(_exact_arguments_preferred,
+                 [("llm", "think", 2), ("tool", "search", '{"q":"a"}', "found a", False),
+                  ("tool", "search", '{"q":"b"}', "found b", False)],
+                 id="exact-arguments-preferred-over-order"),
+    pytest.param(_pending_reset_at_next_requesting_output,
+                 [("llm", "one", 1), ("tool", "search", '{"q":"a"}', None, True),
+                  ("llm", "two", 1), ("tool", "search", '{"q":"a"}', "found a", False)],
+                 id="pending-requests-reset-at-the-next-output-with-requests"),
+    pytest.param(_pending_kept_over_an_output_without_requests,
+                 [("llm", "one", 1), ("tool", "search", '{"q":"a"}', "found a", False),
+                  ("llm", "thinking aloud", 0)],
+                 id="pending-requests-kept-over-an-output-without-requests"),
+    pytest.param(_input_between,
+                 [("llm", "ask", 1), ("tool", "search", '{"q":"a"}', "found a", False), ("input", "user")],
+                 id="first-input-is-the-task-not-a-step"),
+])
+def test_requests_and_executions(build, expected):
+    b = TraceBuilder("t", "test")
+    build(b)
+    assert _shape(b.build()) == expected
+
+
+def test_pending_requests_reset_at_the_next_output_with_requests_counts_three_calls():
+    """Two rounds of one request each, each executed once: three calls if the first round's
+    request were still pending it would swallow the second round's execution."""
+    b = TraceBuilder()
+    b.add_llm_output("one", [_req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+    b.add_llm_output("two", [_req("search", {"q": "a"}), _req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+    steps = [s for s in b.build().steps if s.kind == "tool"]
+    assert [(s.result, s.requested) for s in steps] == [("found a", False), ("found a", False), (None, True)]
+
+
+def test_request_with_its_output_inline_keeps_it():
+    b = TraceBuilder()
+    b.add_llm_output("think", [_req("search", {"q": "a"}, output="found a")])
+    (tool,) = [s for s in b.build().steps if s.kind == "tool"]
+    assert (tool.result, tool.requested, tool.error) == ("found a", True, False)
+
+
+def test_request_without_name_is_dropped():
+    b = TraceBuilder()
+    b.add_llm_output("think", [_req("", {"q": "a"})])
+    assert _shape(b.build()) == [("llm", "think", 0)]
+
+
+def test_execution_error_is_kept_on_the_merged_call():
+    b = TraceBuilder()
+    b.add_llm_output("think", [_req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, None, error="Timeout")
+    (tool,) = [s for s in b.build().steps if s.kind == "tool"]
+    assert (tool.error, tool.result) == (True, "Timeout")
+
+
+def test_unknown_result_is_not_read():
+    b = TraceBuilder()
+    b.add_tool_call("search", {"q": "a"}, "found", known=False)
+    (tool,) = b.build().steps
+    assert (tool.result, tool.outcome) == (None, None)
+
+
+def test_request_goes_to_the_execution_in_its_own_agent_not_another():
+    """By name (other args), a request is answered inside its agent or outside any agent,
+    never by a call run inside another agent."""
+    b = TraceBuilder()
+    root = b.add_span(-1, 0, "agent", "root")
+    other = b.add_span(root, 1, "agent", "other")
+    b.add_llm_output("ask", [_req("search", {"q": "a"})], span=root)
+    b.add_tool_call("search", {"q": "x"}, "in other", span=other)
+    b.add_tool_call("search", {"q": "y"}, "in root", span=root)
+    tools = [(s.args, s.result, s.requested) for s in b.build().steps if s.kind == "tool"]
+    assert tools == [('{"q":"y"}', "in root", False), ('{"q":"x"}', "in other", False)]
+
+
+# -- tools_called claims --------------------------------------------------------------------
+
+def test_claims_fill_the_call_they_name_once_each():
+    b = TraceBuilder()
+    span = b.add_span(-1, 0, "agent", "agent")
+    start = b.position
+    b.add_tool_call("search", {"q": "a"}, known=False, span=span)
+    b.add_tool_call("search", {"q": "b"}, known=False, span=span)
+    b.add_claims(span, start, b.position, [_req("search", {"q": "b"}, "found b"), _req("search", {"q": "a"}, "found a")])
+    tools = [(s.args, s.result) for s in b.build().steps]
+    assert tools == [('{"q":"a"}', "found a"), ('{"q":"b"}', "found b")]
+
+
+def test_claim_by_name_when_arguments_differ():
+    b = TraceBuilder()
+    span = b.add_span(-1, 0, "agent", "agent")
+    b.add_tool_call("search", {"q": "a"}, known=False, span=span)
+    b.add_claims(span, 0, b.position, [_req("search", {"query": "a"}, "found")])
+    assert [(s.args, s.result) for s in b.build().steps] == [('{"q":"a"}', "found")]
+
+
+def test_claim_does_not_overwrite_a_known_result():
+    b = TraceBuilder()
+    span = b.add_span(-1, 0, "agent", "agent")
+    b.add_tool_call("search", {"q": "a"}, "from the span", span=span)
+    b.add_claims(span, 0, b.position, [_req("search", {"q": "a"}, "from the claim")])
+    assert [s.result for s in b.build().steps] == ["from the span"]
+
+
+@pytest.mark.parametrize("claims, expected", [
+    # Two entries, one call: the first fills it, the second is a call of its own, placed where the
+    # span starts (position 1), so before the item read at 1.
+    pytest.param([_req("search", {"q": "a"}, "r1"), _req("search", {"q": "a"}, "r2")],
+                 ["llm", ("search", "r2"), ("search", "r1"), "llm"], id="second-entry-is-a-new-call-at-span-start"),
+    pytest.param([_req("fetch", {"u": 1}, "page")],
+                 ["llm", ("fetch", "page"), ("search", None), "llm"], id="unmatched-name-placed-at-span-start"),
+])
+def test_unmatched_claims_are_placed_where_their_span_starts(claims, expected):
+    b = TraceBuilder()
+    b.add_llm_output("before")
+    span = b.add_span(-1, 0, "agent", "agent")
+    start = b.position  # 1
+    b.add_tool_call("search", {"q": "a"}, known=False, span=span)
+    b.add_llm_output("after", span=span)
+    b.add_claims(span, start, b.position, claims)
+    got = [s.kind if s.kind == "llm" else (s.name, s.result) for s in b.build().steps]
+    assert got == expected
+
+
+def test_claims_only_match_calls_inside_their_span():
+    b = TraceBuilder()
+    b.add_tool_call("search", {"q": "a"}, known=False)  # position 0: before the span
+    span = b.add_span(-1, 0, "agent", "agent")
+    b.add_llm_output("inside", span=span)
+    b.add_claims(span, 1, b.position, [_req("search", {"q": "a"}, "claimed")])
+    got = [(s.kind, getattr(s, "result", None)) for s in b.build().steps]
+    assert got == [("tool", None), ("tool", "claimed"), ("llm", None)]
+
+
+def test_empty_claims_are_not_recorded():
+    b = TraceBuilder()
+    b.add_tool_call("search", {"q": "a"}, "x")
+    b.add_claims(-1, 0, 1, [])
+    assert b._claims == []
+
+
+# -- notes, spans, errors ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("notes, expected_count, expected_last", [
+    pytest.param(3, 3, "note 2", id="under-the-cap-all-kept"),
+    pytest.param(20, 20, "note 19", id="at-the-cap-all-kept"),
+    pytest.param(21, 21, "... and 1 more notes like these.", id="one-over-the-cap-summarised"),
+    pytest.param(25, 21, "... and 5 more notes like these.", id="five-over-the-cap-summarised"),
+])
+def test_notes_are_capped_at_twenty(notes, expected_count, expected_last):
+    b = TraceBuilder()
+    b.add_llm_output("x")
+    for i in range(notes):
+        b.note(f"note {i}")
+    got = b.build().notes
+    assert (len(got), got[-1]) == (expected_count, expected_last)
+
+
+@pytest.mark.parametrize("source, notes, message", [
+    pytest.param("", [], "Expected a trace trace with spans or messages, but found nothing to read.",
+                 id="no-source-no-notes"),
+    pytest.param("otlp", ["a", "b", "c", "d"],
+                 "Expected a otlp trace with spans or messages, but found nothing to read: a; b; c",
+                 id="first-three-notes-say-why"),
+])
+def test_empty_builder_raises_trace_read_error(source, notes, message):
+    b = TraceBuilder(source=source)
+    for n in notes:
+        b.note(n)
+    with pytest.raises(TraceReadError) as caught:
+        b.build()
+    assert str(caught.value) == message
+
+
+def test_spans_alone_build_a_trace_without_steps():
+    b = TraceBuilder("name", "src")
+    b.add_span(-1, 0, "agent", "a")
+    trace = b.build()
+    assert (len(trace.spans), trace.steps, trace.name, trace.source) == (1, (), "name", "src")
+
+
+def test_spans_scope_and_labels():
+    b = TraceBuilder()
+    root = b.add_span(-1, 0, "agent", "root")
+    tool = b.add_span(root, 1, "tool", "t")
+    inner = b.add_span(tool, 2, "agent", "inner")
+    leaf = b.add_span(inner, 3, "llm", "l")
+    assert [b._scope_of(s) for s in (root, tool, inner, leaf, 99, -1)] == [0, 0, 2, 2, -1, -1]
+    assert (b._within(leaf, root), b._within(leaf, inner), b._within(tool, inner), b._within(tool, -1)) == \
+        (True, True, False, True)
+    b.set_label(tool, "tool", "t", {"x": 1})
+    first = b._spans[tool][5]
+    b.set_label(tool, "tool", "t", {"x": 2})  # the first label stays
+    assert first is not None and b._spans[tool][5] == first
+    assert b.spans == 4
+
+
+@pytest.mark.parametrize("items, what, expected, note", [
+    pytest.param([1, 2], "calls", [1, 2], None, id="list"),
+    pytest.param((1,), "calls", [1], None, id="tuple"),
+    pytest.param("abc", "calls", None, "Expected a list of calls, but got", id="string-noted"),
+])
+def test_sequence(items, what, expected, note):
+    b = TraceBuilder()
+    assert b.sequence(items, what) == expected
+    assert (b._notes[0].startswith(note) if note else b._notes == [])
+
+
+def test_mappings_skip_and_note_what_is_not_a_mapping():
+    b = TraceBuilder()
+    got = list(b.mappings([{"a": 1}, 3, {"b": 2}], "span"))
+    assert got == [(0, {"a": 1}), (2, {"b": 2})]
+    assert b._notes == ["span 1 is a int; skipped."]
+
+
+def test_llm_tokens_and_cost_are_kept():
+    b = TraceBuilder()
+    b.add_llm_output("x", input_tokens=10.0, output_tokens=2.0, cost=0.5)
+    (step,) = b.build().steps
+    assert (step.input_tokens, step.output_tokens, step.cost) == (10.0, 2.0, 0.5)
+
+
+def test_unmatched_claims_go_before_the_item_read_where_their_span_starts():
+    """The span starts at position 0, where a call was read: both unmatched entries go before
+    it, in their order (an item and an extra call at the same position: the extra first)."""
+    b = TraceBuilder()
+    span = b.add_span(-1, 0, "agent", "agent")
+    b.add_tool_call("search", {"q": "a"}, "result", span=span)
+    b.add_claims(span, 0, b.position, [_req("fetch", {"u": 1}, "one"), _req("fetch", {"u": 2}, "two")])
+    assert [(s.name, s.result) for s in b.build().steps] == [("fetch", "one"), ("fetch", "two"), ("search", "result")]

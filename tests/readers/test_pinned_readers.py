@@ -1,0 +1,451 @@
+"""Behaviours of the readers that a one-line change used to survive (issue 24)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric import detect_loops, read_deepeval_trace, read_trace
+from loopmetric.readers._files import expand_paths
+from tests._traces import agent, llm, tool, tool_call_entry
+from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
+
+
+# -- JSON Lines files found in folders ------------------------------------------------------------
+
+def test_a_folder_yields_its_trace_files_json_lines_included(tmp_path):
+    for name in ("a.jsonl", "b.ndjson", "c.json", "d.traj", "e.txt", "f.jsonl.bak", "sub/g.jsonl"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    found = [(str(p).replace(str(tmp_path), "").lstrip("/"), named) for p, named in expand_paths([str(tmp_path)])]
+    assert found == [("a.jsonl", False), ("b.ndjson", False), ("c.json", False), ("d.traj", False),
+                     ("sub/g.jsonl", False)]
+
+
+# -- error status on spans that have an output ------------------------------------------------------
+
+@pytest.mark.parametrize("code", [pytest.param(c, id=f"{type(c).__name__}-{c}")
+                                  for c in (2, "2", "STATUS_CODE_ERROR", "ERROR", "StatusCode.ERROR")])
+def test_a_failed_tool_span_is_an_error_even_with_an_output(code):
+    """Three runs of one call, each failed with "Timeout" but with a different partial output:
+    the same error three times (the output of a failed span is not its result)."""
+    spans = [otlp_span("root", "invoke_agent a", 0, {"gen_ai.operation.name": "invoke_agent"})]
+    for i in range(3):
+        span = run_tool(f"t{i}", 10 * i + 1, "root", "fetch", {"u": 1}, f"partial page {i}", error="Timeout")
+        span["status"]["code"] = code
+        spans.append(span)
+    steps = [s for s in read_trace(otlp(*spans)).steps if s.kind == "tool"]
+    assert [(s.error, s.result) for s in steps] == [(True, "Timeout")] * 3
+    assert ("repeated_error", 3) in [(f.pattern, f.count) for f in detect_loops(otlp(*spans)).findings]
+
+
+@pytest.mark.parametrize("status", [{"code": 1}, {"code": 0, "message": "Timeout"}, {}])
+def test_a_tool_span_not_failed_keeps_its_output(status):
+    spans = [otlp_span("root", "invoke_agent a", 0, {"gen_ai.operation.name": "invoke_agent"})]
+    for i in range(3):
+        span = run_tool(f"t{i}", 10 * i + 1, "root", "fetch", {"u": 1}, f"page {i} of the report, new content")
+        span["status"] = status
+        spans.append(span)
+    steps = [s for s in read_trace(otlp(*spans)).steps if s.kind == "tool"]
+    assert [(s.error, s.result) for s in steps] == [(False, f"page {i} of the report, new content") for i in range(3)]
+
+
+# -- the read budget of merged shapes: one LLM span listing its requests twice ----------------------
+
+@pytest.mark.parametrize("output_calls, entries, expected", [
+    # Both lists hold the same two calls: two calls, not four.
+    pytest.param([("s", {"q": 1}), ("s", {"q": 1})], [("s", {"q": 1}), ("s", {"q": 1})], 2, id="same-twice-in-both"),
+    # The longer list has it three times: three calls.
+    pytest.param([("s", {"q": 1})], [("s", {"q": 1})] * 3, 3, id="longer-list-counts"),
+    pytest.param([("s", {"q": 1})] * 3, [("s", {"q": 1})], 3, id="longer-first-list-counts"),
+    pytest.param([("s", {"q": 1})], [("s", {"q": 2})], 2, id="different-args-both"),
+])
+def test_requests_listed_twice_on_one_llm_span_count_as_often_as_the_longer_list(output_calls, entries, expected):
+    output = {"role": "assistant", "content": "",
+              "tool_calls": [{"type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                             for n, a in output_calls]}
+    trace = read_deepeval_trace(agent(llm(output, tools_called=[tool_call_entry(n, a) for n, a in entries])))
+    assert len([s for s in trace.steps if s.kind == "tool"]) == expected
+
+
+# -- a pydantic-ai retry prompt (the output itself rejected) keeps its text -------------------------
+
+@pytest.mark.parametrize("content, text", [
+    pytest.param("Reply with exactly one JSON object.", "Reply with exactly one JSON object.", id="a-message"),
+    pytest.param([{"msg": "field required"}, {"msg": "not an int"}], "field required; not an int",
+                 id="validation-errors-joined"),
+    pytest.param([], "error", id="nothing-said"),
+])
+def test_a_retry_prompt_is_an_input_with_its_text(content, text):
+    from loopmetric.readers import read_pydantic_ai_messages
+
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "maybe"}]},
+                {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": content}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
+    inputs = [(s.source, s.text) for s in read_pydantic_ai_messages(messages).steps if s.kind == "input"]
+    assert inputs == [("retry", text)]
+
+
+# -- OTLP attributes flattened with dots, and the SDK's `status_code` ---------------------------------
+
+def test_flattened_attributes_become_nested_lists_and_dicts():
+    from loopmetric.readers._otlp._semconv import _unflatten
+
+    got = _unflatten({"p.0.message.content": "x", "p.0.message.role": "user", "p.1.content": "y", "q.0": 1}, "p.")
+    assert got == [{"message": {"content": "x", "role": "user"}}, {"content": "y"}]
+
+
+@pytest.mark.parametrize("status, error", [
+    pytest.param({"status_code": "ERROR", "description": "Timeout"}, "Timeout", id="sdk-status-code-and-description"),
+    pytest.param({"code": 2}, "error", id="no-message"),
+])
+def test_the_sdks_status_fields_mark_a_failed_span(status, error):
+    span = run_tool("t0", 1, "", "fetch", {"u": 1}, "partial")
+    span["status"] = status
+    (step,) = [s for s in read_trace(otlp(span)).steps if s.kind == "tool"]
+    assert (step.error, step.result) == (True, error)
+
+
+# -- a trace read from a file is named after it, whatever its format ----------------------------------
+
+@pytest.mark.parametrize("fmt, doc", [
+    pytest.param("intercode", {"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"],
+                                                              "valid_action": [True]}}, id="intercode"),
+    pytest.param("mint", {"state": {"history": [{"role": "user", "content": "task"},
+                                                {"role": "assistant", "content": "hi"}]}}, id="mint"),
+    pytest.param("deepeval", agent(llm("hi")), id="deepeval"),
+    pytest.param("swe-agent", {"trajectory": [{"thought": "t", "action": "ls", "observation": "a"}]}, id="swe-agent"),
+])
+def test_a_trace_read_from_a_file_is_named_after_it(fmt, doc):
+    from loopmetric.readers._files import load_text
+
+    (loaded,) = list(load_text(json.dumps(doc), "dir/run7.json"))
+    assert (loaded.name, loaded.trace.name, loaded.trace.source) == ("run7.json", "run7.json", fmt)
+
+
+# -- pydantic-ai user prompts between responses are inputs -------------------------------------------
+
+def test_pydantic_ai_user_prompts_are_inputs():
+    from loopmetric.readers import read_pydantic_ai_messages
+
+    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "which one?"}]},
+                {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "the first"},
+                                              {"part_kind": "user-prompt", "content": ["not text"]}]},
+                {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
+    steps = read_pydantic_ai_messages(messages).steps
+    assert [(s.kind, getattr(s, "text", None), getattr(s, "source", None)) for s in steps] == [
+        ("llm", "which one?", None), ("input", "the first", "user"), ("input", "", "user"), ("llm", "done", None)]
+
+
+# -- chat: an empty user turn is an input, unless the user acts through tools -------------------------
+
+@pytest.mark.parametrize("turn, inputs", [
+    pytest.param({"role": "user", "content": ""}, [("user", "")], id="empty-turn-is-an-input"),
+    pytest.param({"role": "user", "content": "", "tool_calls": [
+        {"id": "u1", "type": "function", "function": {"name": "pay", "arguments": "{}"}}]}, [],
+        id="user-acting-through-tools-is-not-an-input"),
+])
+def test_an_empty_user_turn(turn, inputs):
+    from loopmetric import read_chat_messages
+
+    trace = read_chat_messages([{"role": "user", "content": "task"}, {"role": "assistant", "content": "hi"}, turn])
+    assert [(s.source, s.text) for s in trace.steps if s.kind == "input"] == inputs
+
+
+# -- a pydantic-ai run result is read as its messages -----------------------------------------------
+
+def test_a_pydantic_ai_run_result_is_read_as_its_messages():
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from loopmetric.readers import read_pydantic_ai_messages
+
+    def model(messages, info):
+        calls = sum(isinstance(p, ToolCallPart) for m in messages for p in getattr(m, "parts", ()))
+        return ModelResponse(parts=[ToolCallPart("status", {"job": "42"})] if calls < 3 else [TextPart("Done.")])
+
+    agent = Agent(FunctionModel(model))
+
+    @agent.tool_plain
+    def status(job: str) -> str:
+        return "running"
+
+    result = agent.run_sync("Is job 42 done?")
+    assert read_trace(result).steps == read_pydantic_ai_messages(result.all_messages()).steps
+    assert [s.kind for s in read_trace(result).steps].count("tool") == 3
+
+
+# -- what a reader notes --------------------------------------------------------------------------
+
+def test_tools_called_that_is_not_a_list_is_noted_with_its_type():
+    trace = read_deepeval_trace(agent(llm("hi", tools_called="search")))
+    assert any("has tools_called of type str, not a list; ignored." in note for note in trace.notes)
+
+
+def test_a_results_outcome_is_the_fingerprint_of_its_text_and_an_errors_of_its_masked_text():
+    from loopmetric._fingerprint import fingerprint
+
+    trace = read_deepeval_trace(agent(tool("t", {"k": 1}, output="fine"), tool("t", {"k": 2}, error="Boom")))
+    ok, failed = trace.steps
+    assert (ok.outcome, failed.outcome) == (fingerprint("result", "fine"), fingerprint("error", "Boom"))
+
+
+# -- pydantic-ai instrumentation version 1: the reply in the `events` attribute --------------------
+
+def test_an_llm_span_reply_in_pydantic_ai_v1_events():
+    events = [{"event.name": "gen_ai.user.message", "content": "hi"},
+              {"event.name": "gen_ai.choice", "message": {"role": "assistant", "content": "Checking the job."}}]
+    span = otlp_span("c0", "chat model", 1, {"gen_ai.operation.name": "chat", "events": json.dumps(events)})
+    (step,) = read_trace(otlp(span)).steps
+    assert (step.kind, step.text) == ("llm", "Checking the job.")
+
+
+# -- InterCode: a command's first word names the tool ------------------------------------------------
+
+def test_an_intercode_commands_first_word_names_the_tool():
+    from loopmetric.readers._intercode import read_intercode
+
+    run = {"query": "q", "turn_history": {"actions": ["ls -la /tmp", "bogus", "  "],
+                                          "observations": ["a b", "nope", None], "valid_action": [True, False]}}
+    steps = read_intercode(run).steps
+    assert [(s.name, s.args, s.error, s.result) for s in steps] == [
+        ("ls", '{"command":"ls -la /tmp"}', False, "a b"), ("bogus", '{"command":"bogus"}', True, "nope"),
+        ("action", '{"command":""}', False, None)]
+
+
+# -- deepeval: a span's type given as an enum, or as something else -----------------------------------
+
+@pytest.mark.parametrize("type_, kind", [
+    pytest.param("tool", "tool", id="text"),
+    pytest.param(__import__("enum").Enum("T", {"TOOL": "tool"}).TOOL, "tool", id="enum"),
+    pytest.param(3, "llm", id="neither-falls-back-on-the-default"),
+])
+def test_a_span_type_as_text_or_enum(type_, kind):
+    from loopmetric.readers._deepeval import _text
+
+    assert _text(type_, "llm") == kind
+
+
+def test_read_intercode_keeps_the_name_it_is_given():
+    from loopmetric.readers._intercode import read_intercode
+
+    run = {"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"]}}
+    assert read_intercode(run, name="run 7").name == "run 7"
+
+
+# -- what read_trace refuses, and JSON text it reads ------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    pytest.param(json.dumps(agent(llm("hi"))), id="object"),
+    pytest.param("  \n" + json.dumps(agent(llm("hi"))), id="object-after-blank-lines"),
+    pytest.param(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]), id="array"),
+])
+def test_json_text_is_read(text):
+    assert read_trace(text).steps == read_trace(json.loads(text)).steps
+
+
+def test_an_object_holding_a_trace_dict_is_refused_with_what_to_pass():
+    class Case:
+        _trace_dict = {"name": "x"}
+
+    with pytest.raises(TypeError, match="pass its `_trace_dict`"):
+        read_trace(Case())
+
+
+@pytest.mark.parametrize("doc", [
+    pytest.param({"query": "q", "turn_history": {"actions": ["ls"], "observations": ["a"]}}, id="intercode"),
+    pytest.param({"state": {"history": [{"role": "user", "content": "task"},
+                                        {"role": "assistant", "content": "hi"}]}}, id="mint"),
+    pytest.param({"simulations": [{"task_id": "1", "messages": [{"role": "user", "content": "t"},
+                                                                {"role": "assistant", "content": "hi"}]}]},
+                 id="tau2-bench"),
+    pytest.param(agent(llm("hi")), id="deepeval"),
+    pytest.param([{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+                  {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}], id="pydantic-ai"),
+])
+def test_read_trace_names_the_trace_as_asked(doc):
+    assert read_trace(doc, name="run 7").name == "run 7"
+
+
+@pytest.mark.parametrize("key", ["operation.cost", "llm.cost.total", "gen_ai.usage.cost"])
+def test_an_otlp_llm_spans_cost_under_each_convention(key):
+    from tests.readers.test_reader_otlp import chat
+
+    (step,) = read_trace(otlp(chat("c0", 1, "", text="hello", **{key: 0.25}))).steps
+    assert step.cost == 0.25
+
+
+@pytest.mark.parametrize("key", ["gen_ai.tool.call.result", "tool_response", "output.value"])
+def test_an_otlp_tool_spans_result_under_each_convention(key):
+    span = otlp_span("t0", "execute_tool fetch", 1, {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "fetch",
+                                                     "gen_ai.tool.call.arguments": "{}", key: "page one"})
+    (step,) = read_trace(otlp(span)).steps
+    assert (step.name, step.result) == ("fetch", "page one")
+
+
+@pytest.mark.parametrize("inner_input, cycles", [
+    pytest.param("plan the trip", 1, id="the-same-input-is-a-cycle"),
+    pytest.param("book the hotel", 0, id="another-input-is-not"),
+])
+def test_an_otlp_agent_spans_input_value_tells_a_call_graph_cycle(inner_input, cycles):
+    agent_attrs = {"openinference.span.kind": "AGENT"}
+    spans = [otlp_span("a0", "planner", 0, {**agent_attrs, "input.value": "plan the trip"}),
+             otlp_span("t0", "delegate", 1, {"openinference.span.kind": "TOOL", "tool.name": "delegate",
+                                             "input.value": "{}"}, parent="a0"),
+             otlp_span("a1", "planner", 2, {**agent_attrs, "input.value": inner_input}, parent="t0")]
+    found = [f for f in detect_loops(otlp(*spans)).findings if f.pattern == "call_graph_cycle"]
+    assert len(found) == cycles
+
+
+@pytest.mark.parametrize("name, shown", [pytest.param("planner", "planner", id="named"),
+                                         pytest.param("", "agent", id="unnamed-by-type")])
+def test_children_that_are_not_a_list_are_noted(name, shown):
+    root = {"type": "agent", "name": name, "input": {}, "children": "oops"}
+    notes = read_deepeval_trace({"type": "agent", "name": "root", "children": [root, llm("hi")]}).notes
+    assert f"span 1 ({shown}) has children of type str, not a list; ignored." in notes
+
+
+def test_an_otlp_llm_spans_reply_in_gen_ai_choice_events():
+    span = otlp_span("c0", "chat model", 1, {"gen_ai.operation.name": "chat"})
+    message = json.dumps({"role": "assistant", "content": "From the event."})
+    span["events"] = [{"name": "gen_ai.choice", "attributes": [{"key": "message", "value": {"stringValue": message}}]},
+                      {"name": "other", "attributes": [{"key": "message", "value": {"stringValue": "{}"}}]}]
+    (step,) = read_trace(otlp(span)).steps
+    assert (step.kind, step.text) == ("llm", "From the event.")
+
+
+def test_each_trace_of_a_json_lines_file_is_labelled_with_its_line_and_record():
+    from loopmetric.readers._files import load_text
+
+    def record(task):
+        return {"task_id": task, "trial": 0, "traj": [{"role": "user", "content": "x"},
+                                                       {"role": "assistant", "content": "y"}]}
+
+    text = json.dumps(record(7)) + "\n" + json.dumps([record(8), record(9)])
+    assert [(t.name, t.label) for t in load_text(text, "runs.jsonl")] == [
+        ("runs.jsonl#0", "line 1, task 7 trial 0"), ("runs.jsonl#1", "line 2, task 8 trial 0"),
+        ("runs.jsonl#2", "line 2, task 9 trial 0")]
+
+
+@pytest.mark.parametrize("fields, cost", [
+    pytest.param({"cost": 0.3, "cost_per_input_token": 9}, 0.3, id="direct-cost-wins"),
+    pytest.param({"input_token_count": 10, "cost_per_input_token": 0.5}, 5.0, id="input-pricing"),
+    pytest.param({"output_token_count": 4, "cost_per_output_token": 0.25}, 1.0, id="output-pricing-alone"),
+    pytest.param({"input_token_count": 10, "output_token_count": 4, "cost_per_input_token": 0.5,
+                  "cost_per_output_token": 0.25}, 6.0, id="both"),
+    pytest.param({"input_token_count": 10}, None, id="no-price"),
+])
+def test_a_deepeval_llm_spans_cost(fields, cost):
+    (step,) = read_deepeval_trace(agent(llm("hi", **fields))).steps
+    assert step.cost == cost
+
+
+@pytest.mark.parametrize("doc, spans", [
+    pytest.param({"spanId": "s", "traceId": "t", "name": "x"}, True, id="a-span"),
+    pytest.param({"spanId": "s", "name": "x"}, False, id="span-id-alone-is-not-otlp"),
+    pytest.param({"traceId": "t", "name": "x"}, False, id="trace-id-alone-is-not-otlp"),
+    pytest.param({"context": {"span_id": "s"}, "name": "x"}, True, id="sdk-context"),
+])
+def test_what_reads_as_an_otlp_span(doc, spans):
+    from loopmetric.readers._otlp._wire import is_otlp
+
+    assert is_otlp(doc) is spans
+
+
+def test_load_traces_names_each_trace_after_its_file(tmp_path):
+    from loopmetric import load_traces
+
+    path = tmp_path / "run3.json"
+    path.write_text(json.dumps(agent(llm("hi"))))
+    (loaded,) = list(load_traces(str(path)))
+    assert (loaded.name, loaded.trace.name) == ("run3.json", "run3.json")
+
+
+def test_spans_of_one_type_and_name_on_one_path_get_labels_of_their_input():
+    from loopmetric._canonical import canonical_json, mask_volatile
+    from loopmetric._fingerprint import fingerprint
+
+    inner = agent(llm("x"), name="p", input={"t": 1})
+    trace = read_deepeval_trace(agent(tool("delegate", {"t": 1}, children=[inner]), name="p", input={"t": 1}))
+    label = fingerprint("agent", "p", mask_volatile(canonical_json({"t": 1})))
+    assert [(s.type, s.name, s.label) for s in trace.spans] == [
+        ("agent", "p", label), ("tool", "delegate", None), ("agent", "p", label), ("llm", "llm", None)]
+
+
+def test_a_magentic_one_group_chat_reads_as_delegations_thoughts_and_replies():
+    from loopmetric.readers._magentic import read_group_chat
+
+    log = {"history": [
+        {"role": "user", "content": "Find the paper."},
+        {"role": "Orchestrator (thought)", "content": "Ask the surfer."},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Search arxiv."},
+        {"role": "WebSurfer", "content": "I typed 'paper'.\nAutomatic OCR of the page screenshot has detected the following text: x"},
+        {"role": "Coder", "content": "A word from elsewhere."},
+    ]}
+    steps = read_group_chat(log, name="log").steps
+    assert [len(s.requests) for s in steps if s.kind == "llm"] == [0, 1]  # the delegation requests a call
+    assert [(s.kind, getattr(s, "text", None), getattr(s, "name", None), getattr(s, "result", None))
+            for s in steps] == [
+        ("llm", "Ask the surfer.", None, None), ("llm", "", None, None),
+        ("tool", None, "WebSurfer", "I typed 'paper'."), ("input", "A word from elsewhere.", None, None)]
+
+
+def test_a_path_is_refused_with_what_to_call_instead():
+    from pathlib import Path
+
+    with pytest.raises(TypeError, match=r"Expected a trace, but got a path \(x.json\); to read a file, use load_traces"):
+        read_trace(Path("x.json"))
+
+
+def test_what_cannot_be_read_from_stdin_is_said_of_stdin():
+    from loopmetric.readers._files import load_text
+
+    (loaded,) = list(load_text("not json", "-"))
+    assert (loaded.name, loaded.error) == ("<stdin>", "<stdin>: not valid JSON: Expecting value: line 1 column 1 (char 0)")
+
+
+@pytest.mark.parametrize("content, result", [pytest.param("boom", "boom", id="with-text"),
+                                             pytest.param("", "error", id="without-text")])
+def test_a_chat_tool_message_marked_as_an_error(content, result):
+    from loopmetric import read_chat_messages
+
+    messages = [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": "", "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "pay", "arguments": '{"amount": 5}'}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": content, "error": True}]
+    (step,) = [s for s in read_chat_messages(messages).steps if s.kind == "tool"]
+    assert (step.name, step.args, step.error, step.result) == ("pay", '{"amount":5}', True, result)
+
+
+def test_sdk_spans_are_grouped_into_traces_by_their_context_trace_id():
+    from loopmetric.readers import read_otlp_traces
+
+    def sdk_span(trace, span, start):
+        return {"name": "execute_tool t", "context": {"trace_id": trace, "span_id": span}, "parent_id": None,
+                "start_time": start, "attributes": {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t",
+                                                    "gen_ai.tool.call.arguments": "{}", "gen_ai.tool.call.result": "r"}}
+
+    traces = read_otlp_traces([sdk_span("A", "1", 1), sdk_span("B", "2", 2), sdk_span("A", "3", 3)])
+    assert sorted(len(t.steps) for t in traces) == [1, 2]
+
+
+def test_what_cannot_hold_a_trace_is_refused_with_what_is_accepted():
+    with pytest.raises(TypeError) as caught:
+        read_trace(5)
+    assert str(caught.value).startswith("Expected one trace, but got an int; pass one trace (or score each: "
+                                        "[detect_loops(t) for t in traces]). Accepted: a Trace, a deepeval trace dict")
+
+
+def test_an_otlp_entry_that_is_not_a_span_is_noted():
+    doc = [otlp_span("t0", "execute_tool t", 1, {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t",
+                                                 "gen_ai.tool.call.arguments": "{}", "gen_ai.tool.call.result": "r"}),
+           {"hello": 1}]
+    assert "An entry that is neither OTLP nor a span was skipped." in read_trace(doc).notes
+
+
+def test_a_list_of_deepeval_root_spans_reads_as_deepeval():
+    assert read_trace([agent(llm("hi"))]).source == "deepeval"

@@ -1,0 +1,37 @@
+"""Unit tests of `readers._text_actions.text_action`: the action a reply writes in its text."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric.readers._shapes import ToolRequest
+from loopmetric.readers._text_actions import text_action
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("Thought: hm\nAction: search[cats]", ToolRequest("search", {"input": "cats"}), id="react-bracket"),
+    pytest.param("Action 2: Finish[yes]", ToolRequest("finish", {"input": "yes"}), id="react-numbered"),
+    pytest.param("Action: search[a]\nObservation: x\nAction: lookup[b]", ToolRequest("lookup", {"input": "b"}),
+                 id="react-last-action"),
+    pytest.param("Action: Lookup\nAction Input: dogs\nObservation: x", ToolRequest("lookup", {"input": "dogs"}),
+                 id="react-action-input"),
+    pytest.param("<execute>ls</execute>", ToolRequest("execute", {"input": "ls"}), id="tagged"),
+    pytest.param("<think>x</think> done", None, id="reasoning-tag-is-not-an-action"),
+    pytest.param("<think>x</think><Execute_Bash> pwd </Execute_Bash>", ToolRequest("execute_bash", {"input": "pwd"}),
+                 id="tag-after-reasoning-lower-cased"),
+    pytest.param("```bash\nls -la\n```", ToolRequest("bash", {"input": "ls -la"}), id="fenced"),
+    pytest.param("```\nx = 1\n```\nthen\n```\nprint(x)\n```", ToolRequest("code", {"input": "x = 1\nprint(x)"}),
+                 id="fenced-without-language-joined"),
+    pytest.param('I will do {"action": "Search", "action_input": {"q": 1}}', ToolRequest("search", {"q": 1}),
+                 id="json-action"),
+    pytest.param('{"action": "go", "args": [1]}', ToolRequest("go", [1]), id="json-action-args"),
+    pytest.param('{"action": ""} {"action": "b"}', ToolRequest("b", None), id="json-empty-action-skipped"),
+    pytest.param('{"action": 3', None, id="json-unclosed"),
+    pytest.param('{"x": {"z": 1}} then {"action": "go"} {"k": 1}', ToolRequest("go", None),
+                 id="json-first-object-with-an-action"),
+    pytest.param("plain answer", None, id="plain-answer"),
+    pytest.param("", None, id="empty"),
+    pytest.param("Action: search[x]" + " " * 200_000, None, id="over-the-size-limit"),
+])
+def test_text_action(text, expected):
+    assert text_action(text) == expected
