@@ -68,7 +68,7 @@ def body():
         json.loads(text)
     out["throughput_json_loads"] = time.perf_counter() - start
     out["throughput"] = job()
-    if semantic:
+    if semantic and hasattr(loopmetric.LoopSettings(), "semantic"):  # a version that has the setting
         try:
             import wordllama  # noqa: F401
             out["throughput_semantic"] = job(semantic=True)
@@ -120,6 +120,7 @@ def _best(rounds: list[dict[str, Any]]) -> dict[str, Any]:
 def main(argv: Optional[list[str]] = None) -> str:
     p = parser("Speed of two versions of loopmetric in one run.")
     p.add_argument("--before", default="2e5b972", help="git revision to compare with (default: main before issue 19)")
+    p.add_argument("--after", default=None, help="git revision to measure (default: this checkout)")
     p.add_argument("--spans", type=int, default=5_000)
     p.add_argument("--traces", type=int, default=2_000)
     p.add_argument("--rounds", type=int, default=3)
@@ -128,14 +129,16 @@ def main(argv: Optional[list[str]] = None) -> str:
         args.spans, args.traces, args.rounds = 200, 50, 1
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        old = _unpack(args.before, Path(tmp))
+        old = _unpack(args.before, Path(tmp) / "before")
+        new = _unpack(args.after, Path(tmp) / "after") if args.after else None
         before, after = [], []
         for _ in range(args.rounds):  # in turn, so a burst of load falls on both
             before.append(_run(old, args.spans, args.traces, semantic=False))
-            after.append(_run(None, args.spans, args.traces, semantic=True))
+            after.append(_run(new, args.spans, args.traces, semantic=True))
     load_after = os.getloadavg()
     b, a = _best(before), _best(after)
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    head = args.after or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                        text=True).stdout
     rows = []
     for shape in a["shapes"]:
         bb, aa = b["shapes"][shape], a["shapes"][shape]
@@ -153,14 +156,16 @@ def main(argv: Optional[list[str]] = None) -> str:
         semantic = (f"\n`semantic=True` on the same {args.traces:,} typical traces (after): "
                     f"{args.traces / a['throughput_semantic']:,.0f} traces/s, "
                     f"**{a['throughput_semantic'] / a['throughput']:.2f}x** the time of `semantic=False`.\n")
-    text = (f"# Two versions in one run\n\nCommand: `python -m benchmarks.versions --before {args.before} "
+    after_flag = f" --after {args.after}" if args.after else ""
+    text = (f"# Two versions in one run\n\nCommand: `python -m benchmarks.versions --before {args.before}{after_flag} "
             f"--spans {args.spans} --traces {args.traces} --rounds {args.rounds}`. Each cell is the best of "
             f"{args.rounds} rounds; in each round the two versions ran in turn, each in a fresh process "
             "(detect_loops on the parsed dict, best of 3 calls per shape).\n\n" + table + "\n" + semantic +
             f"\nLoad average (1, 5, 15 min) at the start {tuple(round(x, 2) for x in load_before)}, at the end "
             f"{tuple(round(x, 2) for x in load_after)}; 2 cores.\n")
     if not args.smoke:
-        (args.out / "versions.md").write_text(text)
+        name = f"versions_{args.before}_{args.after}.md" if args.after else "versions.md"
+        (args.out / name).write_text(text)
     print(text)
     return text
 

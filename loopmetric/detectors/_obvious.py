@@ -40,7 +40,7 @@ from .._fingerprint import fingerprint
 from .._model import ToolCall, Trace
 from ._news import failure_kind, is_note, says_little
 from .._settings import LoopSettings
-from ._evidence import Evidence
+from ._evidence import Evidence, evidence_for
 
 __all__ = ["acknowledges", "detect_identical_repeats", "waits"]
 
@@ -100,11 +100,12 @@ def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
 def detect_identical_repeats(trace: Trace, settings: LoopSettings,
                              evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """Identical calls with identical masked results (see the module docstring)."""
-    calls = trace.tool_calls
-    if len(calls) < 3:
+    if len(trace.tool_calls) < 3:
         return ()
+    news = evidence_for(trace, evidence).news  # each call's failure kind, computed once for every detector
+    calls = tuple(news.calls)
     window = settings.window
-    failing = [c.error or failure_kind(c) is not None for c in calls]
+    failing = [c.error or kind is not None for c, kind in zip(calls, news.kinds)]
     groups: dict[str, list[int]] = {}
     for index, call in enumerate(calls):
         if call.result is not None:

@@ -32,15 +32,22 @@ class Episode:
     repeats: int = 0
     exact: bool = True
     best_similarity: float = 1.0
-    # The near (not exact) pairs, as the verdict compared them: the similarity a finding
-    # reports is computed in full from them once, when the finding is made (`reported_similarity`).
-    near: list[tuple[Words, Words]] = field(default_factory=list)
+    # The least similar near (not exact) pair as the verdict valued it (the Jaccard alone when it
+    # cleared the threshold): (value, output, output). A finding reports its full value. Only
+    # the outputs are kept, not their words: holding every pair's words of a long episode
+    # doubled the scan's time.
+    least: Optional[tuple[float, LlmOutput, LlmOutput]] = None
 
     @property
     def worst_similarity(self) -> float:
-        """The lowest max(bigram Jaccard, Indel ratio) of the near pairs (1.0: all exact).
-        The scan stops at the Jaccard when it clears the threshold; this is the full value."""
-        return min((similarity(a, b) for a, b in self.near), default=1.0)
+        """max(bigram Jaccard, Indel ratio), computed in full once, of the pair the verdict found
+        least similar (1.0: all exact). The scan stops at the Jaccard when it clears the
+        threshold, so the verdict's values are lower bounds; only the reported one is completed
+        (completing every pair of a long episode cost as much as the scan itself)."""
+        if self.least is None:
+            return 1.0
+        _, a, b = self.least
+        return similarity(Words(a.normalized), Words(b.normalized))
 
 
 def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
@@ -75,7 +82,7 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
                 window_info.update(pending)
             pending.clear()
         match: Optional[LlmOutput] = None
-        pair: Optional[tuple[Words, Words]] = None
+        value_of_match = 1.0
         for earlier, _ in reversed(recent):
             if earlier.fingerprint == step.fingerprint:
                 match = earlier
@@ -94,7 +101,7 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
                         continue
                     value = similarity(words, earlier_words, cutoff)
                     if value >= cutoff:  # the most recent similar output is the match
-                        match, pair = earlier_entry[0], (words, earlier_words)
+                        match, value_of_match = earlier_entry[0], value
                         break
         if match is not None:
             if current is None:
@@ -105,7 +112,8 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             current.repeats += 1
             if match.fingerprint != step.fingerprint:
                 current.exact = False
-                current.near.append(pair)  # type: ignore[arg-type]
+                if current.least is None or value_of_match < current.least[0]:
+                    current.least = (value_of_match, match, step)
         recent.append(entry)
     return episodes
 
