@@ -119,8 +119,8 @@ def is_note(args: str) -> bool:
     """Whether a call's arguments are one line of prose and nothing else (a "think" or
     "note" call: `{"thought": "The error means the total is wrong, so I ..."}`): it
     writes the agent's own words down and changes nothing a failing call depends on."""
-    if "\\n" in args or len(args) > 4_000:
-        return False
+    if "\\n" in args or len(args) > 4_000 or args.count(" ") < _NOTE_WORDS:
+        return False  # prose of more than _NOTE_WORDS words has at least that many spaces
     try:
         value = json.loads(args)
     except (ValueError, RecursionError):
