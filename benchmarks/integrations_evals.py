@@ -57,6 +57,7 @@ def _pydantic_evals_case(calls: int, workload: str) -> tuple[Any, list[dict[str,
     from pydantic_ai.capabilities import Instrumentation
     from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import FunctionModel
+    from pydantic_ai.usage import UsageLimits
     from pydantic_evals import Case, Dataset
     from pydantic_evals.evaluators import Evaluator
 
@@ -70,7 +71,7 @@ def _pydantic_evals_case(calls: int, workload: str) -> tuple[Any, list[dict[str,
             kept["ctx"] = ctx
             return True
 
-    def task(n: int) -> str:
+    async def task(n: int) -> str:  # async: Dataset.evaluate runs tasks in its own event loop
         def model(messages, info):
             done = sum(p.part_kind == "tool-return" for m in messages for p in m.parts)
             if done < n:
@@ -79,9 +80,11 @@ def _pydantic_evals_case(calls: int, workload: str) -> tuple[Any, list[dict[str,
 
         agent = Agent(FunctionModel(model), capabilities=[Instrumentation()])
         agent.tool_plain(lambda job_id: f"status of {job_id}: running", name="get_job_status")
-        return agent.run_sync("go").output
+        return (await agent.run("go", usage_limits=UsageLimits(request_limit=None))).output  # runs of 300 calls
 
-    Dataset(name="bench", cases=[Case(inputs=calls)], evaluators=[Keep()]).evaluate_sync(task, progress=False)
+    report = Dataset(name="bench", cases=[Case(inputs=calls)], evaluators=[Keep()]).evaluate_sync(task, progress=False)
+    if "ctx" not in kept:  # the task failed: say why instead of a KeyError
+        raise RuntimeError(f"the recorded task failed: {getattr(report, 'failures', report)}")
     ctx = kept["ctx"]
     return ctx, span_dicts(ctx.span_tree)
 
