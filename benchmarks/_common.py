@@ -135,3 +135,23 @@ def parser(description: str) -> argparse.ArgumentParser:
     p.add_argument("--smoke", action="store_true", help="a tiny run, to check the script works")
     p.add_argument("--out", type=Path, default=RESULTS, help="folder for the Markdown and PNG results")
     return p
+
+
+def write_ratio_report(out: Path, name: str, title: str, how: str, header: list[str], rows: list[list[str]],
+                       worst: float, smoke: bool) -> str:
+    """Write `results/<name>.md` of a scorer's cost next to `detect_loops` (target: within 1.5x)."""
+    import os
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    text = "\n".join([
+        f"# {title}", "",
+        "Each cell is the fastest of the rounds, each the mean of back-to-back calls over about 0.2 s, " + how,
+        f"Command: `python -m benchmarks.{name}`{' --smoke' if smoke else ''}; load average at the end: {load:.2f}.",
+        "",
+        markdown_table(header, rows), "",
+        f"Largest ratio: {worst:.2f}x (target: within 1.5x of `detect_loops`: {'met' if worst <= 1.5 else 'not met'}).",
+        ""])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.md").write_text(text)
+    print(f"largest ratio {worst:.2f}x\nwritten to {out / (name + '.md')}")
+    return text

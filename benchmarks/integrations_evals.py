@@ -24,7 +24,7 @@ import os
 import time
 from typing import Any, Callable, Optional
 
-from ._common import markdown_table, parser
+from ._common import parser, write_ratio_report
 
 SIZES = (10, 100, 300)
 WORKLOADS = ("distinct", "looping")
@@ -170,21 +170,9 @@ def main(argv: Optional[list[str]] = None) -> str:
                 print(" | ".join(rows[-1]), flush=True)
     header = ["scorer", "run", "tool calls", "score", "scorer per trace (ms)", "detect_loops on the same trace (ms)",
               "ratio"]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    text = "\n".join([
-        "# Cost of the evaluation-framework scorers", "",
-        "Each cell is the fastest of the rounds, each the mean of back-to-back calls over about 0.2 s, on one "
-        "run recorded through the framework (see the module docstring). `detect_loops` reads the same run in "
-        "loopmetric's own input (OTLP span dicts for pydantic-evals, chat messages for Inspect).",
-        f"Command: `python -m benchmarks.integrations_evals`{' --smoke' if args.smoke else ''}; "
-        f"load average at the end: {load:.2f}.", "",
-        markdown_table(header, rows), "",
-        f"Largest ratio: {worst:.2f}x (target: within 1.5x of `detect_loops`: "
-        f"{'met' if worst <= 1.5 else 'not met'}).", ""])
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "integrations_evals.md").write_text(text)
-    print(f"largest ratio {worst:.2f}x\nwritten to {args.out / 'integrations_evals.md'}")
-    return text
+    return write_ratio_report(args.out, "integrations_evals", "Cost of the evaluation-framework scorers",
+                              "on one run recorded through the framework (see the module docstring). `detect_loops` reads the same run in loopmetric's own input (OTLP span dicts for pydantic-evals, chat messages for Inspect).",
+                              header, rows, worst, args.smoke)
 
 
 if __name__ == "__main__":

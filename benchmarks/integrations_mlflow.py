@@ -25,7 +25,7 @@ import tempfile
 import time
 from typing import Any, Callable, Optional
 
-from ._common import markdown_table, parser
+from ._common import parser, write_ratio_report
 
 SIZES = (10, 100, 300)
 WORKLOADS = ("distinct", "looping")
@@ -121,21 +121,9 @@ def main(argv: Optional[list[str]] = None) -> str:
                              f"{own / engine:.2f}x"])
                 print(" | ".join(rows[-1]), flush=True)
     header = ["run", "tool calls", "score", "LoopScorer per trace (ms)", "detect_loops on its JSON (ms)", "ratio"]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    text = "\n".join([
-        "# Cost of the MLflow scorer", "",
-        "Each cell is the fastest of the rounds, each the mean of back-to-back calls over about 0.2 s, on one "
-        "run traced by MLflow into a SQLite store (see the module docstring). `detect_loops` reads the same "
-        "trace as `Trace.to_json()` text.",
-        f"Command: `python -m benchmarks.integrations_mlflow`{' --smoke' if args.smoke else ''}; "
-        f"load average at the end: {load:.2f}.", "",
-        markdown_table(header, rows), "",
-        f"Largest ratio: {worst:.2f}x (target: within 1.5x of `detect_loops`: "
-        f"{'met' if worst <= 1.5 else 'not met'}).", ""])
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "integrations_mlflow.md").write_text(text)
-    print(f"largest ratio {worst:.2f}x\nwritten to {args.out / 'integrations_mlflow.md'}")
-    return text
+    return write_ratio_report(args.out, "integrations_mlflow", "Cost of the MLflow scorer",
+                              "on one run traced by MLflow into a SQLite store (see the module docstring). `detect_loops` reads the same trace as `Trace.to_json()` text.",
+                              header, rows, worst, args.smoke)
 
 
 if __name__ == "__main__":

@@ -26,3 +26,18 @@ def shared_path(*parts: str) -> Path:
 
 def load_shared_trace(name: str) -> dict:
     return json.loads(shared_path("traces", name).read_text())
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def example_module(name: str):
+    """A script of `examples/` imported as a module (its folder is on the path only while importing)."""
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(EXAMPLES))

@@ -43,5 +43,5 @@ def test_the_readme_mutation_commands_name_modules_that_exist():
     commands = re.findall(r"^python -m benchmarks\.mutation.*$", section.split("\n## ", 2)[1], re.M)
     modules = [word for command in commands for word in command.split("#")[0].split()[4:]
                if word.startswith("loopmetric")]
-    assert len(commands) == 3 and modules
+    assert len(commands) >= 3 and modules
     assert [m for m in modules if importlib.util.find_spec(m) is None] == []

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import example_module
+
 pytest.importorskip("mlflow.genai")
 
 import mlflow
@@ -27,12 +29,7 @@ RUNS = {"looping": False, "healthy": True}  # name: healthy
 
 @pytest.fixture(scope="module")
 def record():
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import record_platforms
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return record_platforms
+    return example_module("record_platforms")
 
 
 @pytest.fixture

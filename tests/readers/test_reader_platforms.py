@@ -9,10 +9,11 @@ built from the `langfuse` package's API models and the LangSmith run tree with i
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import example_module
 
 from loopmetric import TraceReadError, detect_loops, load_traces, read_trace
 from loopmetric.cli import main
@@ -26,12 +27,7 @@ NEEDS = {"mlflow": "mlflow.genai", "langfuse": "langfuse.api.commons.types.obser
 
 @pytest.fixture(scope="module")
 def record():
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import record_platforms
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return record_platforms
+    return example_module("record_platforms")
 
 
 @pytest.fixture

@@ -107,14 +107,9 @@ def test_sample_file_finds_both_loops():
 
 def test_live_message_objects_read_like_their_json():
     pytest.importorskip("pydantic_ai")
-    import sys
+    from tests.conftest import example_module
 
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        from record import scripted_pydantic_ai_agent
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    result = scripted_pydantic_ai_agent().run_sync("Download the export report for job 42.")
+    result = example_module("record").scripted_pydantic_ai_agent().run_sync("Download the export report for job 42.")
     live = read_pydantic_ai_messages(result.all_messages())
     dumped = read_pydantic_ai_messages(json.loads(result.all_messages_json()))
     assert live.steps == dumped.steps and len(live.tool_calls) == 7

@@ -5,10 +5,11 @@ own pydantic-ai integration records (captured inside `evals_iterator`)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import example_module
 
 pytest.importorskip("deepeval")
 pytest.importorskip("pydantic_ai")
@@ -26,12 +27,7 @@ TASK = "Download the export report for job 42."
 
 @pytest.fixture(scope="module")
 def record():
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import record
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return record
+    return example_module("record")
 
 
 def deepeval_trace(record) -> dict:
