@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import time
 import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,3 +156,18 @@ def write_ratio_report(out: Path, name: str, title: str, how: str, header: list[
     (out / f"{name}.md").write_text(text)
     print(f"largest ratio {worst:.2f}x\nwritten to {out / (name + '.md')}")
     return text
+
+
+def timed(fn: Callable[[], Any], repeats: int, budget: float = 0.2) -> float:
+    """Seconds per call: the fastest of `repeats` rounds, each the mean over about `budget` seconds."""
+    start = time.perf_counter()
+    fn()
+    once = max(time.perf_counter() - start, 1e-6)
+    number = max(1, int(budget / once))
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best

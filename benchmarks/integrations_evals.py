@@ -21,28 +21,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
-from ._common import parser, write_ratio_report
+from ._common import parser, timed, write_ratio_report
 
 SIZES = (10, 100, 300)
 WORKLOADS = ("distinct", "looping")
-
-
-def _timed(fn: Callable[[], Any], repeats: int, budget: float = 0.2) -> float:
-    """Seconds per call: the fastest of `repeats` rounds, each the mean over about `budget` seconds."""
-    start = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - start, 1e-6)
-    number = max(1, int(budget / once))
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best
 
 
 def _args(workload: str, i: int) -> dict[str, Any]:
@@ -98,7 +82,7 @@ def measure_pydantic_evals(calls: int, workload: str, repeats: int) -> tuple[flo
     result = evaluator.evaluate(ctx)
     expected = detect_loops(spans)
     assert result["loop_score"].value == expected.score, "the evaluator and detect_loops disagree"
-    return _timed(lambda: evaluator.evaluate(ctx), repeats), _timed(lambda: detect_loops(spans), repeats), \
+    return timed(lambda: evaluator.evaluate(ctx), repeats), timed(lambda: detect_loops(spans), repeats), \
         expected.score
 
 
@@ -142,10 +126,10 @@ def measure_inspect(calls: int, workload: str, repeats: int) -> tuple[float, flo
         result = loop.run_until_complete(score(state, target))
         expected = detect_loops(chat)
         assert result.value == expected.score, "the scorer and detect_loops disagree"
-        own = _timed(lambda: loop.run_until_complete(score(state, target)), repeats)
+        own = timed(lambda: loop.run_until_complete(score(state, target)), repeats)
     finally:
         loop.close()
-    return own, _timed(lambda: detect_loops(chat), repeats), expected.score
+    return own, timed(lambda: detect_loops(chat), repeats), expected.score
 
 
 SCORERS = {"pydantic-evals LoopEvaluator": measure_pydantic_evals, "Inspect AI loop_score()": measure_inspect}

@@ -22,28 +22,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
-from ._common import parser, write_ratio_report
+from ._common import parser, timed, write_ratio_report
 
 SIZES = (10, 100, 300)
 WORKLOADS = ("distinct", "looping")
-
-
-def _timed(fn: Callable[[], Any], repeats: int, budget: float = 0.2) -> float:
-    """Seconds per call: the fastest of `repeats` rounds, each the mean over about `budget` seconds."""
-    start = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - start, 1e-6)
-    number = max(1, int(budget / once))
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best
 
 
 def _record(calls: int, workload: str) -> Any:
@@ -93,8 +77,8 @@ def measure(calls: int, workload: str, repeats: int) -> tuple[float, float, floa
     report = detect_loops(text)
     if feedback.value != report.score:
         raise AssertionError(f"the scorer gave {feedback.value}, detect_loops {report.score}")
-    own = _timed(lambda: scorer(trace=trace), repeats)
-    engine = _timed(lambda: detect_loops(text), repeats)
+    own = timed(lambda: scorer(trace=trace), repeats)
+    engine = timed(lambda: detect_loops(text), repeats)
     return own, engine, report.score
 
 
