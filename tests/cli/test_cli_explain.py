@@ -21,7 +21,7 @@ def test_explain_prints_every_step_and_marks_the_loop(tmp_path, capsys):
     report = detect_loops(trace)
     (finding,) = report.findings
     assert out[0] == f"== {path}: score {report.score:.2f} (FAIL), 5 steps"
-    assert out[1] == "    1  llm  'checking the job'"
+    assert out[1] == "    1  llm  checking the job"
     status = steps[1]
     assert out[2] == f"    2  tool status [{status.call}] -> result [{status.outcome}]   <- #1 {finding.pattern}"
     fetch = steps[4]

@@ -9,11 +9,11 @@ from loopmetric.cli import main
 
 @pytest.mark.parametrize("argv, first_line", [
     pytest.param(["score"], "loopmetric score: error: the following arguments are required: paths", id="score"),
-    pytest.param(["score", "x.json", "--nope"], "loopmetric: error: unrecognized arguments: --nope",
+    pytest.param(["score", "x.json", "--nope"], "loopmetric score: error: unrecognized arguments: --nope",
                  id="score-unknown-option"),
     pytest.param(["explain"], "loopmetric explain: error: the following arguments are required: paths", id="explain"),
     pytest.param(["nope"], "loopmetric: error: argument command: invalid choice: 'nope' "
-                           "(choose from 'score', 'explain', 'guard-replay', 'spark')", id="unknown-command"),
+                           "(choose from 'score', 'report', 'explain', 'guard-replay', 'spark')", id="unknown-command"),
 ])
 def test_a_usage_error_leads_with_what_is_wrong_then_the_usage(argv, first_line, capsys):
     assert main(argv) == 2

@@ -46,7 +46,7 @@ def test_a_live_tool_return_and_its_recorded_json_have_the_same_result_key(live,
     """The guard reads live returns; replay reads them from JSON: both must give one key."""
     from pydantic_ai.messages import ToolReturnPart
 
-    from loopmetric.guard._record import result_key
+    from loopmetric.guard._pydantic import result_key
     from loopmetric.guard._settings import GuardSettings
 
     settings = GuardSettings()
