@@ -52,7 +52,7 @@ def _add_guard_replay(commands: Any) -> None:
     takes any arguments and says what to install."""
     try:
         from ._guard_replay import add_parser
-    except ImportError as error:  # pragma: no cover - the guard's settings import nothing optional
+    except ImportError as error:  # `loopmetric.guard` needs pydantic-ai: the core install lands here
         message = str(error)
         missing = commands.add_parser("guard-replay", prefix_chars="+", add_help=False, help=message)
         missing.add_argument("args", nargs="*")

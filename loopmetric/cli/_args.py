@@ -17,7 +17,8 @@ from typing import Any, Optional, get_type_hints
 from ._help import meaning
 
 __all__ = [
-    "EXIT_GATE", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "Parser", "add_gate", "add_settings", "jobs",
+    "EXIT_GATE", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "Parser", "add_gate", "add_inputs", "add_loop_settings",
+    "add_settings", "jobs",
     "say", "settings_from", "whole", "whole_or_none",
 ]
 
@@ -117,6 +118,23 @@ def _flag_type(kind: Any) -> bool:
     """Whether a setting of this type can be written on a command line."""
     return (kind in (bool, int, float, str, Optional[int])
             or typing.get_origin(kind) is typing.Literal)
+
+
+def add_inputs(parser: argparse.ArgumentParser) -> None:
+    """The trace files to read and `--format`: the same for `score`, `report` and `explain`."""
+    from ..readers import FORMATS
+
+    parser.add_argument("paths", nargs="+", help=PATHS_HELP)
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="read every file as this format (one it cannot read is an error, never a pass)")
+
+
+def add_loop_settings(parser: argparse.ArgumentParser) -> None:
+    """A flag per `LoopSettings` field (deepeval's alias too): `score`, `report`, `explain` and `spark`."""
+    from .._settings import ALIASES, LoopSettings
+
+    add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
+                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
 
 
 def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:

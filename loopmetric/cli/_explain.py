@@ -6,10 +6,9 @@ import argparse
 from typing import Any
 
 from .._patterns import PATTERNS
-from .._settings import ALIASES, LoopSettings
-from ..readers import FORMATS
+from .._settings import LoopSettings
 from ._help import help_options
-from ._args import EXIT_OK, EXIT_USAGE, PATHS_HELP, add_settings, say
+from ._args import EXIT_OK, EXIT_USAGE, add_inputs, add_loop_settings, say
 from .._numbers import count
 from ._output import console
 from ._targets import Skipped, nothing_scored, say_skipped, scored, targets
@@ -20,11 +19,8 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser("explain", **help_options("explain"),
                                  help="show traces as timelines with their loops marked")
-    parser.add_argument("paths", nargs="+", help=PATHS_HELP)
-    parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="read every file as this format (one it cannot read is an error)")
-    add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
-                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
+    add_inputs(parser)
+    add_loop_settings(parser)
     return parser
 
 

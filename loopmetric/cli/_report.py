@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..readers import FORMATS
-from ._args import PATHS_HELP
+from ._args import add_inputs
 from ._help import help_options
 from ._score import add_common
 
@@ -22,10 +21,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser("report", **help_options("report"),
                                  help="write one self-contained HTML page of the scored traces "
                                       "(needs loopmetric[report])")
-    parser.add_argument("paths", nargs="+", help=PATHS_HELP)
+    add_inputs(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     parser.add_argument("--title", default="loopmetric report", help="the page title (default: %(default)s)")
-    parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="read every file as this format (one it cannot read is an error, never a pass)")
     add_common(parser)
     return parser

@@ -10,10 +10,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .._settings import ALIASES, LoopSettings
-from ..readers import FORMATS
+from .._settings import LoopSettings
 from ._help import help_options
-from ._args import EXIT_USAGE, PATHS_HELP, add_gate, add_settings, jobs, say
+from ._args import EXIT_USAGE, add_gate, add_inputs, add_loop_settings, jobs, say
 from ._gate import exit_status, gate
 from ._output import file_problem, junit_problem, print_table, progress, summary_of, write_junit
 from ._targets import nothing_scored, say_skipped, score_file, score_file_with_pages, skipped_line, targets
@@ -24,9 +23,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser("score", **help_options("score"),
                                  help="score trace files; one row per trace")
-    parser.add_argument("paths", nargs="+", help=PATHS_HELP)
-    parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="read every file as this format (one it cannot read is an error, never a pass)")
+    add_inputs(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per trace (JSON Lines)")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report, one test case per trace")
     parser.add_argument("--html", metavar="FILE", default=None,
@@ -41,8 +38,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     add_gate(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
                         help="processes to use, at least 1 (results keep input order)")
-    add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
-                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
+    add_loop_settings(parser)
 
 
 def run(args: argparse.Namespace, settings: LoopSettings) -> int:

@@ -11,9 +11,9 @@ import os
 import sys
 from typing import Any, Optional
 
-from .._settings import ALIASES, LoopSettings
+from .._settings import LoopSettings
 from ._help import help_options
-from ._args import EXIT_USAGE, add_gate, add_settings, say
+from ._args import EXIT_USAGE, add_gate, add_loop_settings, say
 from ._gate import exit_status, gate
 from ._output import summary_line
 
@@ -33,8 +33,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="a Spark setting (repeat)")
     parser.add_argument("--overwrite", action="store_true", help="replace --output when it exists")
     add_gate(parser)
-    add_settings(parser, LoopSettings, "detector settings (defaults as in the metric)",
-                 off={"window": "'none' is the whole trace"}, aliases=ALIASES)
+    add_loop_settings(parser)
     return parser
 
 

@@ -98,9 +98,14 @@ class Skipped(str):
 
 def score_file(job: tuple[Target, Optional[str], LoopSettings]) -> list[Row]:
     """The rows of one target, as plain data (what a worker process sends back)."""
-    return [(name, None if report is None else report.to_dict(),
-             None if isinstance(error, Skipped) else error, str(error) if isinstance(error, Skipped) else None)
-            for name, _, report, error in scored(*job)]
+    return [_row(name, report, error) for name, _, report, error in scored(*job)]
+
+
+def _row(name: str, report: Any, error: Any) -> Row:
+    """(name, report as a dict, error, why skipped): a skipped file is no error, and no report."""
+    skipped = isinstance(error, Skipped)
+    data = None if report is None else report.to_dict()
+    return name, data, None if skipped else error, str(error) if skipped else None
 
 
 def score_file_with_pages(job: tuple[Target, Optional[str], LoopSettings]) -> list[tuple[Row, Any]]:
@@ -109,10 +114,8 @@ def score_file_with_pages(job: tuple[Target, Optional[str], LoopSettings]) -> li
 
     out: list[tuple[Row, Any]] = []
     for name, trace, report, error in scored(*job):
-        skipped = isinstance(error, Skipped)
-        row: Row = (name, None if report is None else report.to_dict(), None if skipped else error,
-                    str(error) if skipped else None)
-        if skipped:
+        row = _row(name, report, error)
+        if isinstance(error, Skipped):
             page = None
         elif report is None:
             why = error[len(name) + 2:] if error.startswith(f"{name}: ") else error
