@@ -22,6 +22,11 @@ _MAX_NOTES = 20
 _PARENT, _LABEL = 1, 5  # places in a span's fields (`Span`: index, parent, depth, type, name, label)
 
 
+def _acts(item: Any) -> bool:
+    """Whether an item is something the agent did: a tool call, or a reply with text or calls."""
+    return isinstance(item, Call) or isinstance(item, Llm) and bool(item.text or item.requests)
+
+
 class TraceBuilder:
     """Collects spans, LLM outputs and tool calls in the order a reader meets them."""
 
@@ -122,6 +127,15 @@ class TraceBuilder:
             canon = [(e.name, canonical_args(e.args), e.output, e.has_output) for e in entries]
             self._claims.append((span, start, end, canon))
 
+    def _no_step_error(self) -> str:
+        """Why a trace of turns only is no trace: nothing in it was said or done by the agent."""
+        turns = len(self._items)
+        why = "; ".join(self._notes[:3])
+        return (f"Expected a {self.source or 'trace'} trace with a tool call or a model reply, but its "
+                f"{turns} turn{' holds' if turns == 1 else 's hold'} neither (only "
+                f"{'inputs to the agent' if all(isinstance(i, Input) for i in self._items) else 'empty replies'})"
+                + (f": {why}" if why else "."))
+
     # -- merging -----------------------------------------------------------
     def build(self) -> Trace:
         """The frozen trace; `TraceReadError` when nothing at all was read."""
@@ -131,6 +145,8 @@ class TraceBuilder:
                 f"Expected a {self.source or 'trace'} trace with spans or messages, but found nothing to read"
                 + (f": {why}" if why else ".")
             )
+        if not self._spans and not any(_acts(item) for item in self._items):
+            raise TraceReadError(self._no_step_error())
         ordered = merge_requests(self._items, self._scope_of, self._within)
         extra = apply_claims(ordered, self._claims)
         steps = number_steps(ordered, extra)

@@ -13,7 +13,7 @@ message is its result; any other user message is new input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
 from ._builder import TraceBuilder
@@ -26,9 +26,12 @@ from ._json import parse_text
 __all__ = ["read_chat", "read_chat_messages"]
 
 
-def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat") -> Trace:
-    """Read a list of chat messages (dicts or objects with `role`)."""
+def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", notes: Iterable[str] = ()) -> Trace:
+    """Read a list of chat messages (dicts or objects with `role`); `notes` say what a reader that
+    converted its format to these messages skipped."""
     builder = TraceBuilder(name=name, source=source)
+    for note in notes:
+        builder.note(note)
     messages = parse_text(messages)
     if isinstance(messages, Mapping):
         messages = next((messages[key] for key in ("messages", "conversation", "traj", "history") if key in messages),

@@ -28,6 +28,7 @@ from ._magentic import is_group_chat, read_group_chat
 from ._openai_agents import is_openai_agents, read_openai_agents_spans
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
+from ._responses import is_responses, read_responses_items
 from ._sweagent import read_swe_agent
 from ._platforms import PLATFORMS  # platform exports (issue 22): MLflow, Langfuse, LangSmith
 
@@ -168,6 +169,9 @@ REGISTRY: tuple[Format, ...] = (
     *(Format(name, accepted, read, sniff=sniff) for name, accepted, read, sniff in PLATFORMS),  # issue 22
     Format("openai-agents", "OpenAI Agents SDK spans (span.export() dicts)", _openai_agents_records,
            sniff=is_openai_agents),
+    # exported message formats (issue 28), each sniffed on its first items only, before chat and deepeval
+    Format("responses", "OpenAI Responses-API items (the Agents SDK's to_input_list())",
+           _one(read_responses_items), sniff=is_responses),
     Format("swe-agent", "a SWE-agent .traj dict", _one(read_swe_agent), sniff_object=_has_list("trajectory")),
     Format("tau2-bench", "tau2-bench record", _tau2_records, sniff_object=_has_list("simulations")),
     Format("intercode", "an InterCode run", _intercode_records, sniff_object=_is_intercode),
@@ -186,7 +190,8 @@ _BY_NAME = {row.name: row for row in REGISTRY}
 FORMATS = tuple(row.name for row in REGISTRY)
 # What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
 ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenAI Agents SDK spans "
-            "(span.export() dicts), a pydantic-ai message history "
+            "(span.export() dicts), OpenAI Responses-API items (the Agents SDK's to_input_list()), "
+            "a pydantic-ai message history "
             "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
             ".traj dict, an InterCode run, a Magentic-One log, a MINT record, an MLflow trace, a Langfuse trace "
             "or a LangSmith run, as objects or as JSON text or bytes")
@@ -211,8 +216,19 @@ def detect_format(data: Any) -> str:
         for row in REGISTRY:
             if row.sniff_list is not None and row.sniff_list(first):
                 return row.name
-    what = "an empty list" if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
+    what = _list_shape(data) if isinstance(data, (list, tuple)) else f"a {type(data).__name__}"
     raise NotATrace(f"not a known trace format ({what})")
+
+
+def _list_shape(data: Any) -> str:
+    """What a list no row recognises holds, for the error: empty, or what its first item is."""
+    if not data:
+        return "an empty list"
+    first = as_mapping(data[0])
+    if first is None:
+        return f"a list of {len(data)} items, the first a {type(data[0]).__name__}"
+    keys = ", ".join(sorted(map(str, first))[:8])
+    return f"a list of {len(data)} items, the first with {'keys: ' + keys if keys else 'no keys'}"
 
 
 def _wrapped_chat(m: Mapping[str, Any]) -> str:

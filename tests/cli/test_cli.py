@@ -121,8 +121,8 @@ POINT_3 = [
                  "loopmetric: other/pydantic.json: Expected at least one intercode trace, but found none", [],
                  id="format-finds-no-trace"),
     pytest.param(["score", "--format", "magentic-one", "other/pydantic.json"], 2,
-                 "loopmetric: other/pydantic.json: Expected a trace with spans or steps, but other/pydantic.json "
-                 "has none.", [], id="format-reads-an-empty-trace"),
+                 "loopmetric: other/pydantic.json: Expected a magentic-one trace with a tool call or a model reply, "
+                 "but its 16 turns hold neither (only inputs to the agent).", [], id="format-reads-an-empty-trace"),
     pytest.param(["explain", "--format", "swe-agent", "looping.json"], 2,
                  "loopmetric: looping.json: Expected a swe-agent trace with spans or messages, but found nothing to "
                  "read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict", [],

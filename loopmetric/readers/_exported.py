@@ -1,0 +1,140 @@
+"""What the readers of exported formats share (Responses-API items, Anthropic Messages,
+LangChain messages, smolagents memory, Gemini contents).
+
+Each of those readers converts its format to OpenAI-style chat messages and hands them to
+`read_chat_messages` under its own `source`, so every format is read by one set of rules.
+Here: a bounded look at a document's first items (`peek`: a sniffer never walks a whole
+document), the text of content parts, the pairing of results to calls when a format pairs
+them by name and order rather than by id, and reading the converted messages with the
+notes of what the conversion skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from .._canonical import as_mapping
+from .._errors import TraceReadError
+from .._model import Trace
+from ._chat import read_chat_messages
+from ._json import parse_text
+
+__all__ = ["PEEK", "Calls", "Converted", "peek", "read_converted", "text_of"]
+
+PEEK = 32  # how many items of a list a sniffer looks at, at most
+_TEXT_PARTS = frozenset({"text", "output_text", "input_text", "summary_text"})
+
+
+def peek(data: Any, limit: int = PEEK) -> Optional[list[Mapping[str, Any]]]:
+    """The first `limit` items of a non-empty list as mappings; None when it is not a list of them."""
+    if not isinstance(data, (list, tuple)) or not data:
+        return None
+    out = []
+    for item in data[:limit]:
+        m = as_mapping(item)
+        if m is None:
+            return None
+        out.append(m)
+    return out
+
+
+def text_of(content: Any) -> str:
+    """The text of a message's content: a string, or the text of its text parts (other parts skipped)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        texts = []
+        for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+                continue
+            m = as_mapping(part)
+            if m is not None and isinstance(m.get("text"), str) and m.get("type", "text") in _TEXT_PARTS:
+                texts.append(m["text"])
+        return "\n".join(text for text in texts if text)
+    m = as_mapping(content)
+    if m is not None and isinstance(m.get("text"), str):
+        return m["text"]
+    return ""
+
+
+class Calls:
+    """Ids for calls that a format pairs with their results by id, or by name and order."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, list[str]] = {}  # tool name -> ids of its calls not yet answered, oldest first
+        self._count = 0
+
+    def call(self, name: str, call_id: Any = None) -> str:
+        """The id of a new call (its own when it has one)."""
+        self._count += 1
+        chosen = call_id if isinstance(call_id, str) and call_id else f"call-{self._count}"
+        self._open.setdefault(name, []).append(chosen)
+        return chosen
+
+    def result(self, name: str, call_id: Any = None) -> Optional[str]:
+        """The id of the call a result answers: its own id, else the oldest open call of that name."""
+        waiting = self._open.get(name, [])
+        if isinstance(call_id, str) and call_id:
+            if call_id in waiting:
+                waiting.remove(call_id)
+            return call_id
+        return waiting.pop(0) if waiting else None
+
+
+class Converted:
+    """Chat messages being written from another format, with what was skipped and why."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.messages: list[dict[str, Any]] = []
+        self.skipped: dict[str, int] = {}
+        self.items = 0
+
+    def skip(self, why: str) -> None:
+        self.skipped[why] = self.skipped.get(why, 0) + 1
+
+    def assistant(self, text: str, calls: list[tuple[str, str, Any]]) -> None:
+        """A model reply: its text and its calls as (id, name, arguments)."""
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if calls:
+            message["tool_calls"] = [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}
+                                     for call_id, name, args in calls]
+        self.messages.append(message)
+
+    def result(self, call_id: Optional[str], name: str, content: Any, *, error: bool = False) -> None:
+        message: dict[str, Any] = {"role": "tool", "name": name, "content": content}
+        if call_id is not None:
+            message["tool_call_id"] = call_id
+        if error:
+            message["error"] = True
+        self.messages.append(message)
+
+    def user(self, text: str) -> None:
+        self.messages.append({"role": "user", "content": text})
+
+    def notes(self) -> list[str]:
+        return [f"{count} {why}; skipped." for why, count in self.skipped.items()]
+
+
+def read_converted(converted: Converted, *, name: str, source: str) -> Trace:
+    """The trace of the converted messages; `TraceReadError` saying why when the items held none."""
+    if not converted.messages:
+        skipped = "; ".join(f"{count} {why}" for why, count in list(converted.skipped.items())[:5])
+        raise TraceReadError(
+            f"Expected {converted.what} with messages, tool calls or results, but its {converted.items} "
+            f"item{'' if converted.items == 1 else 's'} hold none" + (f" ({skipped})." if skipped else ".")
+        )
+    return read_chat_messages(converted.messages, name=name, source=source, notes=converted.notes())
+
+
+def items_of(data: Any, keys: tuple[str, ...]) -> Any:
+    """The list a document holds: the document itself, or the list under the first of `keys` it has."""
+    data = parse_text(data)
+    m = as_mapping(data) if not isinstance(data, (list, tuple)) else None
+    if m is not None:
+        for key in keys:
+            if isinstance(m.get(key), (list, tuple)):
+                return m[key]
+    return data

@@ -1,0 +1,116 @@
+"""Reader for OpenAI Responses-API items, what the Agents SDK's `result.to_input_list()` returns.
+
+A run is a list of items: input messages (`{"role": "user", "content": ...}` or
+`{"type": "message", ...}`), the model's output items (`message` with `output_text` parts,
+`function_call` with `call_id`, `name`, `arguments`, `reasoning`) and the results
+(`function_call_output` with `call_id`, `output`). The output items of one model response
+make one reply; each result is paired with its call by `call_id`. Hosted tools
+(`web_search_call`, `file_search_call`, `mcp_call`, ...) are calls too, with their result
+when the item holds it. Reasoning items and references are skipped (said in the notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._canonical import as_mapping
+from .._model import Trace
+from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+
+__all__ = ["is_responses", "read_responses_items"]
+
+_INPUT_ROLES = frozenset({"user", "system", "developer"})
+_SKIPPED = frozenset({"reasoning", "item_reference", "mcp_list_tools", "mcp_approval_request",
+                      "mcp_approval_response", "compaction"})
+_ARG_KEYS = ("arguments", "input", "action", "queries", "code")
+_RESULT_KEYS = ("output", "results", "outputs", "result")
+
+
+def _is_item(m: Mapping[str, Any]) -> bool:
+    kind = m.get("type")
+    if not isinstance(kind, str):
+        return "role" in m and "parts" not in m
+    return kind == "message" or kind in _SKIPPED or kind.endswith(("_call", "_call_output"))
+
+
+def _is_own(m: Mapping[str, Any]) -> bool:
+    """An item only the Responses API writes (a plain `{"role", "content"}` message is any chat's)."""
+    kind = m.get("type")
+    return isinstance(kind, str) and (kind == "message" or kind in _SKIPPED
+                                      or kind.endswith(("_call", "_call_output")))
+
+
+def is_responses(data: Any) -> bool:
+    """Whether parsed JSON (or live objects) is a list of Responses-API items (its first items looked at)."""
+    items = peek(items_of(data, ("items", "input")) if isinstance(data, Mapping) else data)
+    return items is not None and all(map(_is_item, items)) and any(map(_is_own, items))
+
+
+def read_responses_items(data: Any, *, name: str = "") -> Trace:
+    """Read a list of Responses-API items (dicts or the SDK's item objects)."""
+    items = items_of(data, ("items", "input"))
+    converted = Converted("Responses-API items")
+    if not isinstance(items, (list, tuple)):
+        return read_converted(converted, name=name, source="responses")
+    calls = Calls()
+    text: list[str] = []
+    group: list[tuple[str, str, Any]] = []  # the calls of the model response being read
+    inline: list[tuple[str, str, Any, bool]] = []  # results a hosted tool's item holds itself
+
+    def flush() -> None:
+        if text or group:
+            converted.assistant("\n".join(text), list(group))
+        for call_id, tool, content, error in inline:
+            converted.result(call_id, tool, content, error=error)
+        text.clear()
+        group.clear()
+        inline.clear()
+
+    for raw in items:
+        converted.items += 1
+        m = as_mapping(raw)
+        if m is None:
+            converted.skip("items that are not objects")
+            continue
+        kind, role = m.get("type"), m.get("role")
+        if kind in _SKIPPED:
+            converted.skip(f"{kind} items")
+        elif role in _INPUT_ROLES and kind in (None, "message"):
+            flush()
+            if role == "user":
+                converted.user(text_of(m.get("content")))
+        elif role == "assistant" and kind in (None, "message"):
+            if text or group:
+                flush()
+            said = text_of(m.get("content"))
+            if said:
+                text.append(said)
+        elif isinstance(kind, str) and kind.endswith("_call_output"):
+            flush()
+            call_id = calls.result(kind[:-len("_call_output")], m.get("call_id", m.get("id")))
+            converted.result(call_id, "", _output(m.get("output")))
+        elif isinstance(kind, str) and kind.endswith("_call"):
+            named = m.get("name")
+            tool = named if isinstance(named, str) and named else kind[:-len("_call")]
+            args = next((m[key] for key in _ARG_KEYS if key in m), None)
+            call_id = calls.call(kind[:-len("_call")], m.get("call_id", m.get("id")))
+            group.append((call_id, tool, args))
+            result = next((m[key] for key in _RESULT_KEYS if m.get(key) is not None), None)
+            error = m.get("error")
+            if result is not None or error not in (None, ""):
+                calls.result(kind[:-len("_call")], call_id)
+                inline.append((call_id, tool, error if error not in (None, "") else _output(result),
+                               error not in (None, "")))
+        else:
+            converted.skip(f"items of type {kind!r}" if isinstance(kind, str) else "items of no known type")
+    flush()
+    return read_converted(converted, name=name, source="responses")
+
+
+def _output(output: Any) -> Any:
+    """A result's output: its text when it is a list of content parts."""
+    if isinstance(output, (list, tuple)) and output and all(isinstance(p, Mapping) and "type" in p for p in output):
+        text = text_of(output)
+        return text if text else output
+    return output
