@@ -2,11 +2,12 @@
 
 Each recording is replayed through the adapter's own decision code (`decisions` in
 `langchain.py`, `openai_agents.py`, `smolagents.py`), so replay and the live adapter decide
-the same on the same run. The framework is told from the recording's shape:
+the same on the same run. The framework is told by the reader registry's own sniffers
+(`loopmetric.readers.detect_format`), the ones `score` uses:
 
-- LangChain: a list of messages as `messages_to_dict` writes them (`{"type": "ai", "data": ...}`);
-- OpenAI Agents SDK: a run's items as `result.to_input_list()` returns them;
-- smolagents: a memory dump, `agent.memory.get_full_steps()` (or `get_succinct_steps()`).
+- LangChain (format `langchain`): a list of messages as `messages_to_dict` or `dumpd` writes them;
+- OpenAI Agents SDK (format `responses`): a run's items as `result.to_input_list()` returns them;
+- smolagents (format `smolagents`): a memory dump, `agent.memory.get_full_steps()` (or `get_succinct_steps()`).
 
 Only the chosen framework is imported, and only when a recording of it is replayed.
 """
@@ -20,33 +21,31 @@ __all__ = ["FRAMEWORKS", "framework_of", "langchain_messages", "replay_framework
 
 FRAMEWORKS = {"langchain": "langchain", "openai-agents": "openai_agents", "smolagents": "smolagents"}
 
-_LANGCHAIN_TYPES = {"ai", "human", "tool", "system", "AIMessage", "HumanMessage", "ToolMessage", "SystemMessage",
-                    "AIMessageChunk"}
-_AGENTS_TYPES = {"function_call", "function_call_output", "reasoning"}
+# The registry's formats (`loopmetric.readers`) that an adapter replays: `score` and `guard-replay`
+# tell a recording's format by the same sniffers.
+_ADAPTERS = {"langchain": "langchain", "responses": "openai-agents", "smolagents": "smolagents"}
 
 
 def framework_of(data: Any) -> Optional[str]:
     """'langchain', 'openai-agents' or 'smolagents' for a recording of that framework, else None."""
-    if not isinstance(data, list) or not data or not all(isinstance(item, dict) for item in data):
+    from ..readers import detect_format
+
+    try:
+        return _ADAPTERS.get(detect_format(data))
+    except ValueError:  # not a known trace format
         return None
-    if all(item.get("type") in _LANGCHAIN_TYPES and isinstance(item.get("data"), dict) for item in data):
-        return "langchain"
-    if any("step_number" in item and "tool_calls" in item for item in data) and \
-            all("step_number" in item or "task" in item or "plan" in item or "output" in item for item in data):
-        return "smolagents"
-    if any(item.get("type") in _AGENTS_TYPES for item in data) and \
-            all(item.get("type") in _AGENTS_TYPES | {"message"} or "role" in item for item in data):
-        return "openai-agents"
-    return None
 
 
 def langchain_messages(messages: Any) -> list[Any]:
-    """LangChain message objects from objects or `messages_to_dict` output."""
+    """LangChain message objects from objects, `messages_to_dict` or `dumpd` output."""
+    from langchain_core.load import load
     from langchain_core.messages import BaseMessage, messages_from_dict
 
     messages = list(messages)
     if all(isinstance(message, BaseMessage) for message in messages):
         return messages
+    if messages and all(isinstance(message, dict) and message.get("lc") == 1 for message in messages):
+        return [load(message) for message in messages]  # dumpd
     return messages_from_dict(messages)
 
 

@@ -20,58 +20,31 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from ._extras import require
 
 require("smolagents", "smolagents", "smolagents")
 
+# How a step's calls and results are read is the reader's, so that `score` and the guard read the same memory
+from ..readers._smolagents import NUDGE_PREFIX, step_calls, step_result  # noqa: E402
+from ..readers._smolagents import step_field as _get  # noqa: E402
 from ._core import ALLOW, Decision, LoopGuard  # noqa: E402
 
 __all__ = ["NUDGE_PREFIX", "LoopGuardCallback", "decisions"]
-
-NUDGE_PREFIX = "\n\nLoop guard: "
-"""What precedes a nudge appended to a step's observations (replay cuts the observations there)."""
-
-
-def _get(step: Any, name: str) -> Any:
-    return step.get(name) if isinstance(step, dict) else getattr(step, name, None)
-
-
-def _calls(step: Any) -> list[tuple[Any, Any, Optional[str]]]:
-    out: list[tuple[Any, Any, Optional[str]]] = []
-    for call in _get(step, "tool_calls") or []:
-        if isinstance(call, dict):
-            function = call.get("function") or {}
-            out.append((function.get("name"), function.get("arguments"), call.get("id")))
-        else:
-            out.append((call.name, call.arguments, call.id))
-    return out
-
-
-def _result(step: Any) -> tuple[Any, bool]:
-    """The step's observations (without a nudge) and whether it failed."""
-    error = _get(step, "error")
-    observations = _get(step, "observations")
-    if isinstance(observations, str) and NUDGE_PREFIX in observations:
-        observations = observations[:observations.index(NUDGE_PREFIX)] or None
-    if observations is None and error is not None:
-        observations = error.get("message") if isinstance(error, dict) else str(error)
-    return observations, error is not None
-
 
 def decide_step(guard: LoopGuard, step: Any) -> list[tuple[str, Decision]]:
     """(call id, decision) for each call of an action step, its results recorded; one for a reply."""
     if _get(step, "is_final_answer"):
         return []
-    calls = _calls(step)
+    calls = step_calls(step)
     if not calls:
         output = _get(step, "model_output")
         if not isinstance(output, str):
             return []
         return [("", guard.after_reply(output))]
     decided = [(call_id or "", guard.before_call(name, args, call_id=call_id)) for name, args, call_id in calls]
-    result, failed = _result(step)
+    result, failed = step_result(step)
     for call_id, decision in decided:
         if decision.action == "allow":
             guard.after_call(result, call_id=call_id or None, error=failed)

@@ -20,15 +20,19 @@ from .._canonical import as_mapping
 from .._errors import TraceReadError, describe
 from .._gc import without_collector_pauses
 from .._model import Trace
+from ._anthropic import is_anthropic, read_anthropic_messages
 from ._chat import read_chat_messages
 from ._deepeval import read_deepeval_trace
+from ._gemini import is_gemini, read_gemini_contents
 from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
+from ._langchain import is_langchain, read_langchain_messages
 from ._magentic import is_group_chat, read_group_chat
 from ._openai_agents import is_openai_agents, read_openai_agents_spans
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._responses import is_responses, read_responses_items
+from ._smolagents import is_smolagents, read_smolagents_steps
 from ._sweagent import read_swe_agent
 from ._platforms import PLATFORMS  # platform exports (issue 22): MLflow, Langfuse, LangSmith
 
@@ -170,8 +174,17 @@ REGISTRY: tuple[Format, ...] = (
     Format("openai-agents", "OpenAI Agents SDK spans (span.export() dicts)", _openai_agents_records,
            sniff=is_openai_agents),
     # exported message formats (issue 28), each sniffed on its first items only, before chat and deepeval
+    # (Anthropic first: its messages may carry `"type": "message"` as Responses-API items do)
+    Format("anthropic", "Anthropic Messages (tool_use / tool_result blocks)", _one(read_anthropic_messages),
+           sniff=is_anthropic),
     Format("responses", "OpenAI Responses-API items (the Agents SDK's to_input_list())",
            _one(read_responses_items), sniff=is_responses),
+    Format("langchain", "LangChain messages (messages_to_dict or dumpd)", _one(read_langchain_messages),
+           sniff=is_langchain),
+    Format("smolagents", "smolagents memory steps (agent.memory.get_full_steps())", _one(read_smolagents_steps),
+           sniff=is_smolagents),
+    Format("gemini", "Gemini contents (parts with functionCall / functionResponse)", _one(read_gemini_contents),
+           sniff=is_gemini),
     Format("swe-agent", "a SWE-agent .traj dict", _one(read_swe_agent), sniff_object=_has_list("trajectory")),
     Format("tau2-bench", "tau2-bench record", _tau2_records, sniff_object=_has_list("simulations")),
     Format("intercode", "an InterCode run", _intercode_records, sniff_object=_is_intercode),
@@ -191,10 +204,12 @@ FORMATS = tuple(row.name for row in REGISTRY)
 # What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
 ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenAI Agents SDK spans "
             "(span.export() dicts), OpenAI Responses-API items (the Agents SDK's to_input_list()), "
-            "a pydantic-ai message history "
-            "(or its run result), OpenAI-style chat messages, a tau-bench or tau2-bench record, a SWE-agent "
-            ".traj dict, an InterCode run, a Magentic-One log, a MINT record, an MLflow trace, a Langfuse trace "
-            "or a LangSmith run, as objects or as JSON text or bytes")
+            "Anthropic Messages (tool_use / tool_result blocks), LangChain messages (messages_to_dict or dumpd), "
+            "smolagents memory steps (agent.memory.get_full_steps()), Gemini contents (parts with functionCall / "
+            "functionResponse), a pydantic-ai message history (or its run result), OpenAI-style chat messages, "
+            "a tau-bench or tau2-bench record, a SWE-agent .traj dict, an InterCode run, a Magentic-One log, "
+            "a MINT record, an MLflow trace, a Langfuse trace or a LangSmith run, as objects or as JSON text "
+            "or bytes")
 
 
 def detect_format(data: Any) -> str:

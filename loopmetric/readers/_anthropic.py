@@ -1,0 +1,111 @@
+"""Reader for Anthropic Messages: the `messages` a run sends the Messages API (`MessageParam`
+dicts, or `Message.model_dump()` replies), as a list or as `{"messages": [...], "system": ...}`.
+
+An assistant message's `text` blocks are its reply and its `tool_use` blocks (`id`, `name`,
+`input`) its calls; a user message's `tool_result` blocks (`tool_use_id`, `content` as a
+string or text blocks, `is_error`) are their results, paired by id, an `is_error` result read
+as an error; its text is a turn of the other side. Server tools (`server_tool_use` and the
+`*_tool_result` block that follows it in the same message) are calls with their result.
+Thinking blocks, images and documents are skipped (said in the notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._canonical import as_mapping
+from .._model import Trace
+from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+
+__all__ = ["is_anthropic", "read_anthropic_messages"]
+
+_CALLS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+_OWN = _CALLS | {"tool_result", "thinking", "redacted_thinking", "mcp_tool_result"}
+_BLOCKS_LOOKED_AT = 16
+
+
+def _own_blocks(m: Mapping[str, Any]) -> bool:
+    content = m.get("content")
+    if not isinstance(content, (list, tuple)):
+        return False
+    for block in content[:_BLOCKS_LOOKED_AT]:
+        b = as_mapping(block)
+        kind = b.get("type") if b is not None else None
+        if isinstance(kind, str) and (kind in _OWN or kind.endswith("_tool_result")):
+            return True
+    return False
+
+
+def is_anthropic(data: Any) -> bool:
+    """Whether parsed JSON (or live objects) is Anthropic Messages: a list (or `{"messages": ...}`)
+    of user and assistant messages of which one of the first holds a tool or thinking block."""
+    messages = peek(items_of(data, ("messages",)) if isinstance(data, Mapping) else data)
+    return (messages is not None and all(m.get("role") in ("user", "assistant") for m in messages)
+            and any(map(_own_blocks, messages)))
+
+
+def read_anthropic_messages(data: Any, *, name: str = "") -> Trace:
+    """Read Anthropic Messages (dicts, or the SDK's models)."""
+    messages = items_of(data, ("messages",))
+    converted = Converted("Anthropic Messages")
+    if not isinstance(messages, (list, tuple)):
+        return read_converted(converted, name=name, source="anthropic")
+    calls = Calls()
+    for raw in messages:
+        converted.items += 1
+        m = as_mapping(raw)
+        if m is None or m.get("role") not in ("user", "assistant"):
+            converted.skip("messages that are not user or assistant messages")
+            continue
+        content = m.get("content")
+        blocks = content if isinstance(content, (list, tuple)) else [{"type": "text", "text": text_of(content)}]
+        if m.get("role") == "assistant":
+            _assistant(converted, calls, blocks)
+        else:
+            _user(converted, calls, blocks)
+    return read_converted(converted, name=name, source="anthropic")
+
+
+def _assistant(converted: Converted, calls: Calls, blocks: Any) -> None:
+    texts: list[str] = []
+    requested: list[tuple[str, str, Any]] = []
+    results: list[tuple[Any, Mapping[str, Any]]] = []  # server tools' results, in the same message
+    for raw in blocks:
+        b = as_mapping(raw) or {}
+        kind = b.get("type")
+        if kind == "text" and isinstance(b.get("text"), str):
+            texts.append(b["text"])
+        elif kind in _CALLS and isinstance(b.get("name"), str):
+            requested.append((calls.call(b["name"], b.get("id")), b["name"], b.get("input")))
+        elif isinstance(kind, str) and kind.endswith("_tool_result"):
+            results.append((b.get("tool_use_id"), b))
+        else:
+            converted.skip(f"{kind} blocks" if isinstance(kind, str) else "blocks of no known type")
+    converted.assistant("\n".join(t for t in texts if t), requested)
+    for call_id, block in results:
+        _result(converted, calls, call_id, block)
+
+
+def _user(converted: Converted, calls: Calls, blocks: Any) -> None:
+    texts: list[str] = []
+    for raw in blocks:
+        b = as_mapping(raw) or {}
+        kind = b.get("type")
+        if kind == "tool_result" or isinstance(kind, str) and kind.endswith("_tool_result"):
+            _result(converted, calls, b.get("tool_use_id"), b)
+        elif kind == "text" and isinstance(b.get("text"), str):
+            texts.append(b["text"])
+        else:
+            converted.skip(f"{kind} blocks" if isinstance(kind, str) else "blocks of no known type")
+    if texts or not any((as_mapping(raw) or {}).get("type") == "tool_result" for raw in blocks):
+        converted.user("\n".join(t for t in texts if t))
+
+
+def _result(converted: Converted, calls: Calls, call_id: Any, block: Mapping[str, Any]) -> None:
+    content = block.get("content")
+    text = text_of(content) if isinstance(content, (list, tuple, str)) else content
+    if isinstance(content, (list, tuple)) and not text and content:
+        text = content  # no text in it (an image, a search result): compared as it is
+    converted.result(calls.result("", call_id), "", "" if text is None else text,
+                     error=block.get("is_error") is True)

@@ -1,0 +1,90 @@
+"""Reader for LangChain messages as `langchain_core` serialises them: `messages_to_dict`
+(`{"type": "ai", "data": {...}}`) and `dumpd` (`{"lc": 1, "type": "constructor", "id":
+[..., "AIMessage"], "kwargs": {...}}`), or the message objects themselves.
+
+An AI message's content is its reply (a string, or content blocks whose text is read) and its
+`tool_calls` (`name`, `args`, `id`) its calls; a tool message (`tool_call_id`, `content`,
+`status`) is the result of the call of that id, `status="error"` read as an error; a human
+message is a turn of the other side; system messages are the prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from .._canonical import as_mapping
+from .._model import Trace
+from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+
+__all__ = ["is_langchain", "read_langchain_messages"]
+
+_KINDS = {"ai": "ai", "AIMessage": "ai", "AIMessageChunk": "ai", "human": "human", "HumanMessage": "human",
+          "HumanMessageChunk": "human", "tool": "tool", "ToolMessage": "tool", "ToolMessageChunk": "tool",
+          "system": "system", "SystemMessage": "system", "SystemMessageChunk": "system", "function": "tool",
+          "FunctionMessage": "tool", "chat": "chat", "ChatMessage": "chat", "remove": "remove",
+          "RemoveMessage": "remove"}
+_CHAT_ROLES = {"assistant": "ai", "user": "human", "tool": "tool", "system": "system"}
+
+
+def _message(m: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, Any]]]:
+    """(kind, fields) of one serialised message (or live message object), else None."""
+    data = m.get("data")
+    if isinstance(m.get("type"), str) and m["type"] in _KINDS and isinstance(data, Mapping):
+        return _KINDS[m["type"]], data  # messages_to_dict
+    ids, kwargs = m.get("id"), m.get("kwargs")
+    if m.get("lc") == 1 and isinstance(ids, (list, tuple)) and ids and isinstance(kwargs, Mapping):
+        kind = _KINDS.get(ids[-1]) if isinstance(ids[-1], str) else None
+        return (kind, kwargs) if kind is not None else None  # dumpd
+    kind = m.get("type")
+    if isinstance(kind, str) and kind in _KINDS and "content" in m and "role" not in m and "parts" not in m:
+        return _KINDS[kind], m  # a message object (its fields), or `message.model_dump()`
+    return None
+
+
+def is_langchain(data: Any) -> bool:
+    """Whether parsed JSON (or live objects) is a list of serialised LangChain messages (its first items)."""
+    messages = peek(items_of(data, ("messages",)) if isinstance(data, Mapping) else data)
+    return messages is not None and all(_message(m) is not None for m in messages)
+
+
+def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
+    """Read LangChain messages (`messages_to_dict` or `dumpd` output, or message objects)."""
+    messages = items_of(data, ("messages",))
+    converted = Converted("LangChain messages")
+    if not isinstance(messages, (list, tuple)):
+        return read_converted(converted, name=name, source="langchain")
+    calls = Calls()
+    for raw in messages:
+        converted.items += 1
+        m = as_mapping(raw)
+        found = _message(m) if m is not None else None
+        if found is None:
+            converted.skip("items that are not LangChain messages")
+            continue
+        kind, fields = found
+        if kind == "chat":
+            kind = _CHAT_ROLES.get(str(fields.get("role")), "human")
+        content = fields.get("content")
+        if kind == "ai":
+            requested = []
+            for call in fields.get("tool_calls") or ():
+                c = as_mapping(call) or {}
+                if isinstance(c.get("name"), str) and c["name"]:
+                    requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
+            for call in fields.get("invalid_tool_calls") or ():
+                c = as_mapping(call) or {}
+                if isinstance(c.get("name"), str) and c["name"]:  # asked for, its arguments not JSON
+                    requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
+            converted.assistant(text_of(content), requested)
+        elif kind == "tool":
+            named = fields.get("name")
+            tool = named if isinstance(named, str) else ""
+            call_id = calls.result(tool, fields.get("tool_call_id"))
+            result = content if isinstance(content, str) or not text_of(content) else text_of(content)
+            converted.result(call_id, tool, result, error=fields.get("status") == "error")
+        elif kind == "human":
+            converted.user(text_of(content))
+        elif kind != "system":  # the prompt: not a step
+            converted.skip(f"{kind} messages")
+    return read_converted(converted, name=name, source="langchain")

@@ -1,0 +1,104 @@
+"""Reader for smolagents memory: the steps `agent.memory.steps` holds, as objects or as
+`agent.memory.get_full_steps()` (or `get_succinct_steps()`) dicts.
+
+A `TaskStep` (`task`) is the task, a turn of the other side. An `ActionStep` is one model
+reply (`model_output`) with its `tool_calls` (a `CodeAgent`'s code is one `python_interpreter`
+call); the step's `observations` are the result of each of its calls, or, when the step
+failed (`error`), the error. A step whose model wrote no call is a reply; its error (the
+harness saying the output could not be parsed) is the turn that answers it. Planning steps
+and the final answer step are skipped. The guard's nudge appended to the observations
+(`NUDGE_PREFIX`) is cut off, so that the run reads as it ran; `step_calls` and
+`step_result` are what the live guard (`loopmetric.guard.smolagents`) reads too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from .._canonical import as_mapping
+from .._model import Trace
+from ._exported import Converted, items_of, peek, read_converted
+
+__all__ = ["NUDGE_PREFIX", "is_smolagents", "read_smolagents_steps", "step_calls", "step_field", "step_result"]
+
+NUDGE_PREFIX = "\n\nLoop guard: "
+"""What precedes a nudge the guard appends to a step's observations (readers cut the observations there)."""
+
+_STEP_KEYS = ("step_number", "task", "plan", "output")
+
+
+def step_field(step: Any, name: str) -> Any:
+    """A field of a step, a dict or a smolagents object."""
+    return step.get(name) if isinstance(step, Mapping) else getattr(step, name, None)
+
+
+def step_calls(step: Any) -> list[tuple[Any, Any, Optional[str]]]:
+    """(name, arguments, call id) of each tool call of an action step (dicts or smolagents objects)."""
+    out: list[tuple[Any, Any, Optional[str]]] = []
+    for call in step_field(step, "tool_calls") or []:
+        if isinstance(call, Mapping):
+            function = call.get("function") or {}
+            if isinstance(function, Mapping):
+                out.append((function.get("name"), function.get("arguments"), call.get("id")))
+        else:
+            out.append((getattr(call, "name", None), getattr(call, "arguments", None), getattr(call, "id", None)))
+    return out
+
+
+def step_result(step: Any) -> tuple[Any, bool]:
+    """The step's observations (without a nudge) and whether it failed."""
+    error = step_field(step, "error")
+    observations = step_field(step, "observations")
+    if isinstance(observations, str) and NUDGE_PREFIX in observations:
+        observations = observations[:observations.index(NUDGE_PREFIX)] or None
+    if observations is None and error is not None:
+        observations = error.get("message") if isinstance(error, Mapping) else str(error)
+    return observations, error is not None
+
+
+def _is_step(m: Mapping[str, Any]) -> bool:
+    return any(key in m for key in _STEP_KEYS)
+
+
+def is_smolagents(data: Any) -> bool:
+    """Whether parsed JSON (or live objects) is smolagents memory: steps, one of the first an action step."""
+    steps = peek(items_of(data, ("steps",)) if isinstance(data, Mapping) else data)
+    return (steps is not None and all(map(_is_step, steps))
+            and any("step_number" in m and "tool_calls" in m for m in steps))
+
+
+def read_smolagents_steps(data: Any, *, name: str = "") -> Trace:
+    """Read smolagents memory steps (dicts or the `ActionStep`/`TaskStep` objects)."""
+    steps = items_of(data, ("steps",))
+    converted = Converted("smolagents memory")
+    if not isinstance(steps, (list, tuple)):
+        return read_converted(converted, name=name, source="smolagents")
+    for raw in steps:
+        converted.items += 1
+        m = as_mapping(raw)
+        if m is None:
+            converted.skip("steps that are not objects")
+        elif "step_number" in m and "tool_calls" in m:
+            _action(converted, raw)
+        elif isinstance(m.get("task"), str):
+            converted.user(m["task"])
+        elif "plan" in m:
+            converted.skip("planning steps")
+        elif not ("output" in m and len(m) <= 2):  # the final answer step repeats the final call's output
+            converted.skip("steps of no known kind")
+    return read_converted(converted, name=name, source="smolagents")
+
+
+def _action(converted: Converted, step: Any) -> None:
+    output = step_field(step, "model_output")
+    text = output if isinstance(output, str) else ""
+    calls = [(str(call_id or f"step-{step_field(step, 'step_number')}-{index}"), tool, args)
+             for index, (tool, args, call_id) in enumerate(step_calls(step)) if isinstance(tool, str) and tool]
+    converted.assistant(text, calls)
+    result, failed = step_result(step)
+    if calls:
+        for call_id, tool, _ in calls:
+            converted.result(call_id, tool, result, error=failed)
+    elif failed and isinstance(result, str):
+        converted.user(result)  # what the harness answered a reply it could not run
