@@ -15,6 +15,7 @@ Only the chosen framework is imported, and only when a recording of it is replay
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any, Optional
 
 __all__ = ["FRAMEWORKS", "framework_of", "langchain_messages", "replay_framework", "print_replay"]
@@ -45,7 +46,9 @@ def langchain_messages(messages: Any) -> list[Any]:
     if all(isinstance(message, BaseMessage) for message in messages):
         return messages
     if messages and all(isinstance(message, dict) and message.get("lc") == 1 for message in messages):
-        return [load(message) for message in messages]  # dumpd
+        with warnings.catch_warnings():  # `load` is in beta; only message classes may be built from a file
+            warnings.simplefilter("ignore")
+            return [load(message, allowed_objects="messages") for message in messages]  # dumpd
     return messages_from_dict(messages)
 
 

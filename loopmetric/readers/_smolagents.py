@@ -5,10 +5,12 @@ A `TaskStep` (`task`) is the task, a turn of the other side. An `ActionStep` is 
 reply (`model_output`) with its `tool_calls` (a `CodeAgent`'s code is one `python_interpreter`
 call); the step's `observations` are the result of each of its calls, or, when the step
 failed (`error`), the error. A step whose model wrote no call is a reply; its error (the
-harness saying the output could not be parsed) is the turn that answers it. Planning steps
-and the final answer step are skipped. The guard's nudge appended to the observations
-(`NUDGE_PREFIX`) is cut off, so that the run reads as it ran; `step_calls` and
-`step_result` are what the live guard (`loopmetric.guard.smolagents`) reads too.
+harness saying the output could not be parsed) is the turn that answers it. The final
+answer (`is_final_answer`: smolagents' own `final_answer` call) is a reply, the answer.
+Planning steps and the `FinalAnswerStep` (which repeats the answer) are skipped. The guard's
+nudge appended to the observations (`NUDGE_PREFIX`) is cut off, so that the run reads as it
+ran; `step_calls` and `step_result` are what the live guard (`loopmetric.guard.smolagents`)
+reads too.
 """
 
 from __future__ import annotations
@@ -95,6 +97,14 @@ def _action(converted: Converted, step: Any) -> None:
     text = output if isinstance(output, str) else ""
     calls = [(str(call_id or f"step-{step_field(step, 'step_number')}-{index}"), tool, args)
              for index, (tool, args, call_id) in enumerate(step_calls(step)) if isinstance(tool, str) and tool]
+    if step_field(step, "is_final_answer") is True:  # the answer, given through smolagents' final_answer tool
+        answer = step_field(step, "action_output")
+        answer = answer if isinstance(answer, str) else step_result(step)[0]
+        calls = [call for call in calls if call[1] != "final_answer"]
+        text = "\n".join(t for t in (text, answer if isinstance(answer, str) else "") if t)
+        if not calls:
+            converted.assistant(text or str(answer or ""), [])
+            return
     converted.assistant(text, calls)
     result, failed = step_result(step)
     if calls:

@@ -1,17 +1,164 @@
 """Formats people export (issue 28, items 1, 2 and 6): Responses-API items, Anthropic Messages,
 LangChain messages, smolagents memory and Gemini contents are each detected with no `--format`,
 read as calls, results and replies, and a loop in any of them fails where its healthy twin passes.
+
+The samples in `examples/formats/` are written by the libraries themselves
+(`examples/record_formats.py`); the reproductions of the issue are built here as the same
+libraries write them.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from loopmetric import detect_loops
 from loopmetric._errors import TraceReadError
-from loopmetric.readers import detect_format, read_trace
+from loopmetric.cli import main
+from loopmetric.readers import detect_format, load_traces, read_trace
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "examples" / "formats"
+
+# sample file stem -> the format it is detected as
+FORMATS = {"responses": "responses", "anthropic": "anthropic", "langchain": "langchain",
+           "langchain_dumpd": "langchain", "smolagents": "smolagents", "gemini": "gemini"}
+RUNS = [pytest.param(stem, run, id=f"{stem}-{run}") for stem in FORMATS for run in ("loop", "healthy")]
+
+
+def _sample(stem: str, run: str) -> Path:
+    return SAMPLES / f"{stem}_{run}.json"
+
+
+@pytest.mark.parametrize("stem, run", RUNS)
+def test_each_exported_format_is_detected_without_format_and_read_as_its_own_source(stem, run):
+    data = json.loads(_sample(stem, run).read_text())
+    assert detect_format(data) == FORMATS[stem]
+    [loaded] = list(load_traces(str(_sample(stem, run))))
+    assert loaded.error is None and loaded.trace is not None and loaded.trace.source == FORMATS[stem]
+    tools = [step for step in loaded.trace.steps if step.kind == "tool"]
+    assert len(tools) == (5 if run == "loop" else 3)  # every call of the run, each with its result
+    assert all(step.result is not None and not step.error for step in tools)
+
+
+@pytest.mark.parametrize("stem, run", RUNS)
+def test_a_loop_in_an_exported_format_fails_through_score_and_its_healthy_twin_passes(stem, run, capsys):
+    code = main(["score", str(_sample(stem, run)), "--json", "--fail-under", "0.5"])
+    [report] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == (1 if run == "loop" else 0)
+    assert report["success"] is (run == "healthy")
+    patterns = {finding["pattern"] for finding in report["findings"]}
+    assert ("repeated_call" in patterns) is (run == "loop")
+
+
+# -- error results are read as errors, in each format that records them --------------------
+
+def _anthropic_error():
+    return [{"role": "user", "content": "Read the file."},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "read",
+                                               "input": {"path": "a.txt"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True,
+                                          "content": [{"type": "text", "text": "permission check refused"}]}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "I cannot read it."}]}]
+
+
+def _anthropic_ok():
+    run = _anthropic_error()
+    run[2] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": False,
+                                           "content": "permission check refused"}]}
+    return run
+
+
+def _langchain(status):
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict
+
+    return messages_to_dict([HumanMessage("Read the file."),
+                             AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a.txt"}, "id": "c1"}]),
+                             ToolMessage("permission check refused", tool_call_id="c1", status=status),
+                             AIMessage("I cannot read it.")])
+
+
+def _gemini(response):
+    return [{"role": "user", "parts": [{"text": "Read the file."}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "a.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "read", "response": response}}]},
+            {"role": "model", "parts": [{"text": "I cannot read it."}]}]
+
+
+def _smolagents(error):
+    return [{"task": "Read the file.", "task_images": None},
+            {"step_number": 1, "tool_calls": [{"id": "c1", "type": "function",
+                                               "function": {"name": "read", "arguments": {"path": "a.txt"}}}],
+             "model_output": "", "observations": None if error else "permission check refused",
+             "error": {"type": "AgentToolExecutionError", "message": "permission check refused"} if error else None,
+             "is_final_answer": False}]
+
+
+@pytest.mark.parametrize("build, is_error", [
+    pytest.param(_anthropic_error, True, id="anthropic-is_error-true"),
+    pytest.param(_anthropic_ok, False, id="anthropic-is_error-false"),
+    pytest.param(lambda: _langchain("error"), True, id="langchain-status-error"),
+    pytest.param(lambda: _langchain("success"), False, id="langchain-status-success"),
+    pytest.param(lambda: _gemini({"error": "permission check refused"}), True, id="gemini-response-error"),
+    pytest.param(lambda: _gemini({"output": "permission check refused"}), False, id="gemini-response-output"),
+    pytest.param(lambda: _smolagents(True), True, id="smolagents-step-error"),
+    pytest.param(lambda: _smolagents(False), False, id="smolagents-step-observations"),
+])
+def test_an_error_result_is_read_as_an_error_and_its_twin_as_a_result(build, is_error):
+    [call] = [step for step in read_trace(build()).steps if step.kind == "tool"]
+    assert (call.name, call.error) == ("read", is_error)
+    assert "permission check refused" in (call.result or "")
+
+
+# -- the reproductions of the issue ----------------------------------------------------------
+
+def _anthropic_run(results: list[str]) -> list[dict]:
+    """An Anthropic tool-use loop: each call of `read` answered by its tool_result."""
+    messages: list[dict] = [{"role": "user", "content": "Summarise notes.txt."}]
+    for n, result in enumerate(results):
+        messages.append({"role": "assistant", "content": [
+            {"type": "tool_use", "id": f"toolu_{n}", "name": "read", "input": {"path": "notes.txt"}}]})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": [{"type": "text", "text": result}]}]})
+    messages.append({"role": "assistant", "content": [{"type": "text", "text": "The file says nothing new."}]})
+    return messages
+
+
+def _as_openai_chat(messages: list[dict]) -> list[dict]:
+    """The same run rendered as OpenAI chat messages."""
+    out: list[dict] = []
+    for m in messages:
+        if isinstance(m["content"], str):
+            out.append(m)
+            continue
+        for block in m["content"]:
+            if block["type"] == "tool_use":
+                out.append({"role": "assistant", "content": None, "tool_calls": [{
+                    "id": block["id"], "type": "function",
+                    "function": {"name": block["name"], "arguments": json.dumps(block["input"])}}]})
+            elif block["type"] == "tool_result":
+                out.append({"role": "tool", "tool_call_id": block["tool_use_id"], "content": block["content"][0]["text"]})
+            else:
+                out.append({"role": m["role"], "content": block["text"]})
+    return out
+
+
+@pytest.mark.parametrize("results, passes", [
+    pytest.param(["line 1: nothing yet"] * 4, False, id="four-identical-calls-and-results-severe"),
+    pytest.param([f"line {n}: entry {n}" for n in range(1, 5)], None, id="healthy-twin-new-results"),
+])
+def test_anthropic_messages_are_no_longer_half_read(results, passes):
+    messages = _anthropic_run(results)
+    assert detect_format(messages) == "anthropic"
+    report, chat = detect_loops(messages), detect_loops(_as_openai_chat(messages))
+    assert all(step.result is not None for step in read_trace(messages).steps if step.kind == "tool")
+    assert (report.score, report.success, [(f.pattern, f.severity) for f in report.findings]) == \
+        (chat.score, chat.success, [(f.pattern, f.severity) for f in chat.findings])
+    if passes is False:
+        assert not report.success and {f.severity for f in report.findings} == {"severe"}
 
 
 def _responses_run(calls: list[tuple[str, dict, str]]) -> list[dict]:
@@ -39,12 +186,59 @@ def test_responses_items_with_five_identical_calls_no_longer_pass_silently(calls
     assert detect_loops(items).success is passes
 
 
+@pytest.mark.parametrize("serialise", ["messages_to_dict", "dumpd"])
+def test_a_langchain_message_list_is_no_longer_refused_as_an_empty_list(serialise):
+    pytest.importorskip("langchain_core")
+    from langchain_core.load import dumpd
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict
+
+    messages = [HumanMessage("Is job 42 done?")]
+    for n in range(4):
+        messages += [AIMessage("", tool_calls=[{"name": "status", "args": {"job": "42"}, "id": f"c{n}"}]),
+                     ToolMessage("running", tool_call_id=f"c{n}")]
+    data = json.loads(json.dumps(messages_to_dict(messages) if serialise == "messages_to_dict" else dumpd(messages)))
+    assert detect_format(data) == "langchain"
+    report = detect_loops(data)
+    assert (report.tool_calls, report.success) == (4, False)
+
+
+def test_a_list_no_reader_knows_is_named_by_what_it_holds_not_called_empty():
+    with pytest.raises(TraceReadError, match=r"a list of 2 items, the first with keys: colour, size"):
+        detect_loops([{"colour": "red", "size": 1}, {"colour": "blue", "size": 2}])
+
+
 @pytest.mark.parametrize("document", [
     pytest.param([{"role": "user", "content": "hi"}, {"role": "user", "content": "anyone there?"}],
                  id="chat-of-user-turns-only"),
     pytest.param([{"role": "user", "content": "hi"}, {"type": "reasoning", "id": "rs_1", "summary": []}],
                  id="responses-items-of-input-and-reasoning-only"),
+    pytest.param([{"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": "x"}}]},
+                  {"role": "assistant", "content": [{"type": "thinking", "thinking": "...", "signature": "s"}]}],
+                 id="anthropic-of-an-image-and-thinking-only"),
+    pytest.param({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, id="gemini-of-one-user-content"),
+    pytest.param([{"task": "go", "task_images": None}, {"step_number": 1, "tool_calls": [], "model_output": None,
+                                                        "observations": None, "error": None}],
+                 id="smolagents-of-a-task-and-an-empty-step"),
 ])
 def test_steps_but_no_call_and_no_reply_is_never_a_pass(document):
-    with pytest.raises(TraceReadError, match=r"with a tool call or a model reply, but its \d+ turns? holds? neither \(only inputs"):
+    with pytest.raises(TraceReadError, match=r"with a tool call or a model reply, but its \d+ turns? holds? neither"):
         detect_loops(document)
+
+
+@pytest.mark.parametrize("document", [
+    pytest.param([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello! How can I help?"}],
+                 id="chat-with-a-reply"),
+    pytest.param({"contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                               {"role": "model", "parts": [{"text": "Hello!"}]}]}, id="gemini-with-a-reply"),
+])
+def test_healthy_twin_a_trace_with_one_reply_is_read_and_passes(document):
+    assert detect_loops(document).success
+
+
+@pytest.mark.parametrize("stem", ["responses", "anthropic", "langchain", "smolagents", "gemini"])
+def test_sniffers_look_at_the_first_items_only(stem):
+    """A sniffer never walks the whole document: what lies past its first items does not change the format."""
+    data = json.loads(_sample(stem, "loop").read_text())
+    items = data["messages"] if isinstance(data, dict) else data
+    padded = (items * 8)[:40] + [None] * 100_000  # a list that is no message list past its first 40 items
+    assert detect_format({**data, "messages": padded} if isinstance(data, dict) else padded) == FORMATS[stem]
