@@ -33,12 +33,13 @@ def add_parser(commands: Any) -> None:
     """Register `guard-replay` on the `loopmetric` command line."""
     parser = commands.add_parser(
         "guard-replay", **help_options("guard-replay"),
-        help="what the live guard would have done on recorded pydantic-ai, LangChain, OpenAI Agents SDK or "
-             "smolagents runs",
+        help="what the live guard would have done on recorded pydantic-ai, LangChain, OpenAI Agents SDK, "
+             "smolagents, Anthropic or Gemini runs",
         description="Replay recorded pydantic-ai runs through DetectLoops at these settings: the loops it would "
                     "have reported, at which request, and what stopping at the first one would have saved. "
-                    "LangChain messages (messages_to_dict), Agents SDK run items (to_input_list) and smolagents "
-                    "memory dumps (get_full_steps) are replayed through their adapter, call by call.")
+                    "LangChain messages (messages_to_dict, dumpd), Agents SDK run items (to_input_list) and "
+                    "smolagents memory dumps (get_full_steps) are replayed through their adapter, Anthropic "
+                    "Messages and Gemini contents through the core guard, call by call.")
     parser.add_argument("paths", nargs="+", help="all_messages_json() files, folders, globs, or - for stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per run (JSON Lines)")
     add_settings(parser, GuardSettings, "guard settings (defaults as in DetectLoops)")
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             errors.append(f"{path}: no file matches")
             continue
         for label, where, data, error in _histories(path):
-            # -- LangChain, OpenAI Agents SDK and smolagents recordings: guard/_frameworks.py --
+            # -- LangChain, Agents SDK, smolagents, Anthropic, Gemini recordings: guard/_frameworks.py --
             framework = _framework_of(data) if error is None and _format(data) != "pydantic-ai" else None
             if framework is not None:
                 others.append((label, framework, data))
@@ -123,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _replay_others(others: list[tuple[str, str, Any]], settings: dict[str, Any], as_json: bool) -> list[str]:
-    """Replay LangChain, Agents SDK and smolagents recordings step by step (guard/_frameworks.py)."""
+    """Replay LangChain, Agents SDK, smolagents, Anthropic and Gemini recordings step by step
+    (guard/_frameworks.py)."""
     from ..guard._frameworks import print_replay, replay_framework
 
     errors = []

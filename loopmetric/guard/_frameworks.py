@@ -1,4 +1,4 @@
-"""`guard-replay` for LangChain, OpenAI Agents SDK and smolagents recordings.
+"""`guard-replay` for LangChain, OpenAI Agents SDK, smolagents, Anthropic and Gemini recordings.
 
 Each recording is replayed through the adapter's own decision code (`decisions` in
 `langchain.py`, `openai_agents.py`, `smolagents.py`), so replay and the live adapter decide
@@ -7,7 +7,9 @@ the same on the same run. The framework is told by the reader registry's own sni
 
 - LangChain (format `langchain`): a list of messages as `messages_to_dict` or `dumpd` writes them;
 - OpenAI Agents SDK (format `responses`): a run's items as `result.to_input_list()` returns them;
-- smolagents (format `smolagents`): a memory dump, `agent.memory.get_full_steps()` (or `get_succinct_steps()`).
+- smolagents (format `smolagents`): a memory dump, `agent.memory.get_full_steps()` (or `get_succinct_steps()`);
+- Anthropic Messages and Gemini contents (no adapter): read by their reader, then replayed
+  through the core guard call by call (`_trace_replay.py`).
 
 Only the chosen framework is imported, and only when a recording of it is replayed.
 """
@@ -20,15 +22,18 @@ from typing import Any, Optional
 
 __all__ = ["FRAMEWORKS", "framework_of", "langchain_messages", "replay_framework", "print_replay"]
 
-FRAMEWORKS = {"langchain": "langchain", "openai-agents": "openai_agents", "smolagents": "smolagents"}
+FRAMEWORKS = {"langchain": "langchain", "openai-agents": "openai_agents", "smolagents": "smolagents",
+              "anthropic": "_trace_replay", "gemini": "_trace_replay"}  # no adapter: read, then the core guard
 
 # The registry's formats (`loopmetric.readers`) that an adapter replays: `score` and `guard-replay`
 # tell a recording's format by the same sniffers.
-_ADAPTERS = {"langchain": "langchain", "responses": "openai-agents", "smolagents": "smolagents"}
+_ADAPTERS = {"langchain": "langchain", "responses": "openai-agents", "smolagents": "smolagents",
+             "anthropic": "anthropic", "gemini": "gemini"}
 
 
 def framework_of(data: Any) -> Optional[str]:
-    """'langchain', 'openai-agents' or 'smolagents' for a recording of that framework, else None."""
+    """The framework ('langchain', 'openai-agents', 'smolagents', 'anthropic', 'gemini') whose
+    recording `data` is, else None."""
     from ..readers import detect_format
 
     try:

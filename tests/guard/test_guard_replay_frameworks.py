@@ -105,3 +105,22 @@ def test_an_adapter_without_its_framework_names_the_extra(extra):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{adapter} needs ") and f'pip install "loopmetric[{extra}]"' in done.stdout
+
+
+SAMPLES = ROOT / "examples" / "formats"  # written by examples/record_formats.py with each library
+SAMPLE_FRAMEWORKS = {"responses": "openai-agents", "langchain": "langchain", "langchain_dumpd": "langchain",
+                     "smolagents": "smolagents", "anthropic": "anthropic", "gemini": "gemini"}
+
+
+@pytest.mark.parametrize("stem, run", [pytest.param(stem, run, id=f"{stem}-{run}")
+                                       for stem in SAMPLE_FRAMEWORKS for run in ("loop", "healthy")])
+def test_guard_replay_reads_every_exported_format_score_reads(stem, run, capsys):
+    """The registry that `score` detects formats with tells guard-replay the framework: the loop is
+    nudged, its healthy twin is not."""
+    if SAMPLE_FRAMEWORKS[stem] in BLOCKED:
+        pytest.importorskip(BLOCKED[SAMPLE_FRAMEWORKS[stem]][0])
+    capsys.readouterr()
+    assert main(["guard-replay", str(SAMPLES / f"{stem}_{run}.json"), "--json"]) == 0
+    [replayed] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert replayed["framework"] == SAMPLE_FRAMEWORKS[stem]
+    assert any(step["action"] == "nudge" for step in replayed["steps"]) is (run == "loop")
