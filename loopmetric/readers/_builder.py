@@ -130,10 +130,12 @@ class TraceBuilder:
     def _no_step_error(self) -> str:
         """Why a trace of turns only is no trace: nothing in it was said or done by the agent."""
         turns = len(self._items)
+        inputs = sum(isinstance(item, Input) for item in self._items)
+        held = " and ".join(what for what, count in (("inputs to the agent", inputs),
+                                                      ("replies with no text", turns - inputs)) if count)
         why = "; ".join(self._notes[:3])
         return (f"Expected a {self.source or 'trace'} trace with a tool call or a model reply, but its "
-                f"{turns} turn{' holds' if turns == 1 else 's hold'} neither (only "
-                f"{'inputs to the agent' if all(isinstance(i, Input) for i in self._items) else 'empty replies'})"
+                f"{turns} turn{' holds' if turns == 1 else 's hold'} neither (only {held})"
                 + (f": {why}" if why else "."))
 
     # -- merging -----------------------------------------------------------
