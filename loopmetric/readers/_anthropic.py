@@ -50,7 +50,7 @@ def read_anthropic_messages(data: Any, *, name: str = "") -> Trace:
     messages = items_of(data, ("messages",))
     converted = Converted("Anthropic Messages")
     if not isinstance(messages, (list, tuple)):
-        return read_converted(converted, name=name, source="anthropic")
+        raise converted.not_a_list(messages)
     calls = Calls()
     for raw in messages:
         converted.items += 1

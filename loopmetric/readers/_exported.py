@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._canonical import as_mapping
-from .._errors import TraceReadError
+from .._errors import TraceReadError, describe
 from .._model import Trace
 from ._chat import read_chat_messages
 from ._json import parse_text
@@ -113,6 +113,10 @@ class Converted:
 
     def user(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})
+
+    def not_a_list(self, value: Any) -> TraceReadError:
+        """The error for a document that holds no list of them."""
+        return TraceReadError(f"Expected {self.what} (a list of them), but got {describe(value)}.")
 
     def notes(self) -> list[str]:
         return [f"{count} {why}; skipped." for why, count in self.skipped.items()]

@@ -57,7 +57,7 @@ def read_gemini_contents(data: Any, *, name: str = "") -> Trace:
     contents = items_of(data, ("contents",))
     converted = Converted("Gemini contents")
     if not isinstance(contents, (list, tuple)):
-        return read_converted(converted, name=name, source="gemini")
+        raise converted.not_a_list(contents)
     calls = Calls()
     for raw in contents:
         converted.items += 1

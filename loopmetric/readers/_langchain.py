@@ -53,7 +53,7 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
     messages = items_of(data, ("messages",))
     converted = Converted("LangChain messages")
     if not isinstance(messages, (list, tuple)):
-        return read_converted(converted, name=name, source="langchain")
+        raise converted.not_a_list(messages)
     calls = Calls()
     for raw in messages:
         converted.items += 1

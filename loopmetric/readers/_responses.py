@@ -52,7 +52,7 @@ def read_responses_items(data: Any, *, name: str = "") -> Trace:
     items = items_of(data, ("items", "input"))
     converted = Converted("Responses-API items")
     if not isinstance(items, (list, tuple)):
-        return read_converted(converted, name=name, source="responses")
+        raise converted.not_a_list(items)
     calls = Calls()
     text: list[str] = []
     group: list[tuple[str, str, Any]] = []  # the calls of the model response being read

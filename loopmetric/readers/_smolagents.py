@@ -75,7 +75,7 @@ def read_smolagents_steps(data: Any, *, name: str = "") -> Trace:
     steps = items_of(data, ("steps",))
     converted = Converted("smolagents memory")
     if not isinstance(steps, (list, tuple)):
-        return read_converted(converted, name=name, source="smolagents")
+        raise converted.not_a_list(steps)
     for raw in steps:
         converted.items += 1
         m = as_mapping(raw)

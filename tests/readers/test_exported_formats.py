@@ -242,3 +242,24 @@ def test_sniffers_look_at_the_first_items_only(stem):
     items = data["messages"] if isinstance(data, dict) else data
     padded = (items * 8)[:40] + [None] * 100_000  # a list that is no message list past its first 40 items
     assert detect_format({**data, "messages": padded} if isinstance(data, dict) else padded) == FORMATS[stem]
+
+
+@pytest.mark.parametrize("fmt, stem, message", [
+    pytest.param("gemini", "responses", "Expected Gemini contents with messages, tool calls or results, but its 12 "
+                 "items hold none (12 contents without parts)", id="gemini-reads-responses-items"),
+    pytest.param("smolagents", "gemini", "Expected smolagents memory with messages, tool calls or results, but its "
+                 "12 items hold none (12 steps of no known kind)", id="smolagents-reads-gemini-contents"),
+    pytest.param("anthropic", "smolagents", "Expected Anthropic Messages with messages, tool calls or results, but "
+                 "its 7 items hold none (7 messages that are not user or assistant messages)",
+                 id="anthropic-reads-smolagents-steps"),
+])
+def test_a_format_named_that_is_not_the_files_own_is_an_error_saying_why(fmt, stem, message, capsys):
+    assert main(["score", "--format", fmt, str(_sample(stem, "loop"))]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_document_that_holds_no_list_is_an_error_naming_what_it_got():
+    from loopmetric.readers._anthropic import read_anthropic_messages
+
+    with pytest.raises(TraceReadError, match=r"Expected Anthropic Messages \(a list of them\), but got a dict"):
+        read_anthropic_messages({"model": "claude"})
