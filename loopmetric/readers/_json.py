@@ -3,15 +3,14 @@ or documents one after another as `ConsoleSpanExporter` prints them)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from .._deep_json import TooDeep, loads, raw_decode
 from .._errors import TraceReadError
 
 __all__ = ["TEXT_TYPES", "Unreadable", "documents", "parse_all", "parse_text"]
 
 TEXT_TYPES = (str, bytes, bytearray, memoryview)
-_DECODER = json.JSONDecoder()
 
 
 class Unreadable(Exception):
@@ -38,9 +37,9 @@ def documents(text: Any) -> list[tuple[int, Any]]:
     """
     text = _text(text)
     try:
-        return [(1, json.loads(text))]
-    except RecursionError:
-        raise Unreadable([(1, "JSON nested too deeply to parse")], []) from None
+        return [(1, loads(text))]  # as deep as `MAX_DEPTH` (`_deep_json`), the same in every process
+    except TooDeep as error:
+        raise Unreadable([(1, str(error))], []) from None
     except ValueError as whole_error:
         first_error = whole_error
     found: list[tuple[int, Any]] = []
@@ -54,9 +53,9 @@ def documents(text: Any) -> list[tuple[int, Any]]:
                 break
             line += text.count("\n", counted, at)
             counted = at
-            value, at = _DECODER.raw_decode(text, at)
+            value, at = raw_decode(text, at)
             found.append((line, value))
-    except (ValueError, RecursionError):
+    except ValueError:
         found = []
     if len(found) > 1:
         return found
@@ -66,8 +65,8 @@ def documents(text: Any) -> list[tuple[int, Any]]:
     problems: list[tuple[int, str]] = []
     for number, line in lines:
         try:
-            found.append((number, json.loads(line)))
-        except (ValueError, RecursionError) as error:
+            found.append((number, loads(line)))
+        except ValueError as error:
             problems.append((number, f"not valid JSON: {error}"))
     raise Unreadable(problems, found)
 
