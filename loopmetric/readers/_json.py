@@ -8,7 +8,7 @@ from typing import Any
 from .._deep_json import TooDeep, loads, raw_decode
 from .._errors import TraceReadError
 
-__all__ = ["TEXT_TYPES", "Unreadable", "documents", "parse_all", "parse_text"]
+__all__ = ["TEXT_TYPES", "Unreadable", "compact", "documents", "parse_all", "parse_text"]
 
 TEXT_TYPES = (str, bytes, bytearray, memoryview)
 
@@ -98,3 +98,39 @@ def parse_text(value: Any, *, many: bool = False) -> Any:
         f"Expected JSON text of one trace, but it holds {len(parsed)} JSON documents; "
         "read them with load_traces(path) or one at a time."
     )
+
+
+_SHORT = 64  # strings up to this long are shared when equal: ids, roles, names, attribute keys
+
+
+def compact(document: Any) -> Any:
+    """`document` (parsed JSON, changed in place) with equal short strings made one object.
+
+    `json.loads` shares equal keys but not equal values: the role of every message, the
+    trace id of every span, each attribute's key are each a string of their own. Sharing
+    them makes a big parsed file a fifth to a quarter smaller, and changes no value.
+    Iterative: any depth.
+    """
+    seen: dict[str, str] = {}
+    same = seen.setdefault
+    stack = [document]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        if type(node) is dict:
+            for key, value in node.items():
+                kind = type(value)
+                if kind is str:
+                    if len(value) <= _SHORT:
+                        node[key] = same(value, value)
+                elif kind is dict or kind is list:
+                    push(value)
+        elif type(node) is list:
+            for index, value in enumerate(node):
+                kind = type(value)
+                if kind is str:
+                    if len(value) <= _SHORT:
+                        node[index] = same(value, value)
+                elif kind is dict or kind is list:
+                    push(value)
+    return document
