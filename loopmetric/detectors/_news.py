@@ -78,7 +78,8 @@ def info_units(text: Optional[str]) -> frozenset[str]:
     if not text:
         return frozenset()
     if "\n" not in text and "\r" not in text:
-        return frozenset((" ".join(text.split()),))
+        folded = " ".join(text.split())
+        return frozenset((text if folded == text else folded,))  # no copy of a result already folded
     units = set()
     for line in text.splitlines()[:_MAX_LINES]:
         line = line.rstrip()  # spacing inside a line is kept: in code it is content

@@ -118,15 +118,15 @@ _COMPACT_FROM = 1 << 20  # characters of text from which equal short strings are
 
 def _parsed(text: str) -> _Found:
     """The documents of a file's text, each with its line, or why it does not parse."""
+    share = len(text) >= _COMPACT_FROM  # a big file: its parsed documents a fifth smaller, the same values
     try:
-        found: _Found = [(line, data, None) for line, data in parse_documents(text)]
+        return [(line, data, None) for line, data in parse_documents(text, share=share)]
     except Unreadable as error:
-        found = sorted([(line, None, why) for line, why in error.problems]
-                       + [(line, data, None) for line, data in error.documents], key=lambda item: item[0])
-    if len(text) >= _COMPACT_FROM:  # a big file: its parsed documents a fifth smaller, the same values
-        for _, data, _ in found:
-            compact(data)
-    return found
+        if share:
+            for _, data in error.documents:
+                compact(data)
+        return sorted([(line, None, why) for line, why in error.problems]
+                      + [(line, data, None) for line, data in error.documents], key=lambda item: item[0])
 
 
 def _entries(found: _Found, fmt: Optional[str]) -> Iterator[_Entry]:

@@ -3,6 +3,7 @@ or documents one after another as `ConsoleSpanExporter` prints them)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .._deep_json import TooDeep, loads, raw_decode
@@ -30,12 +31,25 @@ def _text(value: Any) -> str:
         raise TraceReadError(f"Expected UTF-8 JSON bytes, but they do not decode: {error}") from None
 
 
-def documents(text: Any) -> list[tuple[int, Any]]:
+def documents(text: Any, *, share: bool = False) -> list[tuple[int, Any]]:
     """The JSON documents of a text (str or bytes), each with the line it starts on.
 
-    Raises `Unreadable` with what parsed and what did not (line, why).
+    With `share`, equal short strings of the documents are one object (`compact`; a big
+    file's documents a fifth smaller, while they are parsed). Raises `Unreadable` with
+    what parsed and what did not (line, why).
     """
     text = _text(text)
+    if share:
+        try:
+            return [(1, _sharing_decoder().decode(text))]
+        except RecursionError:
+            pass  # the iterative parser below, then `compact`
+        except ValueError:
+            pass  # several documents, or none: said below as without `share`
+        parsed = documents(text)
+        for _, document in parsed:
+            compact(document)
+        return parsed
     try:
         return [(1, loads(text))]  # as deep as `MAX_DEPTH` (`_deep_json`), the same in every process
     except TooDeep as error:
@@ -134,3 +148,17 @@ def compact(document: Any) -> Any:
                 elif kind is dict or kind is list:
                     push(value)
     return document
+
+
+def _sharing_decoder() -> json.JSONDecoder:
+    """A decoder that shares equal short string values of each object as it is made (keys are
+    shared by `json` itself): the same values as `json.loads`, in less memory."""
+    seen: dict[str, str] = {}
+    same = seen.setdefault
+
+    def share(obj: dict) -> dict:
+        for key, value in obj.items():
+            if type(value) is str and len(value) <= _SHORT:
+                obj[key] = same(value, value)
+        return obj
+    return json.JSONDecoder(object_hook=share)
