@@ -23,6 +23,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Callable
 
+from ._deep_json import loads
+
 __all__ = [
     "as_mapping",
     "canonical_args",
@@ -200,8 +202,8 @@ def _canonical_args(args: Any) -> str:
         stripped = args.strip()
         if stripped[:1] in ("{", "[") :
             try:
-                args = json.loads(stripped)
-            except (ValueError, RecursionError):
+                args = loads(stripped)
+            except ValueError:
                 return json.dumps(stripped, ensure_ascii=False)
         else:
             return json.dumps(stripped, ensure_ascii=False)

@@ -10,6 +10,7 @@ from .._settings import LoopSettings
 from ._help import help_options
 from ._args import EXIT_OK, EXIT_USAGE, add_inputs, add_loop_settings, say
 from .._numbers import count
+from ._limits import in_work_thread
 from ._output import console
 from ._targets import Skipped, nothing_scored, say_skipped, scored, targets
 
@@ -32,7 +33,9 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
     status = EXIT_OK
     skipped: list[tuple[str, str]] = []
     shown_any = False
-    for target in found:
+
+    def explain(target: Any) -> None:
+        nonlocal status, shown_any
         for name, trace, report, error in scored(target, args.format, settings):
             if isinstance(error, Skipped):
                 skipped.append((name, str(error)))
@@ -42,6 +45,8 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
             else:
                 print_timeline(shown, name, trace, report)
                 shown_any = True
+    for target in found:
+        in_work_thread(explain, target)  # the limits `score` reads the file with (`_limits`)
     say_skipped(skipped)
     if skipped and not shown_any:  # nothing explained: never a silent success
         return say(f"loopmetric: {nothing_scored(skipped)}", EXIT_USAGE)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Optional
 
+from .._deep_json import loads
+
 from ..guard._frameworks import framework_of as _framework_of
 from ..guard._settings import GuardSettings
 from ..readers import detect_format, expand_paths
@@ -156,7 +158,7 @@ def _histories(path: str) -> list[tuple[str, str, Any, Optional[str]]]:
     if not text.strip():
         return [(stem, where, None, "empty input" if path == "-" else "empty file")]
     try:
-        return [(stem, where, json.loads(text), None)]
+        return [(stem, where, loads(text), None)]
     except ValueError as whole:
         lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2:
@@ -164,7 +166,7 @@ def _histories(path: str) -> list[tuple[str, str, Any, Optional[str]]]:
     out: list[tuple[str, str, Any, Optional[str]]] = []
     for number, line in lines:
         try:
-            out.append((f"{stem}:{number}", f"{where}:{number}", json.loads(line), None))
+            out.append((f"{stem}:{number}", f"{where}:{number}", loads(line), None))
         except ValueError as error:
             out.append((f"{stem}:{number}", f"{where}:{number}", None, f"not valid JSON: {error}"))
     return out

@@ -14,6 +14,7 @@ from .._settings import LoopSettings
 from ._help import help_options
 from ._args import EXIT_USAGE, add_gate, add_inputs, add_loop_settings, jobs, say
 from ._gate import exit_status, gate
+from ._limits import work_in_thread
 from ._output import file_problem, junit_problem, print_table, progress, summary_of, write_junit
 from ._targets import nothing_scored, say_skipped, score_file, score_file_with_pages, skipped_line, targets
 
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
     if not found:
         return say("loopmetric: no trace files found", EXIT_USAGE)
     work = [(target, args.format, settings) for target in found]
-    one = score_file if page is None else score_file_with_pages
+    # Every file in a work thread of fixed limits, in this process or a worker: the same rows (`_limits`).
+    one = work_in_thread(score_file if page is None else score_file_with_pages)
     with progress(len(work)) as advance:
         if args.jobs > 1 and len(work) > 1 and all(path != "-" for path, _, _ in found):
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -38,11 +38,12 @@ package folder with downloads disabled, no network, deterministic.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import threading
 from typing import Any, Callable, Optional, Sequence
+
+from .._deep_json import loads
 
 from .._findings import Finding, step_range
 from .._model import Trace
@@ -175,8 +176,8 @@ def _finding(steps, members: list[int], similarity: float) -> Finding:
 def _instruction(args: str) -> Optional[str]:
     """A call's only argument when it is prose of `_INSTRUCTION_WORDS`+ words."""
     try:
-        value = json.loads(args)
-    except (ValueError, RecursionError):
+        value = loads(args)
+    except ValueError:
         return None
     if isinstance(value, dict) and len(value) == 1:
         value = next(iter(value.values()))

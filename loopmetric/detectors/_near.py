@@ -19,12 +19,12 @@ Failing attempts at different targets are exploration, never a loop.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 
 from rapidfuzz.distance import Indel
 
+from .._deep_json import loads
 from .._model import ToolCall
 
 __all__ = ["argument_words", "near_identical", "near_identical_groups"]
@@ -40,8 +40,8 @@ _SHARED = 0.7
 def argument_words(args: str) -> list[str]:
     """The words of an argument list's values (not its keys), in order, case folded."""
     try:
-        stack = [json.loads(args)]
-    except (ValueError, RecursionError):
+        stack = [loads(args)]
+    except ValueError:
         return _WORD.findall(args.casefold())[:_MAX_WORDS]
     words: list[str] = []
     while stack and len(words) < _MAX_WORDS:

@@ -21,9 +21,10 @@ them when those counts match. Detectors build their runs from that.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Optional
+
+from .._deep_json import loads
 
 from .._model import ToolCall, Trace
 
@@ -77,7 +78,8 @@ def info_units(text: Optional[str]) -> frozenset[str]:
     if not text:
         return frozenset()
     if "\n" not in text and "\r" not in text:
-        return frozenset((" ".join(text.split()),))
+        folded = " ".join(text.split())
+        return frozenset((text if folded == text else folded,))  # no copy of a result already folded
     units = set()
     for line in text.splitlines()[:_MAX_LINES]:
         line = line.rstrip()  # spacing inside a line is kept: in code it is content
@@ -122,8 +124,8 @@ def is_note(args: str) -> bool:
     if "\\n" in args or len(args) > 4_000 or args.count(" ") < _NOTE_WORDS:
         return False  # prose of more than _NOTE_WORDS words has at least that many spaces
     try:
-        value = json.loads(args)
-    except (ValueError, RecursionError):
+        value = loads(args)
+    except ValueError:
         return False
     if isinstance(value, dict):
         if len(value) != 1:
@@ -139,8 +141,8 @@ def _words(text: str) -> set[str]:
 def _argument_words(args: str) -> set[str]:
     """The words of an argument list's values (not its keys)."""
     try:
-        stack = [json.loads(args)]
-    except (ValueError, RecursionError):
+        stack = [loads(args)]
+    except ValueError:
         return _words(args)
     words: set[str] = set()
     while stack and len(words) < 10_000:

@@ -30,9 +30,10 @@ Findings are `repeated_result` (or `repeated_error` when the call failed), mild 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Optional
+
+from .._deep_json import loads
 
 from .._canonical import mask_result
 from .._findings import Finding, Severity, step_range
@@ -50,8 +51,8 @@ def _carries_content(args: str) -> bool:
     if "\\n" not in args:
         return False
     try:
-        stack = [json.loads(args)]
-    except (ValueError, RecursionError):
+        stack = [loads(args)]
+    except ValueError:
         return True
     while stack:
         value = stack.pop()

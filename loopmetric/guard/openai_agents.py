@@ -23,12 +23,12 @@ concurrent runs never share what they recorded.
 
 from __future__ import annotations
 
-import json
 import threading
 import weakref
 from typing import Any, Literal
 
 from ._extras import require
+from .._deep_json import loads
 
 require("agents", "openai-agents", "the OpenAI Agents SDK (openai-agents)")
 
@@ -46,7 +46,7 @@ def _get(item: Any, name: str) -> Any:
 def _args(arguments: Any) -> Any:
     if isinstance(arguments, str):
         try:
-            return json.loads(arguments)
+            return loads(arguments)
         except ValueError:
             return arguments
     return arguments

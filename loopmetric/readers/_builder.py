@@ -150,10 +150,16 @@ class TraceBuilder:
         if not self._spans and not any(_acts(item) for item in self._items):
             raise TraceReadError(self._no_step_error())
         ordered = merge_requests(self._items, self._scope_of, self._within)
+        self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
         steps = number_steps(ordered, extra)
-        spans = tuple(map(Span._make, self._spans))
+        raw_spans, self._spans = self._spans, []
+        spans = []
+        for index, fields in enumerate(raw_spans):  # each span's fields let go once it is frozen
+            spans.append(Span._make(fields))
+            raw_spans[index] = None  # type: ignore[call-overload]
+        del raw_spans
         notes = list(self._notes)
         if self._dropped_notes:
             notes.append(f"... and {self._dropped_notes} more notes like these.")
-        return Trace(spans=spans, steps=steps, name=self.name, source=self.source, notes=tuple(notes))
+        return Trace(spans=tuple(spans), steps=steps, name=self.name, source=self.source, notes=tuple(notes))

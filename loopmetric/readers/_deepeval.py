@@ -94,7 +94,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             break
 
         raw_type, raw_name = m.get("type"), m.get("name")
-        type_ = (raw_type if type(raw_type) is str else _text(raw_type, "base")).lower()
+        type_ = _lower(raw_type if type(raw_type) is str else _text(raw_type, "base"))
         span_name = raw_name if type(raw_name) is str else _text(raw_name, "")
         span = builder.add_span(parent, depth, type_, span_name)
         key = (type_, span_name)
@@ -165,6 +165,19 @@ _SPAN_KEYS = ("type", "name", "children", "input", "output", "tools_called")
 def _is_span(value: Any) -> bool:
     m = as_mapping(value)
     return m is not None and any(key in m for key in _SPAN_KEYS)
+
+
+_LOWER: dict[str, str] = {}
+
+
+def _lower(type_: str) -> str:
+    """A span type lowercased, one string object per type (not one per span)."""
+    lowered = _LOWER.get(type_)
+    if lowered is None:
+        lowered = type_.lower()
+        if len(_LOWER) < 1_000:
+            _LOWER[type_] = lowered
+    return lowered
 
 
 def _where(slot: int, parent: int) -> str:

@@ -11,9 +11,10 @@ reply after reply, whatever its words.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Optional
+
+from .._deep_json import loads
 
 __all__ = ["harness_turn"]
 
@@ -27,8 +28,8 @@ def harness_turn(messages: Any) -> Optional[str]:
         if messages[:1] not in ("[", "{"):
             return None
         try:
-            messages = json.loads(messages)
-        except (ValueError, RecursionError):
+            messages = loads(messages)
+        except ValueError:
             return None
     if isinstance(messages, Mapping):
         messages = messages.get("messages")

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 from .._gc import collector_paused
 from .._model import Trace
 from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, records
-from ._json import Unreadable
+from ._json import Unreadable, compact
 from ._json import documents as parse_documents
 from ._otlp import is_otlp
 from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export (issue 22)
@@ -63,26 +63,41 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     except (OSError, UnicodeDecodeError) as error:
         yield LoadedTrace(stem, error=f"{where}: cannot read: {error}")
         return
-    yield from load_text(text, path, fmt)
+    held = [text]
+    del text  # held only by `held`, which `_load` empties: the text is freed once it is parsed
+    yield from _load(held, path, fmt)
 
 
 def load_text(text: str, path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     """Every trace in the text of a file (or of a part of it, such as one line of
     JSON Lines), read and named as `load_traces` reads the file `path`. Never raises."""
+    yield from _load([text], path, fmt)
+
+
+def _load(held: list[str], path: str, fmt: Optional[str]) -> Iterator[LoadedTrace]:
+    """`load_text` of the one text in `held`, taken out of it: nothing here keeps the text (a
+    few times smaller than what it parses into) once it is parsed."""
     where = "<stdin>" if path == "-" else path
     stem = "<stdin>" if path == "-" else Path(path).name
-    if not text.strip():  # nothing to parse: said as such, not as a JSON error
+    text = held.pop()
+    if not text or text.isspace():  # nothing to parse: said as such, not as a JSON error (and no copy)
         yield LoadedTrace(stem, error=f"{where}: empty input" if path == "-" else f"{where}: empty file")
         return
-    entries = list(_entries(text, fmt))
+    found = _parsed(text)
+    del text
+    entries = list(_entries(found, fmt))
+    del found
     several = len(entries) > 1
-    for index, (label, read, why, not_a_trace) in enumerate(entries):
+    entries.reverse()  # taken from the end, each dropped once read: its parsed document with it
+    for index in range(len(entries)):
+        label, read, why, not_a_trace = entries.pop()
         at = f"#{index}" if several else ""
         name = stem + at
         if read is not None:
             try:
                 with collector_paused():  # not across the yield: the caller's code runs there
                     trace = dataclasses.replace(read(), name=name)
+                read = None
             except (ValueError, TypeError, RecursionError) as error:
                 why = str(error)
             else:
@@ -95,13 +110,27 @@ def load_text(text: str, path: str, fmt: Optional[str] = None) -> Iterator[Loade
 _Entry = tuple[str, Optional[Callable[[], Trace]], Optional[str], bool]  # label, read, why not, not a trace
 
 
-def _entries(text: str, fmt: Optional[str]) -> Iterator[_Entry]:
-    """The records of a file in order, each still to be read, or why it cannot be."""
+_Found = list[tuple[int, Any, Optional[str]]]  # line, parsed document or None, why it did not parse
+
+
+_COMPACT_FROM = 1 << 20  # characters of text from which equal short strings are shared (`compact`)
+
+
+def _parsed(text: str) -> _Found:
+    """The documents of a file's text, each with its line, or why it does not parse."""
+    share = len(text) >= _COMPACT_FROM  # a big file: its parsed documents a fifth smaller, the same values
     try:
-        found: list[tuple[int, Any, Optional[str]]] = [(line, data, None) for line, data in parse_documents(text)]
+        return [(line, data, None) for line, data in parse_documents(text, share=share)]
     except Unreadable as error:
-        found = sorted([(line, None, why) for line, why in error.problems]
-                       + [(line, data, None) for line, data in error.documents], key=lambda item: item[0])
+        if share:
+            for _, data in error.documents:
+                compact(data)
+        return sorted([(line, None, why) for line, why in error.problems]
+                      + [(line, data, None) for line, data in error.documents], key=lambda item: item[0])
+
+
+def _entries(found: _Found, fmt: Optional[str]) -> Iterator[_Entry]:
+    """The records of a file in order, each still to be read, or why it cannot be."""
     parsed = [data for _, data, why in found if why is None]
     if len(parsed) > 1 and (fmt in (None, "otlp") and all(is_otlp(d) for d in parsed)
                             or fmt in (None, "openai-agents") and all(is_openai_agents(d) for d in parsed)):

@@ -25,8 +25,10 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]]) -> tupl
         keyed.extend((start, 0, seq, call) for start, seq, call in extra)
         keyed.sort(key=lambda row: row[:3])
         ordered = [row[3] for row in keyed]
+        del keyed
     steps: list[Step] = []
-    for item in ordered:
+    for index, item in enumerate(ordered):
+        ordered[index] = None  # the caller's list: each item is let go once frozen (memory, issue 28)
         if isinstance(item, Input) and not steps:
             continue  # the task itself: nothing before it to repeat, so not a step
         number = len(steps) + 1

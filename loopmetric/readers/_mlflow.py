@@ -16,9 +16,10 @@ each.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from typing import Any, Optional
+
+from .._deep_json import loads
 
 from .._errors import TraceReadError
 from .._model import Trace
@@ -120,8 +121,8 @@ def _decoded(value: Any) -> Any:
     """MLflow stores every attribute value as JSON text."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except (ValueError, RecursionError):
+            return loads(value)
+        except ValueError:
             return value
     return value
 

@@ -14,9 +14,10 @@ the syntax names it (the tag, the ReAct verb, the code block's language).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Optional
+
+from .._deep_json import raw_decode
 
 from ._shapes import ToolRequest
 
@@ -79,7 +80,7 @@ def _json_action(text: str) -> Optional[ToolRequest]:
     start = text.find("{")
     while 0 <= start < len(text):
         try:
-            value, _ = json.JSONDecoder().raw_decode(text, start)
+            value, _ = raw_decode(text, start)
         except ValueError:
             start = text.find("{", start + 1)
             continue

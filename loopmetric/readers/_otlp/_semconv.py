@@ -4,9 +4,10 @@ read from the GenAI conventions (`gen_ai.*`: Logfire, pydantic-ai) or OpenInfere
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Optional
+
+from ..._deep_json import loads
 
 from .._shapes import finite_number
 from ._wire import WireSpan, attributes
@@ -73,8 +74,8 @@ def _parsed(value: Any) -> Any:
     """JSON text inside an attribute, parsed; anything else as it is."""
     if isinstance(value, str) and value[:1] in ("[", "{"):
         try:
-            return json.loads(value)
-        except (ValueError, RecursionError):
+            return loads(value)
+        except ValueError:
             return value
     return value
 
