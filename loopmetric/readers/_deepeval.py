@@ -19,7 +19,7 @@ from ._shapes import clean_tool_name, finite_number, merge_requests, read_llm_ou
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
-from ._feedback import harness_turn
+from ._inference import first_prompt, other_side_turn, prompt_messages
 
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
@@ -63,6 +63,9 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
     read = 0
+    llm_calls = 0  # LLM spans read so far: the first one's input is the run's prompt
+    last_reply = ""
+    prompt: Optional[str] = None  # the user text of the first LLM input
 
     def leave(key: tuple[str, str], ident: int) -> None:
         """The span is done: off the ancestry path, and out of the labelled count."""
@@ -111,10 +114,18 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         entries = _entries(tools_called, builder, span) if tools_called is not None else []
         claims = []
         if type_ == "llm":
-            feedback = harness_turn(m.get("input"))  # the harness's words to the model (issue 20)
+            llm_input = m.get("input")
+            if not llm_calls:
+                for where, declared in prompt_messages(llm_input):
+                    builder.actions.declare(declared, where)
+                prompt = first_prompt(llm_input)
+            # The other side's words to the model (issue 20), in a whole conversation or the newest messages.
+            feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
+            llm_calls += 1
             if feedback is not None:
                 builder.add_input(feedback, "user", span=span)
             text, requests = read_llm_output(m.get("output"))
+            last_reply = text
             builder.add_llm_output(
                 text,
                 merge_requests(requests, entries),

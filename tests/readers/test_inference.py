@@ -1,0 +1,160 @@
+"""`readers._inference`: a text action is a call only where the run shows it ran (its syntax
+declared, or an observation answering it), with the evidence kept; otherwise it is text.
+Each rule has its healthy twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import detect_loops, read_chat_messages
+from loopmetric.readers._inference import ActionInference, observation_shaped
+from loopmetric.readers._text_actions import find_text_action
+
+HELPFUL = "You are a helpful assistant."
+REACT = ("Solve the question with interleaving Thought, Action, Observation steps. Action can be: "
+         "(1) Search[entity], (2) Lookup[keyword], (3) Finish[answer].")
+TAGGED = "Write Python inside <execute> ... </execute>; the output comes back as the next message."
+FENCED = "Reply with a THOUGHT and exactly one ```bash code block; it runs in a shell."
+
+
+def chat(system: str, replies: list[str], answers: list[str], task: str = "Help me, please.") -> list[dict]:
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]
+    for reply, answer in zip(replies, answers):
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": answer}]
+    return messages
+
+
+TIPS = ["<b>Tip:</b> drink water before you feel thirsty.<p>It helps.</p>",
+        "<b>Tip:</b> <ul><li>walk after meals</li></ul>",
+        "<b>Tip:</b> sleep at the same time each night. <script>track()</script>",
+        "<b>Tip:</b> <p>stretch every hour</p> at your desk."]
+MARKDOWN = ["# Plan\n- **first** read the file\n- then run it", "## Steps\n1. *open* the app\n2. log in",
+            "> quote of the day\n\n**bold** idea number three", "| a | b |\n|---|---|\n| 1 | 2 |"]
+XML = ["<note><to>Ann</to><body>Meet at 5</body></note>", "<item><name>pen</name><price>2</price></item>",
+       "<config><debug>true</debug></config>", "<person><age>31</age></person>"]
+CODE = ["Here is one:\n```python\ndef add(a, b):\n    return a + b\n```",
+        "Another:\n```python\ndef mul(a, b):\n    return a * b\n```",
+        "And:\n```python\ndef sub(a, b):\n    return a - b\n```",
+        "Last:\n```python\ndef div(a, b):\n    return a / b\n```"]
+
+
+@pytest.mark.parametrize("replies", [
+    pytest.param(TIPS, id="html"), pytest.param(MARKDOWN, id="markdown"), pytest.param(XML, id="xml"),
+    pytest.param(CODE, id="fenced-code"),
+])
+@pytest.mark.parametrize("answer", ["Another one.", "ok", "next", "Thanks! One more?"])
+def test_prose_read_as_tool_calls_markup_in_answers_is_text(replies, answer):
+    trace = read_chat_messages(chat(HELPFUL, replies, [answer] * len(replies)))
+    assert trace.tool_calls == ()
+    report = detect_loops(trace)
+    assert report.success is True, report.reason
+
+
+@pytest.mark.parametrize(("system", "reply", "answer", "why"), [
+    pytest.param(REACT, "Thought: look it up.\nAction: Search[Paris]", "Paris is the capital.",
+                 "declared in the system prompt", id="react-declared"),
+    pytest.param(HELPFUL, "Thought: look it up.\nAction: Search[Paris]", "Observation 1: Paris is the capital.",
+                 "answered by an observation", id="react-observation"),
+    pytest.param(TAGGED, "<execute>print(1)</execute>", "1", "declared in the system prompt", id="tag-declared"),
+    pytest.param(HELPFUL, "<execute>print(1)</execute>", "Observation:\n1", "answered by an observation",
+                 id="tag-observation"),
+    pytest.param(FENCED, "THOUGHT: list.\n```bash\nls\n```", "app.py", "declared in the system prompt",
+                 id="fence-declared"),
+    pytest.param(HELPFUL, "THOUGHT: list.\n```bash\nls\n```", "<returncode>0</returncode>\napp.py",
+                 "answered by an observation", id="fence-observation"),
+])
+def test_a_text_action_the_run_shows_ran_is_a_call_and_says_why(system, reply, answer, why):
+    trace = read_chat_messages(chat(system, [reply], [answer]))
+    (call,) = trace.tool_calls
+    assert call.result == answer
+    assert why in call.inferred
+
+
+@pytest.mark.parametrize(("system", "answer"), [
+    pytest.param(REACT, "Paris is the capital.", id="declared"),
+    pytest.param(HELPFUL, "Observation: Paris is the capital.", id="observation-turns"),
+])
+def test_a_react_loop_declared_or_observed_fails(system, answer):
+    replies = ["Thought: search.\nAction: Search[Paris]"] * 4
+    trace = read_chat_messages(chat(system, replies, [answer] * 4))
+    assert len(trace.tool_calls) == 4
+    assert detect_loops(trace).success is False
+
+
+@pytest.mark.parametrize(("system", "answers"), [
+    pytest.param(REACT, ["Paris is in France.", "France is in Europe.", "Europe is a continent."], id="declared"),
+    pytest.param(HELPFUL, ["Observation: Paris is in France.", "Observation: France is in Europe.",
+                           "Observation: Europe is a continent."], id="observation-turns"),
+])
+def test_a_react_run_that_progresses_passes(system, answers):
+    replies = ["Action: Search[Paris]", "Action: Search[France]", "Action: Search[Europe]"]
+    trace = read_chat_messages(chat(system, replies, answers))
+    assert [c.result for c in trace.tool_calls] == answers
+    assert detect_loops(trace).success is True
+
+
+def test_a_syntax_seen_running_is_declared_for_the_rest_of_the_run():
+    replies = ["<execute>ls</execute>", "<execute>cat a</execute>"]
+    trace = read_chat_messages(chat(HELPFUL, replies, ["Observation: a", "hello"]))
+    first, second = trace.tool_calls
+    assert "answered by an observation" in first.inferred
+    assert "ran earlier in the run" in second.inferred and second.result == "hello"
+
+
+def test_a_tools_list_declares_the_tool():
+    record = {"tools": [{"type": "function", "function": {"name": "execute"}}],
+              "messages": chat(HELPFUL, ["<execute>ls</execute>"], ["a b"])}
+    (call,) = read_chat_messages(record).tool_calls
+    assert "tool list" in call.inferred
+
+
+def test_an_undeclared_tag_is_not_a_call_even_in_a_run_that_runs_another():
+    replies = ["<execute>ls</execute>", "<b>Done:</b> the listing is above."]
+    trace = read_chat_messages(chat(TAGGED, replies, ["a b", "Another one."]))
+    assert [c.name for c in trace.tool_calls] == ["execute"]
+
+
+@pytest.mark.parametrize(("text", "shaped"), [
+    pytest.param("Observation: x", True, id="label"),
+    pytest.param("Observation 3: x", True, id="numbered-label"),
+    pytest.param("Execution output:\n1", True, id="two-word-label"),
+    pytest.param("<returncode>1</returncode>", True, id="tag"),
+    pytest.param('{"ok": true}', True, id="json"),
+    pytest.param("```\nout\n```", True, id="fence"),
+    pytest.param("", False, id="empty-is-not"),
+    pytest.param("Another one.", False, id="a-request"),
+    pytest.param("yes", False, id="yes"),
+    pytest.param("What is the capital of France?", False, id="a-question"),
+    pytest.param("ok, and the next step?", False, id="comma-not-label"),
+])
+def test_observation_shaped(text, shaped):
+    assert observation_shaped(text) is shaped
+
+
+@pytest.mark.parametrize(("reply", "syntax"), [
+    pytest.param("<execute>x</execute>", "tag", id="tag"),
+    pytest.param("Action: Search[x]", "react", id="react"),
+    pytest.param("Action: Search\nAction Input: x", "react", id="react-input"),
+    pytest.param("```bash\nls\n```", "fence", id="fence"),
+    pytest.param('{"action": "go"}', "json", id="json"),
+])
+def test_find_text_action_says_its_syntax(reply, syntax):
+    found = find_text_action(reply)
+    assert found is not None and found.syntax == syntax and found.written
+
+
+@pytest.mark.parametrize(("prompt", "reply", "declared"), [
+    pytest.param(TAGGED, "<execute>x</execute>", True, id="tag-shown"),
+    pytest.param(TAGGED, "<solution>x</solution>", False, id="another-tag"),
+    pytest.param(REACT, "Action: Lookup[x]", True, id="react-listed"),
+    pytest.param(HELPFUL, "Action: Lookup[x]", False, id="react-not-listed"),
+    pytest.param(FENCED, "```bash\nls\n```", True, id="fence-shown"),
+    pytest.param(HELPFUL, "```bash\nls\n```", False, id="fence-not-shown"),
+    pytest.param('Answer with {"action": ..., "action_input": ...}', '{"action": "go"}', True, id="json-shown"),
+])
+def test_declaration_by_a_prompt(prompt, reply, declared):
+    actions = ActionInference()
+    actions.declare(prompt, "system prompt")
+    action = find_text_action(reply)
+    assert action is not None
+    assert bool(actions.accept(action, "a person's words")) is declared
