@@ -158,3 +158,27 @@ def test_declaration_by_a_prompt(prompt, reply, declared):
     action = find_text_action(reply)
     assert action is not None
     assert bool(actions.accept(action, "a person's words")) is declared
+
+
+@pytest.mark.parametrize(("messages", "kw", "expected"), [
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
+                  {"role": "user", "content": "again"}], {}, "again", id="whole-conversation"),
+    pytest.param([{"role": "human", "content": "task"}, {"role": "ai", "content": "a"},
+                  {"role": "human", "content": "again"}], {}, "again", id="ai-and-human-roles"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "model", "content": "a"},
+                  {"role": "system", "content": "note"}, {"role": "user", "content": "again"}], {}, "again",
+                 id="model-role-system-skipped"),
+    pytest.param([{"role": "user", "content": "again"}], {}, None, id="no-reply-in-the-first-call"),
+    pytest.param([{"role": "user", "content": "again"}], {"first": False}, "again", id="newest-messages"),
+    pytest.param([{"role": "system", "content": "s"}, {"role": "user", "content": "again"}], {"first": False},
+                 "again", id="newest-messages-system-skipped"),
+    pytest.param([{"role": "tool", "content": "r"}], {"first": False}, None, id="newest-is-a-tool-result"),
+    pytest.param([{"role": "user", "content": "Assistant: I looked.\nUser: again"}],
+                 {"first": False, "previous_reply": "I looked."}, None, id="a-transcript-holding-the-reply"),
+    pytest.param([{"role": "system", "content": "s"}, {"role": "user", "content": "task"}],
+                 {"first": False, "prompt": "task"}, None, id="the-first-prompt-sent-again"),
+])
+def test_other_side_turn(messages, kw, expected):
+    from loopmetric.readers._inference import other_side_turn
+
+    assert other_side_turn(messages, **kw) == expected
