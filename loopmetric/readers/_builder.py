@@ -113,6 +113,14 @@ class TraceBuilder:
                 calls.append(call)
         self._items.append(Llm(pos, text, calls, span, input_tokens, output_tokens, cost))
 
+    def add_request(self, item: int, request: ToolRequest) -> None:
+        """A call the LLM output at reader position `item` asked for, known only later (a text
+        action the next turn shows ran)."""
+        llm = self._items[item]
+        if isinstance(llm, Llm) and request.name:
+            llm.requests.append(Call(request.name, canonical_args(request.args), llm.span, True, llm.anchor,
+                                     request.inferred))
+
     def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:
         """Input the agent received that is not a tool result (a user turn)."""
         self._items.append(Input(len(self._items), source, text, span, inferred))

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric import LoopSettings, detect_loops, read_chat_messages, read_deepeval_trace
+from loopmetric import LoopSettings, detect_loops
 from loopmetric.detectors import detect_rejected_outputs
+from tests._renderings import SHAPES
 
 HELPFUL = "You are a helpful assistant."
 ACTING = "You are a bash agent. Reply with a THOUGHT and exactly one ```bash code block; it runs in a shell."
-CLOSING = "All done."
 
 SETUP = ["I created config.yaml with a database section pointing at the staging host. Shall I proceed?",
          "The postgres driver is installed and pinned to version 3.1 in requirements.txt. Shall I proceed?",
@@ -43,36 +43,6 @@ PROSE = ["I should look at the files first, then read the test.", "Let me think 
          "The parser might be wrong; I will check it and the tests.", "Maybe the fixture is stale, let me see."]
 ONE_ACTION = "Please always provide EXACTLY ONE action in triple backticks, found {n} actions."
 FAILED = "Failed to obtain a valid action from your reply. Try again."
-
-
-def as_chat(system: str, task: str, replies: list[str], answers: list[str]) -> list[dict]:
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]
-    for reply, answer in zip(replies, answers):
-        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": answer}]
-    return messages + [{"role": "assistant", "content": CLOSING}]
-
-
-def as_deepeval(system: str, task: str, replies: list[str], answers: list[str], *, newest: bool) -> dict:
-    """One LLM span per reply; its input the whole conversation so far, or only what is new."""
-    history = [{"role": "system", "content": system}, {"role": "user", "content": task}]
-    new = list(history)
-    children = []
-    for reply in replies + [CLOSING]:
-        children.append({"type": "llm", "name": "call_llm", "input": new if newest else list(history),
-                         "output": reply, "children": []})
-        history.append({"role": "assistant", "content": reply})
-        if len(children) <= len(answers):
-            turn = {"role": "user", "content": answers[len(children) - 1]}
-            history.append(turn)
-            new = [turn]
-    return {"type": "agent", "name": "agent", "input": task, "output": CLOSING, "children": children}
-
-
-SHAPES = {
-    "chat": lambda *case: read_chat_messages(as_chat(*case)),
-    "deepeval-whole-conversation": lambda *case: read_deepeval_trace(as_deepeval(*case, newest=False)),
-    "deepeval-newest-messages": lambda *case: read_deepeval_trace(as_deepeval(*case, newest=True)),
-}
 
 
 def _rejections(trace) -> list[str]:

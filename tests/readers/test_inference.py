@@ -1,6 +1,7 @@
 """`readers._inference`: a text action is a call only where the run shows it ran (its syntax
 declared, or an observation answering it), with the evidence kept; otherwise it is text.
-Each rule has its healthy twin."""
+Each rule has its healthy twin, and each run is read in three shapes (`tests._renderings`)
+with the same result."""
 
 from __future__ import annotations
 
@@ -9,19 +10,13 @@ import pytest
 from loopmetric import detect_loops, read_chat_messages
 from loopmetric.readers._inference import ActionInference, observation_shaped
 from loopmetric.readers._text_actions import find_text_action
+from tests._renderings import SHAPES
 
 HELPFUL = "You are a helpful assistant."
 REACT = ("Solve the question with interleaving Thought, Action, Observation steps. Action can be: "
          "(1) Search[entity], (2) Lookup[keyword], (3) Finish[answer].")
 TAGGED = "Write Python inside <execute> ... </execute>; the output comes back as the next message."
 FENCED = "Reply with a THOUGHT and exactly one ```bash code block; it runs in a shell."
-
-
-def chat(system: str, replies: list[str], answers: list[str], task: str = "Help me, please.") -> list[dict]:
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]
-    for reply, answer in zip(replies, answers):
-        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": answer}]
-    return messages
 
 
 TIPS = ["<b>Tip:</b> drink water before you feel thirsty.<p>It helps.</p>",
@@ -43,8 +38,9 @@ CODE = ["Here is one:\n```python\ndef add(a, b):\n    return a + b\n```",
     pytest.param(CODE, id="fenced-code"),
 ])
 @pytest.mark.parametrize("answer", ["Another one.", "ok", "next", "Thanks! One more?"])
-def test_prose_read_as_tool_calls_markup_in_answers_is_text(replies, answer):
-    trace = read_chat_messages(chat(HELPFUL, replies, [answer] * len(replies)))
+@pytest.mark.parametrize("shape", SHAPES)
+def test_prose_read_as_tool_calls_markup_in_answers_is_text(shape, replies, answer):
+    trace = SHAPES[shape](HELPFUL, "Help me, please.", replies, [answer] * len(replies))
     assert trace.tool_calls == ()
     report = detect_loops(trace)
     assert report.success is True, report.reason
@@ -63,8 +59,9 @@ def test_prose_read_as_tool_calls_markup_in_answers_is_text(replies, answer):
     pytest.param(HELPFUL, "THOUGHT: list.\n```bash\nls\n```", "<returncode>0</returncode>\napp.py",
                  "answered by an observation", id="fence-observation"),
 ])
-def test_a_text_action_the_run_shows_ran_is_a_call_and_says_why(system, reply, answer, why):
-    trace = read_chat_messages(chat(system, [reply], [answer]))
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_text_action_the_run_shows_ran_is_a_call_and_says_why(shape, system, reply, answer, why):
+    trace = SHAPES[shape](system, "Help me, please.", [reply], [answer])
     (call,) = trace.tool_calls
     assert call.result == answer
     assert why in call.inferred
@@ -74,9 +71,10 @@ def test_a_text_action_the_run_shows_ran_is_a_call_and_says_why(system, reply, a
     pytest.param(REACT, "Paris is the capital.", id="declared"),
     pytest.param(HELPFUL, "Observation: Paris is the capital.", id="observation-turns"),
 ])
-def test_a_react_loop_declared_or_observed_fails(system, answer):
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_react_loop_declared_or_observed_fails(shape, system, answer):
     replies = ["Thought: search.\nAction: Search[Paris]"] * 4
-    trace = read_chat_messages(chat(system, replies, [answer] * 4))
+    trace = SHAPES[shape](system, "Where is Paris?", replies, [answer] * 4)
     assert len(trace.tool_calls) == 4
     assert detect_loops(trace).success is False
 
@@ -86,16 +84,18 @@ def test_a_react_loop_declared_or_observed_fails(system, answer):
     pytest.param(HELPFUL, ["Observation: Paris is in France.", "Observation: France is in Europe.",
                            "Observation: Europe is a continent."], id="observation-turns"),
 ])
-def test_a_react_run_that_progresses_passes(system, answers):
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_react_run_that_progresses_passes(shape, system, answers):
     replies = ["Action: Search[Paris]", "Action: Search[France]", "Action: Search[Europe]"]
-    trace = read_chat_messages(chat(system, replies, answers))
+    trace = SHAPES[shape](system, "Where is Paris?", replies, answers)
     assert [c.result for c in trace.tool_calls] == answers
     assert detect_loops(trace).success is True
 
 
-def test_a_syntax_seen_running_is_declared_for_the_rest_of_the_run():
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_syntax_seen_running_is_declared_for_the_rest_of_the_run(shape):
     replies = ["<execute>ls</execute>", "<execute>cat a</execute>"]
-    trace = read_chat_messages(chat(HELPFUL, replies, ["Observation: a", "hello"]))
+    trace = SHAPES[shape](HELPFUL, "Help me, please.", replies, ["Observation: a", "hello"])
     first, second = trace.tool_calls
     assert "answered by an observation" in first.inferred
     assert "ran earlier in the run" in second.inferred and second.result == "hello"
@@ -103,14 +103,16 @@ def test_a_syntax_seen_running_is_declared_for_the_rest_of_the_run():
 
 def test_a_tools_list_declares_the_tool():
     record = {"tools": [{"type": "function", "function": {"name": "execute"}}],
-              "messages": chat(HELPFUL, ["<execute>ls</execute>"], ["a b"])}
+              "messages": [{"role": "system", "content": HELPFUL}, {"role": "user", "content": "List."},
+                           {"role": "assistant", "content": "<execute>ls</execute>"}, {"role": "user", "content": "a b"}]}
     (call,) = read_chat_messages(record).tool_calls
     assert "tool list" in call.inferred
 
 
-def test_an_undeclared_tag_is_not_a_call_even_in_a_run_that_runs_another():
+@pytest.mark.parametrize("shape", SHAPES)
+def test_an_undeclared_tag_is_not_a_call_even_in_a_run_that_runs_another(shape):
     replies = ["<execute>ls</execute>", "<b>Done:</b> the listing is above."]
-    trace = read_chat_messages(chat(TAGGED, replies, ["a b", "Another one."]))
+    trace = SHAPES[shape](TAGGED, "List the files.", replies, ["a b", "Another one."])
     assert [c.name for c in trace.tool_calls] == ["execute"]
 
 
