@@ -134,7 +134,8 @@ class ActionInference:
 def _declares(action: TextAction, text: str, folded: str) -> bool:
     name = action.request.name.casefold()
     if action.syntax == "tag":
-        return f"<{name}" in folded and f"</{name}" in folded
+        tag = re.escape(name)
+        return re.search(rf"<{tag}[\s>]", folded) is not None and re.search(rf"</{tag}\s*>", folded) is not None
     if action.syntax == "react":
         return f"{name}[" in folded or (_REACT_LINE.search(text) is not None
                                         and re.search(rf"\b{re.escape(name)}\b", folded) is not None)

@@ -184,3 +184,37 @@ def test_other_side_turn(messages, kw, expected):
     from loopmetric.readers._inference import other_side_turn
 
     assert other_side_turn(messages, **kw) == expected
+
+
+def test_a_tag_is_declared_by_its_own_name_only():
+    actions = ActionInference()
+    actions.declare("Write the page inside <body> ... </body>, with a <br> between lines.", "system prompt")
+    action = find_text_action("<b>Tip:</b> drink water.")
+    assert action is not None and actions.accept(action, "Another one.") == ""
+
+
+def _sources(declare: str, answers: list[str], *, tool: bool = False) -> list[str]:
+    from loopmetric.readers._builder import TraceBuilder
+
+    builder = TraceBuilder(source="test")
+    builder.actions.declare(declare, "system prompt")
+    builder.add_input("the task")
+    if tool:
+        builder.add_tool_call("ls", {}, "a.py")
+    for n, answer in enumerate(answers):
+        builder.add_llm_output(f"reply number {n}")
+        builder.add_input(answer)
+    return [s.source for s in builder.build().steps if s.kind == "input"]
+
+
+@pytest.mark.parametrize(("declare", "answers", "tool", "expected"), [
+    pytest.param(FENCED, ["Use one action."] * 3, False, ["harness"] * 3, id="acting-same-words"),
+    pytest.param(HELPFUL, ["Use one action."] * 3, True, ["harness"] * 3, id="calls-tools-same-words"),
+    pytest.param(HELPFUL, ["yes"] * 3, False, ["user"] * 3, id="not-acting-same-words-is-a-person"),
+    pytest.param(FENCED, ["Which file?", "The parser.", "Thanks!"], False, ["user"] * 3,
+                 id="acting-different-words-is-a-person"),
+    pytest.param(HELPFUL, ["Observation: none", "ok"], False, ["harness", "user"],
+                 id="written-like-an-observation"),
+])
+def test_harness_turns(declare, answers, tool, expected):
+    assert _sources(declare, answers, tool=tool) == expected
