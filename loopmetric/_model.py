@@ -58,6 +58,7 @@ class ToolCall(NamedTuple):
     span: int = -1
     requested: bool = False
     kind: Literal["tool"] = "tool"
+    inferred: str = ""
 
 
 class _LlmFields(NamedTuple):
@@ -151,6 +152,8 @@ class Observation(NamedTuple):
     """Input the agent received that is not a tool result (a user turn).
 
     New input is new information: text that repeats after it is not stagnation.
+    `source` is who wrote it ("user", "harness", "retry", ...); `inferred` says
+    why, when the format does not record it (a turn inferred to be the harness's).
     """
 
     step: int
@@ -159,6 +162,7 @@ class Observation(NamedTuple):
     span: int = -1
     kind: Literal["input"] = "input"
     text: str = ""
+    inferred: str = ""
 
 
 Step = Union[ToolCall, LlmOutput, Observation]

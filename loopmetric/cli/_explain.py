@@ -72,6 +72,8 @@ def print_timeline(shown: Any, name: str, trace: Any, report: Any) -> None:
         else:
             what = f"input from {step.source}" + (f": {_excerpt(step.text, 60)}" if step.text.strip() else "")
         shown.print(f"{step.step:>5}  {what}" + (f"   <- {mark}" if mark else ""), style=style, markup=False)
+        if step.kind != "llm" and step.inferred:  # what the reader inferred, and why
+            shown.print(f"       inferred: {step.inferred}", markup=False)
     for index, finding in enumerate(report.findings, 1):
         shown.print(f"#{index} [{finding.severity}] {finding.message}", markup=False)
     for pattern in dict.fromkeys(finding.pattern for finding in report.findings):

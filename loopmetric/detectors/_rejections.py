@@ -5,9 +5,13 @@ these as retry prompts), or the same message ("provide exactly one action")
 as the next user turn.
 
 An input counts as a rejection when the reader knows it is one (a retry
-prompt) or when it repeats the input that answered the previous reply (compared
+prompt), or when it repeats the input that answered the previous reply (compared
 with numbers and volatile tokens masked: "3 steps left" is the same feedback as
-"2 steps left").
+"2 steps left") and the replies it answers made no progress: the input is the
+harness's (`readers._inference` infers a harness turn, or the format records
+it) or the replies repeat each other (at `reply_similarity_threshold`). A
+person saying "yes", "continue" or "another one" to replies that each do
+something new is a conversation going well.
 
 A reply that writes its action into its text and writes more than one (two
 code blocks where the harness takes exactly one) gets the harness's feedback as
@@ -26,11 +30,14 @@ from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
 from ._evidence import Evidence
+from ._similarity import Words, similarity
 
 __all__ = ["REJECTION_SOURCES", "detect_rejected_outputs"]
 
 # Input sources a reader sets when the harness itself rejected the model's output.
 REJECTION_SOURCES = frozenset({"retry"})
+# Input the harness wrote (the format says so, or `readers._inference` inferred it).
+HARNESS_SOURCES = frozenset({"retry", "harness"})
 
 
 def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
@@ -43,6 +50,7 @@ def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
     findings: list[Finding] = []
     chain: list[tuple[LlmOutput, Observation]] = []
     steps = trace.steps
+    cutoff = (settings.reply_similarity_threshold, settings.min_similarity_words)
     for position, step in enumerate(steps):
         if step.kind != "llm":
             if step.kind == "tool":
@@ -54,10 +62,10 @@ def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
             findings.extend(_finding(chain, threshold))
             chain = []
             continue
-        if chain and not _rejection(answer, chain[-1][1]):
+        if chain and not _rejection(step, answer, *chain[-1], cutoff):
             findings.extend(_finding(chain, threshold))
             chain = []
-        if chain or answer.source in REJECTION_SOURCES or _repeats_next(steps, position, answer):
+        if chain or answer.source in REJECTION_SOURCES or _repeats_next(steps, position, answer, cutoff):
             chain.append((step, answer))
     findings.extend(_finding(chain, threshold))
     findings.extend(_feedback_findings(steps, threshold))
@@ -117,8 +125,29 @@ def _feedback_finding(chain: list[tuple], threshold: int) -> tuple[Finding, ...]
     ),)
 
 
-def _rejection(answer: Observation, previous: Observation) -> bool:
-    return answer.source in REJECTION_SOURCES or _same_feedback(answer, previous)
+def _rejection(reply: LlmOutput, answer: Observation, previous_reply: LlmOutput, previous: Observation,
+               cutoff: tuple[float, int]) -> bool:
+    """Whether `answer` to `reply` rejects it as `previous` rejected `previous_reply`."""
+    if answer.source in REJECTION_SOURCES:
+        return True
+    return _same_feedback(answer, previous) and (
+        (answer.source in HARNESS_SOURCES and previous.source in HARNESS_SOURCES)
+        or _same_reply(reply, previous_reply, cutoff))
+
+
+def _same_reply(a: LlmOutput, b: LlmOutput, cutoff: tuple[float, int]) -> bool:
+    """Whether two replies repeat each other (made no progress): the same text, or content
+    words at least `reply_similarity_threshold` similar; replies of fewer than
+    `min_similarity_words` content words only when the same (as `repeated_reply` compares)."""
+    if a.fingerprint == b.fingerprint:
+        return True
+    if not a.has_text or not b.has_text:
+        return False
+    threshold, min_words = cutoff
+    words_a, words_b = Words(a.normalized), Words(b.normalized)
+    if words_a.count < min_words or words_b.count < min_words:
+        return False
+    return similarity(words_a, words_b, threshold) >= threshold
 
 
 def _same_feedback(a: Observation, b: Observation) -> bool:
@@ -129,13 +158,13 @@ def _masked(text: str) -> str:
     return " ".join(mask_error(mask_result(text)).split()).casefold()
 
 
-def _repeats_next(steps, position: int, answer: Observation) -> bool:
-    """Whether the next reply is answered by this same input (a chain can start here)."""
+def _repeats_next(steps, position: int, answer: Observation, cutoff: tuple[float, int]) -> bool:
+    """Whether the next reply is rejected by this same input (a chain can start here)."""
     if position + 3 >= len(steps):
         return False
     reply, following = steps[position + 2], steps[position + 3]
     return (reply.kind == "llm" and not reply.requests and following.kind == "input"
-            and _same_feedback(following, answer))
+            and _rejection(reply, following, steps[position], answer, cutoff))
 
 
 def _finding(chain: list[tuple[LlmOutput, Observation]], threshold: int) -> tuple[Finding, ...]:

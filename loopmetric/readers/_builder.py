@@ -12,6 +12,7 @@ from .._errors import TraceReadError, describe
 from .._fingerprint import fingerprint
 from .._model import Span, Trace
 from ._freeze import number_steps
+from ._inference import ActionInference, infer_harness_turns
 from ._items import Call, Input, Llm
 from ._matching import Claim, apply_claims, merge_requests
 from ._shapes import ToolRequest
@@ -39,6 +40,7 @@ class TraceBuilder:
         self._claims: list[Claim] = []
         self._notes: list[str] = []
         self._dropped_notes = 0
+        self.actions = ActionInference()  # the run's declared and running text-action syntaxes
 
     # -- what readers call -------------------------------------------------
     def note(self, message: str) -> None:
@@ -97,8 +99,8 @@ class TraceBuilder:
             self._spans[span][_LABEL] = fingerprint(type_, name, mask_volatile(canonical_json(raw_input)))
 
     def add_tool_call(self, name: str, args: Any, output: Any = None, error: Any = None,
-                      *, span: int = -1, known: bool = True) -> None:
-        call = Call(name, canonical_args(args), span, False, len(self._items))
+                      *, span: int = -1, known: bool = True, inferred: str = "") -> None:
+        call = Call(name, canonical_args(args), span, False, len(self._items), inferred)
         if known:
             call.set_result(output, error)
         self._items.append(call)
@@ -110,15 +112,23 @@ class TraceBuilder:
         calls = []
         for request in requests:
             if request.name:
-                call = Call(request.name, canonical_args(request.args), span, True, pos)
+                call = Call(request.name, canonical_args(request.args), span, True, pos, request.inferred)
                 if request.has_output:
                     call.set_result(request.output)
                 calls.append(call)
         self._items.append(Llm(pos, text, calls, span, input_tokens, output_tokens, cost))
 
-    def add_input(self, text: str, source: str = "user", *, span: int = -1) -> None:
+    def add_request(self, item: int, request: ToolRequest) -> None:
+        """A call the LLM output at reader position `item` asked for, known only later (a text
+        action the next turn shows ran)."""
+        llm = self._items[item]
+        if isinstance(llm, Llm) and request.name:
+            llm.requests.append(Call(request.name, canonical_args(request.args), llm.span, True, llm.anchor,
+                                     request.inferred))
+
+    def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:
         """Input the agent received that is not a tool result (a user turn)."""
-        self._items.append(Input(len(self._items), source, text, span))
+        self._items.append(Input(len(self._items), source, text, span, inferred))
 
     def add_claims(self, span: int, start: int, end: int,
                    entries: list[ToolRequest]) -> None:
@@ -149,6 +159,7 @@ class TraceBuilder:
             )
         if not self._spans and not any(_acts(item) for item in self._items):
             raise TraceReadError(self._no_step_error())
+        infer_harness_turns(self._items, self.actions.declared)
         ordered = merge_requests(self._items, self._scope_of, self._within)
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)

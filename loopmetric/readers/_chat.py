@@ -8,7 +8,10 @@ Assistant messages are LLM outputs; their `tool_calls` (OpenAI's nested
 calls tools (tau2-bench's simulated user) is a second actor whose calls count
 like the agent's. An assistant message without tool calls whose text writes an
 action (see `_text_actions`) makes that action a call, and the next user
-message is its result; any other user message is new input.
+message its result, when the run shows it ran (`_inference.ActionInference`:
+the system prompt, the first user prompt or a `tools` list declares it, or the
+next user message is written like an observation); otherwise the markup is
+text and any user message is new input.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from ._builder import TraceBuilder
 from .._canonical import as_mapping
 from ._shapes import ToolRequest, read_llm_output, tool_request
 from .._model import Trace
-from ._text_actions import text_action
+from ._text_actions import find_text_action
 from ._json import parse_text
 
 __all__ = ["read_chat", "read_chat_messages"]
@@ -34,6 +37,9 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", n
         builder.note(note)
     messages = parse_text(messages)
     if isinstance(messages, Mapping):
+        tools = messages.get("tools")
+        if isinstance(tools, (list, tuple)):
+            builder.actions.declare_tools(_tool_names(tools))
         messages = next((messages[key] for key in ("messages", "conversation", "traj", "history") if key in messages),
                         None)
     messages = builder.sequence(messages, "chat messages")
@@ -63,17 +69,41 @@ def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -
     return calls
 
 
+def _tool_names(tools: Any) -> list[str]:
+    """The names a `tools` list declares (OpenAI's `{"function": {"name"}}` or a flat `name`)."""
+    names = []
+    for tool in tools:
+        fields = as_mapping(tool)
+        if fields is None:
+            continue
+        function = as_mapping(fields.get("function"))
+        name = (function or fields).get("name")
+        if isinstance(name, str):
+            names.append(name)
+    return names
+
+
 def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
     """Add every message of a chat log to `builder`, in order."""
     requests_by_id: dict[str, ToolRequest] = {}
     awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user message
-    for _, message in builder.mappings(messages, "message"):
+    listed = list(builder.mappings(messages, "message"))
+    replied = False  # an assistant message came: later user messages are not the prompt
+    first_user = True
+    for at, (_, message) in enumerate(listed):
         role = message.get("role")
         content = message.get("content")
+        if not replied and role in ("system", "developer", "user"):
+            where = "system prompt" if role != "user" else "first user prompt"
+            if role != "user" or first_user:
+                builder.actions.declare(content if isinstance(content, str) else read_llm_output(
+                    {"content": content})[0], where)
+            first_user = first_user and role != "user"
         if role == "assistant":
+            replied = True
             text, requests = read_llm_output({"content": content})
             calls = requests + _calls(message, requests_by_id)
-            awaiting = None if calls else text_action(text)
+            awaiting = None if calls else _text_call(builder, text, listed[at + 1][1] if at + 1 < len(listed) else None)
             builder.add_llm_output(text, calls + ([awaiting] if awaiting else []))
         elif role in ("tool", "function"):
             call_id = message.get("tool_call_id", message.get("id"))
@@ -95,3 +125,16 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
                 builder.add_input(content, "user")
             elif not message.get("tool_calls"):
                 builder.add_input("", "user")
+
+
+def _text_call(builder: TraceBuilder, text: str, following: Optional[Mapping[str, Any]]) -> Optional[ToolRequest]:
+    """The action the reply writes in its text, when the run shows it is a call (`_inference`)."""
+    action = find_text_action(text)
+    if action is None:
+        return None
+    answer = None
+    if following is not None and following.get("role") == "user":
+        content = following.get("content")
+        answer = content if isinstance(content, str) else ""
+    why = builder.actions.accept(action, answer)
+    return action.request._replace(inferred=why) if why else None

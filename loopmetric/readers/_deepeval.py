@@ -19,7 +19,8 @@ from ._shapes import clean_tool_name, finite_number, merge_requests, read_llm_ou
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
-from ._feedback import harness_turn
+from ._inference import first_prompt, other_side_turn, prompt_messages
+from ._text_actions import TextAction, find_text_action
 
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
@@ -63,6 +64,12 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
     read = 0
+    llm_calls = 0  # LLM spans read so far: the first one's input is the run's prompt
+    last_reply = ""
+    prompt: Optional[str] = None  # the user text of the first LLM input
+    # A text action the last reply wrote, answered by the next LLM input: (action, the reply's item,
+    # why it is a call when already known).
+    written: Optional[tuple[TextAction, int, str]] = None
 
     def leave(key: tuple[str, str], ident: int) -> None:
         """The span is done: off the ancestry path, and out of the labelled count."""
@@ -111,13 +118,33 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         entries = _entries(tools_called, builder, span) if tools_called is not None else []
         claims = []
         if type_ == "llm":
-            feedback = harness_turn(m.get("input"))  # the harness's words to the model (issue 20)
-            if feedback is not None:
+            llm_input = m.get("input")
+            if not llm_calls:
+                for where, declared in prompt_messages(llm_input):
+                    builder.actions.declare(declared, where)
+                prompt = first_prompt(llm_input)
+            # The other side's words to the model (issue 20), in a whole conversation or the newest messages.
+            feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
+            llm_calls += 1
+            if written is not None and feedback is not None:
+                if not _text_result(builder, written, feedback, span):
+                    builder.add_input(feedback, "user", span=span)
+            elif feedback is not None:
                 builder.add_input(feedback, "user", span=span)
             text, requests = read_llm_output(m.get("output"))
+            last_reply = text
+            requests = merge_requests(requests, entries)
+            written = None
+            if not requests:  # a reply that may write its action into its text (`_inference`)
+                action = find_text_action(text)
+                if action is not None:
+                    why = builder.actions.accept(action, None)
+                    written = (action, builder.position, why)
+                    if why:
+                        requests = [action.request._replace(inferred=why)]
             builder.add_llm_output(
                 text,
-                merge_requests(requests, entries),
+                requests,
                 span=span,
                 input_tokens=finite_number(m.get("input_token_count")),
                 output_tokens=finite_number(m.get("output_token_count")),
@@ -125,6 +152,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             )
         else:
             if type_ in _TOOL_TYPES:
+                written = None  # a tool ran: the reply's text was not its action
                 builder.add_tool_call(
                     clean_tool_name(span_name) or type_,
                     m.get("input"),
@@ -157,6 +185,19 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 f"{type(children).__name__}, not a list; ignored."
             )
     return builder.build()
+
+
+def _text_result(builder: TraceBuilder, written: tuple[TextAction, int, str], turn: str, span: int) -> bool:
+    """Record `turn` as the result of the text action the last reply wrote, when the run shows
+    it is one (declared, or `turn` is written like an observation); False when it is not."""
+    action, item, why = written
+    if not why:
+        why = builder.actions.accept(action, turn)
+        if not why:
+            return False
+        builder.add_request(item, action.request._replace(inferred=why))
+    builder.add_tool_call(action.request.name, action.request.args, turn, span=span, inferred=why)
+    return True
 
 
 _SPAN_KEYS = ("type", "name", "children", "input", "output", "tools_called")

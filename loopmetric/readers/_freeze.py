@@ -45,7 +45,7 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]]) -> tupl
             )))
         elif isinstance(item, Input):
             steps.append(Observation(number, item.source, fingerprint("input", normalize_text(item.text)),
-                                     text=item.text, span=item.span))
+                                     text=item.text, span=item.span, inferred=item.inferred))
         else:
             steps.append(freeze_call(item, number))
     return tuple(steps)
@@ -63,4 +63,4 @@ def freeze_call(call: Call, number: int) -> ToolCall:
             result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
             outcome = fingerprint("result", result)
     return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
-                       outcome, call.span, call.requested, "tool"))
+                       outcome, call.span, call.requested, "tool", call.inferred))

@@ -16,9 +16,10 @@ __all__ = ["Call", "Input", "Llm"]
 
 
 class Call:
-    __slots__ = ("name", "args", "result", "known", "error", "error_text", "span", "requested", "pos", "anchor")
+    __slots__ = ("name", "args", "result", "known", "error", "error_text", "span", "requested", "pos", "anchor",
+                 "inferred")
 
-    def __init__(self, name: str, args: str, span: int, requested: bool, pos: int) -> None:
+    def __init__(self, name: str, args: str, span: int, requested: bool, pos: int, inferred: str = "") -> None:
         self.name = name
         self.args = args
         self.result: Any = None
@@ -29,6 +30,7 @@ class Call:
         self.requested = requested
         self.pos = pos  # reader position of the execution (or of the request)
         self.anchor = pos  # where it stands in step order: a request stays by its LLM output
+        self.inferred = inferred  # why a text action was read as a call ("" when the format records it)
 
     def set_result(self, output: Any, error: Any = None) -> None:
         result = read_tool_result(output, error)
@@ -52,7 +54,8 @@ class Llm:
 
 
 class Input:
-    __slots__ = ("source", "text", "span", "anchor")
+    __slots__ = ("source", "text", "span", "anchor", "inferred")
 
-    def __init__(self, anchor: int, source: str, text: str, span: int) -> None:
+    def __init__(self, anchor: int, source: str, text: str, span: int, inferred: str = "") -> None:
         self.anchor, self.source, self.text, self.span = anchor, source, text, span
+        self.inferred = inferred  # why the source was inferred ("" when the format records it)

@@ -63,6 +63,7 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
         _remove(by_name.get(answered.name), answered)
         answered.args, answered.span, answered.pos = item.args, item.span, item.pos
         answered.requested = False
+        answered.inferred = answered.inferred or item.inferred
         if item.known:
             answered.result, answered.known = item.result, True
             answered.error, answered.error_text = item.error, item.error_text

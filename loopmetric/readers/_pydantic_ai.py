@@ -35,15 +35,17 @@ def read_pydantic_ai_messages(messages: Any, *, name: str = "") -> Trace:
     if messages is None:
         return builder.build()
     requests: dict[str, ToolRequest] = {}
+    replied = False  # a response came: later user prompts are not the run's prompt
     for index, message in builder.mappings(messages, "message"):
         parts = message.get("parts")
         if not isinstance(parts, (list, tuple)):
             builder.note(f"message {index} has no list of parts; skipped.")
             continue
         if message.get("kind") == "response":
+            replied = True
             _read_response(builder, parts, requests, message.get("usage"))
         else:
-            _read_request(builder, parts, requests)
+            _read_request(builder, parts, requests, prompt=not replied)
     return builder.build()
 
 
@@ -79,9 +81,12 @@ def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRe
     )
 
 
-def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest]) -> None:
+def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], *, prompt: bool) -> None:
     for _, part in builder.mappings(parts, "part"):
         kind = _kind(part)
+        if prompt and kind in ("system-prompt", "user-prompt"):  # where an action syntax is declared
+            builder.actions.declare(part.get("content"), "system prompt" if kind == "system-prompt"
+                                    else "first user prompt")
         if kind.endswith("tool-return") or (kind == "retry-prompt" and part.get("tool_name")):
             request = requests.get(part.get("tool_call_id"))
             tool_name = clean_tool_name(part.get("tool_name")) or (request.name if request else "tool")

@@ -64,6 +64,7 @@ class ToolRequest(NamedTuple):
     args: Any
     output: Any = None
     has_output: bool = False
+    inferred: str = ""  # why text was read as this call (a text action), "" when the format records it
 
 
 class ToolResult(NamedTuple):

@@ -4,7 +4,7 @@ Each step of `trajectory` becomes an LLM output (the thought) followed by a tool
 call named by the command's first word, whose arguments are the whole command
 and whose result is the observation. A step with no action but an observation
 (a reply the harness could not parse, answered with a format message) makes
-that observation an input.
+that observation an input from the harness (the format says who wrote it).
 """
 
 from __future__ import annotations
@@ -38,5 +38,5 @@ def read_swe_agent(traj: Any, *, name: str = "") -> Trace:
             words = command.split(None, 1)
             builder.add_tool_call(words[0] if words else "action", {"command": command}, step.get("observation"))
         elif isinstance(step.get("observation"), str) and step["observation"].strip():
-            builder.add_input(step["observation"], "user")  # no action ran: the harness's feedback (issue 20)
+            builder.add_input(step["observation"], "harness")  # no action ran: the harness's feedback (issue 20)
     return builder.build()

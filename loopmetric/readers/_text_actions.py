@@ -5,8 +5,12 @@ from the next message: a tagged block (`<execute>...</execute>`,
 `<execute_bash>`, `<solution>`), a ReAct line (`Action: search[query]`,
 or `Action: tool` with `Action Input: ...`), a JSON action blob
 (`{"action": ..., "action_input": ...}`) or a fenced code block (```bash).
-`text_action` finds the one a reply ends with, so a chat log of such an agent
-reads as tool calls with results, the same as a tool-calling agent's.
+`find_text_action` finds the one a reply ends with and says which syntax it
+is written in (`TextAction.syntax`: "tag", "react", "fence" or "json") and how
+(`written`: `<execute>`, `Search[...]`, ```` ```bash ````), so `_inference` can
+check the run declares that syntax or treats it as an action (markup or a code
+block in an answer is text unless the run shows it ran). `text_action` is the
+request alone.
 
 These are syntaxes, not any one agent's tools: the action is named by what
 the syntax names it (the tag, the ReAct verb, the code block's language).
@@ -15,13 +19,26 @@ the syntax names it (the tag, the ReAct verb, the code block's language).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from .._deep_json import raw_decode
 
 from ._shapes import ToolRequest
 
-__all__ = ["text_action"]
+__all__ = ["TextAction", "find_text_action", "text_action"]
+
+
+class TextAction(NamedTuple):
+    """An action written in a reply's text: the call it asks for, and its syntax."""
+
+    request: ToolRequest
+    syntax: str  # "tag", "react", "fence" or "json"
+    written: str  # how it is written, for evidence: "<execute>", "Search[...]", "```bash"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What a run declares or is seen running: the syntax and the action's name."""
+        return self.syntax, self.request.name
 
 # Tags that hold the model's reasoning, not an action.
 _REASONING_TAGS = frozenset({
@@ -42,13 +59,19 @@ _JSON_TAIL = 5_000  # a JSON action closes the reply: only its tail is searched
 
 def text_action(text: str) -> Optional[ToolRequest]:
     """The action a reply writes, or None when it writes none (a plain answer)."""
+    found = find_text_action(text)
+    return found.request if found is not None else None
+
+
+def find_text_action(text: str) -> Optional[TextAction]:
+    """The action a reply writes with its syntax, or None when it writes none."""
     if not text or len(text) > _MAX_TEXT:
         return None
     if "</" in text:
         tagged = [(tag, body) for tag, body in _TAGGED.findall(text) if tag.lower() not in _REASONING_TAGS]
         if tagged:
             tag, body = tagged[-1]
-            return ToolRequest(tag.lower(), {"input": body.strip()})
+            return TextAction(ToolRequest(tag.lower(), {"input": body.strip()}), "tag", f"<{tag}>")
     if "Action" in text:
         found = _react(text)
         if found is not None:
@@ -58,21 +81,24 @@ def text_action(text: str) -> Optional[ToolRequest]:
         if blocks:
             language = blocks[-1][0].lower() or "code"
             body = "\n".join(block.strip() for _, block in blocks)
-            return ToolRequest(language, {"input": body})
+            return TextAction(ToolRequest(language, {"input": body}), "fence", "```" + blocks[-1][0])
     if '"action"' in text:
-        return _json_action(text[-_JSON_TAIL:])
+        request = _json_action(text[-_JSON_TAIL:])
+        if request is not None:
+            return TextAction(request, "json", '{"action": "%s"}' % request.name)
     return None
 
 
-def _react(text: str) -> Optional[ToolRequest]:
+def _react(text: str) -> Optional[TextAction]:
     bracket = _REACT_BRACKET.findall(text)
     if bracket:
         name, argument = bracket[-1]
-        return ToolRequest(name.lower(), {"input": argument.strip()})
+        return TextAction(ToolRequest(name.lower(), {"input": argument.strip()}), "react", f"{name}[...]")
     matches = _REACT_INPUT.findall(text)
     if matches:
         name, argument = matches[-1]
-        return ToolRequest(name.lower(), {"input": argument.strip()})
+        return TextAction(ToolRequest(name.lower(), {"input": argument.strip()}), "react",
+                          f"Action: {name} / Action Input")
     return None
 
 

@@ -30,3 +30,29 @@ def test_explain_prints_every_step_and_marks_the_loop(tmp_path, capsys):
     assert out[5].startswith(f'    5  tool fetch({{"u":1}}) [{fetch.call[:8]}] -> error ') and fetch.outcome[:8] in out[5]
     assert out[6] == f"#1 [{finding.severity}] {finding.message}"
     assert out[7] == f"{finding.pattern}: {PATTERNS[finding.pattern].meaning}."
+
+
+def test_explain_says_what_the_reader_inferred_and_why(tmp_path, capsys):
+    """A text action read as a call, and a turn read as the harness's: each with an `inferred:` line."""
+    messages = [{"role": "system", "content": "Act with <execute>code</execute>; the output comes back."},
+                {"role": "user", "content": "List the files."},
+                {"role": "assistant", "content": "<execute>ls</execute>"}, {"role": "user", "content": "a.py"}]
+    for _ in range(3):
+        messages += [{"role": "assistant", "content": "I wonder what to do next."},
+                     {"role": "user", "content": "Please write one action."}]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(messages))
+    main(["explain", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("    2  tool execute(")
+    assert out[3] == "       inferred: text action <execute> declared in the system prompt"
+    assert out[5].startswith("    4  input from harness: Please write one action.")
+    assert out[6] == ("       inferred: harness turn: the same words again after a reply that executed nothing, "
+                      "in a run that declares tagged actions in its system prompt")
+
+
+def test_explain_prints_no_inferred_line_for_what_the_format_records(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(agent(llm("checking"), tool("status", {"job": 7}, output="running"))))
+    main(["explain", str(path)])
+    assert "inferred:" not in capsys.readouterr().out

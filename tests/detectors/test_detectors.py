@@ -265,16 +265,20 @@ def test_repeated_replies(messages, expected):
 
 
 FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
+ACTING = {"role": "system", "content": "Reply with a THOUGHT and exactly one ```bash code block; it runs."}
 
 
 @pytest.mark.parametrize(("messages", "expected"), [
-    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+    pytest.param([ACTING] + chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
                       FORMAT_ERROR, "The bug is clearly in utils.", FORMAT_ERROR),
                  [("rejected_output", "severe", 3)], id="the-same-format-error-three-times"),
-    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
-                      FORMAT_ERROR), [], id="twin-twice-only"),
-    pytest.param(chat("Fix the bug.", "Thinking.", "What do you see?", "Still thinking.", "Anything?", "Hm."),
+    pytest.param([ACTING] + chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+                                 FORMAT_ERROR), [], id="twin-twice-only"),
+    pytest.param([ACTING] + chat("Fix the bug.", "Thinking.", "What do you see?", "Still thinking.", "Anything?", "Hm."),
                  [], id="twin-different-inputs-are-a-conversation"),
+    pytest.param(chat("Fix the bug.", "I think the bug is in utils.", FORMAT_ERROR, "Let me look at utils.",
+                      FORMAT_ERROR, "The bug is clearly in utils.", FORMAT_ERROR),
+                 [], id="twin-a-run-that-does-not-act-the-same-words-to-new-replies"),
 ])
 def test_rejected_outputs_in_chat(messages, expected):
     from loopmetric import read_chat_messages

@@ -92,7 +92,7 @@ def _rejections(tool_after: int | None):
     b.add_input("Fix the bug.")
     for n in range(4):
         b.add_llm_output(f"I think the bug is in module {n}.")
-        b.add_input(FORMAT_ERROR)
+        b.add_input(FORMAT_ERROR, "harness")
         if n == tool_after:
             b.add_tool_call("ls", {}, "a.py b.py")
     return b.build()
@@ -350,7 +350,7 @@ def test_a_chain_of_rejections_ends_at_an_input_that_is_not_a_rejection():
     b.add_input("Fix the bug.")
     for n in range(3):
         b.add_llm_output(f"I think the bug is in module {n}.")
-        b.add_input(FORMAT_ERROR)
+        b.add_input(FORMAT_ERROR, "harness")
     b.add_llm_output("Fine, here is the action.")
     b.add_input("Thanks, that worked.")
     b.add_llm_output("Done.")

@@ -14,6 +14,9 @@ from loopmetric.detectors import detect_rejected_outputs
 from loopmetric.readers._feedback import harness_turn
 
 TASK = "Fix the failing test in app.py."
+# The run declares its action syntax: a reply without one executed nothing, and the same
+# words after it are the harness's.
+SYSTEM = "You are a bash agent. Reply with a THOUGHT and exactly one ```bash code block; it runs in a shell."
 ONE_ACTION = "Please always provide EXACTLY ONE action in triple backticks, found {n} actions. {k} steps left."
 UNPARSED = "Could not parse your output (attempt {n}). Reply with a THOUGHT and one bash code block."
 REPLIES = ["I should look at the files first, then read the test.", "Let me think about where the bug could be.",
@@ -27,14 +30,15 @@ def two_actions(n: int) -> str:
 
 
 def chat(replies, feedback) -> list:
-    messages = [{"role": "system", "content": "You are a bash agent."}, {"role": "user", "content": TASK}]
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TASK}]
     for n, reply in enumerate(replies):
         messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": feedback(n)}]
     return messages
 
 
 def pydantic_ai(replies, feedback) -> list:
-    messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": TASK}]}]
+    messages = [{"kind": "request", "parts": [{"part_kind": "system-prompt", "content": SYSTEM},
+                                              {"part_kind": "user-prompt", "content": TASK}]}]
     for n, reply in enumerate(replies):
         messages += [{"kind": "response", "parts": [{"part_kind": "text", "content": reply}]},
                      {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": feedback(n)}]}]
@@ -48,7 +52,8 @@ def otlp(replies, feedback) -> dict:
 
     spans = [{"traceId": "t1", "spanId": "root", "parentSpanId": "", "name": "invoke_agent a",
               "startTimeUnixNano": "1", "attributes": [attr("gen_ai.operation.name", "invoke_agent")]}]
-    history = [{"role": "user", "parts": [{"type": "text", "content": TASK}]}]
+    history = [{"role": "system", "parts": [{"type": "text", "content": SYSTEM}]},
+               {"role": "user", "parts": [{"type": "text", "content": TASK}]}]
     for n, reply in enumerate(replies):
         spans.append({"traceId": "t1", "spanId": f"c{n}", "parentSpanId": "root", "name": "chat model",
                       "startTimeUnixNano": str(10 * n + 2), "attributes": [

@@ -1,0 +1,292 @@
+"""What readers infer, by one rule for every format, with the evidence kept.
+
+A reader states what its format records. Two things no format records, and
+every reader infers the same way here:
+
+* **Text actions** (`ActionInference`). Markup or a code block in a reply is
+  a tool call only where the run shows it is one: the run declares that
+  syntax (a system prompt or the first user prompt shows it, or a tool list
+  names the tool), or the turn that answers the reply is written like an
+  observation (by the harness or the tool, not a person's next question).
+  Once a syntax has run in a run, it is declared for the rest of the run.
+  Otherwise it is text: `<b>Tip:</b>` or a fenced example in an answer is
+  not a call.
+* **Harness turns** (`infer_harness_turns`). A turn of the other side is the
+  harness's when it answers a reply that executed nothing, in a run that
+  acts (it declares an action syntax or tools, or calls tools), with the
+  same words as the turn that answered the reply before (or after); or when
+  it is written like an observation. A person saying "yes" or "continue" in
+  a conversation that does not act is a person.
+* **The other side's turn in an LLM input** (`other_side_turn`): the user
+  messages after the model's last reply in the input; or, when the input
+  holds only the newest messages (no assistant message, not the run's first
+  call), its user messages.
+
+Each inference says why (`inferred` on the step), so `explain` can show it.
+Rules speak about syntaxes, turns and replies, never one dataset's words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional
+
+from .._canonical import mask_error, mask_result
+from ._items import Call, Input, Llm
+from ._text_actions import TextAction
+
+__all__ = ["ASSISTANT_ROLES", "ActionInference", "USER_ROLES", "infer_harness_turns", "observation_shaped",
+           "first_prompt", "other_side_turn", "prompt_messages"]
+
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "model"})
+USER_ROLES = frozenset({"user", "human"})
+SYSTEM_ROLES = frozenset({"system", "developer"})
+_REASONING_TAGS = frozenset({
+    "thought", "thoughts", "think", "thinking", "reasoning", "reflection", "plan", "analysis",
+    "observation", "scratchpad", "summary",
+})
+_MAX_PROMPT = 200_000  # a prompt's head is where its syntax is declared
+_MAX_MESSAGES = 10_000
+# A label opening the turn ("Observation:", "Observation 2:", "Execution output:", "bash:"),
+# or data (a tag, JSON, a code fence): what a harness or a tool writes back.
+_LABEL = re.compile(r"[A-Za-z][\w-]{0,30}(?:[ \t][A-Za-z][\w-]{0,30})?(?:[ \t]*\d{1,4})?[ \t]*:(?:\s|$)")
+_REACT_LINE = re.compile(r"^\s*Action(?:\s*\d+)?\s*:|Action\s*Input", re.MULTILINE)
+_TAG_PAIR = re.compile(r"<([A-Za-z][\w-]{0,39})>.*?</\1\s*>", re.DOTALL)
+
+
+def observation_shaped(text: str) -> bool:
+    """Whether a turn is written like an observation: it opens with a label ("Observation:")
+    or with data (a tag, JSON, a code fence). An empty turn is not (a format writes one for
+    content that is not text)."""
+    head = text.lstrip()[:200]
+    if not head:
+        return False
+    return head[0] in "<{[`" or _LABEL.match(head) is not None
+
+
+def _excerpt(text: str, at_most: int = 40) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= at_most else flat[:at_most - 3] + "..."
+
+
+class ActionInference:
+    """One run's text-action syntaxes: declared by its prompts or tool list, or seen running."""
+
+    __slots__ = ("_prompts", "_tools", "_running", "_running_syntax")
+
+    def __init__(self) -> None:
+        self._prompts: list[tuple[str, str, str]] = []  # (where, text, casefolded text)
+        self._tools: set[str] = set()
+        self._running: set[tuple[str, str]] = set()
+        self._running_syntax: set[str] = set()
+
+    def declare(self, text: Any, where: str) -> None:
+        """A prompt of the run (a system prompt, the first user prompt) that may define action syntax."""
+        if isinstance(text, str) and text.strip():
+            head = text[:_MAX_PROMPT]
+            self._prompts.append((where, head, head.casefold()))
+
+    def declare_tools(self, names: Iterable[Any]) -> None:
+        self._tools.update(name.casefold() for name in names if isinstance(name, str) and name)
+
+    @property
+    def declared(self) -> str:
+        """How the run declares that it acts (a tool list, an action syntax in a prompt), or ""."""
+        if self._tools:
+            return "declares tools"
+        for where, text, folded in self._prompts:
+            if "```" in text:
+                return f"declares code-block actions in its {where}"
+            if _REACT_LINE.search(text):
+                return f"declares ReAct actions in its {where}"
+            if '"action"' in folded:
+                return f"declares JSON actions in its {where}"
+            if "</" in text and any(tag.casefold() not in _REASONING_TAGS for tag in _TAG_PAIR.findall(text)):
+                return f"declares tagged actions in its {where}"
+        return ""
+
+    def accept(self, action: TextAction, answer: Optional[str]) -> str:
+        """Why `action` is a call (evidence for `inferred`), or "" when it is text.
+        `answer` is the turn that answers the reply (None when no turn does)."""
+        why = self._why(action, answer)
+        if why:
+            self._running.add(action.key)
+            self._running_syntax.add(action.syntax)
+        return why
+
+    def _why(self, action: TextAction, answer: Optional[str]) -> str:
+        written = action.written
+        if action.key in self._running or (action.syntax in ("react", "json")
+                                            and action.syntax in self._running_syntax):
+            return f"text action {written} ran earlier in the run"
+        if action.request.name.casefold() in self._tools:
+            return f"text action {written} names a tool of the run's tool list"
+        for where, text, folded in self._prompts:
+            if _declares(action, text, folded):
+                return f"text action {written} declared in the {where}"
+        if answer is not None and observation_shaped(answer):
+            return f"text action {written} answered by an observation ({_excerpt(answer)!r})"
+        return ""
+
+
+def _declares(action: TextAction, text: str, folded: str) -> bool:
+    name = action.request.name.casefold()
+    if action.syntax == "tag":
+        tag = re.escape(name)
+        return re.search(rf"<{tag}[\s>]", folded) is not None and re.search(rf"</{tag}\s*>", folded) is not None
+    if action.syntax == "react":
+        return f"{name}[" in folded or (_REACT_LINE.search(text) is not None
+                                        and re.search(rf"\b{re.escape(name)}\b", folded) is not None)
+    if action.syntax == "fence":
+        return "```" in text
+    return '"action"' in folded  # json
+
+
+# -- harness turns --------------------------------------------------------
+
+def _masked(text: str) -> str:
+    return " ".join(mask_error(mask_result(text)).split()).casefold()
+
+
+def infer_harness_turns(items: list[Any], acts: str) -> None:
+    """Mark the other side's turns that are the harness's (see the module docstring), in place.
+    `acts` says how the run declares it acts ("" when it declares nothing); calls in the
+    items count too."""
+    if not acts and any(isinstance(item, Call) or (isinstance(item, Llm) and item.requests) for item in items):
+        acts = "calls tools"
+    answers: list[Optional[tuple[Input, str]]] = []  # turns answering a reply that executed nothing
+    previous: Any = None
+    for item in items:
+        if isinstance(item, Input):
+            if item.source == "user" and isinstance(previous, Llm) and not previous.requests:
+                answers.append((item, _masked(item.text)))
+        elif isinstance(item, Call) or item.requests:
+            answers.append(None)  # something ran: a chain of answers stops here
+        previous = item
+    for index, entry in enumerate(answers):
+        if entry is None:
+            continue
+        turn, key = entry
+        if observation_shaped(turn.text):
+            turn.source, turn.inferred = "harness", "harness turn: answers a reply that executed nothing, " \
+                                                    "written like an observation"
+            continue
+        if not acts:
+            continue
+        for other in (answers[index - 1] if index else None, answers[index + 1] if index + 1 < len(answers)
+                      else None):
+            if other is not None and other[1] == key:
+                turn.source = "harness"
+                turn.inferred = (f"harness turn: the same words again after a reply that executed nothing, "
+                                 f"in a run that {acts}")
+                break
+
+
+# -- the other side's turn in an LLM input -------------------------------
+
+def _messages(messages: Any) -> Optional[list]:
+    if isinstance(messages, str):
+        if messages[:1] not in ("[", "{"):
+            return None
+        try:
+            messages = json.loads(messages)
+        except (ValueError, RecursionError):
+            return None
+    if isinstance(messages, Mapping):
+        messages = messages.get("messages")
+    if not isinstance(messages, list) or len(messages) > _MAX_MESSAGES:
+        return None
+    return messages
+
+
+def prompt_messages(messages: Any) -> list[tuple[str, str]]:
+    """(where, text) of the prompts an LLM input opens with: its system messages and the user
+    messages before the first reply."""
+    found: list[tuple[str, str]] = []
+    listed = _messages(messages)
+    if listed is None:
+        if isinstance(messages, str):
+            found.append(("first user prompt", messages))
+        return found
+    first_user = True
+    for message in listed[:50]:
+        if not isinstance(message, Mapping):
+            break
+        role = _role(message)
+        if role in ASSISTANT_ROLES or role not in SYSTEM_ROLES | USER_ROLES:
+            break
+        text = _text(message)
+        if text is None:
+            continue
+        if role in SYSTEM_ROLES:
+            found.append(("system prompt", text))
+        elif first_user:
+            found.append(("first user prompt", text))
+            first_user = False
+    return found
+
+
+def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = "",
+                    prompt: Optional[str] = None) -> Optional[str]:
+    """The text of the other side's turn in an LLM call's input: the user messages after
+    the last assistant message; or, in an input of only the newest messages (no assistant
+    message, `first` False), its user messages (system messages skipped). None when a tool
+    result came after the reply, when there is no reply yet (`first`), when the input is a
+    whole transcript that holds the previous reply (`previous_reply`), or when it is the
+    run's first prompt sent again (`prompt`: a call that keeps no history)."""
+    listed = _messages(messages)
+    if listed is None:
+        return None
+    texts: list[str] = []
+    for message in reversed(listed):
+        if not isinstance(message, Mapping):
+            return None
+        role = _role(message)
+        if role in ASSISTANT_ROLES:
+            return "\n".join(reversed(texts)) if texts else None
+        if role in SYSTEM_ROLES:
+            continue
+        if role not in USER_ROLES:
+            return None  # a tool result after the reply: not the other side's words
+        text = _text(message)
+        if text is None:
+            return None
+        texts.append(text)
+    if first or not texts:
+        return None
+    reply = previous_reply.strip()
+    if reply and any(reply in text for text in texts):
+        return None  # a transcript rendered into one prompt, the previous reply in it
+    joined = "\n".join(reversed(texts))
+    return None if prompt is not None and joined == prompt else joined
+
+
+def first_prompt(messages: Any) -> Optional[str]:
+    """The user text of a run's first LLM input (what `other_side_turn` gets as `prompt`)."""
+    return other_side_turn(messages, first=False)
+
+
+def _role(message: Mapping[str, Any]) -> str:
+    role = message.get("role")
+    return role if isinstance(role, str) else ""
+
+
+def _text(message: Mapping[str, Any]) -> Optional[str]:
+    content = message.get("content", message.get("parts"))
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, Mapping) and part.get("type", "text") == "text":
+                value = part.get("content", part.get("text"))
+                if isinstance(value, str):
+                    parts.append(value)
+            else:
+                return None  # a tool result written as a user part (GenAI `tool_call_response`)
+        return "\n".join(parts) or None
+    return None

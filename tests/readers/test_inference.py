@@ -1,0 +1,220 @@
+"""`readers._inference`: a text action is a call only where the run shows it ran (its syntax
+declared, or an observation answering it), with the evidence kept; otherwise it is text.
+Each rule has its healthy twin, and each run is read in three shapes (`tests._renderings`)
+with the same result."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import detect_loops, read_chat_messages
+from loopmetric.readers._inference import ActionInference, observation_shaped
+from loopmetric.readers._text_actions import find_text_action
+from tests._renderings import SHAPES
+
+HELPFUL = "You are a helpful assistant."
+REACT = ("Solve the question with interleaving Thought, Action, Observation steps. Action can be: "
+         "(1) Search[entity], (2) Lookup[keyword], (3) Finish[answer].")
+TAGGED = "Write Python inside <execute> ... </execute>; the output comes back as the next message."
+FENCED = "Reply with a THOUGHT and exactly one ```bash code block; it runs in a shell."
+
+
+TIPS = ["<b>Tip:</b> drink water before you feel thirsty.<p>It helps.</p>",
+        "<b>Tip:</b> <ul><li>walk after meals</li></ul>",
+        "<b>Tip:</b> sleep at the same time each night. <script>track()</script>",
+        "<b>Tip:</b> <p>stretch every hour</p> at your desk."]
+MARKDOWN = ["# Plan\n- **first** read the file\n- then run it", "## Steps\n1. *open* the app\n2. log in",
+            "> quote of the day\n\n**bold** idea number three", "| a | b |\n|---|---|\n| 1 | 2 |"]
+XML = ["<note><to>Ann</to><body>Meet at 5</body></note>", "<item><name>pen</name><price>2</price></item>",
+       "<config><debug>true</debug></config>", "<person><age>31</age></person>"]
+CODE = ["Here is one:\n```python\ndef add(a, b):\n    return a + b\n```",
+        "Another:\n```python\ndef mul(a, b):\n    return a * b\n```",
+        "And:\n```python\ndef sub(a, b):\n    return a - b\n```",
+        "Last:\n```python\ndef div(a, b):\n    return a / b\n```"]
+
+
+@pytest.mark.parametrize("replies", [
+    pytest.param(TIPS, id="html"), pytest.param(MARKDOWN, id="markdown"), pytest.param(XML, id="xml"),
+    pytest.param(CODE, id="fenced-code"),
+])
+@pytest.mark.parametrize("answer", ["Another one.", "ok", "next", "Thanks! One more?"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_prose_read_as_tool_calls_markup_in_answers_is_text(shape, replies, answer):
+    trace = SHAPES[shape](HELPFUL, "Help me, please.", replies, [answer] * len(replies))
+    assert trace.tool_calls == ()
+    report = detect_loops(trace)
+    assert report.success is True, report.reason
+
+
+@pytest.mark.parametrize(("system", "reply", "answer", "why"), [
+    pytest.param(REACT, "Thought: look it up.\nAction: Search[Paris]", "Paris is the capital.",
+                 "declared in the system prompt", id="react-declared"),
+    pytest.param(HELPFUL, "Thought: look it up.\nAction: Search[Paris]", "Observation 1: Paris is the capital.",
+                 "answered by an observation", id="react-observation"),
+    pytest.param(TAGGED, "<execute>print(1)</execute>", "1", "declared in the system prompt", id="tag-declared"),
+    pytest.param(HELPFUL, "<execute>print(1)</execute>", "Observation:\n1", "answered by an observation",
+                 id="tag-observation"),
+    pytest.param(FENCED, "THOUGHT: list.\n```bash\nls\n```", "app.py", "declared in the system prompt",
+                 id="fence-declared"),
+    pytest.param(HELPFUL, "THOUGHT: list.\n```bash\nls\n```", "<returncode>0</returncode>\napp.py",
+                 "answered by an observation", id="fence-observation"),
+])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_text_action_the_run_shows_ran_is_a_call_and_says_why(shape, system, reply, answer, why):
+    trace = SHAPES[shape](system, "Help me, please.", [reply], [answer])
+    (call,) = trace.tool_calls
+    assert call.result == answer
+    assert why in call.inferred
+
+
+@pytest.mark.parametrize(("system", "answer"), [
+    pytest.param(REACT, "Paris is the capital.", id="declared"),
+    pytest.param(HELPFUL, "Observation: Paris is the capital.", id="observation-turns"),
+])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_react_loop_declared_or_observed_fails(shape, system, answer):
+    replies = ["Thought: search.\nAction: Search[Paris]"] * 4
+    trace = SHAPES[shape](system, "Where is Paris?", replies, [answer] * 4)
+    assert len(trace.tool_calls) == 4
+    assert detect_loops(trace).success is False
+
+
+@pytest.mark.parametrize(("system", "answers"), [
+    pytest.param(REACT, ["Paris is in France.", "France is in Europe.", "Europe is a continent."], id="declared"),
+    pytest.param(HELPFUL, ["Observation: Paris is in France.", "Observation: France is in Europe.",
+                           "Observation: Europe is a continent."], id="observation-turns"),
+])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_react_run_that_progresses_passes(shape, system, answers):
+    replies = ["Action: Search[Paris]", "Action: Search[France]", "Action: Search[Europe]"]
+    trace = SHAPES[shape](system, "Where is Paris?", replies, answers)
+    assert [c.result for c in trace.tool_calls] == answers
+    assert detect_loops(trace).success is True
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_syntax_seen_running_is_declared_for_the_rest_of_the_run(shape):
+    replies = ["<execute>ls</execute>", "<execute>cat a</execute>"]
+    trace = SHAPES[shape](HELPFUL, "Help me, please.", replies, ["Observation: a", "hello"])
+    first, second = trace.tool_calls
+    assert "answered by an observation" in first.inferred
+    assert "ran earlier in the run" in second.inferred and second.result == "hello"
+
+
+def test_a_tools_list_declares_the_tool():
+    record = {"tools": [{"type": "function", "function": {"name": "execute"}}],
+              "messages": [{"role": "system", "content": HELPFUL}, {"role": "user", "content": "List."},
+                           {"role": "assistant", "content": "<execute>ls</execute>"}, {"role": "user", "content": "a b"}]}
+    (call,) = read_chat_messages(record).tool_calls
+    assert "tool list" in call.inferred
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_an_undeclared_tag_is_not_a_call_even_in_a_run_that_runs_another(shape):
+    replies = ["<execute>ls</execute>", "<b>Done:</b> the listing is above."]
+    trace = SHAPES[shape](TAGGED, "List the files.", replies, ["a b", "Another one."])
+    assert [c.name for c in trace.tool_calls] == ["execute"]
+
+
+@pytest.mark.parametrize(("text", "shaped"), [
+    pytest.param("Observation: x", True, id="label"),
+    pytest.param("Observation 3: x", True, id="numbered-label"),
+    pytest.param("Execution output:\n1", True, id="two-word-label"),
+    pytest.param("<returncode>1</returncode>", True, id="tag"),
+    pytest.param('{"ok": true}', True, id="json"),
+    pytest.param("```\nout\n```", True, id="fence"),
+    pytest.param("", False, id="empty-is-not"),
+    pytest.param("Another one.", False, id="a-request"),
+    pytest.param("yes", False, id="yes"),
+    pytest.param("What is the capital of France?", False, id="a-question"),
+    pytest.param("ok, and the next step?", False, id="comma-not-label"),
+])
+def test_observation_shaped(text, shaped):
+    assert observation_shaped(text) is shaped
+
+
+@pytest.mark.parametrize(("reply", "syntax"), [
+    pytest.param("<execute>x</execute>", "tag", id="tag"),
+    pytest.param("Action: Search[x]", "react", id="react"),
+    pytest.param("Action: Search\nAction Input: x", "react", id="react-input"),
+    pytest.param("```bash\nls\n```", "fence", id="fence"),
+    pytest.param('{"action": "go"}', "json", id="json"),
+])
+def test_find_text_action_says_its_syntax(reply, syntax):
+    found = find_text_action(reply)
+    assert found is not None and found.syntax == syntax and found.written
+
+
+@pytest.mark.parametrize(("prompt", "reply", "declared"), [
+    pytest.param(TAGGED, "<execute>x</execute>", True, id="tag-shown"),
+    pytest.param(TAGGED, "<solution>x</solution>", False, id="another-tag"),
+    pytest.param(REACT, "Action: Lookup[x]", True, id="react-listed"),
+    pytest.param(HELPFUL, "Action: Lookup[x]", False, id="react-not-listed"),
+    pytest.param(FENCED, "```bash\nls\n```", True, id="fence-shown"),
+    pytest.param(HELPFUL, "```bash\nls\n```", False, id="fence-not-shown"),
+    pytest.param('Answer with {"action": ..., "action_input": ...}', '{"action": "go"}', True, id="json-shown"),
+])
+def test_declaration_by_a_prompt(prompt, reply, declared):
+    actions = ActionInference()
+    actions.declare(prompt, "system prompt")
+    action = find_text_action(reply)
+    assert action is not None
+    assert bool(actions.accept(action, "a person's words")) is declared
+
+
+@pytest.mark.parametrize(("messages", "kw", "expected"), [
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
+                  {"role": "user", "content": "again"}], {}, "again", id="whole-conversation"),
+    pytest.param([{"role": "human", "content": "task"}, {"role": "ai", "content": "a"},
+                  {"role": "human", "content": "again"}], {}, "again", id="ai-and-human-roles"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "model", "content": "a"},
+                  {"role": "system", "content": "note"}, {"role": "user", "content": "again"}], {}, "again",
+                 id="model-role-system-skipped"),
+    pytest.param([{"role": "user", "content": "again"}], {}, None, id="no-reply-in-the-first-call"),
+    pytest.param([{"role": "user", "content": "again"}], {"first": False}, "again", id="newest-messages"),
+    pytest.param([{"role": "system", "content": "s"}, {"role": "user", "content": "again"}], {"first": False},
+                 "again", id="newest-messages-system-skipped"),
+    pytest.param([{"role": "tool", "content": "r"}], {"first": False}, None, id="newest-is-a-tool-result"),
+    pytest.param([{"role": "user", "content": "Assistant: I looked.\nUser: again"}],
+                 {"first": False, "previous_reply": "I looked."}, None, id="a-transcript-holding-the-reply"),
+    pytest.param([{"role": "system", "content": "s"}, {"role": "user", "content": "task"}],
+                 {"first": False, "prompt": "task"}, None, id="the-first-prompt-sent-again"),
+])
+def test_other_side_turn(messages, kw, expected):
+    from loopmetric.readers._inference import other_side_turn
+
+    assert other_side_turn(messages, **kw) == expected
+
+
+def test_a_tag_is_declared_by_its_own_name_only():
+    actions = ActionInference()
+    actions.declare("Write the page inside <body> ... </body>, with a <br> between lines.", "system prompt")
+    action = find_text_action("<b>Tip:</b> drink water.")
+    assert action is not None and actions.accept(action, "Another one.") == ""
+
+
+def _sources(declare: str, answers: list[str], *, tool: bool = False) -> list[str]:
+    from loopmetric.readers._builder import TraceBuilder
+
+    builder = TraceBuilder(source="test")
+    builder.actions.declare(declare, "system prompt")
+    builder.add_input("the task")
+    if tool:
+        builder.add_tool_call("ls", {}, "a.py")
+    for n, answer in enumerate(answers):
+        builder.add_llm_output(f"reply number {n}")
+        builder.add_input(answer)
+    return [s.source for s in builder.build().steps if s.kind == "input"]
+
+
+@pytest.mark.parametrize(("declare", "answers", "tool", "expected"), [
+    pytest.param(FENCED, ["Use one action."] * 3, False, ["harness"] * 3, id="acting-same-words"),
+    pytest.param(HELPFUL, ["Use one action."] * 3, True, ["harness"] * 3, id="calls-tools-same-words"),
+    pytest.param(HELPFUL, ["yes"] * 3, False, ["user"] * 3, id="not-acting-same-words-is-a-person"),
+    pytest.param(FENCED, ["Which file?", "The parser.", "Thanks!"], False, ["user"] * 3,
+                 id="acting-different-words-is-a-person"),
+    pytest.param(HELPFUL, ["Observation: none", "ok"], False, ["harness", "user"],
+                 id="written-like-an-observation"),
+])
+def test_harness_turns(declare, answers, tool, expected):
+    assert _sources(declare, answers, tool=tool) == expected
