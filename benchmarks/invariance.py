@@ -46,8 +46,9 @@ def _text(value: Any) -> str:
         return value
     if isinstance(value, list):  # content parts
         parts = [p.get("text") if isinstance(p, dict) else p for p in value]
-        if all(isinstance(p, str) for p in parts):
-            return "\n".join(parts)
+        texts = [p for p in parts if isinstance(p, str)]
+        if len(texts) == len(parts):
+            return "\n".join(texts)
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
@@ -97,8 +98,10 @@ def steps_from_chat(messages: list[Any]) -> list[Step]:
         elif role == "assistant":
             steps.append(Step("reply", content))
         elif role in ("tool", "function"):
-            call = by_id.get(str(m.get("tool_call_id") or m.get("id"))) or (pending[0] if pending else None)
-            if call is None:  # a result nothing asked for: a call known only by its result
+            found = by_id.get(str(m.get("tool_call_id") or m.get("id"))) or (pending[0] if pending else None)
+            if found is not None:
+                call = found
+            else:  # a result nothing asked for: a call known only by its result
                 call = Call(str(m.get("name") or "tool"), {}, ids())
                 steps.append(Step("reply", "", (call,)))
             if call in pending:
@@ -211,12 +214,18 @@ def steps_from_trace_dict(trace: Any) -> list[Step]:
             continue
         kind = span.get("type")
         if kind == "llm":
-            steps.append(Step("reply", _text(span.get("output"))))
+            output = span.get("output")
+            # a chat model's message (LangChain's AIMessage, deepeval's LlmOutput): its text; the calls
+            # it asks for are the tool spans that follow
+            steps.append(Step("reply", _text(output.get("content")) if isinstance(output, dict) else _text(output)))
         elif kind in ("tool", "retriever"):
             call = Call(str(span.get("name")), _args(span.get("input")), ids())
-            error = span.get("error")
+            error, output = span.get("error"), span.get("output")
+            if isinstance(output, dict) and "content" in output:  # a LangChain ToolMessage
+                error = error or (_text(output.get("content")) if output.get("status") == "error" else None)
+                output = output.get("content")
             steps.append(Step("reply", "", (call,)))
-            steps.append(Step("result", _text(error) if error else _text(span.get("output")), call_id=call.id,
+            steps.append(Step("result", _text(error) if error else _text(output), call_id=call.id,
                               name=call.name, is_error=bool(error)))
         stack.extend(reversed(span.get("children") or []))
     return _merge_calls(steps)
@@ -360,18 +369,31 @@ def table(rows: list[dict[str, Any]], renderings: list[str]) -> tuple[list[list[
     return lines, dict(changed_total)
 
 
+def matrix(rows: list[dict[str, Any]], renderings: list[str]) -> str:
+    """Runs whose verdict changed, per source and rendering (n: the source's runs)."""
+    sources = list(dict.fromkeys(r["source"] for r in rows))
+    lines = []
+    for source in [*sources, "all"]:
+        members = [r for r in rows if source in ("all", r["source"])]
+        lines.append([source, str(len(members))] + [
+            str(sum(1 for r in members if r["rendered"][name]["loop"] != r["reference"]["loop"]))
+            for name in renderings])
+    return markdown_table(["source", "n", *renderings], lines)
+
+
 def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, command: str) -> str:
     import os
 
-    lines, totals = table(rows, renderings)
+    lines, _ = table(rows, renderings)
     load = os.getloadavg()
     out = ["# Invariance: one run, one verdict, whatever recorded it", "",
            __doc__.split("\n\n", 2)[2].strip(), "",
            f"Command: `{command}`; {len(rows)} runs x {len(renderings)} renderings in {seconds:.0f} s, "
            f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min).", "",
            "Target: 0 runs change verdict on every source.", "",
-           "## Runs that change verdict against the native reading, all sources", "",
-           markdown_table(["rendering", "verdict changed"], [[k, str(v)] for k, v in totals.items()]), "",
+           "## Runs that change verdict against the native reading", "",
+           "Per source (rows) and rendering (columns); the last row adds up every source.", "",
+           matrix(rows, renderings), "",
            "## Per source and rendering", "",
            "F1 against the labels (unsure left out); 'verdict changed' and 'worst pattern changed' "
            "(same verdict, another worst pattern) count runs against the reference, the source's native "
