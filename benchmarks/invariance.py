@@ -403,6 +403,24 @@ def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, co
     return "\n".join(out)
 
 
+def _short(verdict: dict[str, Any]) -> dict[str, Any]:
+    return {"loop": verdict["loop"], "pattern": verdict["pattern"], "reason": verdict["reason"][:160]}
+
+
+def changed_runs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs some rendering reads to another verdict or worst pattern: the reference (with its
+    reason, shortened) and each rendering that differs as [loop, worst pattern]; `--show RUN
+    RENDERING` writes the rendered file for `loopmetric explain`."""
+    out = []
+    for r in rows:
+        changed = {k: [v["loop"], v["pattern"]] for k, v in r["rendered"].items()
+                   if (v["loop"], v["pattern"]) != (r["reference"]["loop"], r["reference"]["pattern"])}
+        if changed:
+            out.append({"id": r["id"], "label": "loop" if r["loop"] else "no_loop",
+                        "reference": _short(r["reference"]), "changed": changed})
+    return out
+
+
 def write_rendering(run_id: str, rendering: str, out: Path) -> Path:
     """The file of one run in one rendering, for `loopmetric explain`."""
     if run_id.startswith("corpus/"):
@@ -446,11 +464,8 @@ def main(argv: Optional[list[str]] = None) -> str:
     if args.sample is None and args.sources is None and args.renderings is None:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "invariance.md").write_text(text)
-        (args.out / "invariance_changed.json").write_text(json.dumps(
-            [{"id": r["id"], "label": "loop" if r["loop"] else "no_loop", "reference": r["reference"],
-              "changed": {k: v for k, v in r["rendered"].items()
-                          if v["loop"] != r["reference"]["loop"] or v["pattern"] != r["reference"]["pattern"]}}
-             for r in rows], indent=1))
+        (args.out / "invariance_changed.jsonl").write_text(
+            "".join(json.dumps(row) + "\n" for row in changed_runs(rows)))
     print(text)
     return text
 
