@@ -90,7 +90,7 @@ def as_deepeval_dict(trace: Any) -> dict:
 
 def real_rows(smoke: bool, sources: Optional[list[str]] = None) -> list[dict]:
     """Every labelled run, read by `load_traces` (once per file) and scored by the three metrics."""
-    from loopmetric import LoopSettings, analyze, load_traces
+    from loopmetric import LoopSettings, analyze
 
     from . import real_runs
     from ._openhands import openhands_verdict
@@ -102,30 +102,24 @@ def real_rows(smoke: bool, sources: Optional[list[str]] = None) -> list[dict]:
         runs = [run for run in real_runs.runs(source) if run.id in labelled]
         if smoke:
             runs = runs[:2]
-        by_path: dict[Any, list] = defaultdict(list)
-        for run in runs:
-            by_path[run.path].append(run)
-        for path, members in by_path.items():
-            loaded = list(load_traces(str(path)))
-            for run in members:
-                label = labelled[run.id]
-                item = loaded[run.record] if run.record < len(loaded) else None
-                row = {"id": run.id, "source": source, "half": real_runs.half_of(run.id),
-                       "label": label["label"], "loop": label["label"] == "loop", "reason": label["reason"],
-                       "steps": label["steps"]}
-                if item is None or item.trace is None:
-                    why = item.error if item is not None else "no such record"
-                    row.update(lm=True, lm_reason=f"not read (never a pass): {why}", de=None, de_any=None,
-                               de_reason=why, de_any_reason=why, oh=None, oh_reason=why)
-                else:
-                    report = analyze(item.trace, settings)
-                    row["trace"] = item.trace
-                    row.update(lm=not report.success, lm_reason=report.reason, lm_score=report.score)
-                    row["de"], row["de_score"], row["de_reason"] = deepeval_verdict(as_deepeval_dict(item.trace))
-                    row["de_any"] = None if row["de_score"] is None else row["de_score"] < 1.0
-                    row["de_any_reason"] = row["de_reason"]
-                    row["oh"], row["oh_reason"] = openhands_verdict(item.trace)
-                rows.append(row)
+        for run, item in real_runs.read_runs(runs):
+            label = labelled[run.id]
+            row = {"id": run.id, "source": source, "half": real_runs.half_of(run.id),
+                   "label": label["label"], "loop": label["label"] == "loop", "reason": label["reason"],
+                   "steps": label["steps"]}
+            if item is None or item.trace is None:
+                why = item.error if item is not None else "no such record"
+                row.update(lm=True, lm_reason=f"not read (never a pass): {why}", de=None, de_any=None,
+                           de_reason=why, de_any_reason=why, oh=None, oh_reason=why)
+            else:
+                report = analyze(item.trace, settings)
+                row["trace"] = item.trace
+                row.update(lm=not report.success, lm_reason=report.reason, lm_score=report.score)
+                row["de"], row["de_score"], row["de_reason"] = deepeval_verdict(as_deepeval_dict(item.trace))
+                row["de_any"] = None if row["de_score"] is None else row["de_score"] < 1.0
+                row["de_any_reason"] = row["de_reason"]
+                row["oh"], row["oh_reason"] = openhands_verdict(item.trace)
+            rows.append(row)
     return rows
 
 
@@ -148,7 +142,7 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
             groups[f"{source}, both halves"] = members
     lines, totals = _table(groups, METRICS)
     out = ["## Labelled real runs", "",
-           f"Every run of every source, labelled by reading its steps (`benchmarks/labels/`, rubric in its README); "
+           f"Every run of every source, labelled by reading its steps (`benchmarks/labels/`, rubric in its README; ReAct HotpotQA, ReAct WebShop and mini-swe-agent by an independent reader, `labels.json` in their folders); "
            f"{len(decided)} decided, {unsure} `unsure` left out. Each source is split in two halves by a fixed "
            "seed (`python -m benchmarks.real_runs split`): rules were designed on the design half only; the "
            "held-out half is reported apart.", "",

@@ -8,8 +8,16 @@
 The viewer reads the raw files itself (never loopmetric), so a label cannot be
 steered by what loopmetric says. Step numbers are the source's own: SWE-agent
 trajectory index, chat message index (tau-bench, tau2-bench, MINT), InterCode
-turn, Magentic-One history index. Labels live in `labels/<source>.csv`
-(rubric: `labels/README.md`). The data stays in `../shared`.
+turn, Magentic-One history index, mini-swe-agent message index (A<n> is the n-th
+assistant message, the labels' numbering), ReAct HotpotQA step n, ReAct WebShop
+action index (0 = reset). Labels live in `labels/<source>.csv` (rubric:
+`labels/README.md`), for the three sources an independent reader labelled in
+their folder's `labels.json`. The data stays in `../shared`.
+
+ReAct HotpotQA and WebShop are text logs loopmetric does not read; each run is
+read as the OpenAI chat messages a tracer would have recorded (`document`):
+the prompt, the model's text replies, the harness's observations as the next
+turn, and no tool-call structure the log does not hold.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import csv
 import hashlib
 import json
 import random
+import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -49,6 +58,13 @@ class Source:
     title: str
     runs: Callable[[], list[Run]]
     lines: Callable[[Run, int], Iterator[str]]
+    # A source recorded as text (a log, a notebook's output) that loopmetric does not read: the
+    # run as the chat messages a tracer would have recorded (`document(run)`), read from a file
+    # of its own. None: `run.path` is read as it is.
+    document: Optional[Callable[[Run], Any]] = None
+    # Labels kept beside the data (`labels.json` of an independent reader): the file's name in
+    # the source's folder; None: `labels/<source>.csv`.
+    shared_labels: Optional[str] = None
 
     @property
     def available(self) -> bool:
@@ -82,6 +98,12 @@ def raw_record(run: Run) -> Any:
         return _json(run.path)
     if source == "mint":
         return _jsonl(run.path)[run.record]
+    if source == "hotpotqa":
+        return _hotpot_file(run.path)[run.record]
+    if source == "webshop":
+        return _webshop_notebook()[1][run.record]
+    if source == "miniswe":
+        return _json(run.path)
     raise KeyError(source)
 
 
@@ -240,6 +262,175 @@ def _mint_lines(run: Run, width: int) -> Iterator[str]:
         yield f"{n:>3} {str(m.get('role')).upper()[:5]:<5} [{_digest(m.get('content'))}] {_short(m.get('content'), width)}"
 
 
+# -- ReAct on HotpotQA (Reflexion logs): plain text ------------------------------------------------
+_HOTPOT = "react-hotpotqa-reflexion"
+_HOTPOT_FILES = {"base": "base_100_questions_5_trials.txt", "reflexion": "reflexion_100_questions_7_trials.txt"}
+_STEP_LINE = re.compile(r"^(Thought|Action|Observation) (\d+): ?(.*)$")
+# The log does not record the prompt; the run's actions are the ones the README names and the
+# harness's own "Invalid Action" answer lists. A tracer would record the prompt that declares them:
+_HOTPOT_SYSTEM = ("Answer the question with interleaved Thought, Action and Observation steps. An Action is one of: "
+                  "Search[entity] (search Wikipedia for the entity), Lookup[keyword] (the next sentence holding "
+                  "the keyword in the current page), Finish[answer] (give the answer and end).")
+
+
+@lru_cache(maxsize=4)
+def _hotpot_file(path: Path) -> tuple[dict, ...]:
+    """Every `Question:` block of a log with its trial, position in the trial and steps,
+    the ones without steps (solved before, listed only) included."""
+    blocks: list[dict[str, Any]] = []
+    block: Optional[dict[str, Any]] = None
+    last: Optional[str] = None
+    trial, position = 0, -1
+    for line in path.read_text(encoding="utf-8").splitlines():
+        begin = re.match(r"^BEGIN TRIAL (\d+)", line)
+        if begin:
+            trial, position, block, last = int(begin.group(1)), -1, None, None
+            continue
+        if line.startswith("Question:"):
+            position += 1
+            block = {"trial": trial, "k": position, "question": line[len("Question:"):].strip(), "steps": [],
+                     "answer": None}
+            blocks.append(block)
+            last = "question"
+            continue
+        if block is None:
+            continue
+        if line.startswith("Correct answer:"):
+            block["answer"] = line[len("Correct answer:"):].strip()
+            block, last = None, None
+            continue
+        step = _STEP_LINE.match(line)
+        if step:
+            kind, n, text = step.group(1).lower(), int(step.group(2)), step.group(3)
+            if not block["steps"] or block["steps"][-1]["n"] != n:
+                block["steps"].append({"n": n, "thought": None, "action": None, "observation": None})
+            block["steps"][-1][kind] = text
+            last = kind
+        elif last == "question":
+            block["question"] += "\n" + line
+        elif last is not None and block["steps"]:
+            block["steps"][-1][last] = (block["steps"][-1][last] or "") + "\n" + line
+    return tuple(blocks)
+
+
+def _hotpot_runs() -> list[Run]:
+    runs = []
+    for short, file in _HOTPOT_FILES.items():
+        path = SHARED / _HOTPOT / file
+        for index, block in enumerate(_hotpot_file(path)):
+            if block["steps"]:  # a question listed without steps (solved in an earlier trial) is no run
+                runs.append(Run(f"hotpotqa/{short}/t{block['trial']}/{block['k']}", "hotpotqa", path, index))
+    return runs
+
+
+def _hotpot_document(run: Run) -> list[dict]:
+    """The run as OpenAI chat messages: the prompt that declares the actions, the question (with any
+    reflections, as recorded), then per step the model's `Thought n` / `Action n` and the harness's
+    `Observation n`. Nothing more: the log records no tool-call structure."""
+    block = raw_record(run)
+    messages = [{"role": "system", "content": _HOTPOT_SYSTEM},
+                {"role": "user", "content": f"Question: {block['question']}"}]
+    for step in block["steps"]:
+        reply = [f"{kind.capitalize()} {step['n']}: {step[kind]}" for kind in ("thought", "action")
+                 if step[kind] is not None]
+        if reply:
+            messages.append({"role": "assistant", "content": "\n".join(reply)})
+        if step["observation"] is not None:
+            messages.append({"role": "user", "content": f"Observation {step['n']}: {step['observation']}"})
+    return messages
+
+
+def _hotpot_lines(run: Run, width: int) -> Iterator[str]:
+    block = raw_record(run)
+    yield f"    QUESTION {_short(block['question'], width)}"
+    for step in block["steps"]:
+        n = step["n"]
+        yield f"{n:>3} THINK {_short(step['thought'] or '', width)}"
+        yield f"{n:>3} ACT   [{_digest(step['action'])}] {_short(step['action'] or '', width)}"
+        if step["observation"] is not None:
+            yield f"{n:>3} OBS   [{_digest(step['observation'])}] {_short(step['observation'], width)}"
+    yield f"    (correct answer: {block['answer']})"
+
+
+# -- ReAct on WebShop (the ReAct notebook's printed output) -----------------------------------------
+_WEBSHOP = "react-webshop"
+_EPISODE = re.compile(r"^-----------------\n(\d+)\n", re.M)
+
+
+@lru_cache(maxsize=1)
+def _webshop_notebook() -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
+    """(the few-shot prompt the agent was given, each episode's (action, observation) pairs):
+    cell 4 holds `prompt1`, cell 7 prints `run_episodes(prompt1, 500)`."""
+    notebook = _json(SHARED / _WEBSHOP / "WebShop.ipynb")
+    source = "".join(notebook["cells"][4]["source"])
+    prompt = source.split('prompt1 = """', 1)[1].split('"""', 1)[0]
+    text = "".join("".join(out.get("text", "")) for out in notebook["cells"][7]["outputs"]
+                   if out.get("name") == "stdout")
+    starts = list(_EPISODE.finditer(text))
+    episodes = []
+    for i, start in enumerate(starts):
+        body = text[start.end(): starts[i + 1].start() if i + 1 < len(starts) else len(text)]
+        body = re.split(r"^\d+ [\d.]+ [\d.]+ [\d.]+\n-------------", body, maxsplit=1, flags=re.M)[0]
+        pairs = []
+        for chunk in re.split(r"^(?=Action: )", body, flags=re.M):
+            if not chunk.startswith("Action: "):
+                continue
+            action, _, rest = chunk.partition("\n")
+            observation = rest[len("Observation:"):] if rest.startswith("Observation:") else rest
+            pairs.append((action[len("Action: "):], observation.strip()))
+        episodes.append(tuple(pairs))
+    return prompt, tuple(episodes)
+
+
+def _webshop_runs() -> list[Run]:
+    path = SHARED / _WEBSHOP / "WebShop.ipynb"
+    return [Run(f"webshop/{i}", "webshop", path, i) for i in range(len(_webshop_notebook()[1]))]
+
+
+def _webshop_document(run: Run) -> list[dict]:
+    """The run as OpenAI chat messages: the few-shot prompt the notebook gives the model, the
+    page after `reset`, then per action the model's `Action: ...` and the harness's
+    `Observation: ...` (the harness answers a `think[...]` with "OK.")."""
+    prompt, episodes = _webshop_notebook()
+    pairs = episodes[run.record]
+    messages = [{"role": "system", "content": prompt}]
+    for n, (action, observation) in enumerate(pairs):
+        if n:  # action 0 is the harness's reset: its page is the task
+            messages.append({"role": "assistant", "content": f"Action: {action}"})
+            messages.append({"role": "user", "content": f"Observation: {observation}"})
+        else:
+            messages.append({"role": "user", "content": observation})
+    return messages
+
+
+def _webshop_lines(run: Run, width: int) -> Iterator[str]:
+    for n, (action, observation) in enumerate(raw_record(run)):
+        yield f"{n:>3} ACT   [{_digest(action)}] {_short(action, width)}"
+        yield f"{n:>3} OBS   [{_digest(observation)}] {_short(observation, width)}"
+
+
+# -- mini-swe-agent with Gemini 3 Pro -------------------------------------------------------------
+_MINISWE = "mini-swe-agent-gemini3-pro"
+
+
+def _miniswe_runs() -> list[Run]:
+    paths = sorted((SHARED / _MINISWE).glob("*.traj.json"))
+    return [Run(f"miniswe/{p.name[: -len('.traj.json')]}", "miniswe", p, 0) for p in paths]
+
+
+def _miniswe_lines(run: Run, width: int) -> Iterator[str]:
+    record = raw_record(run)
+    yield f"    (exit: {(record.get('info') or {}).get('exit_status')})"
+    reply = 0
+    for n, m in enumerate(record.get("messages") or []):
+        role = str(m.get("role"))
+        if role == "assistant":
+            reply += 1
+            yield f"{n:>3} A{reply:<4} [{_digest(m.get('content'))}] {_short(m.get('content'), width)}"
+        else:
+            yield f"{n:>3} {role.upper()[:5]:<5} [{_digest(m.get('content'))}] {_short(m.get('content'), width)}"
+
+
 SOURCES: dict[str, Source] = {
     "swe": Source("swe", _SWE, "SWE-agent on SWE-bench-java (deepseek-coder-v2, gpt-4o-mini)", _swe_runs, _swe_lines),
     "tau": Source("tau", _TAU, "tau-bench airline, gpt-4o", _tau_runs, _tau_lines),
@@ -247,6 +438,12 @@ SOURCES: dict[str, Source] = {
     "tau2": Source("tau2", _TAU2, "tau2-bench telecom, gpt-4.1 and its SFT", _tau2_runs, _tau2_lines),
     "m1": Source("m1", _M1, "Who&When Magentic-One logs", _m1_runs, _m1_lines),
     "mint": Source("mint", _MINT, "MINT ALFWorld, gpt-4 writing Python tool calls", _mint_runs, _mint_lines),
+    "hotpotqa": Source("hotpotqa", _HOTPOT, "ReAct on HotpotQA (Reflexion logs, text)", _hotpot_runs, _hotpot_lines,
+                       document=_hotpot_document, shared_labels="labels.json"),
+    "webshop": Source("webshop", _WEBSHOP, "ReAct on WebShop (notebook output, text)", _webshop_runs,
+                      _webshop_lines, document=_webshop_document, shared_labels="labels.json"),
+    "miniswe": Source("miniswe", _MINISWE, "mini-swe-agent, Gemini 3 Pro, SWE-bench Verified", _miniswe_runs,
+                      _miniswe_lines, shared_labels="labels.json"),
 }
 
 
@@ -283,11 +480,57 @@ def labels(source: Optional[str] = None) -> list[dict[str, str]]:
     """Rows of `labels/<source>.csv` (run, label, steps, reason, labeller), every source when None."""
     rows: list[dict[str, str]] = []
     for name in ([source] if source else list(SOURCES)):
+        spec = SOURCES[name]
+        if spec.shared_labels is not None:
+            if spec.available:
+                rows.extend(_shared_label_rows(spec))
+            continue
         path = LABELS / f"{name}.csv"
         if path.is_file():
             with path.open(newline="", encoding="utf-8") as handle:
                 rows.extend(csv.DictReader(handle))
     return rows
+
+
+_SHARED_LABELS = {"loop": "loop", "clean": "no_loop", "unsure": "unsure"}
+
+
+def _shared_label_rows(spec: Source) -> list[dict[str, str]]:
+    """An independent reader's `labels.json` rows ({id, label, pattern, steps, confidence}) in the
+    columns of `labels/<source>.csv`: `clean` is `no_loop`."""
+    rows = []
+    for item in _json(SHARED / spec.folder / str(spec.shared_labels)):
+        rows.append({"run": f"{spec.name}/{item['id']}", "label": _SHARED_LABELS[item["label"]],
+                     "steps": item.get("steps") or "",
+                     "reason": f"{item.get('pattern') or '(no pattern)'} (confidence {item.get('confidence')})",
+                     "labeller": "independent"})
+    return rows
+
+
+def read_runs(members: list[Run]) -> Iterator[tuple[Run, Any]]:
+    """(run, the `LoadedTrace` of it, or None when its file holds no such record), read the way
+    the command line reads a file: `load_traces` once per file; a run of a text source from a
+    file holding its `document`."""
+    import tempfile
+
+    from loopmetric import load_traces
+
+    by_path: dict[Path, list[Run]] = {}
+    for run in members:
+        if SOURCES[run.source].document is None:
+            by_path.setdefault(run.path, []).append(run)
+    for path, group in by_path.items():
+        loaded = list(load_traces(str(path)))
+        for run in group:
+            yield run, loaded[run.record] if run.record < len(loaded) else None
+    with tempfile.TemporaryDirectory() as folder:
+        for run in members:
+            document = SOURCES[run.source].document
+            if document is not None:
+                path = Path(folder) / (run.id.replace("/", "_") + ".json")
+                path.write_text(json.dumps(document(run), ensure_ascii=False), encoding="utf-8")
+                loaded = list(load_traces(str(path)))
+                yield run, loaded[0] if loaded else None
 
 
 def show(run_id: str, *, width: int = 240, out: Any = sys.stdout) -> None:

@@ -78,9 +78,10 @@ def cli_verdicts(path, capsys) -> dict[int, bool]:
     return verdicts
 
 
-@pytest.mark.parametrize("source", ["swe", "tau", "ctf", "tau2", "m1", "mint"])
-def test_real_run_verdicts_are_the_command_lines(source, capsys):
-    """The accuracy benchmark's verdict on a real run is `loopmetric score` on its file."""
+@pytest.mark.parametrize("source", ["swe", "tau", "ctf", "tau2", "m1", "mint", "hotpotqa", "webshop", "miniswe"])
+def test_real_run_verdicts_are_the_command_lines(source, capsys, tmp_path):
+    """The accuracy benchmark's verdict on a real run is `loopmetric score` on its file (a run
+    of a text log: on the file holding its chat messages)."""
     from benchmarks import accuracy, real_runs
 
     runs = {run.id: run for run in real_runs.runs(source)}
@@ -88,9 +89,15 @@ def test_real_run_verdicts_are_the_command_lines(source, capsys):
         pytest.skip("../shared/trajectories is not present")
     rows = accuracy.real_rows(smoke=True, sources=[source])
     assert rows
+    document = real_runs.SOURCES[source].document
     by_file: dict = {}
     for row in rows:
         run = runs[row["id"]]
+        if document is not None:
+            path = tmp_path / (run.id.replace("/", "_") + ".json")
+            path.write_text(json.dumps(document(run)))
+            assert row["lm"] == cli_verdicts(path, capsys).get(0, True), row["id"]
+            continue
         if run.path not in by_file:
             by_file[run.path] = cli_verdicts(run.path, capsys)
         assert row["lm"] == by_file[run.path].get(run.record, True), row["id"]

@@ -1,0 +1,474 @@
+"""Invariance: one run, one verdict, whatever recorded it.
+
+    python -m benchmarks.invariance                       # writes benchmarks/results/invariance.md
+    python -m benchmarks.invariance --sample 5 --sources tau webshop
+
+Every labelled run (`real_runs`: the labels of `labels/*.csv` and the three folders an
+independent reader labelled; and the traced corpus of `corpus.py`) is turned into a neutral
+list of steps (`_renderings.Step`: system prompt, the other side's turns, model replies with
+their tool calls, tool results) taken from the raw record, and rendered into every format
+loopmetric reads (`_renderings.RENDERINGS`). Each rendering is written to a file and scored
+the way the command line scores it: `load_traces` on the file, `analyze` at default settings;
+a file with no readable trace, or a record that cannot be read, is a predicted loop (never a
+pass), as `accuracy.real_rows` counts it. When a file yields several traces, the run is a
+predicted loop when any of them fails.
+
+The reference of a run is its native reading, what `benchmarks.accuracy` scores: the source's
+own file read by `load_traces` (a text log: the chat messages of `real_runs`' `document`; a
+corpus case: the trace dict deepeval handed to metrics). Per source and rendering the table
+gives n, loopmetric's F1 against the labels, and how many runs change verdict or worst pattern
+against the reference, with the first changed run ids.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from ._common import RESULTS, Confusion, markdown_table
+from ._renderings import RENDERINGS, Call, Step
+
+REFERENCE = "reference (native reading)"
+SHOWN_IDS = 6
+
+
+# -- the neutral steps of a run, from its raw record ---------------------------------------------------
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # content parts
+        parts = [p.get("text") if isinstance(p, dict) else p for p in value]
+        texts = [p for p in parts if isinstance(p, str)]
+        if len(texts) == len(parts):
+            return "\n".join(texts)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+class _Ids:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self) -> str:
+        self.n += 1
+        return f"call_{self.n}"
+
+
+def _args(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return {"input": raw}
+    if isinstance(raw, dict):
+        return raw
+    return {"input": raw}
+
+
+def steps_from_chat(messages: list[Any]) -> list[Step]:
+    """OpenAI-style chat messages (tau-bench, tau2-bench, MINT, mini-swe-agent, the ReAct logs'
+    documents) as neutral steps: tool calls only where a message holds `tool_calls`."""
+    ids = _Ids()
+    steps: list[Step] = []
+    pending: list[Call] = []  # calls awaiting their results, in order
+    by_id: dict[str, Call] = {}
+    for m in messages:
+        if not isinstance(m, dict):
+            continue
+        role, content = m.get("role"), _text(m.get("content"))
+        raw_calls = m.get("tool_calls") or []
+        if role == "system":
+            steps.append(Step("system", content))
+        elif role in ("assistant", "user") and raw_calls:
+            calls = []
+            for raw in raw_calls:
+                function = raw.get("function") or raw
+                call = Call(str(function.get("name")), _args(function.get("arguments")), ids())
+                by_id[str(raw.get("id") or call.id)] = call
+                calls.append(call)
+            pending += calls
+            steps.append(Step("reply", content, tuple(calls), actor=str(role)))
+        elif role == "assistant":
+            steps.append(Step("reply", content))
+        elif role in ("tool", "function"):
+            found = by_id.get(str(m.get("tool_call_id") or m.get("id"))) or (pending[0] if pending else None)
+            if found is not None:
+                call = found
+            else:  # a result nothing asked for: a call known only by its result
+                call = Call(str(m.get("name") or "tool"), {}, ids())
+                steps.append(Step("reply", "", (call,)))
+            if call in pending:
+                pending.remove(call)
+            steps.append(Step("result", content, call_id=call.id, name=call.name, is_error=m.get("error") is True))
+        else:
+            steps.append(Step("other", content, who=str(role)))
+    return steps
+
+
+def _first_word(command: str) -> str:
+    words = command.split(None, 1)
+    return words[0] if words else "action"
+
+
+def steps_from_swe(record: dict[str, Any]) -> list[Step]:
+    ids = _Ids()
+    steps: list[Step] = []
+    history = record.get("history") or []
+    for m in history[:2]:  # the system prompt and the task, as the run's first LLM input held them
+        if isinstance(m, dict) and m.get("role") in ("system", "user"):
+            steps.append(Step("system" if m["role"] == "system" else "other", _text(m.get("content")), who="task"))
+    for step in record.get("trajectory") or []:
+        thought = step.get("thought") if isinstance(step.get("thought"), str) else step.get("response") or ""
+        action = str(step.get("action") or "").strip()
+        observation = _text(step.get("observation"))
+        if action:
+            call = Call(_first_word(action), {"command": action}, ids())
+            steps += [Step("reply", thought, (call,)), Step("result", observation, call_id=call.id, name=call.name)]
+        else:
+            steps.append(Step("reply", thought))
+            if observation.strip():
+                steps.append(Step("other", observation, who="harness"))
+    return steps
+
+
+def steps_from_intercode(record: dict[str, Any]) -> list[Step]:
+    ids = _Ids()
+    steps = [Step("other", _text(record.get("query")), who="task")]
+    history = record.get("turn_history") or {}
+    observations, valid = history.get("observations") or [], history.get("valid_action") or []
+    for n, action in enumerate(history.get("actions") or []):
+        command = str(action).strip()
+        call = Call(_first_word(command), {"command": command}, ids())
+        steps.append(Step("reply", "", (call,)))
+        if n < len(observations):
+            ok = valid[n] if n < len(valid) else True
+            steps.append(Step("result", _text(observations[n]), call_id=call.id, name=call.name,
+                              is_error=ok is False))
+    return steps
+
+
+def steps_from_group_chat(record: dict[str, Any]) -> list[Step]:
+    """Magentic-One: `Orchestrator (-> X)` asks agent X (a call), X's next message answers it,
+    `A (thought)` is a reply, anything else a turn of the other side."""
+    import re
+
+    ids = _Ids()
+    steps: list[Step] = []
+    pending: Optional[Call] = None
+    for m in record.get("history") or []:
+        role, text = str(m.get("role") or ""), _text(m.get("content"))
+        delegation = re.match(r"^\s*([^()]+?)\s*\(\s*->\s*([^()]+?)\s*\)\s*$", role)
+        if delegation:
+            pending = Call(delegation.group(2).strip(), {"instruction": text}, ids())
+            steps.append(Step("reply", "", (pending,)))
+        elif re.match(r"^\s*[^()]+?\s*\(\s*thought\s*\)\s*$", role, re.IGNORECASE):
+            steps.append(Step("reply", text))
+        elif pending is not None and role.strip() == pending.name:
+            steps.append(Step("result", text, call_id=pending.id, name=pending.name))
+            pending = None
+        else:
+            steps.append(Step("other", text, who=role.strip().lower() or "input"))
+    return steps
+
+
+def steps_of_run(run: Any) -> list[Step]:
+    from . import real_runs
+
+    record = real_runs.raw_record(run)
+    source = run.source
+    document = real_runs.SOURCES[source].document
+    if document is not None:
+        return steps_from_chat(document(run))
+    if source == "swe":
+        return steps_from_swe(record)
+    if source == "ctf":
+        return steps_from_intercode(record)
+    if source == "m1":
+        return steps_from_group_chat(record)
+    if source == "tau":
+        return steps_from_chat(record.get("traj") or [])
+    if source in ("tau2", "miniswe"):
+        return steps_from_chat(record.get("messages") or [])
+    if source == "mint":
+        return steps_from_chat((record.get("state") or {}).get("history") or [])
+    raise KeyError(source)
+
+
+def steps_from_trace_dict(trace: Any) -> list[Step]:
+    """A deepeval trace dict (the traced corpus): the root's input is the task, each LLM span a
+    reply, each tool span a call with its result, nested agents read in order."""
+    ids = _Ids()
+    root = trace.get("trace_dict", trace) if isinstance(trace, dict) else trace
+    steps: list[Step] = [Step("other", _text(root.get("input")), who="task")]
+    stack = list(reversed(root.get("children") or []))
+    while stack:
+        span = stack.pop()
+        if not isinstance(span, dict):
+            continue
+        kind = span.get("type")
+        if kind == "llm":
+            output = span.get("output")
+            # a chat model's message (LangChain's AIMessage, deepeval's LlmOutput): its text; the calls
+            # it asks for are the tool spans that follow
+            steps.append(Step("reply", _text(output.get("content")) if isinstance(output, dict) else _text(output)))
+        elif kind in ("tool", "retriever"):
+            call = Call(str(span.get("name")), _args(span.get("input")), ids())
+            error, output = span.get("error"), span.get("output")
+            if isinstance(output, dict) and "content" in output:  # a LangChain ToolMessage
+                error = error or (_text(output.get("content")) if output.get("status") == "error" else None)
+                output = output.get("content")
+            steps.append(Step("reply", "", (call,)))
+            steps.append(Step("result", _text(error) if error else _text(output), call_id=call.id,
+                              name=call.name, is_error=bool(error)))
+        stack.extend(reversed(span.get("children") or []))
+    return _merge_calls(steps)
+
+
+def _merge_calls(steps: list[Step]) -> list[Step]:
+    """A reply followed by the calls it made (recorded as spans after it) is one reply with those calls."""
+    out: list[Step] = []
+    for step in steps:
+        if step.kind == "reply" and not step.text and step.calls and out:
+            last = next((i for i in range(len(out) - 1, -1, -1) if out[i].kind == "reply"), None)
+            between = out[last + 1:] if last is not None else []
+            if last is not None and all(s.kind == "result" for s in between):
+                prior = out[last]
+                out[last] = Step("reply", prior.text, prior.calls + step.calls, actor=prior.actor)
+                continue
+        out.append(step)
+    return out
+
+
+# -- scoring a document the way the command line does ---------------------------------------------------
+def score_file(path: Path) -> dict[str, Any]:
+    """{loop, score, pattern, reason} of a file: every trace in it at default settings (the one
+    that scores lowest speaks for the file); an unread record or an empty file is a loop."""
+    from loopmetric import load_traces
+
+    loaded = list(load_traces(str(path)))
+    if not loaded:
+        return {"loop": True, "score": None, "pattern": "(not read)", "reason": "no trace in the file"}
+    verdicts = [_verdict_of_loaded(item) for item in loaded]
+    unread = [v for v in verdicts if v["score"] is None]
+    if unread:
+        return unread[0]
+    worst = min(verdicts, key=lambda v: v["score"])
+    return dict(worst, loop=any(v["loop"] for v in verdicts))
+
+
+def score_document(document: Any, folder: Path, name: str) -> dict[str, Any]:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    try:
+        return score_file(path)
+    finally:
+        path.unlink()
+
+
+def _verdict_of_loaded(item: Any) -> dict[str, Any]:
+    from loopmetric import LoopSettings, analyze
+
+    if item is None or item.trace is None:
+        why = item.error if item is not None else "no such record"
+        return {"loop": True, "score": None, "pattern": "(not read)", "reason": f"not read: {why}"}
+    try:
+        report = analyze(item.trace, LoopSettings())
+    except (ValueError, TypeError) as error:  # e.g. a trace with no steps: never a pass
+        return {"loop": True, "score": None, "pattern": "(not read)", "reason": f"not read: {error}"}
+    pattern = report.worst.pattern if report.worst is not None else None
+    return {"loop": not report.success, "score": report.score, "reason": report.reason,
+            "pattern": str(getattr(pattern, "value", pattern)) if pattern is not None else "-"}
+
+
+# -- the runs ------------------------------------------------------------------------------------------
+def labelled_runs(sources: Optional[list[str]], sample: Optional[int]) -> Iterator[dict[str, Any]]:
+    """{id, source, half, loop, steps, reference} of each decided labelled run (unsure left out)."""
+    from . import real_runs
+
+    names = [s for s in (sources or [*real_runs.SOURCES, "corpus"]) if s != "corpus"]
+    for source in names:
+        labelled = {row["run"]: row for row in real_runs.labels(source) if row["label"] != "unsure"}
+        runs = [run for run in real_runs.runs(source) if run.id in labelled]
+        if sample is not None:
+            runs = runs[:sample]
+        for run, item in real_runs.read_runs(runs):
+            yield {"id": run.id, "source": source, "half": real_runs.half_of(run.id),
+                   "loop": labelled[run.id]["label"] == "loop", "steps": steps_of_run(run),
+                   "reference": _verdict_of_loaded(item)}
+    if sources is None or "corpus" in sources:
+        from .corpus import CORPUS, load_corpus
+
+        if CORPUS.exists():
+            rows = load_corpus()
+            if sample is not None:
+                rows = rows[:sample] + rows[-sample:]
+            for row in rows:
+                from loopmetric.readers import read_trace
+
+                item = type("Loaded", (), {"trace": read_trace(row["trace"]), "error": None})()
+                yield {"id": f"corpus/{row['id']}", "source": "corpus", "half": "all", "loop": bool(row["loop"]),
+                       "steps": steps_from_trace_dict(row["trace"]), "reference": _verdict_of_loaded(item)}
+
+
+def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
+            renderings: Optional[list[str]] = None) -> list[dict[str, Any]]:
+    """One row per run: its label, reference verdict and the verdict of each rendering."""
+    chosen = renderings or list(RENDERINGS)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for n, run in enumerate(labelled_runs(sources, sample)):
+            run["rendered"] = {}
+            for name in chosen:
+                try:
+                    document = RENDERINGS[name](run["steps"])
+                except Exception as error:  # noqa: BLE001 - a renderer bug is reported, not hidden
+                    run["rendered"][name] = {"loop": True, "score": None, "pattern": "(render failed)",
+                                             "reason": f"{type(error).__name__}: {error}"}
+                    continue
+                run["rendered"][name] = score_document(document, Path(folder), f"r{n}")
+            del run["steps"]
+            rows.append(run)
+    return rows
+
+
+# -- the table -----------------------------------------------------------------------------------------
+HEADER = ["source", "rendering", "n", "F1", "TP/FP/FN", "verdict changed", "worst pattern changed", "changed runs"]
+
+
+def table(rows: list[dict[str, Any]], renderings: list[str]) -> tuple[list[list[str]], dict[str, int]]:
+    sources = list(dict.fromkeys(r["source"] for r in rows))
+    lines = []
+    changed_total: dict[str, int] = defaultdict(int)
+    for source in [*sources, "all"]:
+        members = [r for r in rows if source in ("all", r["source"])]
+        for name in [REFERENCE, *renderings]:
+            counts = Confusion()
+            verdicts, patterns = [], []
+            for r in members:
+                got = r["reference"] if name == REFERENCE else r["rendered"][name]
+                counts.add(r["loop"], got["loop"])
+                if name != REFERENCE:
+                    if got["loop"] != r["reference"]["loop"]:
+                        verdicts.append(r["id"])
+                    elif got["pattern"] != r["reference"]["pattern"]:
+                        patterns.append(r["id"])
+            if name != REFERENCE and source == "all":
+                changed_total[name] = len(verdicts)
+            shown = ", ".join(f"`{i}`" for i in verdicts[:SHOWN_IDS]) + (" ..." if len(verdicts) > SHOWN_IDS else "")
+            cells = [source, name, str(len(members)), f"{counts.f1:.3f}", f"{counts.tp}/{counts.fp}/{counts.fn}",
+                     "-" if name == REFERENCE else str(len(verdicts)),
+                     "-" if name == REFERENCE else str(len(patterns)), "" if source == "all" else shown]
+            lines.append(cells)
+    return lines, dict(changed_total)
+
+
+def matrix(rows: list[dict[str, Any]], renderings: list[str]) -> str:
+    """Runs whose verdict changed, per source and rendering (n: the source's runs)."""
+    sources = list(dict.fromkeys(r["source"] for r in rows))
+    lines = []
+    for source in [*sources, "all"]:
+        members = [r for r in rows if source in ("all", r["source"])]
+        lines.append([source, str(len(members))] + [
+            str(sum(1 for r in members if r["rendered"][name]["loop"] != r["reference"]["loop"]))
+            for name in renderings])
+    return markdown_table(["source", "n", *renderings], lines)
+
+
+def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, command: str) -> str:
+    import os
+
+    lines, _ = table(rows, renderings)
+    load = os.getloadavg()
+    out = ["# Invariance: one run, one verdict, whatever recorded it", "",
+           __doc__.split("\n\n", 2)[2].strip(), "",
+           f"Command: `{command}`; {len(rows)} runs x {len(renderings)} renderings in {seconds:.0f} s, "
+           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min).", "",
+           "Target: 0 runs change verdict on every source.", "",
+           "## Runs that change verdict against the native reading", "",
+           "Per source (rows) and rendering (columns); the last row adds up every source.", "",
+           matrix(rows, renderings), "",
+           "## Per source and rendering", "",
+           "F1 against the labels (unsure left out); 'verdict changed' and 'worst pattern changed' "
+           "(same verdict, another worst pattern) count runs against the reference, the source's native "
+           "reading; 'changed runs' names the first runs whose verdict changed "
+           "(`python -m benchmarks.invariance --show RUN RENDERING` writes the rendered file).", "",
+           markdown_table(HEADER, lines), ""]
+    return "\n".join(out)
+
+
+def _short(verdict: dict[str, Any]) -> dict[str, Any]:
+    return {"loop": verdict["loop"], "pattern": verdict["pattern"], "reason": verdict["reason"][:160]}
+
+
+def changed_runs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs some rendering reads to another verdict or worst pattern: the reference (with its
+    reason, shortened) and each rendering that differs as [loop, worst pattern]; `--show RUN
+    RENDERING` writes the rendered file for `loopmetric explain`."""
+    out = []
+    for r in rows:
+        changed = {k: [v["loop"], v["pattern"]] for k, v in r["rendered"].items()
+                   if (v["loop"], v["pattern"]) != (r["reference"]["loop"], r["reference"]["pattern"])}
+        if changed:
+            out.append({"id": r["id"], "label": "loop" if r["loop"] else "no_loop",
+                        "reference": _short(r["reference"]), "changed": changed})
+    return out
+
+
+def write_rendering(run_id: str, rendering: str, out: Path) -> Path:
+    """The file of one run in one rendering, for `loopmetric explain`."""
+    if run_id.startswith("corpus/"):
+        from .corpus import load_corpus
+
+        row = next(r for r in load_corpus() if f"corpus/{r['id']}" == run_id)
+        steps = steps_from_trace_dict(row["trace"])
+    else:
+        from . import real_runs
+
+        steps = steps_of_run(real_runs.run_by_id(run_id))
+    path = out / (run_id.replace("/", "_") + "." + rendering.split(" (")[0].replace(" ", "_").lower()
+                  + (("_" + rendering.split(" (")[1].rstrip(")").replace(" ", "_")) if " (" in rendering else "")
+                  + ".json")
+    path.write_text(json.dumps(RENDERINGS[rendering](steps), ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+def main(argv: Optional[list[str]] = None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=None, help="the first N labelled runs of each source")
+    parser.add_argument("--sources", nargs="+", default=None, help="sources of real_runs, and `corpus`")
+    parser.add_argument("--renderings", nargs="+", default=None, choices=list(RENDERINGS))
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--show", nargs=2, metavar=("RUN", "RENDERING"), default=None,
+                        help="write one run's rendering to --out and print its path")
+    args = parser.parse_args(argv)
+    if args.show:
+        args.out.mkdir(parents=True, exist_ok=True)
+        path = write_rendering(args.show[0], args.show[1], args.out)
+        print(path)
+        return str(path)
+    renderings = args.renderings or list(RENDERINGS)
+    started = time.perf_counter()
+    rows = measure(args.sources, args.sample, renderings)
+    seconds = time.perf_counter() - started
+    command = "python -m benchmarks.invariance" + " ".join(
+        [""] + ([f"--sample {args.sample}"] if args.sample else []) + (["--sources", *args.sources] if args.sources
+                                                                       else []))
+    text = report(rows, renderings, seconds, command)
+    if args.sample is None and args.sources is None and args.renderings is None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "invariance.md").write_text(text)
+        (args.out / "invariance_changed.jsonl").write_text(
+            "".join(json.dumps(row) + "\n" for row in changed_runs(rows)))
+    print(text)
+    return text
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
