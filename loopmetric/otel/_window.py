@@ -21,11 +21,15 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..guard._core import LoopGuard
+from ..guard._loop import DetectedLoop, loop_message
 from ..guard._record import Call, call_fingerprint, result_key, text_fingerprint
 from ..guard._settings import GuardSettings
 from ._adapter import Reply, ToolRun
 
 __all__ = ["LiveFinding", "TraceWindow"]
+
+# (pattern, steps, tools, fingerprints, count, message)
+_Named = tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...], int, str]
 
 
 @dataclass(frozen=True)
@@ -183,10 +187,18 @@ class TraceWindow:
     # -- checking -------------------------------------------------------------------------------
     def _check(self) -> Optional[LiveFinding]:
         record = self.guard._checks.record
-        unreported = [call for call in record.calls if not call.consumed]
-        loop = self.guard.check()
-        if loop is None:
-            return None
+        while True:  # each pass marks at least one more call reported, so this ends
+            unreported = [call for call in record.calls if not call.consumed]
+            loop = self.guard.check()
+            if loop is None:
+                return None
+            found = self._named(loop, unreported)
+            if found is not None:
+                return found
+
+    def _named(self, loop: DetectedLoop, unreported: list[Call]) -> Optional[LiveFinding]:
+        """The loop the guard reported, under the offline metric's name; None when something new
+        happened between its repetitions (offline, no loop): its later calls may still make one."""
         if loop.pattern == "repeated_text":
             steps = tuple(list(self.text_steps)[-loop.count:])
             pattern = "repeated_text"
@@ -197,7 +209,69 @@ class TraceWindow:
             pattern = loop.pattern
             if pattern == "repeated_result" and known and all(failed for _, _, failed in known):
                 pattern = "repeated_error"
-        fingerprints = set(loop.fingerprints)
+            if pattern == "repeated_result" and steps:
+                cycle = self._cycle(unreported, steps)
+                if cycle is not None:
+                    return self._found(loop, cycle, unreported)
+            if pattern in ("repeated_result", "repeated_error", "repeated_call") and self._news(steps):
+                for call in unreported:  # all but the first count again
+                    seen = self.seen.get(id(call))
+                    if call.consumed and seen is not None and seen[1] in steps[1:]:
+                        call.consumed = False
+                return None
+        return self._found(loop, (pattern, steps, loop.tool_names, loop.fingerprints, loop.count, loop.message),
+                           unreported)
+
+    def _cycle(self, unreported: list[Call], steps: tuple[int, ...]) -> Optional[_Named]:
+        """A repeated result whose repetitions are each followed by the same other calls with the
+        same results (A-B-A-B-A) is a cycle, as the offline metric names it: `alternating_calls`."""
+        stretch = sorted((self.seen[id(c)][1], c) for c in unreported
+                         if id(c) in self.seen and steps[0] <= self.seen[id(c)][1] <= steps[-1])
+        members = set(steps)
+        gaps: list[list[tuple[str, Optional[str]]]] = []
+        for step, call in stretch:
+            if step in members:
+                gaps.append([])
+            else:
+                gaps[-1].append((call.fingerprint, call.result))
+        gaps.pop()  # after the last repetition
+        first = gaps[0] if gaps else []
+        if not first or len(first) + 1 > self.settings.max_cycle_length or any(g != first for g in gaps):
+            return None
+        head = stretch[0][1]
+        names_of = {c.fingerprint: c.name for _, c in stretch}
+        names = (head.name, *(names_of[fp] for fp, _ in first))
+        count = len(steps)
+        return ("alternating_calls", tuple(step for step, _ in stretch), names,
+                (head.fingerprint, *(fp for fp, _ in first)), count,
+                loop_message("alternating_calls", names, count, self.settings.window))
+
+    def _news(self, steps: tuple[int, ...]) -> bool:
+        """Whether, between the first and the last of `steps`, a call was new (a call not made
+        before in the window, or one returning what it had not returned before)."""
+        members = set(steps)
+        made: set[str] = set()
+        returned: set[tuple[str, Optional[str]]] = set()
+        for call in sorted(self.guard._checks.record.calls, key=lambda c: self._step_of(c)):
+            step = self._step_of(call)
+            if step > steps[-1]:
+                break
+            key = (call.fingerprint, call.result)
+            if steps[0] < step and step not in members and (call.fingerprint not in made or key not in returned):
+                return True
+            if step in members and step != steps[0] and call.result is not None and key not in returned:
+                return True
+            made.add(call.fingerprint)
+            returned.add(key)
+        return False
+
+    def _step_of(self, call: Call) -> int:
+        seen = self.seen.get(id(call))
+        return seen[1] if seen is not None else 0
+
+    def _found(self, loop: DetectedLoop, named: _Named, unreported: list[Call]) -> LiveFinding:
+        pattern, steps, tools, loop_fingerprints, count, message = named
+        fingerprints = set(loop_fingerprints)
         if steps and loop.pattern != "repeated_text":
             # One loop, one alarm: every call made since the loop began is part of it (the other
             # half of a cycle still building up, say), and so is any call that goes on with one.
@@ -210,5 +284,5 @@ class TraceWindow:
         tokens = None
         if self.has_tokens and steps:
             tokens = sum(t for step, t in self.tokens if steps[0] <= step <= steps[-1])
-        return LiveFinding(pattern=pattern, steps=steps, tools=loop.tool_names, fingerprints=loop.fingerprints,
-                           count=loop.count, tokens=tokens, message=loop.message)
+        return LiveFinding(pattern=pattern, steps=steps, tools=tools, fingerprints=loop_fingerprints,
+                           count=count, tokens=tokens, message=message)

@@ -79,6 +79,16 @@ def alternating():
     return run.reply("No trip.").otlp()
 
 
+def interleaved(others, b_results=None):
+    """find_flight, each time followed by another call (`others`, in turn)."""
+    run = Run()
+    for i, other in enumerate(others):
+        run.tool("find_flight", {"city": "Oslo"}, "none")
+        run.tool(other, {"city": "Oslo"}, b_results[i] if b_results else "none")
+    run.tool("find_flight", {"city": "Oslo"}, "none")
+    return run.reply("No trip.").otlp()
+
+
 def retries():
     run = Run()
     for i in range(3):
@@ -102,19 +112,22 @@ def different_answers():
 
 CASES = [
     pytest.param(lambda: json.loads((EXAMPLES / "otlp_pydantic_ai.json").read_text()), id="example-otlp_pydantic_ai"),
-    pytest.param(lambda: json.loads((EXAMPLES / "otlp_openinference.json").read_text()), id="example-otlp_openinference",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "A-B-A-B-A-B with the same results: live, the guard alarms at the 5th call, when `find_flight` "
-                     "has returned the same thing 3 times (repeated_result); offline, seeing the whole run, it is "
-                     "alternating_calls. One alarm, the same steps, another name."))),
+    pytest.param(lambda: json.loads((EXAMPLES / "otlp_openinference.json").read_text()), id="example-otlp_openinference"),
     pytest.param(lambda: polling(["running"] * 4), id="polling-same-result"),
     pytest.param(lambda: polling(["queued", "running", "done"]), id="polling-healthy-twin"),
+    pytest.param(lambda: polling(["running"] * 3 + ["done"]), id="polling-that-ends", marks=pytest.mark.xfail(
+        strict=True, reason="live cannot see the future: the third 'running' alarms; offline, seeing the poll end "
+                            "with 'done', calls it a wait, not a loop")),
+    pytest.param(lambda: polling([f"{i}% done" for i in range(0, 70, 10)]), id="polling-seven-progress-healthy"),
     pytest.param(retries, id="retries-same-error"),
     pytest.param(lambda: polling(["a", "b", "c", "d", "e"]), id="polling-five-results-healthy"),
     pytest.param(same_answer, id="same-text-reply"),
     pytest.param(different_answers, id="different-text-replies-healthy"),
-    pytest.param(alternating, id="alternating-calls", marks=pytest.mark.xfail(strict=True, reason=(
-        "as example-otlp_openinference: live repeated_result at the 5th call, offline alternating_calls"))),
+    pytest.param(alternating, id="alternating-calls"),
+    pytest.param(lambda: interleaved(["find_hotel"] * 2), id="alternating-calls-five"),
+    pytest.param(lambda: interleaved(["find_hotel", "find_car", "find_train"]), id="same-result-between-other-calls"),
+    pytest.param(lambda: interleaved(["find_hotel"] * 3, ["full", "one room", "booked"]),
+                 id="alternating-other-result-changes"),
 ]
 
 
