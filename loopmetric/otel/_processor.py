@@ -98,7 +98,7 @@ class LoopSpanProcessor(SpanProcessor):
     `max_traces` (traces held at once, the oldest forgotten and counted beyond it, default
     10,000); `max_idle_seconds` (a trace with no ended span for this long is forgotten,
     default 600); `emit_spans` (default True); `tracer_provider` (where loop spans go; by
-    default, the provider of the span that completed the loop).
+    default, the provider the processor was added to).
 
     Memory per trace is the guard window; a trace is forgotten when its root span ends.
     Thread-safe. It never raises into the instrumented program: an error is logged once
@@ -138,6 +138,7 @@ class LoopSpanProcessor(SpanProcessor):
         self._stats = ProcessorStats()
         self._logged: set[str] = set()  # which kinds of failure were logged already
         self._clock = time.monotonic
+        self._pipeline: Optional[tuple[Any, Any]] = None  # (the provider's span processor, its resource)
 
     @property
     def stats(self) -> ProcessorStats:
@@ -147,7 +148,9 @@ class LoopSpanProcessor(SpanProcessor):
 
     # -- the SpanProcessor interface -------------------------------------------------------------
     def on_start(self, span: Span, parent_context: Any = None) -> None:
-        """Nothing to do when a span starts."""
+        """The first span started tells which provider's processors a loop span goes through."""
+        if self._pipeline is None:
+            self._pipeline = getattr(span, "_span_processor", None), getattr(span, "resource", None)
 
     def on_end(self, span: ReadableSpan) -> None:
         """Read the ended span, feed its trace's window, and alarm on a loop it completes."""
@@ -251,18 +254,21 @@ class LoopSpanProcessor(SpanProcessor):
         if self._tracer is not None:
             self._tracer.start_span(LOOP_SPAN_NAME, context=parent, attributes=attributes).end()
             return
-        # The provider of the span that completed the loop: its processors, its resource.
-        processor = getattr(span, "_span_processor", None)
+        # The provider this processor was added to: its processors, its resource (the SDK's span
+        # objects carry them; if this one does not, the global provider).
+        processor, resource = self._pipeline or (None, None)
         if processor is None:
             trace_api.get_tracer(SCOPE, __version__).start_span(
                 LOOP_SPAN_NAME, context=parent, attributes=attributes).end()
             return
+        # A finished span handed to the provider's own processors (its exporters), as the SDK
+        # hands them every span that ends.
+        now = time.time_ns()
         context = trace_api.SpanContext(under.trace_id, random.getrandbits(64) or 1, is_remote=False,
                                         trace_flags=span.context.trace_flags, trace_state=under.trace_state)
-        loop_span = Span(LOOP_SPAN_NAME, context, parent=under, resource=span.resource, attributes=attributes,
-                         span_processor=processor, instrumentation_scope=self._scope)
-        loop_span.start(parent_context=parent)
-        loop_span.end()
+        processor.on_end(ReadableSpan(
+            name=LOOP_SPAN_NAME, context=context, parent=under, resource=resource or span.resource,
+            attributes=attributes, start_time=now, end_time=now, instrumentation_scope=self._scope))
 
     def _failed(self, what: str, error: BaseException) -> None:
         with self._lock:

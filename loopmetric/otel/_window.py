@@ -102,14 +102,14 @@ class TraceWindow:
         record = self.guard._checks.record
         if not record.awaiting:
             return None
-        record.close_awaiting()
+        self._settle_awaiting()
         return self._check()
 
     def _reply(self, reply: Reply) -> Optional[LiveFinding]:
         record = self.guard._checks.record
         found = None
         if record.awaiting:  # the previous reply's calls that got no result will not get one now
-            record.close_awaiting()
+            self._settle_awaiting()
             found = self._check()
         self.step += 1
         if reply.tokens is not None:
@@ -124,7 +124,7 @@ class TraceWindow:
                 calls.append(call)
             record.record_response(calls, None)
             for call in calls:
-                self._continues(call)
+                self._continues(call, settled=False)
             return found  # these calls are checked when their results are in
         if not reply.text:
             return found
@@ -150,17 +150,15 @@ class TraceWindow:
             call = next((c for c in record.awaiting if c.name == run.name), None)
         if call is not None:
             record.awaiting.remove(call)
-            if call.fingerprint != fingerprint:
-                call.fingerprint = fingerprint
-                call.consumed = False
-                self._continues(call)
+            call.fingerprint = fingerprint
+            self._continues(call, settled=True)
         else:  # a tool span no reply asked for (or its reply was not instrumented)
             self.step += 1
             call = Call(run.name, fingerprint, None)
             self._remember(call, self.step)
             record.calls.append(call)
             record.text, record.text_count = None, 0
-            self._continues(call)
+            self._continues(call, settled=True)
         call.pending = False
         if run.known:
             call.result = result_key("failed" if run.error else "success", run.result, self.settings)
@@ -175,14 +173,25 @@ class TraceWindow:
             kept = {id(c) for c in record.calls} | {id(c) for c in record.awaiting} | {id(call)}
             self.seen = {key: value for key, value in self.seen.items() if key in kept}
 
-    def _continues(self, call: Call) -> None:
-        """A call that goes on with the loop alarmed last is part of it; any other call ends it."""
+    def _continues(self, call: Call, *, settled: bool) -> None:
+        """A call that goes on with the loop alarmed last is part of it; any other call ends it.
+        A request is only tentatively part of it: the tool span that runs it may run other
+        arguments (the executed ones count, as offline), so only a settled call ends the loop."""
         if self.open is None:
             return
         if self.open.pattern != "repeated_text" and call.fingerprint in self.open.fingerprints:
             call.consumed = True
-        else:
+        elif settled:
+            call.consumed = False
             self.open = None
+
+    def _settle_awaiting(self) -> None:
+        """The calls still waiting get no result now: each goes on with the open loop or ends it."""
+        record = self.guard._checks.record
+        waiting = list(record.awaiting)
+        record.close_awaiting()
+        for call in waiting:
+            self._continues(call, settled=True)
 
     # -- checking -------------------------------------------------------------------------------
     def _check(self) -> Optional[LiveFinding]:
