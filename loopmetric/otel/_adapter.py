@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Optional, Union
 
-from ..readers._otlp._semconv import node_of
+from ..readers._otlp._semconv import _LLM_OPERATIONS, node_of
 from ..readers._otlp._wire import _read_span
 from ..readers._shapes import ToolRequest, clean_tool_name, read_llm_output, read_tool_result
 
 __all__ = ["Reply", "ToolRun", "read_step"]
 
 _STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
+_STEP_KINDS = frozenset({"LLM", "TOOL", "RETRIEVER"})
+_STEP_OPERATIONS = _LLM_OPERATIONS | {"execute_tool"}
 
 
 class Reply(NamedTuple):
@@ -37,6 +39,20 @@ class ToolRun(NamedTuple):
     error: bool
 
 
+def may_be_a_step(attributes: Any) -> bool:
+    """Whether `node_of` could read the span as a model reply or a tool call (a cheap first look:
+    most spans of an instrumented run are chains, agents and HTTP calls, and are not read)."""
+    if not attributes:
+        return False
+    kind = attributes.get("openinference.span.kind")
+    if kind is not None and str(kind).upper() in _STEP_KINDS:
+        return True
+    operation = attributes.get("gen_ai.operation.name")
+    if operation is not None and str(operation).lower() in _STEP_OPERATIONS:
+        return True
+    return "gen_ai.tool.name" in attributes
+
+
 def span_dict(span: Any) -> dict[str, Any]:
     """The ended span as the SDK's span JSON holds it (ids in hex), as a dict."""
     context = span.context
@@ -51,13 +67,16 @@ def span_dict(span: Any) -> dict[str, Any]:
         "startTimeUnixNano": span.start_time or 0,
         "status": {"status_code": _STATUS.get(code, "UNSET") if isinstance(code, int) else "UNSET",
                    "description": getattr(status, "description", None)},
-        "attributes": dict(span.attributes or {}),
-        "events": [{"name": event.name, "attributes": dict(event.attributes or {})} for event in span.events],
+        "attributes": span.attributes or {},  # a mapping: the reader copies it
+        "events": [{"name": event.name, "attributes": event.attributes or {}} for event in span.events]
+        if span.events else [],
     }
 
 
 def read_step(span: Any) -> Union[Reply, ToolRun, None]:
     """What the OTLP reader makes of the span: a model reply, a tool run, or None (any other span)."""
+    if not may_be_a_step(span.attributes):
+        return None
     wire = _read_span(span_dict(span), 0)
     if wire is None:
         return None

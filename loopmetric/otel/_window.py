@@ -164,6 +164,10 @@ class TraceWindow:
             call.result = result_key("failed" if run.error else "success", run.result, self.settings)
             _, step, _ = self.seen.get(id(call), (call, self.step, False))
             self.seen[id(call)] = (call, step, run.error)
+        # A call made once in the window completes no loop (each check found nothing before it,
+        # and a call dropped from the window joins nothing): the guard is asked only about repeats.
+        if not any(other is not call and other.fingerprint == fingerprint for other in record.calls):
+            return None
         return self._check()
 
     def _remember(self, call: Call, step: int) -> None:
