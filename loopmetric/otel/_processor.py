@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 import random
 import threading
 import time
-from collections import OrderedDict
+import weakref
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -53,6 +55,8 @@ class ProcessorStats:
     """Errors inside the processor (a span it could not read, a loop span it could not emit)."""
     callback_failures: int = 0
     """Errors raised by `on_loop`."""
+    dropped: int = 0
+    """With `background`: spans not read because `max_queue` spans were waiting (or after shutdown)."""
 
 
 def guard_settings(settings: LoopSettings) -> GuardSettings:
@@ -81,6 +85,14 @@ def guard_settings(settings: LoopSettings) -> GuardSettings:
     )
 
 
+def _restart(ref: "weakref.ref[LoopSpanProcessor]") -> Callable[[], None]:
+    def restart() -> None:  # a forked child has no worker thread: start its own
+        processor = ref()
+        if processor is not None and processor.background and not processor._stopped:
+            processor._start_worker()
+    return restart
+
+
 class LoopSpanProcessor(SpanProcessor):
     """Finds loops in every instrumented agent's spans as they end. Add it in one line:
 
@@ -98,7 +110,11 @@ class LoopSpanProcessor(SpanProcessor):
     `max_traces` (traces held at once, the oldest forgotten and counted beyond it, default
     10,000); `max_idle_seconds` (a trace with no ended span for this long is forgotten,
     default 600); `emit_spans` (default True); `tracer_provider` (where loop spans go; by
-    default, the provider the processor was added to).
+    default, the provider the processor was added to); `background` (default False: read each
+    span in `on_end`; True: `on_end` only queues the span, and a thread of the processor reads
+    it within 20 ms, so the instrumented program's own time grows by a queue append; `on_loop`
+    is then called on that thread); `max_queue` (with `background`, spans waiting at most,
+    further ones dropped and counted; default 100,000).
 
     Memory per trace is the guard window; a trace is forgotten when its root span ends.
     Thread-safe. It never raises into the instrumented program: an error is logged once
@@ -107,7 +123,8 @@ class LoopSpanProcessor(SpanProcessor):
 
     def __init__(self, *, on_loop: Optional[OnLoop] = None, settings: Optional[LoopSettings] = None,
                  max_traces: int = 10_000, max_idle_seconds: float = 600.0, emit_spans: bool = True,
-                 tracer_provider: Any = None, **options: Any) -> None:
+                 tracer_provider: Any = None, background: bool = False, max_queue: int = 100_000,
+                 **options: Any) -> None:
         if on_loop is not None and not callable(on_loop):
             raise ValueError(f"Expected argument `on_loop` to be a callable (trace_id, finding), but got {on_loop!r}.")
         if settings is not None and not isinstance(settings, LoopSettings):
@@ -122,6 +139,10 @@ class LoopSpanProcessor(SpanProcessor):
             raise ValueError(f"Expected argument `max_idle_seconds` to be a number > 0, but got {max_idle_seconds!r}.")
         if not isinstance(emit_spans, bool):
             raise ValueError(f"Expected argument `emit_spans` to be a bool, but got {emit_spans!r}.")
+        if not isinstance(background, bool):
+            raise ValueError(f"Expected argument `background` to be a bool, but got {background!r}.")
+        if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 1:
+            raise ValueError(f"Expected argument `max_queue` to be an int >= 1, but got {max_queue!r}.")
         if tracer_provider is not None and not hasattr(tracer_provider, "get_tracer"):
             raise ValueError(f"Expected argument `tracer_provider` to be a TracerProvider, "
                              f"but got {tracer_provider!r}.")
@@ -139,6 +160,16 @@ class LoopSpanProcessor(SpanProcessor):
         self._logged: set[str] = set()  # which kinds of failure were logged already
         self._clock = time.monotonic
         self._pipeline: Optional[tuple[Any, Any]] = None  # (the provider's span processor, its resource)
+        self.background = background
+        self.max_queue = max_queue
+        self._queue: deque[ReadableSpan] = deque()  # background: spans ended, not read yet
+        self._busy = False  # the worker is reading a span it took off the queue
+        self._wake = threading.Event()
+        self._stopped = False
+        self._worker: Optional[threading.Thread] = None
+        if background:
+            self._start_worker()
+            os.register_at_fork(after_in_child=_restart(weakref.ref(self)))
 
     @property
     def stats(self) -> ProcessorStats:
@@ -153,7 +184,18 @@ class LoopSpanProcessor(SpanProcessor):
             self._pipeline = getattr(span, "_span_processor", None), getattr(span, "resource", None)
 
     def on_end(self, span: ReadableSpan) -> None:
-        """Read the ended span, feed its trace's window, and alarm on a loop it completes."""
+        """Read the ended span, feed its trace's window, and alarm on a loop it completes (with
+        `background`, put it on the queue the processor's thread reads)."""
+        if self.background:
+            if len(self._queue) >= self.max_queue or self._stopped:
+                with self._lock:
+                    self._stats.dropped += 1
+                return
+            self._queue.append(span)  # atomic; the worker looks every 20 ms, or when flushed
+            return
+        self._process(span)
+
+    def _process(self, span: ReadableSpan) -> None:
         try:
             scope = span.instrumentation_scope
             if scope is not None and scope.name == SCOPE:
@@ -166,13 +208,48 @@ class LoopSpanProcessor(SpanProcessor):
             self._alarm(span, *found)
 
     def shutdown(self) -> None:
-        """Forget every trace."""
+        """Read what is queued, stop the processor's thread (with `background`), forget every trace."""
+        if self.background and not self._stopped:
+            self.force_flush()
+            self._stopped = True
+            self._wake.set()
+            if self._worker is not None and self._worker is not threading.current_thread():
+                self._worker.join(timeout=5)
         with self._lock:
             self._traces.clear()
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
-        """Nothing is buffered: always True."""
+        """Wait until every span ended so far is read (at once without `background`); False on timeout."""
+        if not self.background:
+            return True
+        deadline = time.monotonic() + timeout_millis / 1000
+        while self._queue or self._busy:
+            if self._stopped or self._worker is None or not self._worker.is_alive():
+                return False
+            self._wake.set()
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
         return True
+
+    # -- the background thread ----------------------------------------------------------------------
+    def _start_worker(self) -> None:
+        self._queue.clear()
+        self._busy = False
+        self._worker = threading.Thread(target=self._drain, name="loopmetric.otel", daemon=True)
+        self._worker.start()
+
+    def _drain(self) -> None:
+        queue = self._queue
+        while True:
+            while queue:
+                self._busy = True
+                self._process(queue.popleft())
+            self._busy = False
+            if self._stopped:
+                return
+            self._wake.wait(0.02)
+            self._wake.clear()
 
     # -- inside -----------------------------------------------------------------------------------
     def _feed(self, span: ReadableSpan) -> Optional[tuple[int, LiveFinding, Any]]:

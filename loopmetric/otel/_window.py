@@ -84,7 +84,9 @@ class TraceWindow:
         self.step = 0
         self.seen: dict[int, tuple[Call, int, bool]] = {}  # id(call) -> (call, step, failed), calls in the window
         self.text_steps: deque[int] = deque(maxlen=settings.window)  # steps of the current text streak
-        self.tokens: deque[tuple[int, float]] = deque(maxlen=4 * settings.window + 4)
+        # (step, tokens) of the recent replies: a loop spans at most `window` calls, so at most
+        # `window` + 1 replies between its first and last step.
+        self.tokens: deque[tuple[int, float]] = deque(maxlen=settings.window + 2)
         self.open: Optional[_Open] = None
         self.parent: object = None  # the SpanContext to hang a loop span under
         self.last_seen = now

@@ -70,6 +70,8 @@ def watched(**options):
     pytest.param({"max_idle_seconds": 0}, "`max_idle_seconds`", id="max_idle-zero"),
     pytest.param({"max_idle_seconds": "1"}, "`max_idle_seconds`", id="max_idle-text"),
     pytest.param({"emit_spans": 1}, "`emit_spans`", id="emit_spans-int"),
+    pytest.param({"background": "yes"}, "`background`", id="background-text"),
+    pytest.param({"max_queue": 0}, "`max_queue`", id="max_queue-zero"),
     pytest.param({"tracer_provider": object()}, "`tracer_provider`", id="tracer_provider-object"),
     pytest.param({"settings": {"window": 3}}, "`settings`", id="settings-dict"),
     pytest.param({"settings": LoopSettings(), "window": 30}, "either `settings`", id="settings-and-fields"),
@@ -219,7 +221,7 @@ def test_memory_per_trace_is_the_window():
     [window] = processor._traces.values()
     record = window.guard._checks.record
     assert len(record.calls) <= 10 and len(record.awaiting) <= 10
-    assert len(window.seen) <= 2 * 10 + 1 and len(window.tokens) <= 4 * 10 + 4 and len(window.text_steps) <= 10
+    assert len(window.seen) <= 2 * 10 + 1 and len(window.tokens) <= 10 + 2 and len(window.text_steps) <= 10
     assert window.step == 4000
 
 
@@ -302,3 +304,74 @@ def test_a_malformed_span_never_raises(span, failures, caplog):
         processor.on_end(span)
     assert processor.stats.failures == 2 * failures
     assert len([r for r in caplog.records if r.name == "loopmetric.otel"]) == failures  # logged once
+
+
+# -- background: on_end only queues ----------------------------------------------------------------
+def looping_run(tracer, repeats=3):
+    agent = Agent(tracer)
+    for _ in range(repeats):
+        agent.call("poll", {"job": 1}, "running")
+    agent.end()
+    return agent
+
+
+def test_background_reads_on_its_own_thread_and_flush_waits_for_it():
+    threads = []
+    tracer, processor, found, exporter = watched(
+        background=True, on_loop=lambda trace_id, finding: threads.append((threading.current_thread().name, trace_id)))
+    agent = looping_run(tracer)
+    assert processor.force_flush() is True
+    assert threads == [("loopmetric.otel", agent.trace_id)]
+    assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == 1
+    assert processor.stats.traces == 0 and processor.stats.spans == 7
+    processor.shutdown()
+    assert not processor._worker.is_alive()
+
+
+def test_background_queue_is_bounded_and_drops_are_counted():
+    entered, release = threading.Event(), threading.Event()
+
+    def held(trace_id, finding):
+        entered.set()
+        release.wait(10)
+
+    tracer, processor, found, _ = watched(background=True, max_queue=10, on_loop=held)
+    looping_run(tracer)  # its loop holds the worker in the callback
+    assert entered.wait(5)
+    waiting = len(processor._queue)  # what of the first run is still queued (its root span, say)
+    for _ in range(20):
+        looping_run(tracer, repeats=1)  # 3 spans each, while the worker is held
+    release.set()
+    assert processor.force_flush()
+    stats = processor.stats
+    assert stats.dropped == 20 * 3 - (10 - waiting) and stats.spans == 7 + (10 - waiting)
+    assert stats.failures == 0 and stats.loops == 1
+
+
+def test_after_shutdown_spans_are_dropped_not_raised():
+    tracer, processor, _, _ = watched(background=True)
+    processor.shutdown()
+    looping_run(tracer)
+    assert processor.stats.dropped == 7 and processor.stats.spans == 0
+    assert processor.force_flush()  # nothing waits
+
+
+@pytest.mark.parametrize("background", [False, True], ids=["inline", "background"])
+def test_many_threads_ending_looping_and_healthy_traces(background):
+    tracer, processor, found, _ = watched(background=background)
+    agents = {}
+
+    def work(n):
+        for i in range(20):
+            agent = looping_run(tracer) if i % 2 else Agent(tracer).call("a", {"n": n}, "x").call("b", {}, "y")
+            agent.end()
+            agents[agent.trace_id] = bool(i % 2)
+
+    pool = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    assert processor.force_flush()
+    assert sorted(t for t, _ in found) == sorted(t for t, loops in agents.items() if loops)
+    assert processor.stats.failures == 0 and processor.stats.traces == 0
