@@ -224,7 +224,7 @@ class TraceWindow:
             pattern = loop.pattern
             if pattern == "repeated_result" and known and all(failed for _, _, failed in known):
                 pattern = "repeated_error"
-            if pattern == "repeated_result" and steps:
+            if pattern in ("repeated_result", "repeated_error") and steps:
                 cycle = self._cycle(unreported, steps)
                 if cycle is not None:
                     return self._found(loop, cycle, unreported)

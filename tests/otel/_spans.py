@@ -44,3 +44,53 @@ def readable_spans(document: Any) -> list[ReadableSpan]:
 
 def load(path: Path) -> Any:
     return json.loads(path.read_text())
+
+
+def _typed(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int):
+        return {"intValue": str(value)}
+    if isinstance(value, float):
+        return {"doubleValue": value}
+    return {"stringValue": value}
+
+
+_KINDS = {"llm": "LLM", "tool": "TOOL", "retriever": "RETRIEVER", "agent": "AGENT"}
+
+
+def openinference_otlp(trace: Any, trace_id: str = "0af7651916cd43dd8448eb211c80319c") -> dict[str, Any]:
+    """A deepeval span tree rendered as OTLP JSON with OpenInference attributes (span kind, `tool.name`,
+    `input.value`, `output.value`, token counts, error status), each span ending after its children."""
+    spans: list[dict[str, Any]] = []
+    clock = 1_000
+    stack: list[tuple[Any, str, bool]] = [(root, "", False) for root in reversed(trace if isinstance(trace, list)
+                                                                                else [trace])]
+    open_spans: list[dict[str, Any]] = []
+    while stack:
+        node, parent, leaving = stack.pop()
+        clock += 10
+        if leaving:
+            open_spans.pop()["endTimeUnixNano"] = str(clock)
+            continue
+        kind = (node.get("type") or "base").lower()
+        attrs: dict[str, Any] = {"openinference.span.kind": _KINDS.get(kind, "CHAIN")}
+        if kind in ("tool", "retriever"):
+            attrs["tool.name"] = node.get("name") or kind
+        for key, name in (("input", "input.value"), ("output", "output.value")):
+            if node.get(key) is not None:
+                attrs[name] = node[key] if isinstance(node[key], str) else json.dumps(node[key])
+        for key, name in (("input_token_count", "llm.token_count.prompt"),
+                          ("output_token_count", "llm.token_count.completion")):
+            if node.get(key) is not None:
+                attrs[name] = node[key]
+        span = {"traceId": trace_id, "spanId": f"{len(spans) + 1:016x}", "parentSpanId": parent,
+                "name": node.get("name") or kind, "startTimeUnixNano": str(clock),
+                "attributes": [{"key": k, "value": _typed(v)} for k, v in attrs.items()]}
+        if node.get("error"):
+            span["status"] = {"code": 2, "message": str(node["error"])}
+        spans.append(span)
+        open_spans.append(span)
+        stack.append((node, parent, True))
+        stack.extend((child, span["spanId"], False) for child in reversed(node.get("children") or []))
+    return {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {"name": "render"}, "spans": spans}]}]}
