@@ -18,7 +18,7 @@ EXAMPLES = ROOT / "examples"
 
 # Modules an extra brings, blocked as if never installed (None in sys.modules).
 WITHOUT_EXTRAS = ("import sys\nfor m in ('deepeval', 'rich', 'matplotlib', 'pydantic_ai', 'mlflow', 'pydantic_evals', "
-                  "'inspect_ai'): sys.modules[m] = None\n")
+                  "'inspect_ai', 'opentelemetry'): sys.modules[m] = None\n")
 
 
 def run_core(code: str) -> subprocess.CompletedProcess:
@@ -84,6 +84,9 @@ EXTRA_MISSING = {
                        'pip install "loopmetric[pydantic-evals]"'),
     "inspect": ("import loopmetric.integrations.inspect_ai",
                 'loopmetric.integrations.inspect_ai needs Inspect AI: pip install "loopmetric[inspect]"'),
+    # -- the span processor (issue 31) --
+    "otel": ("import loopmetric.otel",
+             'loopmetric.otel needs the OpenTelemetry SDK: pip install "loopmetric[otel]"'),
 }
 
 

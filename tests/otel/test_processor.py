@@ -1,0 +1,377 @@
+"""`LoopSpanProcessor` itself: options, one alarm per loop, bounded memory (root end, idle time,
+`max_traces`), many threads at once, and never raising into the instrumented program."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+import pytest
+
+pytest.importorskip("opentelemetry.sdk.trace")
+
+from opentelemetry import trace as trace_api  # noqa: E402
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider  # noqa: E402
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
+from opentelemetry.trace import SpanContext, TraceFlags  # noqa: E402
+
+from loopmetric import LoopSettings  # noqa: E402
+from loopmetric.otel import LOOP_SPAN_NAME, LoopSpanProcessor  # noqa: E402
+
+
+class Agent:
+    """Spans of one agent run, written with a real tracer (GenAI conventions): a root span,
+    then a reply asking for each call and the call's tool span, under the root."""
+
+    def __init__(self, tracer):
+        self.tracer = tracer
+        self.root = tracer.start_span("invoke_agent a", attributes={"gen_ai.operation.name": "invoke_agent"})
+        self.context = trace_api.set_span_in_context(self.root)
+
+    @property
+    def trace_id(self):
+        return format(self.root.get_span_context().trace_id, "032x")
+
+    def reply(self, text="", calls=()):
+        parts = [{"type": "text", "content": text}] if text else []
+        parts += [{"type": "tool_call", "name": n, "arguments": a} for n, a in calls]
+        self.tracer.start_span("chat m", context=self.context, attributes={
+            "gen_ai.operation.name": "chat", "gen_ai.usage.output_tokens": 5,
+            "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": parts}])}).end()
+        return self
+
+    def call(self, name, args, result):
+        self.reply(calls=[(name, args)])
+        self.tracer.start_span(f"execute_tool {name}", context=self.context, attributes={
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name,
+            "gen_ai.tool.call.arguments": json.dumps(args), "gen_ai.tool.call.result": result}).end()
+        return self
+
+    def end(self):
+        self.root.end()
+
+
+def watched(**options):
+    provider, exporter, alarms = TracerProvider(), InMemorySpanExporter(), []
+    options.setdefault("on_loop", lambda trace_id, finding: alarms.append((trace_id, finding)))
+    processor = LoopSpanProcessor(**options)
+    provider.add_span_processor(processor)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider.get_tracer("test"), processor, alarms, exporter
+
+
+# -- options ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("options, words", [
+    pytest.param({"on_loop": 3}, "`on_loop`", id="on_loop-not-callable"),
+    pytest.param({"max_traces": 0}, "`max_traces`", id="max_traces-zero"),
+    pytest.param({"max_traces": True}, "`max_traces`", id="max_traces-bool"),
+    pytest.param({"max_idle_seconds": 0}, "`max_idle_seconds`", id="max_idle-zero"),
+    pytest.param({"max_idle_seconds": "1"}, "`max_idle_seconds`", id="max_idle-text"),
+    pytest.param({"emit_spans": 1}, "`emit_spans`", id="emit_spans-int"),
+    pytest.param({"background": "yes"}, "`background`", id="background-text"),
+    pytest.param({"max_queue": 0}, "`max_queue`", id="max_queue-zero"),
+    pytest.param({"tracer_provider": object()}, "`tracer_provider`", id="tracer_provider-object"),
+    pytest.param({"settings": {"window": 3}}, "`settings`", id="settings-dict"),
+    pytest.param({"settings": LoopSettings(), "window": 30}, "either `settings`", id="settings-and-fields"),
+    pytest.param({"window": 1}, "`window`", id="bad-loop-setting"),
+    pytest.param({"no_such_option": 1}, "no_such_option", id="unknown-option"),
+])
+def test_bad_options_say_what_is_wrong(options, words):
+    with pytest.raises((ValueError, TypeError), match=words.replace("`", ".")):
+        LoopSpanProcessor(**options)
+
+
+def test_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        LoopSpanProcessor(print)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("options, repeats, alarms", [
+    pytest.param({}, 3, 1, id="default-threshold-3"),
+    pytest.param({}, 2, 0, id="default-two-alike-no-loop"),
+    pytest.param({"repeated_result_threshold": 4}, 3, 0, id="threshold-4-three-calls"),
+    pytest.param({"repeated_result_threshold": 4}, 4, 1, id="threshold-4-four-calls"),
+    pytest.param({"settings": LoopSettings(repeated_result_threshold=4)}, 4, 1, id="settings-object"),
+    pytest.param({"check_tool_repetition": False}, 8, 0, id="tool-checks-off"),
+])
+def test_the_loop_settings_apply(options, repeats, alarms):
+    tracer, processor, found, _ = watched(**options)
+    agent = Agent(tracer)
+    for _ in range(repeats):
+        agent.call("poll", {"job": 1}, "running")
+    agent.reply("done").end()
+    assert len(found) == alarms
+
+
+# -- one alarm per loop ---------------------------------------------------------------------------
+@pytest.mark.parametrize("plan, expected", [
+    pytest.param(["A"] * 3, [("repeated_result", (2, 4, 6))], id="three-alike"),
+    pytest.param(["A"] * 9, [("repeated_result", (2, 4, 6))], id="nine-alike-one-alarm"),
+    pytest.param(["A"] * 3 + ["B"] + ["A"] * 2, [("repeated_result", (2, 4, 6))], id="broken-then-two-more"),
+    pytest.param(["A"] * 3 + ["B"] + ["A"] * 3, [("repeated_result", (2, 4, 6)), ("repeated_result", (10, 12, 14))],
+                 id="broken-then-a-fresh-loop"),
+    pytest.param(["A", "B", "C", "D"], [], id="healthy-all-different"),
+])
+def test_each_loop_alarms_once(plan, expected):
+    tracer, processor, found, exporter = watched()
+    agent = Agent(tracer)
+    for key in plan:
+        agent.call("lookup", {"key": key}, f"nothing for {key}" if key == "A" else f"value {key}")
+    agent.reply("done").end()
+    assert [(f.pattern, f.steps) for _, f in found] == expected
+    assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == len(expected)
+
+
+@pytest.mark.parametrize("replies, alarms", [
+    pytest.param(["I cannot."] * 3, 1, id="three-same-replies"),
+    pytest.param(["I cannot."] * 5, 1, id="five-same-replies-one-alarm"),
+    pytest.param(["I cannot.", "Try X.", "Try Y."], 0, id="healthy-different-replies"),
+])
+def test_repeated_replies(replies, alarms):
+    tracer, processor, found, _ = watched()
+    agent = Agent(tracer)
+    for text in replies:
+        agent.reply(text)
+    agent.end()
+    assert len(found) == alarms and all(f.pattern == "repeated_text" for _, f in found)
+
+
+def test_the_loop_span_carries_the_finding_and_sits_in_the_trace():
+    tracer, processor, found, exporter = watched()
+    agent = Agent(tracer)
+    for _ in range(3):
+        agent.call("poll", {"job": 1}, "running")
+    agent.end()
+    [(trace_id, finding)] = found
+    [span] = [s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]
+    assert format(span.context.trace_id, "032x") == trace_id == agent.trace_id
+    assert span.parent.span_id == agent.root.get_span_context().span_id  # under the agent's span
+    assert dict(span.attributes) == {
+        "loopmetric.pattern": "repeated_result", "loopmetric.steps": [2, 4, 6], "loopmetric.count": 3,
+        "loopmetric.tools": ["poll"], "loopmetric.fingerprints": list(finding.fingerprints),
+        "loopmetric.message": finding.message, "loopmetric.tokens": 10.0}  # the replies at steps 3 and 5
+    assert processor.stats.spans == 7  # the root and 3 x (reply, tool); its own loop span not fed back
+
+
+def test_a_given_tracer_provider_gets_the_loop_span_and_it_is_not_fed_back():
+    provider, exporter = TracerProvider(), InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    other_provider = TracerProvider()
+    processor = LoopSpanProcessor(tracer_provider=provider)
+    other_provider.add_span_processor(processor)
+    provider.add_span_processor(processor)  # the same processor sees its loop span come back
+    agent = Agent(other_provider.get_tracer("test"))
+    for _ in range(3):
+        agent.call("poll", {"job": 1}, "running")
+    agent.end()
+    assert [s.name for s in exporter.get_finished_spans()] == [LOOP_SPAN_NAME]
+    assert processor.stats.spans == 7 and processor.stats.loops == 1
+
+
+def test_no_loop_span_when_told_not_to():
+    tracer, processor, found, exporter = watched(emit_spans=False)
+    agent = Agent(tracer)
+    for _ in range(3):
+        agent.call("poll", {"job": 1}, "running")
+    agent.end()
+    assert len(found) == 1 and not [s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]
+
+
+# -- bounded ----------------------------------------------------------------------------------------
+def test_a_trace_is_forgotten_when_its_root_ends():
+    tracer, processor, _, _ = watched()
+    agent = Agent(tracer).call("poll", {"job": 1}, "running")
+    assert processor.stats.traces == 1
+    agent.end()
+    assert processor.stats.traces == 0 and processor.stats.finished == 1
+
+
+def test_the_oldest_trace_is_evicted_and_counted():
+    tracer, processor, found, _ = watched(max_traces=3)
+    agents = [Agent(tracer).call("poll", {"job": 1}, "running").call("poll", {"job": 1}, "running")
+              for _ in range(5)]
+    stats = processor.stats
+    assert (stats.traces, stats.evicted) == (3, 2)
+    agents[0].call("poll", {"job": 1}, "running")  # evicted: its window starts again from nothing
+    agents[4].call("poll", {"job": 1}, "running")  # held: its third alike call is a loop
+    assert [trace_id for trace_id, _ in found] == [agents[4].trace_id]
+    assert processor.stats.evicted == 3  # agents[0] came back and pushed out the oldest held
+
+
+def test_an_idle_trace_is_forgotten():
+    tracer, processor, _, _ = watched(max_idle_seconds=10)
+    now = [1000.0]
+    processor._clock = lambda: now[0]
+    Agent(tracer).call("poll", {"job": 1}, "running")
+    now[0] += 5
+    busy = Agent(tracer).call("poll", {"job": 1}, "running")
+    now[0] += 6  # the first trace has been idle 11 s, the second 6 s
+    busy.call("poll", {"job": 1}, "running")
+    stats = processor.stats
+    assert (stats.traces, stats.idle) == (1, 1)
+
+
+def test_memory_per_trace_is_the_window():
+    tracer, processor, _, _ = watched(window=10)
+    agent = Agent(tracer)
+    for i in range(2000):
+        agent.call("read", {"page": i}, f"page {i}")
+    [window] = processor._traces.values()
+    record = window.guard._checks.record
+    assert len(record.calls) <= 10 and len(record.awaiting) <= 10
+    assert len(window.seen) <= 2 * 10 + 1 and len(window.tokens) <= 10 + 2 and len(window.text_steps) <= 10
+    assert window.step == 4000
+
+
+# -- threads ----------------------------------------------------------------------------------------
+def test_many_threads_ending_spans_of_many_traces():
+    tracer, processor, found, exporter = watched(max_traces=10_000)
+    threads, per_thread, barrier = 8, 25, threading.Barrier(8)
+    loopers: list[str] = []
+    lock = threading.Lock()
+
+    def work(n):
+        agents = [Agent(tracer) for _ in range(per_thread)]
+        with lock:
+            loopers.extend(a.trace_id for a in agents[::2])
+        barrier.wait()
+        for round_ in range(4):  # interleaved: each round touches every trace of this thread
+            for i, agent in enumerate(agents):
+                if i % 2 == 0:
+                    agent.call("poll", {"job": n}, "running")  # loops: the same result each time
+                else:
+                    agent.call("poll", {"job": n}, f"{round_ * 25}% done")  # progresses
+        for agent in agents:
+            agent.end()
+
+    pool = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    stats = processor.stats
+    assert sorted(trace_id for trace_id, _ in found) == sorted(loopers)  # one alarm per looping trace
+    assert {f.steps for _, f in found} == {(2, 4, 6)}
+    assert (stats.failures, stats.traces, stats.finished) == (0, 0, threads * per_thread)
+    assert stats.spans == threads * per_thread * 9 and stats.loops == len(loopers)
+    assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == len(loopers)
+
+
+# -- never raises -------------------------------------------------------------------------------------
+def test_a_callback_that_raises_is_logged_once_and_counted(caplog):
+    def broken(trace_id, finding):
+        raise RuntimeError("callback bug")
+
+    tracer, processor, _, exporter = watched(on_loop=broken)
+    with caplog.at_level(logging.ERROR, logger="loopmetric.otel"):
+        for _ in range(2):
+            agent = Agent(tracer)
+            for _ in range(3):
+                agent.call("poll", {"job": 1}, "running")
+            agent.end()
+    stats = processor.stats
+    assert (stats.loops, stats.callback_failures, stats.failures) == (2, 2, 0)
+    assert len([r for r in caplog.records if "callback bug" in r.getMessage()]) == 1
+    assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == 2  # still emitted
+
+
+class NotASpan:
+    context = property(lambda self: (_ for _ in ()).throw(RuntimeError("broken span object")))
+    instrumentation_scope = None
+
+
+def _span(**fields):
+    context = SpanContext(0x1234, 0x99, is_remote=False, trace_flags=TraceFlags(1))
+    return ReadableSpan(**{"name": "s", "context": context, **fields})
+
+
+@pytest.mark.parametrize("span, failures", [
+    pytest.param(NotASpan(), 1, id="object-that-raises"),
+    pytest.param(object(), 1, id="plain-object"),
+    pytest.param(_span(context=None), 0, id="no-context"),
+    pytest.param(_span(attributes={"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "x",
+                                   "gen_ai.tool.call.arguments": "{not json"}), 0, id="arguments-not-json"),
+    pytest.param(_span(attributes={"gen_ai.operation.name": "chat", "gen_ai.output.messages": "[[[["}), 0,
+                 id="output-not-json"),
+    pytest.param(_span(attributes={"openinference.span.kind": "TOOL"}), 0, id="tool-without-name"),
+])
+def test_a_malformed_span_never_raises(span, failures, caplog):
+    processor = LoopSpanProcessor()
+    with caplog.at_level(logging.ERROR, logger="loopmetric.otel"):
+        processor.on_end(span)
+        processor.on_end(span)
+    assert processor.stats.failures == 2 * failures
+    assert len([r for r in caplog.records if r.name == "loopmetric.otel"]) == failures  # logged once
+
+
+# -- background: on_end only queues ----------------------------------------------------------------
+def looping_run(tracer, repeats=3):
+    agent = Agent(tracer)
+    for _ in range(repeats):
+        agent.call("poll", {"job": 1}, "running")
+    agent.end()
+    return agent
+
+
+def test_background_reads_on_its_own_thread_and_flush_waits_for_it():
+    threads = []
+    tracer, processor, found, exporter = watched(
+        background=True, on_loop=lambda trace_id, finding: threads.append((threading.current_thread().name, trace_id)))
+    agent = looping_run(tracer)
+    assert processor.force_flush() is True
+    assert threads == [("loopmetric.otel", agent.trace_id)]
+    assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == 1
+    assert processor.stats.traces == 0 and processor.stats.spans == 7
+    processor.shutdown()
+    assert not processor._worker.is_alive()
+
+
+def test_background_queue_is_bounded_and_drops_are_counted():
+    entered, release = threading.Event(), threading.Event()
+
+    def held(trace_id, finding):
+        entered.set()
+        release.wait(10)
+
+    tracer, processor, found, _ = watched(background=True, max_queue=10, on_loop=held)
+    looping_run(tracer)  # its loop holds the worker in the callback
+    assert entered.wait(5)
+    waiting = len(processor._queue)  # what of the first run is still queued (its root span, say)
+    for _ in range(20):
+        looping_run(tracer, repeats=1)  # 3 spans each, while the worker is held
+    release.set()
+    assert processor.force_flush()
+    stats = processor.stats
+    assert stats.dropped == 20 * 3 - (10 - waiting) and stats.spans == 7 + (10 - waiting)
+    assert stats.failures == 0 and stats.loops == 1
+
+
+def test_after_shutdown_spans_are_dropped_not_raised():
+    tracer, processor, _, _ = watched(background=True)
+    processor.shutdown()
+    looping_run(tracer)
+    assert processor.stats.dropped == 7 and processor.stats.spans == 0
+    assert processor.force_flush()  # nothing waits
+
+
+@pytest.mark.parametrize("background", [False, True], ids=["inline", "background"])
+def test_many_threads_ending_looping_and_healthy_traces(background):
+    tracer, processor, found, _ = watched(background=background)
+    agents = {}
+
+    def work(n):
+        for i in range(20):
+            agent = looping_run(tracer) if i % 2 else Agent(tracer).call("a", {"n": n}, "x").call("b", {}, "y")
+            agent.end()
+            agents[agent.trace_id] = bool(i % 2)
+
+    pool = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    assert processor.force_flush()
+    assert sorted(t for t, _ in found) == sorted(t for t, loops in agents.items() if loops)
+    assert processor.stats.failures == 0 and processor.stats.traces == 0
