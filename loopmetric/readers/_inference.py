@@ -28,12 +28,12 @@ Rules speak about syntaxes, turns and replies, never one dataset's words.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
 from .._canonical import mask_error, mask_result
+from .._deep_json import loads
 from ._items import Call, Input, Llm
 from ._text_actions import TextAction
 
@@ -191,8 +191,8 @@ def _messages(messages: Any) -> Optional[list]:
         if messages[:1] not in ("[", "{"):
             return None
         try:
-            messages = json.loads(messages)
-        except (ValueError, RecursionError):
+            messages = loads(messages)
+        except ValueError:
             return None
     if isinstance(messages, Mapping):
         messages = messages.get("messages")
