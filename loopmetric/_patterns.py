@@ -70,7 +70,9 @@ PATTERNS: dict[str, PatternInfo] = {
     "rejected_output": PatternInfo(
         "reasoning_stagnation", "rejected_output_threshold",
         "the harness rejects the model's reply itself (a retry prompt, the same feedback as the next "
-        "input, counters masked) again and again, no action run",
+        "input, counters masked) again and again, no action run; the same words count only from the "
+        "harness (in a run that acts) or after replies that repeat, never a person's \"yes\" to replies "
+        "that move on",
     ),
     "call_graph_cycle": PatternInfo(
         "call_graph_cycles", "check_call_graph_cycles",
