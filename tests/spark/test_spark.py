@@ -267,7 +267,7 @@ HARD_ROWS = [
     pytest.param("", "not JSON", id="empty"),
     pytest.param('{"foo": 1}', "not a known trace format", id="unknown-format"),
     pytest.param(json.dumps(agent()) + "\n" + json.dumps(agent()), "2 JSON documents", id="two-traces"),
-    pytest.param(_deep_text(100_000), "nested too deeply", id="100000-deep"),
+    pytest.param(_deep_text(100_000), None, id="100000-deep"),  # read as deep as the CLI reads it: a verdict, no error
     pytest.param(json.dumps(agent(tool("t\ud800", {}, "x"), tool("t\ud800", {}, "x"), tool("t\ud800", {}, "x"))),
                  None, id="lone-surrogate-in-tool-name"),
 ]
