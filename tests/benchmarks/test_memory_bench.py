@@ -21,3 +21,5 @@ def test_memory_benchmark_writes_its_figures(tmp_path):
     assert len(depth_rows) == 4 and all(" | yes | " in line for line in depth_rows)
     assert all(("FAIL" in line) == ("| loop |" in line) for line in depth_rows)
     assert "JSON nested more than 1,000,000 levels deep" in text and "no traceback" in text
+    jobs = re.search(r"one file each: (\d+) reports and (\d+) messages .*`--jobs 2`: (yes|\*\*no\*\*)\.", text)
+    assert jobs and int(jobs.group(1)) > 103 and jobs.group(3) == "yes", text
