@@ -8,6 +8,15 @@ different objects looked at are progress: their results differ. Different
 targets that each fail the same way (searches for different names, clicks on
 different options, different mirrors) are exploration: failing attempts count
 together only when the attempts themselves are near-identical (`_near`).
+
+Two more signs of progress break a run of attempts:
+
+* an attempt that follows a lead: its argument text, word for word, was named by
+  an earlier result of the run (a suggestion taken: "Similar: ['Scatman John',
+  ...]" and then a search for "Scatman John"). It is a new target, not the same
+  attempt reworded; an earlier call's own argument echoed in its result is no lead;
+* a run that ends in success: the next call of the tool, within the window, does
+  not fail (a query refined until it works, the fourth payment id accepted).
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
-from ._near import near_identical_groups
+from ._near import argument_words, near_identical_groups, result_words
 
 __all__ = ["detect_similar_attempts"]
 
@@ -45,12 +54,13 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
             findings.extend(_finding(model, name, chain, threshold))
             chain = [index] if index >= 0 else []
     last: dict[str, list[int]] = {}  # the same failure, nothing changed between
+    leads = _Leads(model.calls)
     for index, call in enumerate(model.calls + [None]):
         kind = model.kinds[index] if call is not None else None
         failed_alike = last.get(call.name) if call is not None else None
         if (call is not None and failed_alike and kind is not None and kind == model.kinds[failed_alike[-1]]
                 and (window is None or index - failed_alike[-1] <= window)
-                and model.unchanged_between(failed_alike[-1], index)):
+                and model.unchanged_between(failed_alike[-1], index) and not leads.followed(index)):
             failed_alike.append(index)
             continue
         if call is None:
@@ -59,11 +69,41 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                     findings.extend(_finding(model, name, attempts, threshold))
             break
         if failed_alike:
-            for attempts in near_identical_groups(model.calls, failed_alike):
-                findings.extend(_finding(model, call.name, attempts, threshold))
+            succeeded = kind is None and not call.error and (window is None or index - failed_alike[-1] <= window)
+            if not succeeded:  # a run of attempts that ends in success is progress
+                for attempts in near_identical_groups(model.calls, failed_alike):
+                    findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
+
+
+class _Leads:
+    """Which attempts follow a lead (see the module docstring), computed on demand."""
+
+    def __init__(self, calls: list) -> None:
+        self.calls = calls
+        self.texts: list[str] = []  # each result's words, its own call's argument words left out
+        self.made: set[str] = set()
+
+    def _grow(self, upto: int) -> None:
+        while len(self.texts) < upto:
+            call = self.calls[len(self.texts)]
+            own = " ".join(argument_words(call.args))
+            text = result_words(call.result)
+            self.texts.append(text.replace(f" {own} ", " | ", 1) if own else text)  # its echo
+            self.made.add(own)
+
+    def followed(self, index: int) -> bool:
+        self._grow(index)
+        own = " ".join(argument_words(self.calls[index].args))
+        if not own or own in self.made:
+            return False
+        needle = f" {own} "
+        return any(needle in text for text in self.texts[max(0, index - _LEAD_CALLS):index])
+
+
+_LEAD_CALLS = 20  # how many earlier results a lead may come from
 
 
 def _finding(model, name: str, members: list[int], threshold: int) -> list[Finding]:

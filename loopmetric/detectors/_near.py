@@ -27,7 +27,7 @@ from rapidfuzz.distance import Indel
 from .._deep_json import loads
 from .._model import ToolCall
 
-__all__ = ["argument_words", "near_identical", "near_identical_groups"]
+__all__ = ["argument_words", "near_identical", "near_identical_groups", "result_words"]
 
 _WORD = re.compile(r"\w+")
 _MAX_WORDS = 400
@@ -56,6 +56,14 @@ def argument_words(args: str) -> list[str]:
 
 
 _DIGITS = re.compile(r"\d+")
+_RESULT_CHARS = 4_000  # how much of a result is read for the names it shows
+
+
+def result_words(result: object) -> str:
+    """A result's words (case folded, its head), space-joined and space-padded: `f" {words} " in
+    result_words(r)`, with `words` an argument list's `argument_words` joined, tells whether the
+    result names that argument text word for word (an option shown, a name suggested)."""
+    return " " + " ".join(_WORD.findall(str(result or "")[:_RESULT_CHARS].casefold())) + " "
 
 
 def _same_target(a: str, b: str) -> bool:

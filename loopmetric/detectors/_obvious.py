@@ -15,6 +15,13 @@ answer, learned nothing it used. What resets it:
   line of prose as the only argument, `think`) changes nothing;
 * more than `window` calls between two occurrences.
 
+Revisits are judged by the walk: a call that succeeds with the same result again and
+again is a walk, not a loop, when after every occurrence but the last the agent went on
+from it to a new state (`new_states`) the result named: back to the list of results for
+the next item, back to the hall for the next wing. Going back for the same item, or on to
+somewhere the result does not show, is still the obvious loop; so is a failure retried,
+whatever was looked at between (a retry is not a revisit).
+
 Waiting is not a loop: a status poll (a call carrying no content) whose result
 is the same (only its clock growing) until the status changes, after which the
 agent stops polling or the status keeps changing (`waits`; the same test keeps
@@ -39,11 +46,12 @@ from .._canonical import mask_result
 from .._findings import Finding, Severity, step_range
 from .._fingerprint import fingerprint
 from .._model import ToolCall, Trace
+from ._near import argument_words, result_words
 from ._news import failure_kind, is_note, says_little
 from .._settings import LoopSettings
 from ._evidence import Evidence, evidence_for
 
-__all__ = ["acknowledges", "detect_identical_repeats", "waits"]
+__all__ = ["acknowledges", "detect_identical_repeats", "new_states", "waits"]
 
 
 def _carries_content(args: str) -> bool:
@@ -112,12 +120,14 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
         if call.result is not None:
             groups.setdefault(call.call, []).append(index)
     changes: Optional[list[int]] = None
+    states: list[bool] = []
     findings = []
     for members in groups.values():
         if len(members) < 3:
             continue
         if changes is None:
             changes = _changes(calls, failing)
+            states = new_states(calls, failing)
         keys = [_key(calls[i]) for i in members]
         chain: list[int] = []  # positions in `members`
         for pos in range(len(members) + 1):
@@ -128,13 +138,43 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
                     chain.append(pos)
                     continue
             if len(chain) >= 3 and not acknowledges(calls[members[chain[0]]].result) \
-                    and not waits(calls, [members[p] for p in chain]):
+                    and not waits(calls, [members[p] for p in chain]) \
+                    and (failing[members[chain[0]]] or not _walks_on(calls, states, [members[p] for p in chain])):
                 finding = _finding(calls, [members[p] for p in chain], failing, settings)
                 if finding is not None:
                     findings.append(finding)
             chain = [pos]
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
+
+
+def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool]) -> list[bool]:
+    """For each call, whether it reached a new state: a call not made before that did not fail
+    and returned a result of substance no earlier call returned (a new place, item or page)."""
+    made: set[str] = set()
+    seen: set[str] = set()
+    states = []
+    for index, call in enumerate(calls):
+        key = _key(call)
+        states.append(call.call not in made and key not in seen and not failing[index]
+                      and not says_little(call.result))
+        made.add(call.call)
+        seen.add(key)
+    return states
+
+
+def _walks_on(calls: tuple[ToolCall, ...], states: list[bool], run: list[int]) -> bool:
+    """Whether, after every repeat but the last, the agent went from the place it returned to
+    on to a new one: a new state (`new_states`) reached, before the next repeat, by a call whose
+    argument text the repeated result names (an item of the list it went back to, an exit of the
+    room). That is a walk back through a hub on the way to somewhere new, not a loop; a stretch
+    that went nowhere the result showed (other lookups, the same item again) makes it a loop."""
+    shown = result_words(calls[run[0]].result)
+    for a, b in zip(run, run[1:]):
+        if not any(states[j] and (words := " ".join(argument_words(calls[j].args))) and f" {words} " in shown
+                   for j in range(a + 1, b)):
+            return False
+    return True
 
 
 def _key(call: ToolCall) -> str:

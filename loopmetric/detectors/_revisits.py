@@ -6,6 +6,12 @@ after another whose answers are all known.
 Any call that is new (never made before) or whose result says something new ends
 the stretch: a test re-run after a different edit, pages with different content
 and polling whose status changes are progress.
+
+Revisits are judged by the walk: a stretch after which the run reaches a new state
+(`_obvious.new_states`: a call not made before, not failing, with a result of substance
+no call returned before: a new room, page or item) was a detour on the way there, not a
+loop, unless it is longer than three times the threshold. The loop is the stretch after
+which nothing new is ever reached: the same rooms cycled until the step limit.
 """
 
 from __future__ import annotations
@@ -16,9 +22,12 @@ from .._findings import Finding, Severity, step_range
 from .._model import Trace
 from ._evidence import Evidence, evidence_for
 from ._news import Progress
+from ._obvious import new_states
 from .._settings import LoopSettings
 
 __all__ = ["detect_revisited_calls"]
+
+_DETOUR = 3  # a stretch of revisits longer than this many times the threshold is a loop, escaped or not
 
 
 def detect_revisited_calls(trace: Trace, settings: LoopSettings,
@@ -31,15 +40,21 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
     model = evidence_for(trace, evidence).news
     made: set[str] = set()
     stretch: list[int] = []
-    findings: list[Finding] = []
+    stretches: list[list[int]] = []
     for index, call in enumerate(model.calls):
         if call.call in made and not model.is_news(index):
             stretch.append(index)
         else:
-            findings.extend(_finding(model, stretch, threshold))
+            stretches.append(stretch)
             stretch = []
         made.add(call.call)
-    findings.extend(_finding(model, stretch, threshold))
+    stretches.append(stretch)
+    states = new_states(model.calls, [kind is not None or call.error for call, kind in zip(model.calls, model.kinds)])
+    findings: list[Finding] = []
+    for stretch in stretches:
+        if stretch and len(stretch) <= _DETOUR * threshold and any(states[stretch[-1] + 1:]):
+            continue  # the walk went on to a new place: the revisits were a detour on the way
+        findings.extend(_finding(model, stretch, threshold))
     return tuple(findings)
 
 

@@ -110,3 +110,54 @@ def test_different_targets_failing_alike_are_exploration(children):
 ])
 def test_near_identical(a, b, same):
     assert near_identical(argument_words(a), argument_words(b)) is same
+
+
+def _suggests(query: str, names: list) -> str:
+    return f"Could not find [{query}]. Similar: {names}."
+
+
+# Progress inside a run of attempts (issue 29): a lead taken from a result, a run that ends in success.
+PROGRESS = [
+    pytest.param([tool("search", {"q": "Scat"}, output=_suggests("Scat", ["Scat singing", "Scatman"])),
+                  tool("search", {"q": "Scatman"}, output=_suggests("Scatman", ["Scatman John", "Scatman Crothers"])),
+                  tool("search", {"q": "Scatman John"}, output=_suggests("Scatman John", ["Scatman John"])),
+                  tool("search", {"q": "Scatman Crothers"}, output=_suggests("Scatman Crothers", ["Scatman Crothers"]))],
+                 id="each-query-follows-a-name-a-result-suggested"),
+    pytest.param([*[tool("pay", {"payment_id": f"card_{n}"}, output="Error: insufficient balance on this card")
+                    for n in (7421, 7422, 7423)],
+                  tool("pay", {"payment_id": "card_7424"}, output="Payment accepted; booking updated")],
+                 id="ids-refused-until-one-is-accepted"),
+    pytest.param([*attempts("search", "q", ["refund policy", "refund policy cancelled", "refund policy cancelled 2024"],
+                            lambda v: "Could not find any document."),
+                  tool("search", {"q": "refund policy cancelled 2024 economy"},
+                       output="Refund policy for cancelled economy flights (2024): a full refund within 24 hours.")],
+                 id="query-narrowed-until-it-finds-the-lead"),
+]
+PROGRESS_LOOPS = [
+    pytest.param([tool("search", {"q": q}, output=_suggests(q, ["Coprophilia", "Scat singing"]))
+                  for q in ("Scatman", "Scatman John", "Scatman John singer", "famous Scatman John")],
+                 id="reworded-queries-no-result-named"),
+    pytest.param([tool("search", {"q": q}, output=f"Could not find [{q}].")
+                  for q in ("famous songs by Arun Date in India", "famous songs by Arun Date",
+                            "famous Marathi songs by Arun Date")],
+                 id="a-query-echoed-in-its-own-result-is-no-lead"),
+    pytest.param([tool("pay", {"payment_id": f"card_{n}"}, output="Error: insufficient balance on this card")
+                  for n in (7421, 7422, 7423, 7424)], id="ids-refused-to-the-end"),
+    pytest.param([*[tool("pay", {"payment_id": f"card_{n}"}, output="Error: insufficient balance on this card")
+                    for n in (7421, 7422, 7423)],
+                  tool("pay", {"payment_id": "card_7424"}, output="Error: the card was declined by the bank")],
+                 id="ids-refused-then-another-failure"),
+]
+
+
+@pytest.mark.parametrize("children", PROGRESS)
+def test_attempts_that_follow_a_lead_or_end_in_success_are_progress(children):
+    trace = agent(*children)
+    assert _similar(trace) == []
+    assert detect_loops(trace).success is True, detect_loops(trace).reason
+
+
+@pytest.mark.parametrize("children", PROGRESS_LOOPS)
+def test_attempts_without_a_lead_or_success_stay_a_loop(children):
+    found = _similar(agent(*children))
+    assert found and found[0].severity == "severe", found

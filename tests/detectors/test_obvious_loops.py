@@ -212,3 +212,44 @@ def test_threshold_settings_apply():
 ])
 def test_is_note(args, note):
     assert is_note(args) is note
+
+
+def _hub(items: list, *, listing: str = "Page 1 (Total results: 50) [Next >]") -> list:
+    """A results page, an item of it, back to the page ('< Prev'), the next item, ..."""
+    shown = listing + " " + " ".join(f"[{item}] Item {item}, a product" for item in dict.fromkeys(items))
+    children = [tool("search", {"q": "whitening toothpaste"}, output=shown)]
+    for item in items:
+        children.append(tool("click", {"target": item}, output=f"[< Prev] Item {item}: price ${len(item) * 7}.0, "
+                                                                f"rating N.A. [Buy Now] details of {item}"))
+        children.append(tool("click", {"target": "< Prev"}, output=shown))
+    return children
+
+
+# Revisits judged by the walk (issue 29): back through a known place on the way to a new one.
+WALKS = [
+    pytest.param(agent(*_hub(["B09S5ZZ4MC", "B09N9M2MFF", "B09N9LBDQF"])), id="back-to-the-list-for-the-next-item"),
+    pytest.param(agent(*_hub(["B01", "B02", "B03", "B04", "B05"])), id="comparing-five-items-in-turn"),
+]
+NOT_WALKS = [
+    pytest.param(agent(*_hub(["B09HCDDF1X", "B09HCDDF1X", "B09HCDDF1X"])), id="back-to-the-list-for-the-same-item"),
+    pytest.param(agent(*[x for n in range(3) for x in (
+        tool("click", {"target": "< Prev"}, output="Page 1 (Total results: 50) [B01] Item B01 [B02] Item B02"),
+        tool("get_user", {"user": f"u{n}"}, output=f'{{"user": "u{n}", "city": "C{n}"}}'))]),
+        id="back-to-the-list-then-somewhere-it-does-not-show"),
+    pytest.param(agent(*[x for n in range(4) for x in (
+        tool("open", {"path": "src/$Types.java"}, output="File src/.java not found"),
+        tool("ls", {"path": f"src/{n}"}, output=f"$Types.java Other{n}.java Readme{n}.md Build{n}.gradle"))]),
+        id="the-same-failure-with-new-listings-between"),
+]
+
+
+@pytest.mark.parametrize("trace", WALKS)
+def test_returning_to_a_known_place_on_the_way_to_a_new_one_is_a_walk(trace):
+    assert _obvious(trace) == []
+    assert detect_loops(trace).success is True, detect_loops(trace).reason
+
+
+@pytest.mark.parametrize("trace", NOT_WALKS)
+def test_returning_without_going_on_to_a_new_place_is_a_loop(trace):
+    found = _obvious(trace)
+    assert found and found[0].severity == "severe", found
