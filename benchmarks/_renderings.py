@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["Call", "RENDERINGS", "Step", "chat_messages"]
+__all__ = ["Call", "HOLDS", "RENDERINGS", "Step", "chat_messages"]
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,9 @@ def _anthropic(steps: list[Step]) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
 
     def add(role: str, blocks: list[dict[str, Any]]) -> None:
-        if messages and messages[-1]["role"] == role:
+        # the results of one reply's calls and the words after them are one user message; each
+        # model reply is its own assistant message (a list of `Message` replies, as recorded)
+        if role == "user" and messages and messages[-1]["role"] == role:
             messages[-1]["content"] += blocks
         else:
             messages.append({"role": role, "content": blocks})
@@ -475,6 +477,63 @@ RENDERINGS: dict[str, Callable[[list[Step]], Any]] = {
     "Langfuse export": _langfuse,
     "LangSmith run": _langsmith,
     "Agents SDK spans": _openai_agents,
+}
+
+
+# -- what each format holds of a run ---------------------------------------------------------------------
+# A format that cannot record part of a run (the step counter records no turn of the other side; a
+# span records the other side's words only as the next model call's input, so what comes after the
+# last reply is in no span; the Responses API has no error flag; some formats cannot hold a user
+# calling tools) can give another verdict for a reason no reader can help. `HOLDS` says, per
+# rendering, what of the steps the format keeps, as steps: the invariance benchmark scores the OpenAI
+# chat rendering of them too, so that a change the missing part explains is told from one the
+# reading makes.
+def _without_tail(steps: list[Step]) -> list[Step]:
+    """Without the other side's turns after the last model reply (they are in no LLM input)."""
+    last = max((i for i, s in enumerate(steps) if s.kind == "reply" and s.actor == "assistant"), default=-1)
+    return [s for i, s in enumerate(steps) if i < last or s.kind != "other"]
+
+
+def _without_turns(steps: list[Step]) -> list[Step]:
+    """Only the replies, their calls and results: no system prompt, no turn of the other side."""
+    return [s for s in steps if s.kind not in ("system", "other")]
+
+
+def _without_user_calls(steps: list[Step]) -> list[Step]:
+    """A user acting through tools keeps its words; its calls and their results are left out."""
+    user_calls = {c.id for s in steps if s.kind == "reply" and s.actor != "assistant" for c in s.calls}
+    out = []
+    for s in steps:
+        if s.kind == "reply" and s.actor != "assistant":
+            if s.text:
+                out.append(Step("other", s.text, who=s.actor))
+        elif not (s.kind == "result" and s.call_id in user_calls):
+            out.append(s)
+    return out
+
+
+def _without_error_flags(steps: list[Step]) -> list[Step]:
+    return [Step(s.kind, s.text, s.calls, s.who, s.actor, s.call_id, s.name, False) if s.is_error else s
+            for s in steps]
+
+
+def _spans_hold(steps: list[Step]) -> list[Step]:
+    return _without_tail(steps)
+
+
+HOLDS: dict[str, Callable[[list[Step]], list[Step]]] = {
+    "deepeval (whole conversation)": _spans_hold,
+    "deepeval (newest messages)": _spans_hold,
+    "deepeval (step counter)": _without_turns,
+    "Responses-API items": lambda s: _without_error_flags(_without_user_calls(s)),
+    "Anthropic Messages": _without_user_calls,
+    "OTLP GenAI": _spans_hold,
+    "OTLP OpenInference": _spans_hold,
+    "pydantic-ai messages": _without_user_calls,
+    "MLflow trace": _spans_hold,
+    "Langfuse export": _spans_hold,
+    "LangSmith run": _spans_hold,
+    "Agents SDK spans": _spans_hold,
 }
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ._common import RESULTS, Confusion, markdown_table
-from ._renderings import RENDERINGS, Call, Step
+from ._renderings import HOLDS, RENDERINGS, Call, Step, chat_messages
 
 REFERENCE = "reference (native reading)"
 SHOWN_IDS = 6
@@ -324,7 +324,17 @@ def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for n, run in enumerate(labelled_runs(sources, sample)):
-            run["rendered"] = {}
+            run["rendered"], run["held"] = {}, {}
+            whole = chat_messages(run["steps"])
+            controls: dict[str, dict[str, Any]] = {}  # the chat rendering of what a format holds
+            for name in chosen:
+                if name in HOLDS:
+                    held = chat_messages(HOLDS[name](run["steps"]))
+                    if held != whole:
+                        key = json.dumps(held, sort_keys=True, ensure_ascii=False)
+                        if key not in controls:
+                            controls[key] = score_document(held, Path(folder), f"h{n}")
+                        run["held"][name] = controls[key]
             for name in chosen:
                 try:
                     document = RENDERINGS[name](run["steps"])
@@ -359,25 +369,44 @@ def table(rows: list[dict[str, Any]], renderings: list[str]) -> tuple[list[list[
                         verdicts.append(r["id"])
                     elif got["pattern"] != r["reference"]["pattern"]:
                         patterns.append(r["id"])
+            lost = sum(1 for r in members if r["id"] in verdicts and not_recorded(r, name)) if name != REFERENCE else 0
+            verdicts = [i for i in verdicts if not any(r["id"] == i and not_recorded(r, name) for r in members)]
             if name != REFERENCE and source == "all":
                 changed_total[name] = len(verdicts)
             shown = ", ".join(f"`{i}`" for i in verdicts[:SHOWN_IDS]) + (" ..." if len(verdicts) > SHOWN_IDS else "")
             cells = [source, name, str(len(members)), f"{counts.f1:.3f}", f"{counts.tp}/{counts.fp}/{counts.fn}",
-                     "-" if name == REFERENCE else str(len(verdicts)),
+                     "-" if name == REFERENCE else str(len(verdicts)) + (f" (+{lost})" if lost else ""),
                      "-" if name == REFERENCE else str(len(patterns)), "" if source == "all" else shown]
             lines.append(cells)
     return lines, dict(changed_total)
 
 
+def not_recorded(row: dict[str, Any], name: str) -> bool:
+    """Whether a run's change of verdict in a rendering is what the format does not record: the
+    OpenAI chat rendering of what the format holds (`HOLDS`) gets the rendering's verdict."""
+    held = row.get("held", {}).get(name)
+    return held is not None and held["loop"] == row["rendered"][name]["loop"] != row["reference"]["loop"]
+
+
+def changes(rows: list[dict[str, Any]], name: str) -> tuple[int, int]:
+    """(changes the reading makes, changes what the format does not record explains) of verdicts."""
+    changed = [r for r in rows if r["rendered"][name]["loop"] != r["reference"]["loop"]]
+    lost = sum(1 for r in changed if not_recorded(r, name))
+    return len(changed) - lost, lost
+
+
 def matrix(rows: list[dict[str, Any]], renderings: list[str]) -> str:
-    """Runs whose verdict changed, per source and rendering (n: the source's runs)."""
+    """Runs whose verdict changed, per source and rendering (n: the source's runs): those the
+    reading changes, then in brackets those the format's missing record explains."""
     sources = list(dict.fromkeys(r["source"] for r in rows))
     lines = []
     for source in [*sources, "all"]:
         members = [r for r in rows if source in ("all", r["source"])]
-        lines.append([source, str(len(members))] + [
-            str(sum(1 for r in members if r["rendered"][name]["loop"] != r["reference"]["loop"]))
-            for name in renderings])
+        cells = []
+        for name in renderings:
+            reading, lost = changes(members, name)
+            cells.append(f"{reading}" + (f" (+{lost})" if lost else ""))
+        lines.append([source, str(len(members))] + cells)
     return markdown_table(["source", "n", *renderings], lines)
 
 
@@ -390,9 +419,15 @@ def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, co
            __doc__.split("\n\n", 2)[2].strip(), "",
            f"Command: `{command}`; {len(rows)} runs x {len(renderings)} renderings in {seconds:.0f} s, "
            f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min).", "",
-           "Target: 0 runs change verdict on every source.", "",
+           "Target: 0 runs change verdict on every source, where the format records what the verdict "
+           "rests on.", "",
            "## Runs that change verdict against the native reading", "",
-           "Per source (rows) and rendering (columns); the last row adds up every source.", "",
+           "Per source (rows) and rendering (columns); the last row adds up every source. The first "
+           "figure counts the changes the reading makes; '(+k)' counts those that what the format does "
+           "not record explains (`_renderings.HOLDS`: the OpenAI chat rendering of only what the format "
+           "holds gets the same changed verdict): the step counter records no turn of the other side, a "
+           "span format no turn after the last model call (a text action's last observation), the "
+           "Responses API no error flag, and some formats no user calling tools.", "",
            matrix(rows, renderings), "",
            "## Per source and rendering", "",
            "F1 against the labels (unsure left out); 'verdict changed' and 'worst pattern changed' "
@@ -417,7 +452,8 @@ def changed_runs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                    if (v["loop"], v["pattern"]) != (r["reference"]["loop"], r["reference"]["pattern"])}
         if changed:
             out.append({"id": r["id"], "label": "loop" if r["loop"] else "no_loop",
-                        "reference": _short(r["reference"]), "changed": changed})
+                        "reference": _short(r["reference"]), "changed": changed,
+                        "not_recorded": [k for k in changed if not_recorded(r, k)]})
     return out
 
 

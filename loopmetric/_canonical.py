@@ -302,6 +302,10 @@ _ATTEMPT = re.compile(
     re.IGNORECASE,
 )
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)?", re.IGNORECASE)
+# The number of the turn in the label a harness opens a result with ("Observation 3:", "Output 2:",
+# "[Step 4]"): it counts the run's steps, it tells nothing about the result.
+_TURN_LABEL = re.compile(r"^(\W{0,3}[A-Za-z][A-Za-z_-]{0,30}(?:[ \t][A-Za-z][A-Za-z_-]{0,30})?[ \t]*#?)\d{1,4}"
+                         r"(?=[ \t]*[:.)\]](?!\d))")
 _SHORT_HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"
                         r"|\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{8,}\b")
 
@@ -309,10 +313,12 @@ _SHORT_HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"
 def mask_result(text: str) -> str:
     """A result text with every volatile token hidden (`mask_volatile`, then request and
     trace ids or tokens named as such, clocks, elapsed durations, attempt counters and hex
-    ids of 8+ characters): two results of one call that differ only there are the same."""
+    ids of 8+ characters, the turn number of a label the result opens with): two results of one
+    call that differ only there are the same."""
     text = mask_volatile(text)
     if not any(c.isdigit() for c in text):
         return _NAMED_TOKEN.sub(r"\1*", text) if _may_name_token(text) else text
+    text = _TURN_LABEL.sub(r"\1#", text, count=1)
     text = _NAMED_TOKEN.sub(r"\1*", text)
     text = _CLOCK.sub("*", text)
     text = _ATTEMPT.sub(lambda m: _ORDINAL.sub("#", m.group(0)), text)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from loopmetric._canonical import (
+    mask_result,
     _VOLATILE_KEY_VALUE,
     canonical_args,
     canonical_json,
@@ -92,6 +93,21 @@ def test_foreign_objects_are_never_repr_d():
 ])
 def test_mask_volatile(a, b, same):
     assert (mask_volatile(a) == mask_volatile(b)) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    pytest.param("Observation 1: Could not find [x].", "Observation 2: Could not find [x].", True,
+                 id="turn-number-of-an-observation-label"),
+    pytest.param("[Step 4] done", "[Step 5] done", True, id="bracketed-step-label"),
+    pytest.param("Observation 1: Could not find [x].", "Observation 2: Could not find [y].", False,
+                 id="content-still-compared"),
+    pytest.param("Found 3 results", "Found 4 results", False, id="a-count-in-the-text-is-content"),
+    pytest.param("ok. Observation 1: x", "ok. Observation 2: x", False, id="only-the-opening-label"),
+    pytest.param("Output 2.5 units", "Output 3.5 units", False, id="a-decimal-is-not-a-label"),
+    pytest.param("Opened 10:30 then", "Opened 11:45 then", True, id="a-clock-is-masked-as-a-clock"),
+])
+def test_mask_result_hides_the_turn_number_a_result_opens_with(a, b, same):
+    assert (mask_result(a) == mask_result(b)) is same
 
 
 def test_mask_error_masks_counters():

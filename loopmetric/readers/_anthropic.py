@@ -6,6 +6,7 @@ An assistant message's `text` blocks are its reply and its `tool_use` blocks (`i
 string or text blocks, `is_error`) are their results, paired by id, an `is_error` result read
 as an error; its text is a turn of the other side. Server tools (`server_tool_use` and the
 `*_tool_result` block that follows it in the same message) are calls with their result.
+The `system` beside the messages is the system prompt.
 Thinking blocks, images and documents are skipped (said in the notes).
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 from .._canonical import as_mapping
 from .._model import Trace
 from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+from ._json import parse_text
 
 __all__ = ["is_anthropic", "read_anthropic_messages"]
 
@@ -47,11 +49,15 @@ def is_anthropic(data: Any) -> bool:
 
 def read_anthropic_messages(data: Any, *, name: str = "") -> Trace:
     """Read Anthropic Messages (dicts, or the SDK's models)."""
+    data = parse_text(data)
     messages = items_of(data, ("messages",))
     converted = Converted("Anthropic Messages")
     if not isinstance(messages, (list, tuple)):
         raise converted.not_a_list(messages)
     calls = Calls()
+    system = text_of(data.get("system")) if isinstance(data, Mapping) else ""
+    if system:  # `system` beside the messages: a string or text blocks
+        converted.system(system)
     for raw in messages:
         converted.items += 1
         m = as_mapping(raw)

@@ -21,9 +21,8 @@ from typing import Any, Optional
 
 from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from ._shapes import ToolRequest, read_llm_output, tool_request
+from ._shapes import ToolRequest, read_llm_output, text_of, tool_request
 from .._model import Trace
-from ._text_actions import find_text_action
 from ._json import parse_text
 
 __all__ = ["read_chat", "read_chat_messages"]
@@ -40,6 +39,9 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", n
         tools = messages.get("tools")
         if isinstance(tools, (list, tuple)):
             builder.actions.declare_tools(_tool_names(tools))
+        system = text_of(messages.get("system"))  # Anthropic's and Gemini's system prompt beside the messages
+        if system:
+            builder.actions.declare(system, "system prompt")
         messages = next((messages[key] for key in ("messages", "conversation", "traj", "history") if key in messages),
                         None)
     messages = builder.sequence(messages, "chat messages")
@@ -96,8 +98,7 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
         if not replied and role in ("system", "developer", "user"):
             where = "system prompt" if role != "user" else "first user prompt"
             if role != "user" or first_user:
-                builder.actions.declare(content if isinstance(content, str) else read_llm_output(
-                    {"content": content})[0], where)
+                builder.actions.declare(text_of(content), where)
             first_user = first_user and role != "user"
         if role == "assistant":
             replied = True
@@ -118,23 +119,18 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
                 builder.add_tool_call(tool_name, args, content)
         elif role == "user":
             _calls(message, requests_by_id)  # a user acting through tools: its results follow
+            text = text_of(content)  # a string, or the text of its content parts
             if awaiting is not None:
-                builder.add_tool_call(awaiting.name, awaiting.args, content)
+                builder.add_tool_call(awaiting.name, awaiting.args, text if text or isinstance(content, str)
+                                      else content)
                 awaiting = None
-            elif isinstance(content, str) and content:
-                builder.add_input(content, "user")
+            elif text:
+                builder.add_input(text, "user")
             elif not message.get("tool_calls"):
                 builder.add_input("", "user")
 
 
 def _text_call(builder: TraceBuilder, text: str, following: Optional[Mapping[str, Any]]) -> Optional[ToolRequest]:
     """The action the reply writes in its text, when the run shows it is a call (`_inference`)."""
-    action = find_text_action(text)
-    if action is None:
-        return None
-    answer = None
-    if following is not None and following.get("role") == "user":
-        content = following.get("content")
-        answer = content if isinstance(content, str) else ""
-    why = builder.actions.accept(action, answer)
-    return action.request._replace(inferred=why) if why else None
+    answer = text_of(following.get("content")) if following is not None and following.get("role") == "user" else None
+    return builder.actions.text_call(text, answer)

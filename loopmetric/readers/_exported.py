@@ -19,11 +19,11 @@ from .._errors import TraceReadError, describe
 from .._model import Trace
 from ._chat import read_chat_messages
 from ._json import parse_text
+from ._shapes import text_of
 
 __all__ = ["PEEK", "Calls", "Converted", "peek", "read_converted", "text_of"]
 
 PEEK = 32  # how many items of a list a sniffer looks at, at most
-_TEXT_PARTS = frozenset({"text", "output_text", "input_text", "summary_text"})
 
 
 def peek(data: Any, limit: int = PEEK) -> Optional[list[Mapping[str, Any]]]:
@@ -37,26 +37,6 @@ def peek(data: Any, limit: int = PEEK) -> Optional[list[Mapping[str, Any]]]:
             return None
         out.append(m)
     return out
-
-
-def text_of(content: Any) -> str:
-    """The text of a message's content: a string, or the text of its text parts (other parts skipped)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, (list, tuple)):
-        texts = []
-        for part in content:
-            if isinstance(part, str):
-                texts.append(part)
-                continue
-            m = as_mapping(part)
-            if m is not None and isinstance(m.get("text"), str) and m.get("type", "text") in _TEXT_PARTS:
-                texts.append(m["text"])
-        return "\n".join(text for text in texts if text)
-    m = as_mapping(content)
-    if m is not None and isinstance(m.get("text"), str):
-        return m["text"]
-    return ""
 
 
 class Calls:
@@ -110,6 +90,10 @@ class Converted:
         if error:
             message["error"] = True
         self.messages.append(message)
+
+    def system(self, text: str) -> None:
+        """The system prompt (where an action syntax may be declared)."""
+        self.messages.append({"role": "system", "content": text})
 
     def user(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})

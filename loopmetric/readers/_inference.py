@@ -35,7 +35,8 @@ from typing import Any, Optional
 from .._canonical import mask_error, mask_result
 from .._deep_json import loads
 from ._items import Call, Input, Llm
-from ._text_actions import TextAction
+from ._shapes import ToolRequest
+from ._text_actions import TextAction, find_text_action
 
 __all__ = ["ASSISTANT_ROLES", "ActionInference", "USER_ROLES", "infer_harness_turns", "observation_shaped",
            "first_prompt", "other_side_turn", "prompt_messages"]
@@ -115,6 +116,16 @@ class ActionInference:
             self._running.add(action.key)
             self._running_syntax.add(action.syntax)
         return why
+
+    def text_call(self, text: str, answer: Optional[str]) -> Optional[ToolRequest]:
+        """The call a reply with no structured calls writes in its text, when the run shows it is
+        one (its request, `inferred` saying why); None when the reply is text. `answer` is the
+        text of the turn that answers the reply (None when no turn does). Every reader asks here."""
+        action = find_text_action(text)
+        if action is None:
+            return None
+        why = self.accept(action, answer)
+        return action.request._replace(inferred=why) if why else None
 
     def _why(self, action: TextAction, answer: Optional[str]) -> str:
         written = action.written

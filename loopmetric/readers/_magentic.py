@@ -2,10 +2,9 @@
 `{"role", "content"}` where the role names the speaker and the channel.
 
 `Orchestrator (-> X)` is a call to agent X with the instruction as its
-argument, answered by the next message whose role is `X` (a web agent's
-screenshot transcription left out: a model rewords it on every visit of the
-same page); `Orchestrator
-(thought)` (any `A (thought)`) is an LLM output; the first `human` message is
+argument, answered by the next message whose role is `X` (a web agent's screenshot
+transcription is left out, as in every reader: `_shapes.read_tool_result`);
+`Orchestrator (thought)` (any `A (thought)`) is an LLM output; the first `human` message is
 the task and later ones are input. What no call explains (a termination
 notice) is input from the harness.
 """
@@ -26,17 +25,6 @@ __all__ = ["is_group_chat", "read_group_chat"]
 
 _DELEGATION = re.compile(r"^\s*(?P<who>[^()]+?)\s*\(\s*->\s*(?P<to>[^()]+?)\s*\)\s*$")
 _THOUGHT = re.compile(r"^\s*[^()]+?\s*\(\s*thought\s*\)\s*$", re.IGNORECASE)
-
-
-# A web agent's reply ends with a model's transcription of the page screenshot, worded
-# anew on every visit of the same page: the action and the page (title, address,
-# scroll position) before it are what the reply reports.
-_TRANSCRIPTION = re.compile(r"\n[^\n]*(?:OCR|transcription)[^\n]*(?:detected|following)[^\n]*:", re.IGNORECASE)
-
-
-def _without_transcription(text: str) -> str:
-    found = _TRANSCRIPTION.search(text)
-    return text[:found.start()] if found else text
 
 
 def is_group_chat(value: Any) -> bool:
@@ -68,7 +56,7 @@ def read_group_chat(log: Any, *, name: str = "") -> Trace:
         elif _THOUGHT.match(role):
             builder.add_llm_output(text)
         elif pending is not None and role.strip() == pending.name:
-            builder.add_tool_call(pending.name, pending.args, _without_transcription(text))
+            builder.add_tool_call(pending.name, pending.args, text)
             pending = None
         else:
             builder.add_input(text, role.strip().lower() or "input")

@@ -11,8 +11,9 @@ exporter posts, or the live `Span`/`Trace` objects themselves.
 By `span_data.type`: `function` spans are tool calls (`name`, `input` the JSON
 arguments, `output`; a span `error` makes the call an error, its
 `data.error` or `message` the error text); `generation` spans are LLM outputs
-(`output` as the Chat Completions messages or Responses output items the SDK
-records, `usage` tokens); `response` spans are LLM turns whose content the SDK
+(`input` the messages the model was sent, read as an LLM input like a GenAI
+span's input messages; `output` as the Chat Completions messages or Responses
+output items the SDK records, `usage` tokens); `response` spans are LLM turns whose content the SDK
 does not export (only the response id and usage); `agent` spans are agents; the
 rest (`custom` task/turn spans, `handoff`, `guardrail`, `mcp_tools`, ...) are
 plain spans. Each trace id becomes one `Trace`: the spans are handed to the
@@ -123,6 +124,8 @@ def _otlp_span(span: Mapping[str, Any]) -> Optional[dict[str, Any]]:
     elif kind in ("generation", "response"):
         name = _text(data.get("model")) or kind
         attributes["gen_ai.operation.name"] = "chat" if kind == "generation" else "responses"
+        if data.get("input") is not None:  # the messages the model was sent (the harness's turns among them)
+            attributes["gen_ai.input.messages"] = data["input"]
         if data.get("output") is not None:
             attributes["gen_ai.output.messages"] = data["output"]
         _usage(attributes, data.get("usage"))

@@ -5,17 +5,19 @@ What `result.all_messages_json()` writes: a list of messages, each `kind`
 are one LLM output and its `tool-call` parts the calls it asked for; a request's
 `tool-return` parts are their results (outcome "failed"/"retried" or a
 `retry-prompt` part naming the tool is an error result); `user-prompt` parts are
-new input. Reads the dicts or the live `ModelMessage` objects.
+new input, or the result of an action a response wrote in its text when the run
+shows it ran (`_inference.ActionInference.text_call`, the rule every reader uses).
+Reads the dicts or the live `ModelMessage` objects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from ._shapes import ToolRequest, clean_tool_name, finite_number
+from ._shapes import ToolRequest, clean_tool_name, finite_number, text_of
 from .._model import Trace
 from ._json import parse_text
 
@@ -36,17 +38,30 @@ def read_pydantic_ai_messages(messages: Any, *, name: str = "") -> Trace:
         return builder.build()
     requests: dict[str, ToolRequest] = {}
     replied = False  # a response came: later user prompts are not the run's prompt
-    for index, message in builder.mappings(messages, "message"):
+    awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user prompt
+    listed = list(builder.mappings(messages, "message"))
+    for at, (index, message) in enumerate(listed):
         parts = message.get("parts")
         if not isinstance(parts, (list, tuple)):
             builder.note(f"message {index} has no list of parts; skipped.")
             continue
         if message.get("kind") == "response":
             replied = True
-            _read_response(builder, parts, requests, message.get("usage"))
+            following = listed[at + 1][1] if at + 1 < len(listed) else None
+            awaiting = _read_response(builder, parts, requests, message.get("usage"), _prompt_of(following))
         else:
-            _read_request(builder, parts, requests, prompt=not replied)
+            awaiting = _read_request(builder, parts, requests, prompt=not replied, awaiting=awaiting)
     return builder.build()
+
+
+def _prompt_of(message: Optional[Mapping[str, Any]]) -> Optional[str]:
+    """The text of the user prompt a request answers a reply with (None when it holds none)."""
+    parts = message.get("parts") if message is not None and message.get("kind") != "response" else None
+    for part in parts if isinstance(parts, (list, tuple)) else ():
+        m = as_mapping(part) or {}
+        if _kind(m) == "user-prompt":
+            return text_of(m.get("content"))
+    return None
 
 
 def _text(value: Any) -> str:
@@ -57,7 +72,10 @@ def _kind(part: Mapping[str, Any]) -> str:
     return _text(part.get("part_kind"))
 
 
-def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], usage: Any) -> None:
+def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], usage: Any,
+                   answer: Optional[str]) -> Optional[ToolRequest]:
+    """Add a response; the text action it writes (when the run shows it ran), whose result the
+    next user prompt is."""
     texts: list[str] = []
     calls: list[ToolRequest] = []
     for _, part in builder.mappings(parts, "part"):
@@ -74,14 +92,19 @@ def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRe
             if isinstance(call_id, str):
                 requests[call_id] = request
     usage = as_mapping(usage) or {}
+    text = "\n".join(texts)
+    awaiting = None if calls else builder.actions.text_call(text, answer)
     builder.add_llm_output(
-        "\n".join(texts), calls,
+        text, calls + ([awaiting] if awaiting else []),
         input_tokens=finite_number(usage.get("input_tokens", usage.get("request_tokens"))),
         output_tokens=finite_number(usage.get("output_tokens", usage.get("response_tokens"))),
     )
+    return awaiting
 
 
-def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], *, prompt: bool) -> None:
+def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], *, prompt: bool,
+                  awaiting: Optional[ToolRequest] = None) -> Optional[ToolRequest]:
+    """Add a request's parts; `awaiting` (a text action) takes its first user prompt as its result."""
     for _, part in builder.mappings(parts, "part"):
         kind = _kind(part)
         if prompt and kind in ("system-prompt", "user-prompt"):  # where an action syntax is declared
@@ -98,9 +121,12 @@ def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolReq
                 builder.add_tool_call(tool_name, args, content)
         elif kind == "retry-prompt":  # the model's output itself was rejected (validation, format)
             builder.add_input(_error_text(part.get("content")), "retry")
+        elif kind == "user-prompt" and awaiting is not None:
+            builder.add_tool_call(awaiting.name, awaiting.args, text_of(part.get("content")))
+            awaiting = None
         elif kind == "user-prompt":
-            content = part.get("content")
-            builder.add_input(content if isinstance(content, str) else "", "user")
+            builder.add_input(text_of(part.get("content")), "user")
+    return awaiting
 
 
 def _error_text(content: Any) -> str:

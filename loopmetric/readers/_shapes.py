@@ -26,6 +26,7 @@ __all__ = [
     "read_llm_output",
     "read_tool_entry",
     "read_tool_result",
+    "text_of",
     "tool_request",
 ]
 
@@ -138,13 +139,17 @@ def merge_requests(first: list[ToolRequest], second: list[ToolRequest]) -> list[
 
 
 _ERROR_START = re.compile(
-    r"^\s*(?:error|exception|traceback|fatal|failed|failure|\w*error:)", re.IGNORECASE
+    r"^\s*(?:error|exception|traceback|fatal|failed|failure|\w*error:"
+    # a command's usage message (it refused the arguments): "usage: prog [-h] (-e/-d) [file]"
+    r"|usage:[ \t]+\S+[^\n]*?[\[(<]|usage:[ \t]+\S+[ \t]+-)", re.IGNORECASE
 )
 # Error phrases anywhere in the head of a result; plain substring tests run in C
 # and are several times faster than one regex alternation on long results.
 _ERROR_PHRASES = ("traceback (most recent call last)", "no such file or directory", "command not found",
-                  "permission denied", "is not recognized as")
+                  "permission denied", "is not recognized as", "syntax error")
 _ERRNO = re.compile(r"\[errno \d+\]")
+# A line naming an exception (what an interpreter prints last: "SyntaxError: invalid syntax").
+_EXCEPTION_LINE = re.compile(r"^[ \t]*[A-Za-z_][\w.]*(?:Error|Exception)[ \t]*:", re.MULTILINE)
 _TOOL_MESSAGE_TYPES = frozenset({"tool", "ToolMessage", "tool_result", "function"})
 
 
@@ -155,17 +160,35 @@ def looks_like_error(text: str) -> bool:
     lowered = head.lower()
     if any(phrase in lowered for phrase in _ERROR_PHRASES):
         return True
+    if ("error" in lowered or "exception" in lowered) and _EXCEPTION_LINE.search(head) is not None:
+        return True
     return "[errno " in lowered and _ERRNO.search(lowered) is not None
 
 
+# A web agent's result may end with a model's transcription of the page screenshot, worded anew
+# on every visit of the same page: what the action did and the page it reached (title, address,
+# scroll position) come before it, and they are the result.
+_TRANSCRIPTION = re.compile(r"\n[^\n]*(?:OCR|transcription)[^\n]*(?:detected|following)[^\n]*:", re.IGNORECASE)
+
+
+def without_transcription(text: str) -> str:
+    """A result text without the screenshot transcription it ends with (`_TRANSCRIPTION`)."""
+    if "ranscription" not in text and "OCR" not in text and "ocr" not in text:
+        return text
+    found = _TRANSCRIPTION.search(text)
+    return text[:found.start()] if found else text
+
+
 def read_tool_result(output: Any, error: Any = None) -> ToolResult:
-    """What a tool returned, reduced to what changes when the tool makes progress."""
+    """What a tool returned, reduced to what changes when the tool makes progress (the same for
+    every reader: a screenshot transcription a result ends with is left out)."""
     if error is not None and error != "" and error is not False:
         text = error if isinstance(error, str) else str(type(error).__name__)
         return ToolResult(text, True, True, text)
     if output is None:
         return ToolResult(None, False, False, "")
     if type(output) is str:  # the common case: the text itself
+        output = without_transcription(output)
         failed = looks_like_error(output)
         return ToolResult(output, True, failed, output if failed else "")
     m = as_mapping(output)
@@ -277,3 +300,26 @@ def read_llm_output(output: Any) -> tuple[str, list[ToolRequest]]:
 def _has_text(m: Mapping[str, Any]) -> bool:
     content = m.get("content")
     return isinstance(content, str) and bool(content.strip())
+
+
+_TEXT_PARTS = frozenset({"text", "output_text", "input_text", "summary_text"})
+
+
+def text_of(content: Any) -> str:
+    """The text of a message's content: a string, or the text of its text parts (other parts skipped)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        texts = []
+        for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+                continue
+            m = as_mapping(part)
+            if m is not None and isinstance(m.get("text"), str) and m.get("type", "text") in _TEXT_PARTS:
+                texts.append(m["text"])
+        return "\n".join(text for text in texts if text)
+    m = as_mapping(content)
+    if m is not None and isinstance(m.get("text"), str):
+        return m["text"]
+    return ""

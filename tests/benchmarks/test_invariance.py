@@ -8,7 +8,7 @@ import json
 import pytest
 
 from benchmarks import invariance
-from benchmarks._renderings import RENDERINGS, Call, Step, chat_messages
+from benchmarks._renderings import HOLDS, RENDERINGS, Call, Step, chat_messages
 
 
 def _run(looping: bool) -> list[Step]:
@@ -24,22 +24,84 @@ def _run(looping: bool) -> list[Step]:
     return steps
 
 
-# Renderings the readers do not read yet, or read in part (the `formats` branch adds them): listed
-# so that the round trip shows the others hold; once read, these pass too.
-PENDING = {"Responses-API items", "Anthropic Messages"}
+REACT = ("Solve the question with Thought, Action, Observation steps. Action can be Search[entity], "
+         "Lookup[keyword] or Finish[answer].")
+
+
+def _react(looping: bool) -> list[Step]:
+    """A ReAct agent writing its actions in its text, the harness answering each with an
+    observation: the same search with the same observation four times (looping), or a search for
+    a different entity each time (its twin). The system prompt declares the syntax."""
+    steps = [Step("system", REACT), Step("other", "Question: Which city hosted the 1936 games?")]
+    for n in range(4):
+        entity = "1936 Games" if looping else ["1936 Summer Olympics", "Berlin", "Olympiastadion", "Garmisch"][n]
+        steps.append(Step("reply", f"Thought {n + 1}: I should look this up.\nAction {n + 1}: Search[{entity}]"))
+        steps.append(Step("other", f"Observation {n + 1}: " + ("Could not find [1936 Games]." if looping
+                                                              else f"{entity} is a page about item {n}."),
+                          who="harness"))
+    steps.append(Step("reply", "Thought 5: I am done.\nAction 5: Finish[Berlin]"))
+    steps.append(Step("other", "Observation 5: Episode finished.", who="harness"))
+    return steps
+
+
+def _rejected(looping: bool) -> list[Step]:
+    """A tool-using agent whose replies execute nothing and the harness answers each with the same
+    rejection (looping); its twin: a person answering "yes" to replies that each do a new step."""
+    steps = [Step("system", "You set up the project. Use the tools."), Step("other", "Set up the project.")]
+    for n in range(4):
+        if looping:
+            steps.append(Step("reply", "I will now configure the project as you asked."))
+            steps.append(Step("other", "Your reply held no tool call. Please call exactly one tool.", who="harness"))
+        else:
+            call = Call("run_step", {"step": f"step-{n}"}, f"s{n}")
+            steps.append(Step("reply", f"Step {n + 1} done. Shall I proceed?", (call,)))
+            steps.append(Step("result", f"step-{n} configured", call_id=call.id, name=call.name))
+            steps.append(Step("other", "yes"))
+    steps.append(Step("reply", "All set."))
+    return steps
+
+
+def _usage(looping: bool) -> list[Step]:
+    """A command re-run with reworded arguments, each answered by its usage message (no error
+    flag in the record): the way the Responses API records it (looping); its twin runs it right."""
+    steps = [Step("system", "You solve the task in a shell."), Step("other", "Decrypt the flag.")]
+    for n, flags in enumerate(["-d -p key", "-d flag.txt -p key", "-d -p key2"]):
+        call = Call("python3", {"command": f"python3 tool.py {flags}"}, f"u{n}")
+        steps.append(Step("reply", "", (call,)))
+        text = "Usage: tool.py (-e/-d) [file]" if looping else f"decrypted part {n}: {flags}"
+        steps.append(Step("result", text, call_id=call.id, name=call.name))
+    steps.append(Step("reply", "Done."))
+    return steps
+
+
+RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage}
 
 
 @pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
+@pytest.mark.parametrize("run", list(RUNS))
 @pytest.mark.parametrize("rendering", [r for r in RENDERINGS if r != "OpenAI chat"])
-def test_a_rendering_gets_the_chat_rendering_verdict(rendering, looping, tmp_path):
-    steps = _run(looping)
+def test_a_rendering_gets_the_chat_rendering_verdict(rendering, run, looping, tmp_path):
+    """Every rendering reads to the verdict and worst pattern of the OpenAI chat rendering of what
+    that format holds of the run (`HOLDS`; the whole run for most)."""
+    steps = RUNS[run](looping)
     chat = invariance.score_document(chat_messages(steps), tmp_path, "chat")
-    assert chat["loop"] is looping  # the chat rendering itself is read right
+    assert chat["loop"] is looping, chat["reason"]  # the chat rendering itself is read right
+    held = chat_messages(HOLDS[rendering](steps)) if rendering in HOLDS else chat_messages(steps)
+    expected = invariance.score_document(held, tmp_path, "held")
     got = invariance.score_document(RENDERINGS[rendering](steps), tmp_path, "rendered")
-    if rendering in PENDING and (got["loop"], got["pattern"]) != (chat["loop"], chat["pattern"]):
-        pytest.xfail(f"{rendering} is not read yet: {got['reason'][:120]}")
-    assert got["loop"] == chat["loop"], got["reason"]
-    assert got["pattern"] == chat["pattern"]
+    assert (got["loop"], got["pattern"]) == (expected["loop"], expected["pattern"]), got["reason"]
+
+
+@pytest.mark.parametrize("run", list(RUNS))
+def test_a_format_that_records_the_run_whole_gets_its_verdict(run, tmp_path):
+    """Where the format records what the verdict rests on, the loop is found in it (not only in
+    what it holds): every looping run fails in every rendering but the step counter."""
+    steps = RUNS[run](True)
+    for rendering in RENDERINGS:
+        if rendering == "deepeval (step counter)" and run in ("react-text-actions", "harness-rejection"):
+            continue  # it records no turn of the other side: no observation, no rejection
+        got = invariance.score_document(RENDERINGS[rendering](steps), tmp_path, "rendered")
+        assert got["loop"], (rendering, got["reason"])
 
 
 @pytest.mark.parametrize("rendering", list(RENDERINGS))

@@ -263,3 +263,70 @@ def test_a_document_that_holds_no_list_is_an_error_naming_what_it_got():
 
     with pytest.raises(TraceReadError, match=r"Expected Anthropic Messages \(a list of them\), but got a dict"):
         read_anthropic_messages({"model": "claude"})
+
+
+# -- text actions and turns read the same in every exported format (one rule, `_inference`) ---------
+REACT_SYSTEM = "Answer with Thought and Action lines. Action can be Search[entity] or Finish[answer]."
+
+
+def _react_turns(looping: bool) -> list[tuple[str, str]]:
+    """(reply, the harness's observation) pairs: the same search four times, or four entities. The
+    observations carry no label: only the declared syntax makes the replies' actions calls."""
+    entities = ["Berlin"] * 4 if looping else ["Berlin", "Munich", "Hamburg", "Cologne"]
+    return [(f"Thought {n}: look it up.\nAction {n}: Search[{e}]",
+             "Could not find Berlin." if looping else f"{e} is a city, entry {n}.")
+            for n, e in enumerate(entities, start=1)]
+
+
+def _react_anthropic(looping: bool, system_beside: bool) -> dict:
+    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": "Where is it?"}]}]
+    for reply, observation in _react_turns(looping):
+        messages.append({"role": "assistant", "content": [{"type": "text", "text": reply}]})
+        messages.append({"role": "user", "content": [{"type": "text", "text": observation}]})
+    if system_beside:
+        return {"system": [{"type": "text", "text": REACT_SYSTEM}], "messages": messages}
+    messages[0]["content"].insert(0, {"type": "text", "text": REACT_SYSTEM})
+    return {"messages": messages}
+
+
+def _react_pydantic_ai(looping: bool, system_beside: bool) -> list[dict]:
+    history: list[dict] = [{"kind": "request", "parts": [{"part_kind": "system-prompt", "content": REACT_SYSTEM},
+                                                         {"part_kind": "user-prompt", "content": "Where is it?"}]}]
+    for reply, observation in _react_turns(looping):
+        history.append({"kind": "response", "parts": [{"part_kind": "text", "content": reply}]})
+        history.append({"kind": "request", "parts": [{"part_kind": "user-prompt", "content": [observation]}]})
+    return history
+
+
+def _react_chat(looping: bool, system_beside: bool) -> list[dict]:
+    messages: list[dict] = [{"role": "system", "content": REACT_SYSTEM},
+                            {"role": "user", "content": [{"type": "text", "text": "Where is it?"}]}]
+    for reply, observation in _react_turns(looping):
+        messages.append({"role": "assistant", "content": reply})
+        messages.append({"role": "user", "content": [{"type": "input_text", "text": observation}]})
+    return messages
+
+
+@pytest.mark.parametrize("looping", [True, False], ids=["same-search-four-times", "healthy-twin-four-entities"])
+@pytest.mark.parametrize("build, system_beside", [
+    pytest.param(_react_anthropic, True, id="anthropic-system-beside-the-messages"),
+    pytest.param(_react_anthropic, False, id="anthropic-syntax-in-the-first-prompt"),
+    pytest.param(_react_pydantic_ai, False, id="pydantic-ai-user-prompt-parts"),
+    pytest.param(_react_chat, False, id="openai-chat-content-parts"),
+])
+def test_text_actions_are_calls_in_every_format_that_records_them(build, system_beside, looping, tmp_path):
+    """A ReAct run recorded as Anthropic Messages (the system prompt beside the messages, turns as
+    text blocks), pydantic-ai messages or chat messages with content parts: its written actions
+    are calls and the observations their results, as in plain chat messages; the same search with
+    the same observation four times fails, four entities pass."""
+    document = build(looping, system_beside)
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    loaded = [item.trace for item in load_traces(str(path))]
+    assert len(loaded) == 1 and loaded[0] is not None
+    assert loaded[0].steps == read_trace(document).steps  # file or memory: the same steps
+    calls = [s for s in loaded[0].steps if s.kind == "tool"]
+    assert [c.name for c in calls] == ["search"] * 4
+    assert [str(c.result) for c in calls] == [observation for _, observation in _react_turns(looping)]
+    report = detect_loops(loaded[0])
+    assert report.success is (not looping), report.reason

@@ -133,11 +133,15 @@ def test_pydantic_ai_user_prompts_are_inputs():
     messages = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
                 {"kind": "response", "parts": [{"part_kind": "text", "content": "which one?"}]},
                 {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "the first"},
-                                              {"part_kind": "user-prompt", "content": ["not text"]}]},
+                                              {"part_kind": "user-prompt", "content": [{"kind": "image-url",
+                                                                                        "url": "x.png"}]},
+                                              {"part_kind": "user-prompt", "content": ["and", "this"]}]},
                 {"kind": "response", "parts": [{"part_kind": "text", "content": "done"}]}]
     steps = read_pydantic_ai_messages(messages).steps
+    # a list of strings is text (pydantic-ai's UserContent); an image is a turn with no text
     assert [(s.kind, getattr(s, "text", None), getattr(s, "source", None)) for s in steps] == [
-        ("llm", "which one?", None), ("input", "the first", "user"), ("input", "", "user"), ("llm", "done", None)]
+        ("llm", "which one?", None), ("input", "the first", "user"), ("input", "", "user"),
+        ("input", "and\nthis", "user"), ("llm", "done", None)]
 
 
 # -- chat: an empty user turn is an input, unless the user acts through tools -------------------------

@@ -111,6 +111,16 @@ def test_merge_requests(first, second, expected):
     pytest.param("no errors found", False, id="error-word-later"),
     pytest.param("x" * 2000 + "command not found", False, id="phrase-after-the-head"),
     pytest.param("All good", False, id="plain"),
+    pytest.param("Usage: ende.py (-e/-d) [file]", True, id="usage-message-with-options"),
+    pytest.param("usage: git [--version] [--help]", True, id="usage-message-argparse"),
+    pytest.param("usage: prog -x", True, id="usage-message-with-a-flag"),
+    pytest.param("Usage: 3.2 GB of 10 GB", False, id="usage-figure-is-content"),
+    pytest.param("CPU usage: 45%", False, id="usage-later-is-content"),
+    pytest.param('File "/x.py", line 1\n  import\n    ^\nSyntaxError: invalid syntax', True,
+                 id="exception-line-without-traceback"),
+    pytest.param("/bin/bash: -c: line 1: syntax error near unexpected token", True, id="shell-syntax-error"),
+    pytest.param("value: 3\n  KeyError: 'x'", True, id="exception-line-indented"),
+    pytest.param("The ErrorHandler: configured", False, id="error-inside-a-word-is-not-an-exception-line"),
 ])
 def test_looks_like_error(text, error):
     assert looks_like_error(text) is error
@@ -176,6 +186,22 @@ SHARED = ["x"]
 ])
 def test_read_llm_output(output, text, requests):
     assert read_llm_output(output) == (text, requests)
+
+
+@pytest.mark.parametrize("text, kept", [
+    pytest.param("I clicked 'View'.\nThe viewport shows 30% of the page.\nAutomatic OCR of the page screenshot "
+                 "has detected the following text:\n\nWeather History ...", "I clicked 'View'.\nThe viewport "
+                 "shows 30% of the page.", id="ocr-transcription-left-out"),
+    pytest.param("I typed 'x'.\nHere is a transcription of the following page:\nabc", "I typed 'x'.",
+                 id="transcription-left-out"),
+    pytest.param("The OCR library detected nothing", "The OCR library detected nothing",
+                 id="a-first-line-is-kept"),
+    pytest.param("Results:\nOCR accuracy of 98%", "Results:\nOCR accuracy of 98%", id="no-colon-after-kept"),
+])
+def test_a_screenshot_transcription_is_left_out_of_every_result(text, kept):
+    """A web agent's result ends with a model's rewording of the page screenshot, new on every
+    visit of the same page: every reader leaves it out (one rule, in `read_tool_result`)."""
+    assert read_tool_result(text).value == kept
 
 
 def test_read_llm_output_stops_at_depth_eight():
