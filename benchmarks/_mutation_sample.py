@@ -1,5 +1,6 @@
-"""A seeded, stratified sample of mutants over the whole engine, each run against its
-module's unit tests (issue 24): the mutation score on one core in under an hour.
+"""A seeded, stratified sample of mutants over every module of the package, each run against
+its module's unit tests (issues 24 and 32): the mutation score on one core in about an hour, by
+module group (engine, readers, guard, frontends).
 
     python -m benchmarks.mutation --sample 400 --seed 0            # writes results/mutation.md
     python -m benchmarks.mutation --sample 400 --seed 0 --list     # the sample, not run
@@ -20,7 +21,7 @@ killed (counted as killed: "timeout", as mutmut does). The tests and sources run
 snapshot of the tree (`git archive` of a commit, HEAD by default), so editing the worktree
 while a run goes on changes nothing in it.
 
-Sampling: every engine module's mutants are listed (in mutmut's order: a mutant's id is
+Sampling: every module's mutants are listed (in mutmut's order: a mutant's id is
 `module:N`, stable while the module's text is unchanged), then `--sample` mutants are drawn
 without replacement, each module getting a share proportional to its number of mutants
 (largest remainders, at least one each), with `random.Random(seed)`.
@@ -48,12 +49,25 @@ from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Frontends that are not the engine (their own suites), and files with nothing to mutate.
-_NOT_ENGINE = {"loopmetric/metric.py", "loopmetric/plot.py", "loopmetric/_version.py", "loopmetric/__main__.py",
-               "loopmetric/cli/__main__.py"}
-# Top-level modules of the engine that have a mirrored test file (the data classes of
-# `_model`, `_findings`, `_report` are decorated, so mutmut leaves them alone anyway).
-_TOP_LEVEL = ("_engine", "_scoring", "_canonical", "_settings", "_patterns", "_gc")
+# Files with nothing to mutate (no function, or only the entry point).
+_NOTHING = {"loopmetric/_version.py", "loopmetric/__main__.py", "loopmetric/cli/__main__.py"}
+# Modules of the engine without a mirrored test file of their own (the data model, the findings'
+# helpers, the fingerprint, the errors, the package's lazy imports): the engine's and the detectors'
+# tests are the ones that use them.
+_ENGINE_TESTS = ["tests/test_engine.py", "tests/detectors"]
+
+# The four groups the score is reported by (a module's group is its package's).
+GROUPS = ("engine", "readers", "guard", "frontends")
+_FRONTENDS = ("cli", "html", "integrations", "otel", "spark", "metric.py", "plot.py")
+
+
+def group_of(rel: str) -> str:
+    """'readers', 'guard', 'frontends' (command line, HTML report, integrations, OTel, Spark, the
+    deepeval metric, the plots) or 'engine' (the rest: the top-level modules and the detectors)."""
+    first = rel.split("/")[1]
+    if first in ("readers", "guard"):
+        return first
+    return "frontends" if first in _FRONTENDS else "engine"
 
 
 @dataclass(frozen=True)
@@ -69,16 +83,9 @@ class Mutant:
 
 
 def engine_files(root: Path = ROOT) -> list[str]:
-    out = []
-    for path in sorted((root / "loopmetric").rglob("*.py")):
-        rel = path.relative_to(root).as_posix()
-        if rel in _NOT_ENGINE:
-            continue
-        parts = rel.split("/")
-        if len(parts) == 2 and Path(parts[1]).stem not in _TOP_LEVEL:
-            continue
-        out.append(rel)
-    return out
+    """Every module of the package (the frontends too), but those with nothing to mutate."""
+    return [rel for rel in (path.relative_to(root).as_posix() for path in sorted((root / "loopmetric").rglob("*.py")))
+            if rel not in _NOTHING]
 
 
 def module_name(rel: str) -> str:
@@ -96,7 +103,11 @@ def tests_for(rel: str, root: Path = ROOT) -> list[str]:
         return ["tests/cli", "tests/guard/test_guard_replay.py"]
     parts = rel.split("/")[1:]
     if len(parts) == 1:
-        return [f"tests/test_{parts[0][1:-3] if parts[0].startswith('_') else parts[0][:-3]}.py"]
+        stem = parts[0][:-3].lstrip("_")
+        if (root / "tests" / stem).is_dir():  # `metric.py` -> `tests/metric/`
+            return [f"tests/{stem}"]
+        mirrored = root / "tests" / f"test_{stem}.py"
+        return [mirrored.relative_to(root).as_posix()] if mirrored.exists() else list(_ENGINE_TESTS)
     folder = parts[:-1]
     while folder and not (root / "tests" / Path(*folder)).is_dir():
         folder = folder[:-1]
@@ -378,6 +389,7 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     by_id = {m.id: m for m in chosen}
     rows = []
     totals = Counter()
+    groups: dict[str, Counter] = {g: Counter() for g in GROUPS}
     for rel in sorted(everything):
         picked = [m for m in chosen if m.path == rel]
         c = Counter()
@@ -394,6 +406,9 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         totals.update(c)
         totals["mutants"] += everything[rel]
         totals["sampled"] += len(picked)
+        group = groups[group_of(rel)]
+        group.update(c)
+        group.update(mutants=everything[rel], sampled=len(picked), modules=1)
         score = f"{killed}/{scored} = {killed / scored:.3f}" if scored else "-"
         rows.append([f"`{module_name(rel)}`", f"`{' '.join(tests_for(rel))}`", str(everything[rel]),
                      str(len(picked)), str(checked), f"{killed}" + (f" ({c['timeout']} timeout)" if c["timeout"] else ""),
@@ -405,6 +420,18 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     rows.append(["**all**", "", str(totals["mutants"]), str(totals["sampled"]), str(checked),
                  str(killed), str(totals["survived"]), str(totals["equivalent"]),
                  f"**{killed}/{scored} = {killed / scored:.3f}**" if scored else "-"])
+    group_rows = []
+    for name, g in groups.items():
+        g_killed, g_checked = g["killed"] + g["timeout"], g["sampled"] - g["not checked"]
+        g_scored = g_killed + g["survived"]
+        interval = "[{:.3f}, {:.3f}]".format(*wilson(g_killed, g_scored)) if g_scored else "-"
+        group_rows.append([name, str(g["modules"]), str(g["mutants"]), str(g["sampled"]), str(g_checked),
+                           str(g_killed), str(g["survived"]), str(g["equivalent"]),
+                           f"{g_killed}/{g_scored} = {g_killed / g_scored:.3f}" if g_scored else "-", interval])
+    group_rows.append(["**all**", str(sum(g["modules"] for g in groups.values())), str(totals["mutants"]),
+                       str(totals["sampled"]), str(checked), str(killed), str(totals["survived"]),
+                       str(totals["equivalent"]), f"**{killed}/{scored} = {killed / scored:.3f}**" if scored else "-",
+                       f"[{low:.3f}, {high:.3f}]"])
     since_ids = [m.id for m in chosen if results.get(m.id, ("",))[0] == "survived" and m.id in killed_since]
     survivors = sorted((m for m in chosen if results.get(m.id, ("",))[0] == "survived"
                         and m.id not in equivalent and m.id not in killed_since), key=lambda m: m.id)
@@ -417,7 +444,7 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         f"Tree: `{meta['rev']}`.", "",
         f"Score = killed / (killed + surviving non-equivalent), a timeout counting as killed. "
         f"**Score {killed}/{scored} = {killed / scored:.3f}, 95% Wilson interval [{low:.3f}, {high:.3f}]** "
-        f"on a stratified sample of {totals['sampled']} of the engine's {totals['mutants']} mutants "
+        f"on a stratified sample of {totals['sampled']} of the package's {totals['mutants']} mutants "
         "(each module's share proportional to its number of mutants, at least one).", "",
         f"Of these, {len(since_ids)} survived the tests of the run's tree and are killed by tests written while it ran "
         "(each run again with `--only` on the later tree, listed below). On the run's tree alone: "
@@ -428,6 +455,12 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         "load average "
         f"(1, 5, 15 min) at the start {meta['load_start']}, at the end {meta['load_end']} "
         "(2 cores shared with other jobs).", "",
+        "By module group (engine: the top-level modules and the detectors; readers; guard; frontends: the "
+        "command line, the HTML report, the integrations, OTel, Spark, the deepeval metric and the plots), "
+        "95% Wilson intervals:", "",
+        markdown_table(["group", "modules", "mutants", "sampled", "checked", "killed", "survived", "equivalent",
+                        "score", "95% interval"], group_rows), "",
+        "By module:", "",
         markdown_table(["module", "tests", "mutants", "sampled", "checked", "killed", "survived", "equivalent",
                         "score"], rows), "",
         "Commands of the run, in order (each process writes `results/mutation_sample.jsonl`, one row per mutant):", "",
