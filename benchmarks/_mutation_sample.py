@@ -254,6 +254,8 @@ def run_in_child(tree: Path, tests: list[str], mutant: Optional[Mutant], timeout
             os.dup2(out, 1)
             os.dup2(out, 2)
             os.chdir(tree)
+            # A test that starts Python (`python -m loopmetric.cli ...`) imports the snapshot's package.
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))
             sys.dont_write_bytecode = True
             _forget_project(tree)
             importlib.invalidate_caches()
@@ -512,6 +514,14 @@ SLOW = (
     "tests/cli/test_cli.py::test_real_swe_agent_runs",
     "tests/cli/test_cli.py::test_real_tau_bench_file",
     "tests/cli/test_cli.py::test_help_does_not_import_deepeval",
+    "tests/html/test_html_report.py::test_without_jinja2_the_error_names_the_extra",
+    "tests/integrations/test_pydantic_evals_evaluator.py::test_without_logfire_configured_a_case_fails_and_says_how_to_record",
+    "tests/integrations/test_mlflow_scorer.py::test_import_without_mlflow_names_the_extra",
+    "tests/integrations/test_mlflow_scorer.py::test_the_example_script_runs_offline",
+    "tests/metric/test_metric.py::test_engine_import_does_not_import_deepeval",
+    "tests/test_plot.py::test_plots_never_touch_pyplot",
+    "tests/detectors/test_conversation_meaning.py::test_without_wordllama_the_error_names_the_extra",
+    "tests/detectors/test_conversation_meaning.py::test_wordllama_reports_are_identical_across_processes",
 )
 
 # Survivors of the sample that no user could tell apart from the original: id -> why.
