@@ -340,6 +340,21 @@ def _warm(tree: Path, targets: list[list[str]]) -> None:
             pass
 
 
+def own_tests_first(tests: list[str], mutant: Mutant, tree: Path) -> list[str]:
+    """The same tests, the files named after the mutant's module (or its package) first: a mutant
+    is usually killed by its own file, and `-x` then stops at once. A folder is spelt out as its
+    test files (pytest keeps the order of files given, not of a file given before its folder)."""
+    parts = [Path(p).stem.lstrip("_") for p in mutant.path.split("/")[1:]]
+    names = [n for n in reversed(parts) if n and n != "init"]
+    files: list[str] = []
+    for target in tests:
+        path = tree / target
+        found = sorted(p.relative_to(tree).as_posix() for p in path.rglob("test_*.py")) if path.is_dir() else [target]
+        files += [f for f in found if f not in files]
+    first = [f for name in names for f in files if name in Path(f).stem]
+    return list(dict.fromkeys([*first, *files]))
+
+
 def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_timeout: float = 20.0,
         progress: Optional[Path] = None, deselect: tuple[str, ...] = (), logs: Optional[Path] = None) -> tuple[dict[str, tuple], dict[str, float]]:
     """Each mutant against its module's tests; the baseline of every test target first
@@ -360,7 +375,7 @@ def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_time
     for i, mutant in enumerate(mutants, 1):
         target = tests_for(mutant.path, tree)
         timeout = max(min_timeout, timeout_factor * baseline[" ".join(target)])
-        status, seconds, cpu = run_in_child(tree, [*target, *extra], mutant, timeout,
+        status, seconds, cpu = run_in_child(tree, [*own_tests_first(target, mutant, tree), *extra], mutant, timeout,
                                             logs / f"{mutant.id}.log" if logs is not None else None)
         results[mutant.id] = (status, seconds, cpu)
         print(f"{i}/{len(mutants)} {mutant.id} {status} {seconds:.1f}s ({cpu:.1f}s CPU) load {_load()}", flush=True)
