@@ -145,6 +145,28 @@ def test_similar_attempts_need_distinct_arguments_and_results(children, expected
     assert [(f.pattern, f.count) for f in detect_similar_attempts(trace, DEFAULT)] == expected
 
 
+def _plan(n: int) -> dict:
+    return tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found")
+
+
+def _user(n: int) -> dict:
+    return tool("get_user", {"id": f"U{n}"}, error=f"Error: User U{n} does not exist in the directory")
+
+
+@pytest.mark.parametrize("children, order", [
+    # get_plan starts first (step 1) but its second attempt (step 5) comes after all of get_user's.
+    pytest.param([_plan(1), _user(1), _user(2), _user(3), _plan(2), _plan(3)], ["get_plan", "get_user"],
+                 id="interleaved-the-one-that-started-first"),
+    pytest.param([_user(1), _plan(1), _plan(2), _plan(3), _user(2), _user(3)], ["get_user", "get_plan"],
+                 id="interleaved-the-other-way"),
+    pytest.param([_user(1), _user(2), _user(3), _plan(1), _plan(2), _plan(3)], ["get_user", "get_plan"],
+                 id="twin-one-after-the-other"),
+])
+def test_similar_attempts_findings_are_listed_by_the_step_they_start_at(children, order):
+    findings = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert [f.tools for f in findings] == [(name,) for name in order]
+
+
 # -- a reply is compared by its words only when it has `min_similarity_words` (8) of them ----------
 
 EIGHT = "Sorry refunds travel insurance remain impossible after purchase."  # 8 content words
