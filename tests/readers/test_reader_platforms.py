@@ -332,3 +332,22 @@ def _nested_agents(make, inputs) -> dict:
 def test_mlflow_spans_nest_under_their_parents_in_either_version(make, inputs, cycle):
     report = detect_loops(_nested_agents(make, inputs))
     assert ("call_graph_cycle" in {f.pattern for f in report.findings}) is cycle
+
+
+def _mlflow_chat(usage) -> dict:
+    span = mlflow_span("c", None, "CHAT_MODEL", "chat", {"messages": [{"role": "user", "content": "hi"}]},
+                       {"choices": [{"message": {"role": "assistant", "content": "hello"}}]}, 0)
+    if usage is not None:
+        span["attributes"]["mlflow.chat.tokenUsage"] = json.dumps(usage)
+    return {"info": {}, "data": {"spans": [span]}}
+
+
+@pytest.mark.parametrize(("usage", "tokens"), [
+    pytest.param({"input_tokens": 12, "output_tokens": 3, "total_tokens": 15}, (12, 3), id="mlflow-3-input-output"),
+    pytest.param({"prompt_tokens": 12, "completion_tokens": 3}, (12, 3), id="openai-prompt-completion"),
+    pytest.param({"input_tokens": 12, "prompt_tokens": 99, "output_tokens": 3}, (12, 3), id="input-tokens-first"),
+    pytest.param(None, (None, None), id="twin-no-usage"),
+])
+def test_an_mlflow_chat_span_counts_its_tokens_from_its_token_usage(usage, tokens):
+    [reply] = [step for step in read_trace(_mlflow_chat(usage)).steps if step.kind == "llm"]
+    assert (reply.input_tokens, reply.output_tokens) == tokens
