@@ -167,6 +167,32 @@ def test_similar_attempts_findings_are_listed_by_the_step_they_start_at(children
     assert [f.tools for f in findings] == [(name,) for name in order]
 
 
+def _docs(page: int) -> dict:
+    return tool("read_docs", {"page": page}, output=f"Page {page} of the manual: plans are identified by ids starting "
+                                                    f"with P and followed by digits; section {page} covers lookups.")
+
+
+def _plans_with_reading_between(between: int) -> list[dict]:
+    children, page = [], 0
+    for n in range(3):
+        children.append(_plan(n))
+        for _ in range(between if n < 2 else 0):
+            children.append(_docs(page))
+            page += 1
+    return children
+
+
+@pytest.mark.parametrize("between, found", [
+    pytest.param(2, True, id="attempts-three-calls-apart"),
+    pytest.param(3, True, id="attempts-exactly-window-calls-apart"),
+    pytest.param(4, False, id="twin-attempts-further-apart-than-the-window"),
+])
+def test_similar_attempts_may_be_as_far_apart_as_the_window(between, found):
+    settings = LoopSettings(window=4, alternating_calls_threshold=None, revisited_calls_threshold=None)
+    findings = detect_similar_attempts(read_deepeval_trace(agent(*_plans_with_reading_between(between))), settings)
+    assert [f.tools for f in findings] == ([("get_plan",)] if found else [])
+
+
 # -- a reply is compared by its words only when it has `min_similarity_words` (8) of them ----------
 
 EIGHT = "Sorry refunds travel insurance remain impossible after purchase."  # 8 content words
