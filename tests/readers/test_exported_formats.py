@@ -229,6 +229,23 @@ def test_twin_a_dict_with_a_message_type_but_no_content_is_not_a_langchain_messa
     assert detect_format(data) != "langchain"
 
 
+def _said(content) -> dict:
+    return {"type": "message", "role": "assistant", "content": content}
+
+
+@pytest.mark.parametrize("reply, text", [
+    pytest.param([{"type": "output_text", "text": "Checking the job."}], "Checking the job.", id="output-text-parts"),
+    pytest.param("Checking the job.", "Checking the job.", id="plain-text"),
+    pytest.param([], None, id="twin-nothing-said-no-reply-text"),
+])
+def test_responses_items_read_an_assistant_messages_text_as_its_reply(reply, text):
+    items = [{"role": "user", "content": "Is job 42 done?"}, _said(reply),
+             {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"},
+             {"type": "function_call_output", "call_id": "c1", "output": "running"}, _said("Still running.")]
+    replies = [step.text or None for step in read_trace(items).steps if step.kind == "llm"]
+    assert replies == [text, "Still running."]
+
+
 def test_a_list_no_reader_knows_is_named_by_what_it_holds_not_called_empty():
     with pytest.raises(TraceReadError, match=r"a list of 2 items, the first with keys: colour, size"):
         detect_loops([{"colour": "red", "size": 1}, {"colour": "blue", "size": 2}])
