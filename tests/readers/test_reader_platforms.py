@@ -351,3 +351,14 @@ def _mlflow_chat(usage) -> dict:
 def test_an_mlflow_chat_span_counts_its_tokens_from_its_token_usage(usage, tokens):
     [reply] = [step for step in read_trace(_mlflow_chat(usage)).steps if step.kind == "llm"]
     assert (reply.input_tokens, reply.output_tokens) == tokens
+
+
+@pytest.mark.parametrize(("children", "notes"), [
+    pytest.param({"a": 1}, ("Run r1 has child_runs of type dict; ignored.",), id="child-runs-not-a-list-named"),
+    pytest.param("c1", ("Run r1 has child_runs of type str; ignored.",), id="child-runs-a-text-named"),
+    pytest.param([], (), id="twin-no-child-runs-no-note"),
+])
+def test_a_langsmith_run_whose_child_runs_are_not_a_list_is_noted_by_its_id(children, notes):
+    run = {"id": "r1", "run_type": "chain", "name": "agent", "inputs": {}, "outputs": {"output": "x"},
+           "child_runs": children}
+    assert read_trace(run).notes == notes
