@@ -91,3 +91,17 @@ def test_guard_replays_table_says_what_stopping_would_have_saved(tmp_path, capsy
     assert main(["guard-replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"{row['saved_requests']} requests, {row['saved_tokens']:,} tokens" in out
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param(["examples/looping_agent.json"], id="a-looping-trace"),
+    pytest.param(["examples/healthy_agent.json", "examples/openai_chat.json"], id="two-traces"),
+])
+def test_score_json_lines_are_written_with_sorted_keys(files, capsys):
+    import json
+
+    main(["score", *files, "--json"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert len(lines) == len(files)
+    for line in lines:
+        assert line == json.dumps(json.loads(line), sort_keys=True)  # byte for byte: stable diffs between runs
