@@ -449,14 +449,3 @@ def test_every_pattern_has_its_own_colour():
     assert set(_PATTERN_COLOURS) == set(patterns)
     assert len(set(_PATTERN_COLOURS.values())) == len(_PATTERN_COLOURS)
 
-
-@pytest.mark.parametrize("options, title", [
-    pytest.param([], "loopmetric report", id="the-default-title"),
-    pytest.param(["--title", "Nightly agents"], "Nightly agents", id="twin-a-title-given"),
-])
-def test_the_report_page_is_titled_loopmetric_report_unless_told(options, title, tmp_path):
-    from loopmetric.cli import main
-
-    out = tmp_path / "r.html"
-    assert main(["report", str(ROOT / "examples" / "healthy_agent.json"), "-o", str(out), *options]) == 0
-    assert f"<title>{title}</title>" in out.read_text(encoding="utf-8")
