@@ -118,3 +118,22 @@ def test_the_report_page_is_titled_loopmetric_report_unless_told(options, title,
     out = tmp_path / "r.html"
     assert main(["report", str(Path(__file__).resolve().parents[2] / "examples" / "healthy_agent.json"), "-o", str(out), *options]) == 0
     assert f"<title>{title}</title>" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("broken", [
+    pytest.param(True, id="an-unreadable-file-listed-with-why"),
+    pytest.param(False, id="twin-every-file-read-none-listed"),
+])
+def test_the_report_page_lists_each_file_it_could_not_read_with_why(broken, tmp_path, monkeypatch):
+    pytest.importorskip("jinja2")
+    import shutil
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).resolve().parents[2] / "examples" / "healthy_agent.json", tmp_path / "healthy.json")
+    if broken:
+        (tmp_path / "bad.json").write_text('{"oops": \n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["report", "healthy.json", *(["bad.json"] if broken else []), "-o", "r.html"])
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    listed = '<span class="name">bad.json</span>: <span class="why">not valid JSON: ' in page
+    assert (code, listed) == ((2, True) if broken else (0, False))
