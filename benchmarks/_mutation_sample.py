@@ -452,8 +452,12 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     since_ids = [m.id for m in chosen if results.get(m.id, ("",))[0] == "survived" and m.id in killed_since]
     survivors = sorted((m for m in chosen if results.get(m.id, ("",))[0] == "survived"
                         and m.id not in equivalent and m.id not in killed_since), key=lambda m: m.id)
+    partial = checked < totals["sampled"]
     lines = [
-        "# Mutation testing", "",
+        "# Mutation testing" + (" (partial)" if partial else ""), "",
+        *([f"**Partial run: {checked} of the {totals['sampled']} sampled mutants were checked before the run was "
+           "stopped** (they are run in a seeded random order, so the checked ones are a random part of the "
+           "stratified sample; the figures below are of those only).", ""] if partial else []),
         f"Command: `{command}` (seed {meta['seed']}; mutants made by mutmut {meta['mutmut']}'s operators, "
         "run by `benchmarks/_mutation_sample.py`, `nice -n 15`, one mutant at a time per process; each mutant against its module's "
         "mirrored unit tests, `pytest -x`, timeout "
@@ -464,7 +468,7 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
         f"on a stratified sample of {totals['sampled']} of the package's {totals['mutants']} mutants "
         "(each module's share proportional to its number of mutants, at least one).", "",
         f"Of these, {len(since_ids)} survived the tests of the run's tree and are killed by tests written while it ran "
-        "(each run again with `--only` on the later tree, listed below). On the run's tree alone: "
+        "(each run again with `--only` on the later tree or checked by hand, listed below). On the run's tree alone: "
         f"{killed - len(since_ids)}/{scored} = {(killed - len(since_ids)) / scored:.3f}, interval "
         "[{:.3f}, {:.3f}].".format(*wilson(killed - len(since_ids), scored)), "",
         f"Run: {meta['started']} to {meta['ended']}; {meta['minutes']:.1f} min of CPU in the mutants' test runs "
@@ -491,7 +495,8 @@ def report(everything: dict[str, int], chosen: list[Mutant], results: dict[str, 
     since = sorted(i for i in killed_since if i in by_id)
     lines += ["## Killed by tests written during the run", "",
               "Survivors of the run killed by tests written while it ran, counted as killed above; each checked "
-              "with `python -m benchmarks.mutation --sample N --seed S --only ID` on the new tree.", ""]
+              "with `python -m benchmarks.mutation --sample N --seed S --only ID` on the new tree, or by hand where "
+              "it says so.", ""]
     lines += [f"- `{i}` ({by_id[i].function}, line {by_id[i].line}: `{by_id[i].before}` -> `{by_id[i].after}`): "
               f"{killed_since[i]}" for i in since] or ["- none"]
     lines += ["", "## Equivalent mutants", ""]
@@ -582,10 +587,42 @@ EQUIVALENT: dict[str, str] = {
     "loopmetric.detectors:3": (
         "`evidence.trace is trace` -> `is not trace` in `run_detectors`: every detector takes its evidence "
         "through `evidence_for`, which checks again that it was made for this trace (the check there decides)"),
+    "loopmetric.integrations.inspect_ai:13": (
+        "`getattr(message, \"content\", None)` -> `getattr(message, \"content\")` in `_text`: every Inspect chat "
+        "message class has a `content` field, and `_text` reaches the line only when `.text` is not a str"),
+    "loopmetric.cli._help:9": (
+        "the fallback `\"\"` -> `None` for a guard setting whose meaning neither table holds: never reached, a test "
+        "checks that every field of both settings classes has one"),
+    "loopmetric.guard._record:29": (
+        "the tag `\"result\"` -> `\"RESULT\"` of a result key: a result key is only ever compared with other result "
+        "keys of the same guard, all made by this one function"),
+    "loopmetric.cli._guard_replay:112": (
+        "`error is None and ...` -> `error is None or ...` before `_framework_of(data)`: with an error the data is "
+        "None, and for None or a pydantic-ai history `_framework_of` is None all the same (no adapter row)"),
 }
 
-# Survivors of the sample run killed by tests written while it ran (checked with --only): id -> test.
-KILLED_SINCE: dict[str, str] = {}
+# Survivors of the sample run killed by tests written while it ran (checked with --only, or by hand
+# where it says so): id -> test.
+KILLED_SINCE: dict[str, str] = {
+    "loopmetric.detectors._attempts:103": "`tests/detectors/test_pinned_detectors.py::test_similar_attempts_findings_are_listed_by_the_step_they_start_at` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.detectors._attempts:62": "`tests/detectors/test_pinned_detectors.py::test_similar_attempts_may_be_as_far_apart_as_the_window` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._shapes:302": "`tests/readers/test_shapes.py::test_a_result_with_an_error_flag_failed_only_when_the_flag_is_true` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.guard._trace_replay:37": "`tests/guard/test_guard_replay_frameworks.py::test_replay_of_a_recording_without_an_adapter_gives_each_result_to_its_own_call` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._mlflow:300": "`tests/readers/test_reader_platforms.py::test_an_mlflow_chat_span_counts_its_tokens_from_its_token_usage` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._langchain:42": "`tests/readers/test_exported_formats.py::test_langchain_messages_read_the_same_in_every_serialised_form` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._responses:140": "`tests/readers/test_exported_formats.py::test_responses_items_read_an_assistant_messages_text_as_its_reply` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._pydantic_ai:122": "`tests/readers/test_reader_pydantic_ai.py::test_a_response_part_that_is_not_a_dict_is_skipped_and_noted_by_its_position` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._langsmith:149": "`tests/readers/test_reader_platforms.py::test_a_langsmith_run_whose_child_runs_are_not_a_list_is_noted_by_its_id` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._registry:193": "`tests/readers/test_format_registry.py::test_a_list_of_records_holding_a_traj_is_tau_bench_whatever_else_they_hold` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._deepeval:99": "`tests/readers/test_reader_deepeval.py::test_a_span_tree_of_other_mappings_or_objects_reads_as_the_same_tree_of_dicts` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.guard._extras:5": "`tests/guard/test_pinned_guard.py::test_a_missing_framework_is_an_error_naming_the_adapter_and_the_extra` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.cli._score:216": "`tests/cli/test_cli_usage.py::test_score_json_lines_are_written_with_sorted_keys` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.cli._report:46": "`tests/cli/test_cli_usage.py::test_the_report_page_is_titled_loopmetric_report_unless_told` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.cli._targets:150": "`tests/cli/test_cli_usage.py::test_the_report_page_lists_each_file_it_could_not_read_with_why` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.html._render:279": "`tests/html/test_html_report.py::test_the_summary_sums_the_tokens_spent_in_loops_over_the_traces_that_record_them` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.readers._responses:182": "`tests/readers/test_exported_formats.py::test_responses_items_name_a_call_by_its_name_else_by_its_type` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+    "loopmetric.cli._limits:1": "`tests/cli/test_limits.py::test_one_work_thread_serves_every_job_of_a_process` (checked by hand: the line changed in the worktree, the test run and failed, the change reverted)",
+}
 
 PROGRESS = ROOT / "benchmarks" / "results" / "mutation_sample.jsonl"
 # Survivors run again with --only on a later tree (the tests written while the run went on):

@@ -374,3 +374,14 @@ def test_text_actions_are_calls_in_every_format_that_records_them(build, system_
     assert [str(c.result) for c in calls] == [observation for _, observation in _react_turns(looping)]
     report = detect_loops(loaded[0])
     assert report.success is (not looping), report.reason
+
+
+@pytest.mark.parametrize("call, name", [
+    pytest.param({"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"}, "status",
+                 id="a-function-call-by-its-name"),
+    pytest.param({"type": "web_search_call", "call_id": "c1"}, "web_search", id="twin-a-built-in-call-by-its-type"),
+])
+def test_responses_items_name_a_call_by_its_name_else_by_its_type(call, name):
+    items = [{"role": "user", "content": "Is job 42 done?"}, call,
+             {"type": call["type"] + "_output", "call_id": "c1", "output": "running"}]
+    assert [c.name for c in read_trace(items, format="responses").tool_calls] == [name]
