@@ -188,3 +188,21 @@ def test_both_results_of_two_parallel_calls_in_one_response_are_recorded(script,
     replayed = [call_id for _, call_id, d in decisions(json.loads(json.dumps(items)), alternating_calls_threshold=None)
                 if d.loop]
     assert replayed == nudged
+
+
+def _conversation(replies: list[str]) -> list[dict]:
+    items: list[dict] = []
+    for n, reply in enumerate(replies):
+        items += [{"role": "user", "content": f"question {n}"},
+                  {"type": "message", "role": "assistant", "id": f"msg_{n}", "status": "completed",
+                   "content": [{"type": "output_text", "text": reply, "annotations": []}]}]
+    return items
+
+
+@pytest.mark.parametrize("replies, loops", [
+    pytest.param(["I am stuck."] * 3, ["repeated_text"], id="the-same-reply-three-times"),
+    pytest.param(["The job is queued.", "The job is running.", "The job is done."], [],
+                 id="twin-three-different-replies"),
+])
+def test_replay_tells_replies_apart_by_their_text(replies, loops):
+    assert [d.loop.pattern for _, _, d in decisions(_conversation(replies)) if d.loop] == loops
