@@ -363,7 +363,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--report-only", action="store_true", help="write the report from the last mutmut run")
     parser.add_argument("--out", type=Path, default=RESULTS)
     # --- issue 24: a seeded, stratified sample on each module's unit tests (benchmarks/_mutation_sample.py)
-    parser.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants of the whole engine")
+    parser.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants of every module of the package")
     parser.add_argument("--seed", type=int, default=0, help="with --sample: the sample's seed")
     parser.add_argument("--rev", default="HEAD", help="with --sample: the commit whose tree is mutated and tested")
     parser.add_argument("--only", nargs="*", metavar="ID", help="with --sample: run these mutants of the sample again")

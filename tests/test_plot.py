@@ -160,3 +160,16 @@ def test_speed_plot_legend_sits_outside_the_panels_named_as_in_the_readme():
     assert names == ["alternating", "text-heavy", "near-duplicates", "deep"]
     benchmarks = readme[readme.index("## Benchmarks"):]
     assert all(f" {name}" in benchmarks for name in names)
+
+
+@pytest.mark.parametrize("error, label", [
+    pytest.param("no such file", "read({\"path\":\"a\"}) -> error: no such file", id="a-failed-call-says-error"),
+    pytest.param(None, "read({\"path\":\"a\"}) -> contents", id="twin-a-result-says-only-what-came-back"),
+])
+def test_a_timeline_row_of_a_call_says_what_came_back_and_whether_it_failed(error, label):
+    from loopmetric import read_deepeval_trace
+    from loopmetric.plot import timeline_data
+    from tests._traces import agent, tool
+
+    step = tool("read", {"path": "a"}, error=error) if error else tool("read", {"path": "a"}, output="contents")
+    assert timeline_data(read_deepeval_trace(agent(step))).labels == [label]

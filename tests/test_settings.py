@@ -31,6 +31,24 @@ def test_invalid_settings(kwargs, message):
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    pytest.param(1, "Expected argument `rejected_output_threshold` to be an int >= 2 or None, but got 1.", id="one"),
+    pytest.param("3", "Expected argument `rejected_output_threshold` to be an int >= 2 or None, but got '3'.",
+                 id="a-string"),
+    pytest.param(True, "Expected argument `rejected_output_threshold` to be an int >= 2 or None, but got True.",
+                 id="true"),
+    pytest.param(2, None, id="twin-two-the-least"),
+    pytest.param(None, None, id="twin-none-turns-the-rule-off"),
+])
+def test_rejected_output_threshold_is_an_int_of_at_least_two_or_none(value, message):
+    if message is None:
+        assert LoopSettings(rejected_output_threshold=value).rejected_output_threshold == value
+        return
+    with pytest.raises(ValueError) as error:
+        LoopSettings(rejected_output_threshold=value)
+    assert str(error.value) == message
+
+
 def test_detect_loops_rejects_unknown_settings():
     with pytest.raises(ValueError, match="unknown"):
         detect_loops({}, repetition_treshold=3)

@@ -93,7 +93,9 @@ def near_identical(a: list[str], b: list[str]) -> bool:
 
 def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[int]) -> list[list[int]]:
     """`members` (indices into `calls`) grouped by attempt: each joins the first group
-    holding a near-identical attempt, in order; groups in order of their first member."""
+    holding a near-identical attempt, in order; groups in order of their first member. An
+    attempt with no argument words is near-identical to every attempt, so it bridges none:
+    an attempt with words joins a group through the group's attempts with words, if any."""
     if len(members) < 2:
         return [members] if members else []
     groups: list[list[int]] = []
@@ -105,7 +107,8 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
         if mine is None:
             mine = cache[args] = argument_words(args)
         for group, group_words in zip(groups, words):
-            if any(near_identical(mine, other) for other in group_words):
+            worded = [other for other in group_words if other] if mine else group_words
+            if any(near_identical(mine, other) for other in (worded or group_words)):
                 group.append(index)
                 if mine not in group_words:
                     group_words.append(mine)

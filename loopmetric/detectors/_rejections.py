@@ -16,8 +16,10 @@ something new is a conversation going well.
 A reply that writes its action into its text and writes more than one (two
 code blocks where the harness takes exactly one) gets the harness's feedback as
 the result of that "action": the same text after each such reply, whatever the
-actions were, is a rejection too. Found by structure, never by the feedback's
-words.
+actions were, is a rejection too; so is one action written again and again when
+the feedback differs only in its numbers ("9 steps left", "8 steps left"): answered
+by the very same text (ids, clocks and attempt counters masked) it is a repeated
+result instead. Found by structure, never by the feedback's words.
 """
 
 from __future__ import annotations
@@ -110,8 +112,10 @@ def _feedback_findings(steps, threshold: int) -> list[Finding]:
 
 
 def _feedback_finding(chain: list[tuple], threshold: int) -> tuple[Finding, ...]:
-    if len(chain) < threshold or len({call.call for _, call, _ in chain}) < 2:
-        return ()  # one action written again and again is a repeated call, not a rejection
+    if len(chain) < threshold:
+        return ()
+    if len({call.call for _, call, _ in chain}) < 2 and len({mask_result(call.result) for _, call, _ in chain}) < 2:
+        return ()  # one action written again and again, answered alike: a repeated result, not a rejection
     steps = tuple(s for reply, call, _ in chain for s in (reply.step, call.step))
     return (Finding(
         pattern="rejected_output",

@@ -91,3 +91,49 @@ def test_guard_replays_table_says_what_stopping_would_have_saved(tmp_path, capsy
     assert main(["guard-replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"{row['saved_requests']} requests, {row['saved_tokens']:,} tokens" in out
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param(["examples/looping_agent.json"], id="a-looping-trace"),
+    pytest.param(["examples/healthy_agent.json", "examples/openai_chat.json"], id="two-traces"),
+])
+def test_score_json_lines_are_written_with_sorted_keys(files, capsys):
+    import json
+
+    main(["score", *files, "--json"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert len(lines) == len(files)
+    for line in lines:
+        assert line == json.dumps(json.loads(line), sort_keys=True)  # byte for byte: stable diffs between runs
+
+
+@pytest.mark.parametrize("options, title", [
+    pytest.param([], "loopmetric report", id="the-default-title"),
+    pytest.param(["--title", "Nightly agents"], "Nightly agents", id="twin-a-title-given"),
+])
+def test_the_report_page_is_titled_loopmetric_report_unless_told(options, title, tmp_path):
+    pytest.importorskip("jinja2")
+    from pathlib import Path
+
+    out = tmp_path / "r.html"
+    assert main(["report", str(Path(__file__).resolve().parents[2] / "examples" / "healthy_agent.json"), "-o", str(out), *options]) == 0
+    assert f"<title>{title}</title>" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("broken", [
+    pytest.param(True, id="an-unreadable-file-listed-with-why"),
+    pytest.param(False, id="twin-every-file-read-none-listed"),
+])
+def test_the_report_page_lists_each_file_it_could_not_read_with_why(broken, tmp_path, monkeypatch):
+    pytest.importorskip("jinja2")
+    import shutil
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).resolve().parents[2] / "examples" / "healthy_agent.json", tmp_path / "healthy.json")
+    if broken:
+        (tmp_path / "bad.json").write_text('{"oops": \n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["report", "healthy.json", *(["bad.json"] if broken else []), "-o", "r.html"])
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    listed = '<span class="name">bad.json</span>: <span class="why">not valid JSON: ' in page
+    assert (code, listed) == ((2, True) if broken else (0, False))

@@ -88,3 +88,15 @@ def test_the_work_thread_runs_the_job_and_hands_back_its_error():
     assert in_work_thread(lambda x: in_work_thread(lambda y: y + 1, x), 1) == 2  # a job that runs another
     with pytest.raises(KeyError, match="missing"):
         in_work_thread(lambda _: {}["missing"], None)
+
+
+def _current_thread(_: object) -> threading.Thread:
+    return threading.current_thread()
+
+
+@pytest.mark.parametrize("jobs", [pytest.param(2, id="two-jobs"), pytest.param(5, id="five-jobs")])
+def test_one_work_thread_serves_every_job_of_a_process(jobs):
+    from loopmetric.cli._limits import in_work_thread
+
+    served = {in_work_thread(_current_thread, None) for _ in range(jobs)}
+    assert len(served) == 1 and threading.current_thread() not in served  # one thread, not this one

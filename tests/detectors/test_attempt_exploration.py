@@ -161,3 +161,66 @@ def test_attempts_that_follow_a_lead_or_end_in_success_are_progress(children):
 def test_attempts_without_a_lead_or_success_stay_a_loop(children):
     found = _similar(agent(*children))
     assert found and found[0].severity == "severe", found
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    pytest.param('{}', '{"q": "refund policy"}', True, id="no-words-beside-words-every-argument-dropped"),
+    pytest.param('{"q": "refund policy"}', '{}', True, id="words-beside-no-words"),
+    pytest.param('{"q": ""}', '{"q": "refund policy"}', True, id="an-empty-value-beside-words"),
+    pytest.param('{}', '{}', True, id="no-words-twice"),
+    pytest.param('{"q": "lost baggage"}', '{"q": "refund policy"}', False, id="twin-words-beside-other-words"),
+])
+def test_an_attempt_with_no_argument_words_is_near_identical_to_any_attempt(a, b, same):
+    assert near_identical(argument_words(a), argument_words(b)) is same
+
+
+def _searches(*queries) -> list:
+    return [tool("search", {} if q is None else {"q": q}, output="Could not find any document.") for q in queries]
+
+
+@pytest.mark.parametrize(("children", "found"), [
+    pytest.param(_searches(None, "refund policy", None, "refund policy"), [("similar_attempts", 4)],
+                 id="the-same-query-and-none-in-turn"),
+    pytest.param(_searches("refund policy", None, "refund policy"), [("similar_attempts", 3)],
+                 id="the-query-dropped-and-back"),
+    # The empty attempt is near-identical to each query, but does not make different queries one attempt.
+    pytest.param(_searches(None, "refund policy", "lost baggage", "seat change"), [],
+                 id="twin-an-empty-attempt-then-different-queries"),
+    pytest.param(_searches("refund policy", "lost baggage", "seat change", None), [],
+                 id="twin-different-queries-then-an-empty-attempt"),
+])
+def test_an_attempt_with_no_argument_words_joins_one_attempt_never_bridges_two(children, found):
+    assert [(f.pattern, f.count) for f in _similar(agent(*children))] == found
+
+
+def _submits(between) -> list:
+    """Guessed ids of one shape, each failing the same way, `between(n)` after each."""
+    return [x for n in range(6, 11) for x in (tool("submit", {"id": f"P10{n:02d}"},
+                                                   error=f"Error: Plan with ID P10{n:02d} not found"), between(n))]
+
+
+@pytest.mark.parametrize(("children", "found"), [
+    pytest.param(_submits(lambda n: tool("save", {}, output="OK")), [("similar_attempts", 4)],
+                 id="the-same-silent-save-again-changes-nothing-new"),
+    pytest.param(_submits(lambda n: tool("save", {"n": n}, output="OK")), [],
+                 id="twin-a-different-silent-save-each-time-may-have-changed-something"),
+])
+def test_a_silent_action_repeated_between_failures_does_not_reset_them(children, found):
+    assert [(f.pattern, f.count) for f in _similar(agent(*children))] == found
+
+
+TEN_WORDS = "Could not find an entity with that name in catalogue."
+
+
+@pytest.mark.parametrize(("children", "found"), [
+    pytest.param(attempts("search_entity", "name", ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra"],
+                          lambda v: TEN_WORDS), [], id="different-names-the-same-ten-word-failure-is-exploration"),
+    pytest.param(attempts("search_entity", "name", ["Lovelace", "Ada Lovelace", "A. Lovelace", "Lovelace Ada"],
+                          lambda v: TEN_WORDS), [("similar_attempts", 4)], id="twin-one-name-respelled"),
+    pytest.param(attempts("search_entity", "name", ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra"],
+                          lambda v: "The catalogue lists one entity under that name, see its page."),
+                 [("similar_attempts", 4)], id="twin-different-names-the-same-ten-word-answer"),
+])
+def test_different_names_failing_with_the_same_long_message_are_exploration(children, found):
+    assert len(TEN_WORDS.split()) == 10
+    assert [(f.pattern, f.count) for f in _similar(agent(*children))] == found

@@ -212,3 +212,75 @@ def test_different_or_few_instructions_are_not(trace):
 
     settings = LoopSettings(semantic=True, embedder=bird_embedder)
     assert detect_reworded_instructions(read_deepeval_trace(trace), settings) == ()
+
+
+# -- what counts as news, what counts as an instruction, what a finding reports ------------
+@pytest.mark.parametrize(("messages", "found"), [
+    pytest.param(chat(REFUSALS, ["My id is AB123."] * 5), [("conversation_loop", 4)],
+                 id="the-same-fact-told-every-turn-is-news-once"),
+    pytest.param(chat(REFUSALS, [f"My id is AB12{n}." for n in range(5)]), [],
+                 id="twin-a-new-fact-every-turn"),
+])
+def test_a_fact_told_again_is_not_news(messages, found):
+    assert [(f.pattern, f.count) for f in detect_conversation_loops(read_chat_messages(messages), ON)] == found
+
+
+EIGHT_WORDS = ["Please watch the video and list bird species.", "Watch this video and name the bird species.",
+               "Open the video and list every bird species.", "Go through the video listing the bird species.",
+               "Check the video and write the bird species."]
+
+
+@pytest.mark.parametrize(("instructions", "found"), [
+    pytest.param(EIGHT_WORDS, [("similar_attempts", 5)], id="eight-words-are-an-instruction"),
+    pytest.param([text.replace("the ", "", 1) for text in EIGHT_WORDS], [], id="twin-seven-words-are-not"),
+])
+def test_an_instruction_is_prose_of_eight_words_or_more(instructions, found):
+    from loopmetric import read_deepeval_trace
+
+    assert {len(text.split()) for text in instructions} == {8 if found else 7}
+    settings = LoopSettings(semantic=True, embedder=bird_embedder)
+    assert [(f.pattern, f.count) for f in detect_reworded_instructions(read_deepeval_trace(surfer(instructions)),
+                                                                         settings)] == found
+
+
+def table_embedder(vectors: dict):
+    """An embedder that looks each text up in `vectors` (unlisted texts get their own direction)."""
+    return lambda texts: [vectors.get(text, [0.0, 0.0, 0.0, 1.0]) for text in texts]
+
+
+# The first chain holds one pair at cosine 0.93; the second is all 1.0.
+FIRST = {f"first {n}": ([1.0, 0.4, 0.0, 0.0] if n == 1 else [1.0, 0.0, 0.0, 0.0]) for n in range(5)}
+SECOND = {f"second {n}": [0.0, 0.0, 1.0, 0.0] for n in range(5)}
+
+
+@pytest.mark.parametrize(("texts", "similarities"), [
+    pytest.param([*FIRST, "something else entirely", *SECOND], [0.93, 1.0], id="a-chain-after-a-broken-one"),
+    pytest.param([*SECOND, "something else entirely", *FIRST], [1.0, 0.93], id="twin-the-other-way-round"),
+    pytest.param([*SECOND], [1.0], id="twin-one-chain"),
+])
+def test_each_reworded_instruction_chain_reports_its_own_similarity(texts, similarities):
+    from loopmetric import read_deepeval_trace
+
+    trace = read_deepeval_trace(surfer([f"Please do the following thing for me now: {t}" for t in texts]))
+    vectors = {f"Please do the following thing for me now: {t}": v for t, v in {**FIRST, **SECOND}.items()}
+    settings = LoopSettings(semantic=True, embedder=table_embedder(vectors))
+    assert [f.similarity for f in detect_reworded_instructions(trace, settings)] == similarities
+
+
+def _two_conversation_chains(first: dict, second: dict) -> list:
+    """Five replies pressed five times, a new fact, then five more replies pressed."""
+    messages = [{"role": "user", "content": "Please add travel insurance to my booking."}]
+    for n, reply in enumerate([*first, *second]):
+        messages.append({"role": "assistant", "content": reply})
+        messages.append({"role": "user", "content": "My booking is ZX91Q." if n == len(first) - 1 else PRESS[n % 5]})
+    return messages
+
+
+@pytest.mark.parametrize(("first", "second", "similarities"), [
+    pytest.param(FIRST, SECOND, [0.93, 1.0], id="a-chain-after-a-broken-one"),
+    pytest.param(SECOND, FIRST, [1.0, 0.93], id="twin-the-other-way-round"),
+])
+def test_each_conversation_chain_reports_its_own_similarity(first, second, similarities):
+    settings = LoopSettings(semantic=True, embedder=table_embedder({**FIRST, **SECOND}))
+    trace = read_chat_messages(_two_conversation_chains(first, second))
+    assert [f.similarity for f in detect_conversation_loops(trace, settings)] == similarities

@@ -148,6 +148,17 @@ def test_call_cycles(children, expected):
     assert run(detect_call_cycles, *children) == expected
 
 
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(ab(2)[:-1], [("alternating_calls", "severe", 2)], id="A-B-A-the-second-A-is-severe"),
+    pytest.param(ab(2), [("alternating_calls", "severe", 2)], id="A-B-A-B"),
+    pytest.param(ab(1), [], id="twin-A-B-once-is-no-cycle"),
+    pytest.param(ab(1) + [tool("c", {"x": "c"}, output="C"), tool("a", {"x": "a"}, output="A")], [],
+                 id="twin-A-B-C-A-is-no-cycle-of-two"),
+])
+def test_call_cycles_at_threshold_two(children, expected):
+    assert run(detect_call_cycles, *children, settings=LoopSettings(alternating_calls_threshold=2)) == expected
+
+
 @pytest.mark.parametrize(("texts", "expected"), [
     pytest.param(["Same."] * 2, [("repeated_text", "mild", 2)], id="2-mild"),
     pytest.param(["Same."] * 3, [("repeated_text", "severe", 3)], id="3-severe"),

@@ -253,3 +253,38 @@ def test_returning_to_a_known_place_on_the_way_to_a_new_one_is_a_walk(trace):
 def test_returning_without_going_on_to_a_new_place_is_a_loop(trace):
     found = _obvious(trace)
     assert found and found[0].severity == "severe", found
+
+
+def _saves(output: str) -> dict:
+    """The same save (same path, same text) three times, with other lookups between."""
+    return agent(*[x for n in range(3) for x in (tool("save_file", {"path": "a.txt", "text": "hello"}, output=output),
+                                                 *lookups(n))])
+
+
+@pytest.mark.parametrize(("trace", "found"), [
+    pytest.param(_saves("File saved successfully"), [], id="three-word-acknowledgement-says-nothing"),
+    pytest.param(_saves("Saved."), [], id="one-word-acknowledgement-says-nothing"),
+    pytest.param(_saves("File saved to disk"), [("repeated_result", "severe", 3)],
+                 id="twin-four-words-are-a-result"),
+])
+def test_an_acknowledgement_of_up_to_three_words_repeated_is_no_repeated_result(trace, found):
+    assert [(f.pattern, f.severity, f.count) for f in _obvious(trace)] == found
+    assert detect_loops(trace).success is (found == [])
+
+
+def _failures_with_calls_between(between) -> dict:
+    """The same failing lookup three times, a different call `between(n)` after each one."""
+    return agent(*[x for n in range(3) for x in (
+        tool("get_record", {"id": "R7"}, output=f"No record found (request id: {HEX[n]})"), between(n))])
+
+
+@pytest.mark.parametrize(("trace", "found"), [
+    pytest.param(_failures_with_calls_between(lambda n: tool("set_flag", {"n": n}, error="Permission denied.")),
+                 [("repeated_result", "severe", 3)], id="a-new-call-that-fails-short-changes-nothing"),
+    pytest.param(_failures_with_calls_between(lambda n: tool("set_flag", {"n": n}, output="Permission denied.")),
+                 [("repeated_result", "severe", 3)], id="a-new-call-that-reports-a-failure-changes-nothing"),
+    pytest.param(_failures_with_calls_between(lambda n: tool("set_flag", {"n": n}, output="OK")), [],
+                 id="twin-a-new-call-that-succeeds-silently-may-have-changed-something"),
+])
+def test_a_different_call_failing_between_identical_repeats_does_not_reset_them(trace, found):
+    assert [(f.pattern, f.severity, f.count) for f in _obvious(trace)] == found

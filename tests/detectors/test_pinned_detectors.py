@@ -145,6 +145,54 @@ def test_similar_attempts_need_distinct_arguments_and_results(children, expected
     assert [(f.pattern, f.count) for f in detect_similar_attempts(trace, DEFAULT)] == expected
 
 
+def _plan(n: int) -> dict:
+    return tool("get_plan", {"id": f"P{n}"}, error=f"Error: Plan with ID P{n} not found")
+
+
+def _user(n: int) -> dict:
+    return tool("get_user", {"id": f"U{n}"}, error=f"Error: User U{n} does not exist in the directory")
+
+
+@pytest.mark.parametrize("children, order", [
+    # get_plan starts first (step 1) but its second attempt (step 5) comes after all of get_user's.
+    pytest.param([_plan(1), _user(1), _user(2), _user(3), _plan(2), _plan(3)], ["get_plan", "get_user"],
+                 id="interleaved-the-one-that-started-first"),
+    pytest.param([_user(1), _plan(1), _plan(2), _plan(3), _user(2), _user(3)], ["get_user", "get_plan"],
+                 id="interleaved-the-other-way"),
+    pytest.param([_user(1), _user(2), _user(3), _plan(1), _plan(2), _plan(3)], ["get_user", "get_plan"],
+                 id="twin-one-after-the-other"),
+])
+def test_similar_attempts_findings_are_listed_by_the_step_they_start_at(children, order):
+    findings = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert [f.tools for f in findings] == [(name,) for name in order]
+
+
+def _docs(page: int) -> dict:
+    return tool("read_docs", {"page": page}, output=f"Page {page} of the manual: plans are identified by ids starting "
+                                                    f"with P and followed by digits; section {page} covers lookups.")
+
+
+def _plans_with_reading_between(between: int) -> list[dict]:
+    children, page = [], 0
+    for n in range(3):
+        children.append(_plan(n))
+        for _ in range(between if n < 2 else 0):
+            children.append(_docs(page))
+            page += 1
+    return children
+
+
+@pytest.mark.parametrize("between, found", [
+    pytest.param(2, True, id="attempts-three-calls-apart"),
+    pytest.param(3, True, id="attempts-exactly-window-calls-apart"),
+    pytest.param(4, False, id="twin-attempts-further-apart-than-the-window"),
+])
+def test_similar_attempts_may_be_as_far_apart_as_the_window(between, found):
+    settings = LoopSettings(window=4, alternating_calls_threshold=None, revisited_calls_threshold=None)
+    findings = detect_similar_attempts(read_deepeval_trace(agent(*_plans_with_reading_between(between))), settings)
+    assert [f.tools for f in findings] == ([("get_plan",)] if found else [])
+
+
 # -- a reply is compared by its words only when it has `min_similarity_words` (8) of them ----------
 
 EIGHT = "Sorry refunds travel insurance remain impossible after purchase."  # 8 content words

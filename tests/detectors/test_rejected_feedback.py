@@ -134,3 +134,41 @@ def test_chat_replies_writing_two_actions_that_ran_are_not_rejection():
 ])
 def test_harness_turn(messages, expected):
     assert harness_turn(messages) == expected
+
+
+def one_action(n: int) -> str:
+    return f"THOUGHT: step {n}.\n```bash\n{COMMANDS[n]}\n```"
+
+
+def three_actions(n: int) -> str:
+    return two_actions(n) + "\nand last\n```bash\necho done\n```"
+
+
+@pytest.mark.parametrize(("reply", "found"), [
+    pytest.param(one_action, [], id="one-fenced-block-is-one-action-that-ran"),
+    pytest.param(two_actions, [("rejected_output", 4)], id="twin-two-fenced-blocks"),
+    pytest.param(three_actions, [("rejected_output", 4)], id="twin-three-fenced-blocks"),
+])
+def test_a_reply_with_one_fenced_block_is_one_action(reply, found):
+    messages = chat([reply(i) for i in range(4)], lambda i: ONE_ACTION.format(n=2, k=9 - i))
+    assert _rejections(read_chat_messages(messages)) == found
+
+
+def same_two_actions(n: int) -> str:
+    return f"THOUGHT: step {n}.\n```bash\nls\n```\nand then\n```bash\necho checked\n```"
+
+
+@pytest.mark.parametrize(("feedback", "rejected", "patterns"), [
+    # The very same answer to the very same action: the tool-call rules report it.
+    pytest.param(lambda i: ONE_ACTION.split(", found")[0] + ".", [], ["repeated_result"],
+                 id="the-same-feedback-is-a-repeated-result"),
+    pytest.param(lambda i: f"Please always provide EXACTLY ONE action in triple backticks (attempt {i + 1}).", [],
+                 ["repeated_result"], id="the-same-feedback-but-its-attempt-counter-is-a-repeated-result"),
+    # Feedback counting down: the results differ, so only the rejection sees the loop.
+    pytest.param(lambda i: ONE_ACTION.format(n=2, k=9 - i), [("rejected_output", 4)], ["rejected_output"],
+                 id="feedback-counting-down-is-a-rejection"),
+])
+def test_replies_writing_the_same_two_blocks_answered_alike_are_reported_once(feedback, rejected, patterns):
+    messages = chat([same_two_actions(i) for i in range(4)], feedback)
+    assert _rejections(read_chat_messages(messages)) == rejected
+    assert [f.pattern for f in detect_loops(messages).findings] == patterns

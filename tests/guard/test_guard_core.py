@@ -74,6 +74,25 @@ def test_decisions(steps, settings, expected):
     assert play(steps, **settings) == expected
 
 
+AB, ABC = [status("a"), status("b")], [status("a"), status("b"), status("c")]
+
+
+@pytest.mark.parametrize("steps, settings, expected", [
+    # A cycle's calls (and the nudged call) are reported once: the next report needs three new rounds.
+    pytest.param(AB * 6, {}, [(6, "nudge", "alternating_calls", 3), (12, "nudge", "alternating_calls", 3)],
+                 id="the-same-cycle-again-after-three-fresh-rounds"),
+    pytest.param(AB * 5 + AB[:1], {}, [(6, "nudge", "alternating_calls", 3)],
+                 id="twin-two-and-a-half-fresh-rounds-not-yet"),
+    pytest.param(ABC * 6, {"max_cycle_length": 3},
+                 [(9, "nudge", "alternating_calls", 3), (18, "nudge", "alternating_calls", 3)],
+                 id="a-three-call-cycle-again-after-three-fresh-rounds"),
+    pytest.param(ABC * 5 + ABC[:2], {"max_cycle_length": 3}, [(9, "nudge", "alternating_calls", 3)],
+                 id="twin-a-three-call-cycle-short-of-fresh-rounds"),
+])
+def test_a_reported_cycle_needs_fresh_rounds_before_it_is_reported_again(steps, settings, expected):
+    assert play(steps, **settings) == expected
+
+
 def test_a_loop_carries_detect_loops_message_and_the_offline_fingerprint():
     guard = LoopGuard()
     for _ in range(3):

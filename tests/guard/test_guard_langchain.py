@@ -167,3 +167,40 @@ def test_an_async_run_is_guarded_like_a_sync_one(action):
     sync = run(STUCK, LoopGuardMiddleware(action=action))
     done = asyncio.run(agent(STUCK, LoopGuardMiddleware(action=action)).ainvoke({"messages": [("user", "go")]}))
     assert plain(done["messages"]) == plain(sync) and acted(sync)
+
+
+def _replies_run(action: str) -> list:
+    replies = [AIMessage("I am stuck.") for _ in range(4)] + [AIMessage("done")]
+    agent = create_agent(ScriptedChat(messages=iter(replies)), [],
+                         middleware=[OnlyDone(), LoopGuardMiddleware(action=action)])
+    return agent.invoke({"messages": [("user", "go")]})["messages"]
+
+
+def _steps(messages: list, action: str) -> list[tuple[int, str, str]]:
+    return [(turn, call_id, d.action) for turn, call_id, d in decisions(messages_to_dict(messages), action=action)]
+
+
+def _unmarked(messages: list) -> list:
+    """The messages as if the agent had written them all: the guard's marker taken off."""
+    return [m.model_copy(update={"response_metadata": {}}) for m in messages]
+
+
+@pytest.mark.parametrize("recording, action", [
+    pytest.param(lambda: run(STUCK, LoopGuardMiddleware(action="stop")), "stop", id="stop-tool-messages-and-reply"),
+    pytest.param(lambda: _replies_run("stop"), "stop", id="stop-after-a-repeated-reply"),
+    pytest.param(lambda: _replies_run("nudge"), "nudge", id="nudge-for-a-repeated-reply"),
+])
+def test_replay_does_not_count_the_guards_own_messages_as_the_agents_steps(recording, action):
+    messages = recording()
+    own = [m for m in messages if (m.response_metadata or {}).get("loopmetric")]
+    agents = [m for m in messages if m not in own]
+    assert own and _steps(messages, action) == _steps(agents, action)
+
+
+@pytest.mark.parametrize("recording", [
+    pytest.param(lambda: run(STUCK, LoopGuardMiddleware(action="stop")), id="stop-tool-messages-and-reply"),
+    pytest.param(lambda: _replies_run("stop"), id="stop-after-a-repeated-reply"),
+])
+def test_twin_the_same_messages_written_by_the_agent_are_its_steps(recording):
+    messages = recording()
+    assert len(_steps(_unmarked(messages), "stop")) == len(_steps(messages, "stop")) + 1  # the final reply

@@ -164,3 +164,45 @@ def test_a_protected_tool_run_without_the_hooks_is_a_clear_error():
     agent = Agent(name="scripted", model=ScriptedModel(STUCK), tools=guard.protect(tools_of(Tools())))
     with pytest.raises(UserError, match="Expected the run to have the guard's hooks"):
         asyncio.run(Runner.run(agent, "go"))
+
+
+READ_A, READ_B, POLL_A = ("read", {"path": "a"}), ("read", {"path": "b"}), ("poll", {"job": "a"})
+
+
+def nudged_calls(items: list[dict]) -> list[str]:
+    return [item["call_id"] for item in items
+            if item.get("type") == "function_call_output" and "Change your approach" in str(item["output"])]
+
+
+@pytest.mark.parametrize("script, nudged", [
+    # Each call's third identical result is known only if both outputs of every response were recorded
+    # (the alternation the pairs also make is left out: it would be reported first, at the 6th call).
+    pytest.param([[READ_A, READ_B]] * 4, ["call_4_0", "call_4_1"], id="two-parallel-calls-both-repeating"),
+    pytest.param([[READ_B, READ_A]] * 4, ["call_4_0", "call_4_1"], id="the-same-two-in-the-other-order"),
+    pytest.param([[READ_A, POLL_A]] * 4, ["call_4_0"], id="twin-the-second-call-progresses"),
+    pytest.param([[POLL_A, READ_A]] * 4, ["call_4_1"], id="twin-the-first-call-progresses"),
+])
+def test_both_results_of_two_parallel_calls_in_one_response_are_recorded(script, nudged):
+    items = run(script, AgentsLoopGuard(alternating_calls_threshold=None))
+    assert nudged_calls(items) == nudged
+    replayed = [call_id for _, call_id, d in decisions(json.loads(json.dumps(items)), alternating_calls_threshold=None)
+                if d.loop]
+    assert replayed == nudged
+
+
+def _conversation(replies: list[str]) -> list[dict]:
+    items: list[dict] = []
+    for n, reply in enumerate(replies):
+        items += [{"role": "user", "content": f"question {n}"},
+                  {"type": "message", "role": "assistant", "id": f"msg_{n}", "status": "completed",
+                   "content": [{"type": "output_text", "text": reply, "annotations": []}]}]
+    return items
+
+
+@pytest.mark.parametrize("replies, loops", [
+    pytest.param(["I am stuck."] * 3, ["repeated_text"], id="the-same-reply-three-times"),
+    pytest.param(["The job is queued.", "The job is running.", "The job is done."], [],
+                 id="twin-three-different-replies"),
+])
+def test_replay_tells_replies_apart_by_their_text(replies, loops):
+    assert [d.loop.pattern for _, _, d in decisions(_conversation(replies)) if d.loop] == loops

@@ -124,3 +124,30 @@ def test_guard_replay_reads_every_exported_format_score_reads(stem, run, capsys)
     [replayed] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert replayed["framework"] == SAMPLE_FRAMEWORKS[stem]
     assert any(step["action"] == "nudge" for step in replayed["steps"]) is (run == "loop")
+
+
+def _anthropic_run(probe_answered: bool) -> list[dict]:
+    """A probe call (answered or not), then the same read four times with the same result."""
+    def use(i, name, args):
+        return {"role": "assistant", "content": [{"type": "tool_use", "id": f"tu{i}", "name": name, "input": args}]}
+
+    def result(i, text):
+        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"tu{i}", "content": text}]}
+
+    messages = [{"role": "user", "content": "go"}, use(0, "probe", {"x": 1})]
+    messages += [result(0, "probed")] if probe_answered else []
+    for i in range(1, 5):
+        messages += [use(i, "read", {"path": "a"}), result(i, "contents of a")]
+    return messages + [{"role": "assistant", "content": [{"type": "text", "text": "done"}]}]
+
+
+@pytest.mark.parametrize("probe_answered", [
+    pytest.param(False, id="a-call-that-got-no-result-before-the-repeats"),
+    pytest.param(True, id="twin-every-call-answered"),
+])
+def test_replay_of_a_recording_without_an_adapter_gives_each_result_to_its_own_call(probe_answered):
+    from loopmetric.guard._trace_replay import decisions
+
+    decided = decisions(_anthropic_run(probe_answered))
+    reads = [d for _, call_id, d in decided if call_id][1:]  # the four reads
+    assert [d.loop.pattern if d.loop else None for d in reads] == [None, None, None, "repeated_result"]

@@ -138,3 +138,31 @@ def test_bad_settings_name_the_argument():
         LoopGuardCallback(alternating_calls_threshold=6)
     with pytest.raises(ValueError, match="Expected argument `action`"):
         LoopGuardCallback(action="error")
+
+
+def _dump(script: list, *, first_step: int = 1) -> list[dict]:
+    """A run's memory dump, its action steps numbered from `first_step`."""
+    _, runner = run(script, None)
+    steps = runner.memory.get_full_steps()
+    for step in steps:
+        if step.get("step_number") is not None:
+            step["step_number"] += first_step - 1
+    return steps
+
+
+def _steps(steps: list) -> list[tuple[int, str, str]]:
+    return [(number, call_id, d.loop.pattern if d.loop else d.action) for number, call_id, d in decisions(steps)]
+
+
+@pytest.mark.parametrize("first, second, restart", [
+    pytest.param(STUCK[:3], STUCK[:3], True, id="two-runs-of-three-identical-reads"),
+    pytest.param(LOOPING["alternating"][0][:4], LOOPING["alternating"][0][:4], True, id="two-runs-half-a-cycle-each"),
+    pytest.param(STUCK[:3], STUCK[:3], False, id="twin-the-same-steps-numbered-on-one-run"),
+])
+def test_a_memory_dump_of_two_runs_starts_a_fresh_guard_where_step_numbers_restart(first, second, restart):
+    one, two = _dump(first), _dump(second, first_step=1 if restart else len(first) + 2)
+    both = _steps(one + two)
+    if restart:
+        assert both == _steps(one) + _steps(two) and all(action == "allow" for _, _, action in both)
+    else:
+        assert "repeated_result" in [pattern for _, _, pattern in both]

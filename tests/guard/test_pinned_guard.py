@@ -52,3 +52,24 @@ def test_a_live_tool_return_and_its_recorded_json_have_the_same_result_key(live,
     settings = GuardSettings()
     key = result_key(ToolReturnPart("t", live, tool_call_id="1"), settings)
     assert key == result_key(ToolReturnPart("t", recorded, tool_call_id="1"), settings)
+
+
+@pytest.mark.parametrize("module, extra, message", [
+    pytest.param("no_such_framework_xyz", "openai-agents",
+                 'loopmetric.guard.openai_agents needs the SDK: pip install "loopmetric[openai-agents]"',
+                 id="a-dashed-extra-names-its-module-with-an-underscore"),
+    pytest.param("no_such_framework_xyz", "smolagents", 'loopmetric.guard.smolagents needs the SDK: '
+                 'pip install "loopmetric[smolagents]"', id="a-plain-extra"),
+])
+def test_a_missing_framework_is_an_error_naming_the_adapter_and_the_extra(module, extra, message):
+    from loopmetric.guard._extras import require
+
+    with pytest.raises(ImportError) as caught:
+        require(module, extra, "the SDK")
+    assert str(caught.value).startswith(message)
+
+
+def test_twin_an_installed_framework_is_imported():
+    from loopmetric.guard._extras import require
+
+    assert require("json", "json", "json").dumps([1]) == "[1]"

@@ -448,3 +448,26 @@ def test_every_pattern_has_its_own_colour():
         "loopmetric._findings", fromlist=["Pattern"]).Pattern)
     assert set(_PATTERN_COLOURS) == set(patterns)
     assert len(set(_PATTERN_COLOURS.values())) == len(_PATTERN_COLOURS)
+
+
+
+def _looping_with_tokens(tokens: bool) -> dict:
+    from tests._traces import agent, llm, tool
+
+    counts = {"input_token_count": 100, "output_token_count": 20} if tokens else {}
+    steps = []
+    for _ in range(4):
+        steps += [llm("Checking the job.", **counts), tool("status", {"job": "42"}, output="running")]
+    return agent(*steps)
+
+
+@pytest.mark.parametrize("tokens", [pytest.param(True, id="the-loops-tokens-summed"),
+                                    pytest.param(False, id="twin-no-tokens-recorded-none")])
+def test_the_summary_sums_the_tokens_spent_in_loops_over_the_traces_that_record_them(tokens):
+    from loopmetric.html._render import summary
+
+    traces = [_looping_with_tokens(tokens), _looping_with_tokens(tokens)]
+    entries = entries_of(traces, LoopSettings())
+    spent = [detect_loops(t).loop_tokens for t in traces]
+    assert summary(entries)["loop_tokens"] == (sum(spent) if tokens else None)
+    assert all(spent) is tokens  # the loops were found and, when recorded, cost tokens

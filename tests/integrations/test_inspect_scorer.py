@@ -209,3 +209,25 @@ def test_system_messages_are_skipped_and_other_objects_refused():
     assert trace.steps == expected.steps and [s.kind for s in trace.steps] == ["llm"]
     with pytest.raises(TypeError, match="Expected Inspect chat messages"):
         read_inspect_messages([{"role": "user", "content": "hi"}])
+
+
+def _sample(value, threshold=0.5):
+    from inspect_ai.scorer import SampleScore, Score
+
+    return SampleScore(score=Score(value=value, metadata={} if threshold is None else {"threshold": threshold}))
+
+
+@pytest.mark.parametrize("value, threshold, looping", [
+    pytest.param(0.5, 0.5, False, id="exactly-the-threshold-is-a-pass"),
+    pytest.param(1.0, 1.0, False, id="exactly-the-strict-threshold-is-a-pass"),
+    pytest.param(0.0, 0.0, False, id="a-zero-threshold-passes-everything"),
+    pytest.param(0.4999, 0.5, True, id="twin-just-below-the-threshold-loops"),
+    pytest.param(0.99, 1.0, True, id="twin-just-below-the-strict-threshold-loops"),
+    pytest.param(True, 0.5, True, id="a-bool-is-not-a-loop-score"),
+    pytest.param(0.9, None, True, id="no-threshold-is-not-a-loop-score"),
+])
+def test_loop_rate_counts_a_sample_as_looping_only_below_its_threshold(value, threshold, looping):
+    from loopmetric.integrations.inspect_ai import loop_rate
+
+    clean = _sample(1.0, 0.5)
+    assert loop_rate()([_sample(value, threshold), clean]) == (0.5 if looping else 0.0)

@@ -178,3 +178,31 @@ def test_the_example_script_runs_offline(tmp_path):
     assert any(line.startswith("1.00 yes  No loop patterns detected.") for line in lines), lines
     assert "pass rate: 0.5" in lines
     assert list(tmp_path.iterdir()) == []  # the store is in a temporary folder, not the working one
+
+
+
+def _mildly_repeating_trace() -> dict:
+    """Three identical fetches (a mild repeated call at `repeated_result_threshold=4`): a pass at 0.2, a
+    failure in strict mode."""
+    from tests.readers.test_reader_platforms import mlflow_span
+
+    return {"info": {"request_id": "tr-1"}, "data": {"spans": [
+        mlflow_span("r", None, "AGENT", "agent", {"q": 1}, None, 0),
+        *[mlflow_span(f"t{i}", "r", "TOOL", "fetch", {"page": 1}, "the page", 10 + i) for i in range(3)]]}}
+
+
+@pytest.mark.parametrize("readable", [True, False], ids=["a-trace", "a-trace-that-cannot-be-read"])
+@pytest.mark.parametrize("options, threshold", [
+    pytest.param({"strict_mode": True, "threshold": 0.2}, 1.0, id="strict-mode-the-threshold-is-one"),
+    pytest.param({"strict_mode": True}, 1.0, id="strict-mode-over-the-default"),
+    pytest.param({"strict_mode": False, "threshold": 0.2}, 0.2, id="twin-not-strict-the-threshold-given"),
+])
+def test_loop_feedback_metadata_holds_the_threshold_the_verdict_used(readable, options, threshold):
+    data = _mildly_repeating_trace() if readable else None
+    feedback = loop_feedback(data, repeated_result_threshold=4, **options)
+    metadata = feedback.metadata
+    assert float(metadata["threshold"]) == threshold
+    assert (metadata["success"] == "true") == (float(metadata["score"]) >= threshold)
+    assert (metadata["success"] == "true") == (readable and not options["strict_mode"])
+    passed = loop_feedback(data, value="pass_fail", repeated_result_threshold=4, **options).value
+    assert (passed == "yes") == (metadata["success"] == "true")

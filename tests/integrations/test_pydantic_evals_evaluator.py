@@ -318,3 +318,35 @@ def test_read_span_tree_of_an_empty_tree_is_an_error():
 
     with pytest.raises(TraceReadError, match="No spans were recorded"):
         read_span_tree(SpanTree())
+
+
+# -- the hint about what marks a span ------------------------------------------------------------
+HINT = "is a tool call or an LLM output: only GenAI or OpenInference attributes mark them"
+
+
+def _spans_of(kind: str) -> str:
+    """Spans of the one kind: plain spans; tool call spans only; a model's reply only (no tools)."""
+    with logfire.span("agent loop"):
+        if kind == "tool-calls":
+            with logfire.span("tool {name}", name="search", **{"gen_ai.tool.name": "search",
+                                                               "gen_ai.tool.call.arguments": '{"q": "x"}',
+                                                               "gen_ai.tool.call.result": "no results"}):
+                pass
+        elif kind == "llm-outputs":
+            model = FunctionModel(lambda messages, info: ModelResponse(parts=[TextPart("The answer.")]))
+            Agent(model, name="replier", capabilities=[Instrumentation()]).run_sync("Answer.")
+        else:
+            with logfire.span("step {n}", n=1):
+                pass
+    return "done"
+
+
+@pytest.mark.parametrize("kind, hinted", [
+    pytest.param("plain", True, id="neither-calls-nor-llm-outputs-the-hint"),
+    pytest.param("tool-calls", False, id="twin-calls-without-llm-outputs-no-hint"),
+    pytest.param("llm-outputs", False, id="twin-llm-outputs-without-calls-no-hint"),
+])
+def test_the_reason_hints_at_span_attributes_only_when_no_span_is_a_call_or_an_llm_output(kind, hinted):
+    dataset = Dataset(name="hint", cases=[Case(name=kind, inputs=kind)], evaluators=[LoopEvaluator()])
+    [case] = dataset.evaluate_sync(_spans_of, max_concurrency=1, progress=False).cases
+    assert (HINT in case.scores["loop_score"].reason) is hinted

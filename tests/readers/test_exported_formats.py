@@ -202,6 +202,50 @@ def test_a_langchain_message_list_is_no_longer_refused_as_an_empty_list(serialis
     assert (report.tool_calls, report.success) == (4, False)
 
 
+def _langchain_run(serialise: str) -> list:
+    pytest.importorskip("langchain_core")
+    from langchain_core.load import dumpd
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict
+
+    messages = [HumanMessage("Is job 42 done?")]
+    for n in range(3):
+        messages += [AIMessage("", tool_calls=[{"name": "status", "args": {"job": "42"}, "id": f"c{n}"}]),
+                     ToolMessage("running", tool_call_id=f"c{n}")]
+    forms = {"messages_to_dict": messages_to_dict, "dumpd": dumpd,
+             "model_dump": lambda ms: [m.model_dump() for m in ms]}
+    return json.loads(json.dumps(forms[serialise](messages)))
+
+
+@pytest.mark.parametrize("serialise", ["model_dump", "messages_to_dict", "dumpd"])
+def test_langchain_messages_read_the_same_in_every_serialised_form(serialise):
+    data = _langchain_run(serialise)
+    assert detect_format(data) == "langchain"
+    trace = read_trace(data)
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == [("status", '{"job":"42"}', "running")] * 3
+
+
+def test_twin_a_dict_with_a_message_type_but_no_content_is_not_a_langchain_message():
+    data = [{key: value for key, value in m.items() if key != "content"} for m in _langchain_run("model_dump")]
+    assert detect_format(data) != "langchain"
+
+
+def _said(content) -> dict:
+    return {"type": "message", "role": "assistant", "content": content}
+
+
+@pytest.mark.parametrize("reply, text", [
+    pytest.param([{"type": "output_text", "text": "Checking the job."}], "Checking the job.", id="output-text-parts"),
+    pytest.param("Checking the job.", "Checking the job.", id="plain-text"),
+    pytest.param([], None, id="twin-nothing-said-no-reply-text"),
+])
+def test_responses_items_read_an_assistant_messages_text_as_its_reply(reply, text):
+    items = [{"role": "user", "content": "Is job 42 done?"}, _said(reply),
+             {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"},
+             {"type": "function_call_output", "call_id": "c1", "output": "running"}, _said("Still running.")]
+    replies = [step.text or None for step in read_trace(items).steps if step.kind == "llm"]
+    assert replies == [text, "Still running."]
+
+
 def test_a_list_no_reader_knows_is_named_by_what_it_holds_not_called_empty():
     with pytest.raises(TraceReadError, match=r"a list of 2 items, the first with keys: colour, size"):
         detect_loops([{"colour": "red", "size": 1}, {"colour": "blue", "size": 2}])
@@ -330,3 +374,14 @@ def test_text_actions_are_calls_in_every_format_that_records_them(build, system_
     assert [str(c.result) for c in calls] == [observation for _, observation in _react_turns(looping)]
     report = detect_loops(loaded[0])
     assert report.success is (not looping), report.reason
+
+
+@pytest.mark.parametrize("call, name", [
+    pytest.param({"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"}, "status",
+                 id="a-function-call-by-its-name"),
+    pytest.param({"type": "web_search_call", "call_id": "c1"}, "web_search", id="twin-a-built-in-call-by-its-type"),
+])
+def test_responses_items_name_a_call_by_its_name_else_by_its_type(call, name):
+    items = [{"role": "user", "content": "Is job 42 done?"}, call,
+             {"type": call["type"] + "_output", "call_id": "c1", "output": "running"}]
+    assert [c.name for c in read_trace(items, format="responses").tool_calls] == [name]

@@ -41,3 +41,16 @@ def test_what_no_row_recognises_is_not_a_trace(data):
 def test_an_unknown_format_name_is_refused():
     with pytest.raises(ValueError, match="Expected a format among otlp, "):
         list(records({}, "yaml", "x"))
+
+
+TRAJ = [{"role": "user", "content": "hi"}]
+
+
+@pytest.mark.parametrize("first, fmt", [
+    pytest.param({"task_id": 1, "traj": TRAJ, "name": "run", "type": "agent"}, "tau-bench",
+                 id="a-traj-with-a-name-and-type-is-tau-bench"),
+    pytest.param({"task_id": 1, "traj": TRAJ, "children": []}, "tau-bench", id="a-traj-with-children-is-tau-bench"),
+    pytest.param({"task_id": 1, "name": "run", "type": "agent"}, "deepeval", id="twin-no-traj-is-a-deepeval-span"),
+])
+def test_a_list_of_records_holding_a_traj_is_tau_bench_whatever_else_they_hold(first, fmt):
+    assert detect_format([first]) == fmt

@@ -218,3 +218,37 @@ def _sources(declare: str, answers: list[str], *, tool: bool = False) -> list[st
 ])
 def test_harness_turns(declare, answers, tool, expected):
     assert _sources(declare, answers, tool=tool) == expected
+
+
+ASKED = [{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"}]
+
+
+@pytest.mark.parametrize(("messages", "kw", "expected"), [
+    pytest.param([{"role": "human", "content": "again"}], {"first": False}, "again", id="a-human-message-alone"),
+    pytest.param([*ASKED, {"role": "human", "content": "again"}], {}, "again", id="a-human-message-after-a-reply"),
+    pytest.param([*ASKED, {"role": "person", "content": "again"}], {}, None, id="twin-an-unknown-role"),
+    pytest.param([*ASKED, {"role": "user", "content": [{"text": "again"}]}], {}, "again",
+                 id="a-content-part-with-no-type-is-text"),
+    pytest.param([*ASKED, {"role": "user", "content": [{"type": "text", "text": "again"}, {"content": "more"}]}], {},
+                 "again\nmore", id="typed-and-untyped-text-parts"),
+    pytest.param([*ASKED, {"role": "user", "content": [{"type": "tool_call_response", "response": "r"}]}], {}, None,
+                 id="twin-a-part-of-another-type"),
+])
+def test_the_other_sides_turn_reads_human_roles_and_untyped_parts(messages, kw, expected):
+    from loopmetric.readers._inference import other_side_turn
+
+    assert other_side_turn(messages, **kw) == expected
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param([{"role": "system", "content": "s"}, {"role": "human", "content": "task"}, {"role": "ai", "content": "a"}],
+                 [("system prompt", "s"), ("first user prompt", "task")], id="a-human-first-prompt"),
+    pytest.param([{"role": "human", "content": [{"text": "task"}]}], [("first user prompt", "task")],
+                 id="a-human-first-prompt-in-an-untyped-part"),
+    pytest.param([{"role": "system", "content": "s"}, {"role": "person", "content": "task"}], [("system prompt", "s")],
+                 id="twin-an-unknown-role-ends-the-prompts"),
+])
+def test_the_prompts_read_human_roles_and_untyped_parts(messages, expected):
+    from loopmetric.readers._inference import prompt_messages
+
+    assert prompt_messages(messages) == expected

@@ -141,3 +141,26 @@ def test_llm_token_counts_and_cost():
     (out,) = trace.llm_outputs
     # 100 * 0.001 + 10 * 0.01 = 0.2
     assert (out.input_tokens, out.output_tokens, out.cost) == (100.0, 10.0, pytest.approx(0.2))
+
+
+def _as(kind, node):
+    """A span tree rebuilt with another mapping type (or objects) in place of every dict."""
+    from collections import OrderedDict
+    from types import SimpleNamespace
+
+    if isinstance(node, list):
+        return [_as(kind, item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    fields = {key: _as(kind, value) if key == "children" else value for key, value in node.items()}
+    return OrderedDict(fields) if kind == "ordered-dict" else SimpleNamespace(**fields)
+
+
+@pytest.mark.parametrize("kind", ["ordered-dict", "object"])
+def test_a_span_tree_of_other_mappings_or_objects_reads_as_the_same_tree_of_dicts(kind):
+    tree = agent(tool("search", {"q": "a"}, output="none"), tool("search", {"q": "b"}, error="boom"))
+    read = read_deepeval_trace(_as(kind, tree))
+    twin = read_deepeval_trace(tree)  # the healthy twin: plain dicts
+    assert [(c.name, c.args, c.result, c.error) for c in read.tool_calls] == \
+        [(c.name, c.args, c.result, c.error) for c in twin.tool_calls]
+    assert len(read.tool_calls) == 2 and read.notes == twin.notes

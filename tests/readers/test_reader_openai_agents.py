@@ -242,3 +242,30 @@ def test_an_object_field_that_is_not_text_is_a_clear_error(damaged):
 
     with pytest.raises((TraceReadError, TypeError), match="Expected"):
         detect_loops(damaged)
+
+
+GENERIC = "Error running tool (non-fatal)"
+
+
+@pytest.mark.parametrize(("error", "result"), [
+    pytest.param({"message": GENERIC, "data": {"tool_name": "status", "error": "the report job is locked"}},
+                 "the report job is locked", id="the-tools-own-message-in-data-error"),
+    pytest.param({"message": GENERIC, "data": {"tool_name": "status"}}, GENERIC, id="twin-no-data-error-the-message"),
+    pytest.param({"message": GENERIC, "data": {"error": ""}}, GENERIC, id="twin-an-empty-data-error-the-message"),
+    pytest.param({"message": "", "data": None}, "error", id="twin-nothing-said"),
+])
+def test_a_function_span_error_is_the_tools_own_message(error, result):
+    [trace] = read_openai_agents_spans([span("a", "agent", name="x"), tool("t1", 1, error=error)])
+    assert [(c.result, c.error) for c in trace.tool_calls] == [(result, True)]
+
+
+@pytest.mark.parametrize(("messages", "repeated"), [
+    pytest.param(["the report job is locked"] * 3, True, id="the-same-own-message-three-times"),
+    pytest.param(["the report job is locked", "disk full", "permission denied for the report job"], False,
+                 id="twin-three-different-failures-behind-one-generic-message"),
+])
+def test_failures_are_told_apart_by_the_tools_own_message(messages, repeated):
+    spans = [span("a", "agent", name="x")] + [
+        tool(f"t{i}", i + 1, error={"message": GENERIC, "data": {"error": text}}) for i, text in enumerate(messages)]
+    report = detect_loops(spans)
+    assert ("repeated_error" in {f.pattern for f in report.findings}) is repeated

@@ -224,3 +224,141 @@ def test_mutated_exports_keep_the_contract(fmt):
     rng = random.Random(f"{fmt}-20261201")
     broken = [why for why in (check(mutate(sample, rng)) for _ in range(200)) if why]
     assert broken == []
+
+
+# -- what each platform writes in its older or sparser forms ------------------------------------
+def mlflow2_span(span_id, parent, span_type, name, inputs, outputs, start, status="OK", message=""):
+    """A span as MLflow 2 wrote it: `context.span_id`, `parent_id`, `start_time`, `status_code`."""
+    return {"name": name, "context": {"span_id": span_id, "trace_id": "tr-1"}, "parent_id": parent,
+            "start_time": start, "status_code": status, "status_message": message,
+            "attributes": {"mlflow.spanType": json.dumps(span_type), "mlflow.spanInputs": json.dumps(inputs),
+                           "mlflow.spanOutputs": json.dumps(outputs)}}
+
+
+def _agent_with_tools(make) -> dict:
+    return {"info": {"request_id": "tr-1"}, "data": {"spans": [
+        make("r", None, "AGENT", "agent", {"q": 1}, None, 0),
+        *[make(f"t{i}", "r", "TOOL", "fetch", {"page": i}, f"page {i}", 10 + i) for i in range(3)]]}}
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(mlflow2_span, id="mlflow-2-context-span-id-and-parent-id"),
+    pytest.param(mlflow_span, id="twin-mlflow-3-span-id-and-parent-span-id"),
+])
+def test_mlflow_spans_are_read_by_their_ids_in_either_version(make):
+    trace = read_trace(_agent_with_tools(make))
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == \
+        [("fetch", f'{{"page":{i}}}', f"page {i}") for i in range(3)]
+    assert trace.notes == ()
+
+
+@pytest.mark.parametrize(("span", "expected"), [
+    pytest.param(mlflow_span("t", "r", "TOOL", "fetch", {"url": "x"}, "late output", 1) | {
+        "status": {"code": "STATUS_CODE_ERROR", "message": ""}}, ("error", True), id="status-error-no-message"),
+    pytest.param(mlflow2_span("t", "r", "TOOL", "fetch", {"url": "x"}, None, 1, status="ERROR"), ("error", True),
+                 id="mlflow-2-status-code-error-no-message"),
+    pytest.param(mlflow2_span("t", "r", "TOOL", "fetch", {"url": "x"}, None, 1, status="ERROR", message="timed out"),
+                 ("timed out", True), id="status-error-with-its-message"),
+    pytest.param(mlflow_span("t", "r", "TOOL", "fetch", {"url": "x"}, "the page", 1), ("the page", False),
+                 id="twin-status-ok"),
+])
+def test_a_tool_span_with_status_error_is_a_failed_call_whatever_it_says(span, expected):
+    trace = read_trace({"info": {}, "data": {"spans": [mlflow_span("r", None, "AGENT", "agent", {}, None, 0), span]}})
+    assert [(c.result, c.error) for c in trace.tool_calls] == [expected]
+
+
+def langfuse_generation(**usage) -> dict:
+    return {"id": "t", "observations": [{
+        "id": "g", "traceId": "t", "type": "GENERATION", "name": "chat", "startTime": "2026-01-01T00:00:00Z",
+        "input": [{"role": "user", "content": "hi"}], "output": {"role": "assistant", "content": "hello"}, **usage}]}
+
+
+@pytest.mark.parametrize(("trace", "tokens"), [
+    pytest.param(langfuse_generation(usage={"input": 12, "output": 3}), (12, 3), id="legacy-usage-input-output"),
+    pytest.param(langfuse_generation(usage={"promptTokens": 12, "completionTokens": 3}), (12, 3),
+                 id="legacy-usage-prompt-and-completion-tokens"),
+    pytest.param(langfuse_generation(usageDetails={"input": 12, "output": 3}, usage={"input": 1, "output": 1}),
+                 (12, 3), id="usage-details-first"),
+    pytest.param(langfuse_generation(), (None, None), id="twin-no-usage"),
+])
+def test_a_langfuse_generation_counts_its_tokens_from_the_legacy_usage_keys(trace, tokens):
+    [reply] = [step for step in read_trace(trace).steps if step.kind == "llm"]
+    assert (reply.input_tokens, reply.output_tokens) == tokens
+
+
+def langsmith_tools(order, *, dotted: bool = True) -> dict:
+    """Four tool runs started one second apart, listed in `order`."""
+    runs = [{"id": f"c{i}", "run_type": "tool", "name": "read", "inputs": {"page": i}, "outputs": {"output": f"p{i}"},
+             "start_time": f"2026-01-01T00:00:0{i}", **({"dotted_order": f"20260101T00000{i}Z.c{i}"} if dotted else {})}
+            for i in range(4)]
+    return {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": [runs[i] for i in order]}
+
+
+@pytest.mark.parametrize("run", [
+    pytest.param(langsmith_tools([3, 1, 0, 2]), id="listed-out-of-order-dotted-order"),
+    pytest.param(langsmith_tools([3, 2, 1, 0], dotted=False), id="listed-backwards-start-time-only"),
+    pytest.param(langsmith_tools([0, 1, 2, 3]), id="twin-listed-in-order"),
+])
+def test_langsmith_child_runs_are_read_in_the_order_they_started(run):
+    assert [c.result for c in read_trace(run).tool_calls] == ["p0", "p1", "p2", "p3"]
+
+
+@pytest.mark.parametrize(("outputs", "result"), [
+    pytest.param({"output": "3 rows", "status": "ok"}, '{"output":"3 rows","status":"ok"}',
+                 id="output-and-other-keys-kept-whole"),
+    pytest.param({"output": "3 rows"}, "3 rows", id="twin-output-alone-is-the-tool-return-value"),
+    pytest.param({"rows": 3}, '{"rows":3}', id="twin-no-output-key"),
+])
+def test_a_langsmith_tool_output_is_unwrapped_only_when_output_is_its_only_key(outputs, result):
+    run = {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": [
+        {"id": "c", "run_type": "tool", "name": "query", "inputs": {}, "outputs": outputs}]}
+    assert [c.result for c in read_trace(run).tool_calls] == [result]
+
+
+def _nested_agents(make, inputs) -> dict:
+    """Agent spans each the child of the one before (one per input), a tool call in the last."""
+    spans = [make(f"a{i}", f"a{i - 1}" if i else None, "AGENT", "planner", {"q": q}, None, i)
+             for i, q in enumerate(inputs)]
+    spans.append(make("t", f"a{len(inputs) - 1}", "TOOL", "fetch", {"url": "x"}, "ok", 10))
+    return {"info": {}, "data": {"spans": spans}}
+
+
+@pytest.mark.parametrize("make", [pytest.param(mlflow2_span, id="mlflow-2-parent-id"),
+                                  pytest.param(mlflow_span, id="mlflow-3-parent-span-id")])
+@pytest.mark.parametrize(("inputs", "cycle"), [
+    pytest.param(["same"] * 3, True, id="an-agent-re-entering-itself"),
+    pytest.param(["a", "b", "c"], False, id="twin-nested-agents-with-other-inputs"),
+])
+def test_mlflow_spans_nest_under_their_parents_in_either_version(make, inputs, cycle):
+    report = detect_loops(_nested_agents(make, inputs))
+    assert ("call_graph_cycle" in {f.pattern for f in report.findings}) is cycle
+
+
+def _mlflow_chat(usage) -> dict:
+    span = mlflow_span("c", None, "CHAT_MODEL", "chat", {"messages": [{"role": "user", "content": "hi"}]},
+                       {"choices": [{"message": {"role": "assistant", "content": "hello"}}]}, 0)
+    if usage is not None:
+        span["attributes"]["mlflow.chat.tokenUsage"] = json.dumps(usage)
+    return {"info": {}, "data": {"spans": [span]}}
+
+
+@pytest.mark.parametrize(("usage", "tokens"), [
+    pytest.param({"input_tokens": 12, "output_tokens": 3, "total_tokens": 15}, (12, 3), id="mlflow-3-input-output"),
+    pytest.param({"prompt_tokens": 12, "completion_tokens": 3}, (12, 3), id="openai-prompt-completion"),
+    pytest.param({"input_tokens": 12, "prompt_tokens": 99, "output_tokens": 3}, (12, 3), id="input-tokens-first"),
+    pytest.param(None, (None, None), id="twin-no-usage"),
+])
+def test_an_mlflow_chat_span_counts_its_tokens_from_its_token_usage(usage, tokens):
+    [reply] = [step for step in read_trace(_mlflow_chat(usage)).steps if step.kind == "llm"]
+    assert (reply.input_tokens, reply.output_tokens) == tokens
+
+
+@pytest.mark.parametrize(("children", "notes"), [
+    pytest.param({"a": 1}, ("Run r1 has child_runs of type dict; ignored.",), id="child-runs-not-a-list-named"),
+    pytest.param("c1", ("Run r1 has child_runs of type str; ignored.",), id="child-runs-a-text-named"),
+    pytest.param([], (), id="twin-no-child-runs-no-note"),
+])
+def test_a_langsmith_run_whose_child_runs_are_not_a_list_is_noted_by_its_id(children, notes):
+    run = {"id": "r1", "run_type": "chain", "name": "agent", "inputs": {}, "outputs": {"output": "x"},
+           "child_runs": children}
+    assert read_trace(run).notes == notes

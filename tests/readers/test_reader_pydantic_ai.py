@@ -113,3 +113,13 @@ def test_live_message_objects_read_like_their_json():
     live = read_pydantic_ai_messages(result.all_messages())
     dumped = read_pydantic_ai_messages(json.loads(result.all_messages_json()))
     assert live.steps == dumped.steps and len(live.tool_calls) == 7
+
+
+@pytest.mark.parametrize("parts, notes", [
+    pytest.param([text("hello"), 7], ("part 1 is a int; skipped.",), id="a-part-that-is-not-a-dict-is-noted"),
+    pytest.param([None, text("hello")], ("part 0 is a NoneType; skipped.",), id="a-null-part-is-noted"),
+    pytest.param([text("hello")], (), id="twin-every-part-a-dict-no-note"),
+])
+def test_a_response_part_that_is_not_a_dict_is_skipped_and_noted_by_its_position(parts, notes):
+    trace = read_pydantic_ai_messages([request(user("hi")), response(*parts)])
+    assert trace.notes == notes and [s.text for s in trace.steps if s.kind == "llm"] == ["hello"]

@@ -159,6 +159,17 @@ def test_read_tool_result(output, error, expected):
     assert tuple(read_tool_result(output, error)) == expected
 
 
+@pytest.mark.parametrize("output, failed", [
+    pytest.param({"is_error": True, "rows": [1]}, True, id="is-error-true"),
+    pytest.param({"isError": True, "rows": [1]}, True, id="camel-case-is-error-true"),
+    pytest.param({"is_error": False, "rows": [1]}, False, id="twin-is-error-false-is-a-result"),
+    pytest.param({"isError": False, "rows": [1]}, False, id="twin-camel-case-is-error-false-is-a-result"),
+    pytest.param({"is_error": "yes", "rows": [1]}, False, id="twin-a-flag-that-is-not-true-is-a-result"),
+])
+def test_a_result_with_an_error_flag_failed_only_when_the_flag_is_true(output, failed):
+    assert read_tool_result(output, None).error is failed
+
+
 SHARED = ["x"]
 
 

@@ -1,0 +1,56 @@
+"""The sampled mutation run's population: every module of the package, each with tests that exist
+and a group it is reported in."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from benchmarks._mutation_sample import GROUPS, engine_files, group_of
+from benchmarks._mutation_sample import tests_for as mirrored_tests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _has_functions(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in ast.walk(tree))
+
+
+MODULES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "loopmetric").rglob("*.py")
+                 if _has_functions(p) and p.name != "__main__.py")
+
+
+def test_every_module_with_a_function_is_in_the_population():
+    assert sorted(set(MODULES) - set(engine_files(ROOT))) == []
+
+
+@pytest.mark.parametrize("rel", MODULES)
+def test_each_module_is_run_against_tests_that_exist(rel):
+    assert mirrored_tests(rel, ROOT) and all((ROOT / target).exists() for target in mirrored_tests(rel, ROOT))
+
+
+@pytest.mark.parametrize("rel, group", [
+    pytest.param("loopmetric/_engine.py", "engine", id="a-top-level-module-is-the-engine"),
+    pytest.param("loopmetric/detectors/_obvious.py", "engine", id="a-detector-is-the-engine"),
+    pytest.param("loopmetric/readers/_otlp/_wire.py", "readers", id="a-nested-reader"),
+    pytest.param("loopmetric/guard/langchain.py", "guard", id="a-guard-adapter"),
+    pytest.param("loopmetric/html/_render.py", "frontends", id="the-html-report"),
+    pytest.param("loopmetric/integrations/mlflow.py", "frontends", id="an-integration"),
+    pytest.param("loopmetric/metric.py", "frontends", id="the-deepeval-metric"),
+    pytest.param("loopmetric/plot.py", "frontends", id="the-plots"),
+])
+def test_each_module_is_reported_in_its_group(rel, group):
+    assert group_of(rel) == group and group in GROUPS
+
+
+@pytest.mark.parametrize("rel, tests", [
+    pytest.param("loopmetric/_deep_json.py", ["tests/test_deep_json.py"], id="top-level-its-own-test-file"),
+    pytest.param("loopmetric/metric.py", ["tests/metric"], id="top-level-its-own-test-folder"),
+    pytest.param("loopmetric/_model.py", ["tests/test_engine.py", "tests/detectors"], id="no-mirror-the-engines"),
+    pytest.param("loopmetric/readers/_otlp/_wire.py", ["tests/readers"], id="the-nearest-mirrored-folder"),
+])
+def test_each_module_is_run_against_its_mirrored_tests(rel, tests):
+    assert mirrored_tests(rel, ROOT) == tests
