@@ -433,7 +433,7 @@ def test_command_line_on_a_folder_end_to_end(tmp_path, capsys, monkeypatch, spar
     pytest.param(["--fail-under", "0.99"], 1, {}, id="gate"),
     pytest.param(["--threshold", "0.0"], 0, {"threshold": 0.0}, id="settings"),
     pytest.param(["--conf", "no-equals"], 2, "Expected --conf to be KEY=VALUE", id="bad-conf"),
-    pytest.param(["--threshold", "2"], 2, "`threshold`", id="bad-setting"),
+    pytest.param(["--threshold", "2"], 2, "`--threshold`", id="bad-setting"),
 ])
 def test_command_line_options(spark, tmp_path, capsys, extra, code, says):
     from loopmetric.cli import main
