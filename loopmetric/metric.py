@@ -29,6 +29,7 @@ except ImportError as error:  # the core install: no deepeval
 from ._engine import detect_loops, no_trace_report, resolve_settings
 from ._errors import TraceReadError
 from ._findings import Finding
+from ._numbers import count
 from ._report import LoopReport
 from ._settings import ALIASES, LoopSettings
 
@@ -51,6 +52,16 @@ class AgentLoopDetectionMetric(BaseMetric):
     near-duplicate LLM outputs) and `call_graph_cycles` (spans re-entering
     themselves with identical input). The evidence is in `findings` and
     `reason`. Deterministic: no LLM, no API key, no network.
+
+    After `measure(test_case)`, this instance holds that test case's `score`,
+    `success`, `reason`, `score_breakdown` and `report`. After
+    `dataset.evals_iterator(metrics=[metric])`, deepeval has scored a copy per
+    trace and this instance holds none of them (`score` is None): each test
+    case's score, success and reason are in
+    `deepeval.test_run.global_test_run_manager.get_test_run().test_cases[i].metrics_data`;
+    deepeval keeps no `score_breakdown` there, so it is in that entry's
+    `verbose_logs` with `verbose_mode=True` (one `signal: value` line each), or
+    `detect_loops` gives it again from the same trace.
     """
 
     _required_params: list = []  # type: ignore[assignment]  # deepeval's own metrics list params here
@@ -158,7 +169,8 @@ class AgentLoopDetectionMetric(BaseMetric):
 
 def _verbose_steps(report: LoopReport) -> list[str]:
     steps = [
-        f"Trace: {report.spans} spans, {report.tool_calls} tool calls, {report.llm_outputs} LLM outputs",
+        f"Trace: {count(report.spans, 'span')}, {count(report.tool_calls, 'tool call')}, "
+        f"{count(report.llm_outputs, 'LLM output')}",
     ]
     for signal, value in report.score_breakdown.items():
         steps.append(f"{signal}: {value}")

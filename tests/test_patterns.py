@@ -26,7 +26,7 @@ def test_every_pattern_has_a_meaning_and_a_real_setting():
 
 
 def test_readme_scoring_table_matches_the_patterns():
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "scoring.md").read_text()
     rows = re.findall(r"^\s*\| `(\w+)` \| `(\w+)` \| `(\w+)` \| (.+?) \|$", readme, flags=re.M)
     table = {name: (signal, setting, meaning) for name, signal, setting, meaning in rows if name in PATTERNS}
     assert table == {name: (i.signal, i.setting, i.meaning) for name, i in PATTERNS.items()}

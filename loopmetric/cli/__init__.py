@@ -54,11 +54,23 @@ def _add_guard_replay(commands: Any) -> None:
         from ._guard_replay import add_parser
     except ImportError as error:  # `loopmetric.guard` needs pydantic-ai: the core install lands here
         message = str(error)
-        missing = commands.add_parser("guard-replay", prefix_chars="+", add_help=False, help=message)
+        missing = commands.add_parser("guard-replay", prefix_chars="+", add_help=False, help=GUARD_REPLAY_MISSING)
         missing.add_argument("args", nargs="*")
-        missing.set_defaults(guard_replay=lambda args: say(f"loopmetric: {message}", EXIT_USAGE))
+        missing.set_defaults(guard_replay=lambda args: _guard_replay_missing(args, message))
         return
     add_parser(commands)
+
+
+GUARD_REPLAY_MISSING = "what the live guard would have done on recorded runs (needs loopmetric[pydantic-ai])"
+
+
+def _guard_replay_missing(args: argparse.Namespace, message: str) -> int:
+    """`guard-replay` on an install without pydantic-ai: `--help` says what it is and what to install."""
+    if {"-h", "--help"} & set(args.args):
+        print("usage: loopmetric guard-replay PATH... [--json] [guard settings]\n\n"
+              f"loopmetric guard-replay: {GUARD_REPLAY_MISSING}.\n\n{message}")
+        return EXIT_OK
+    return say(f"loopmetric: {message}", EXIT_USAGE)
 
 
 def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:

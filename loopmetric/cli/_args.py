@@ -18,7 +18,7 @@ from ._help import meaning
 
 __all__ = [
     "EXIT_GATE", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "Parser", "add_gate", "add_inputs", "add_loop_settings",
-    "add_settings", "jobs",
+    "add_settings", "as_flags", "jobs",
     "say", "settings_from", "whole", "whole_or_none",
 ]
 
@@ -28,10 +28,10 @@ PATHS_HELP = "files, folders, globs, - for stdin, or FILE#INDEX for one record o
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors lead with what is wrong, on one line; the usage follows."""
+    """A usage error is what is wrong, on one line, and where to read more (not the whole usage)."""
 
     def error(self, message: str) -> Any:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n{self.format_usage()}")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\ntry '{self.prog} --help'\n")
 
 
 def say(message: str, status: int) -> int:
@@ -140,4 +140,15 @@ def add_loop_settings(parser: argparse.ArgumentParser) -> None:
 def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:
     """The settings the flags chose (flags left out are absent: SUPPRESS), validated by the class."""
     chosen = {f.name: getattr(args, f.name) for f in fields(settings_class) if hasattr(args, f.name)}
-    return settings_class(**chosen)
+    try:
+        return settings_class(**chosen)
+    except ValueError as error:  # the class names its argument; the user typed a flag
+        raise ValueError(as_flags(str(error), [f.name for f in fields(settings_class)])) from None
+
+
+def as_flags(message: str, names: Any) -> str:
+    """`message` with each setting named as its flag (argument `x_y` -> `--x-y`; `x_y` -> `--x-y`)."""
+    for name in names:
+        flag = f"`--{name.replace('_', '-')}`"
+        message = message.replace(f"argument `{name}`", flag).replace(f"`{name}`", flag)
+    return message

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .._deep_json import loads
+from .._numbers import count
 
 from ..guard._frameworks import framework_of as _framework_of
 from ..guard._settings import GuardSettings
@@ -198,7 +199,7 @@ def _print_table(runs: list[_Run], skipped: int = 0) -> None:
     from ._console import Table
 
     table = Table()
-    for column in ("run", "requests", "loops", "first loop", "error would save"):  # a run's name never folds
+    for column in ("run", "requests", "loops", "first loop", "action='error' saves"):  # a run's name never folds
         table.add_column(column, overflow="fold", no_wrap=column == "run")
     counts: dict[str, int] = {}
     for replayed in runs:
@@ -209,7 +210,7 @@ def _print_table(runs: list[_Run], skipped: int = 0) -> None:
             replayed.name, str(replayed.requests), str(len(replayed.loops)),
             f"request {first.request}: {first.loop.pattern} {', '.join(first.loop.tool_names) or '-'} "
             f"x{first.loop.count}" if first else "-",
-            f"{replayed.saved_requests} requests, {replayed.saved_tokens:,} tokens" if first else "-")
+            f"{count(replayed.saved_requests, 'request')}, {count(replayed.saved_tokens, 'token')}" if first else "-")
     console().print(table)
     looping = [r for r in runs if r.loops]
     patterns = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"

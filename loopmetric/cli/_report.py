@@ -1,4 +1,4 @@
-"""`loopmetric report PATH... -o report.html`: one self-contained HTML page of the scored traces.
+"""`loopmetric report PATH... [-o loopmetric-report.html]`: one self-contained HTML page of the scored traces.
 
 The body is `score`'s (`_score.run`): the same reading, naming, skipped files,
 gate and exit codes; it writes the page (`loopmetric.html`) and prints the
@@ -14,7 +14,9 @@ from ._args import add_inputs
 from ._help import help_options
 from ._score import add_common
 
-__all__ = ["add_parser"]
+__all__ = ["DEFAULT_OUTPUT", "add_parser"]
+
+DEFAULT_OUTPUT = "loopmetric-report.html"  # in the working folder
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -22,7 +24,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                  help="write one self-contained HTML page of the scored traces "
                                       "(needs loopmetric[report])")
     add_inputs(parser)
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("-o", "--output", default=DEFAULT_OUTPUT, metavar="FILE",
+                        help="the HTML file to write (default: %(default)s)")
     parser.add_argument("--title", default="loopmetric report", help="the page title (default: %(default)s)")
     add_common(parser)
     return parser

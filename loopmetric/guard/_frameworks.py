@@ -20,6 +20,8 @@ import json
 import warnings
 from typing import Any, Optional
 
+from .._numbers import count
+
 __all__ = ["FRAMEWORKS", "framework_of", "langchain_messages", "replay_framework", "print_replay"]
 
 FRAMEWORKS = {"langchain": "langchain", "openai-agents": "openai_agents", "smolagents": "smolagents",
@@ -76,7 +78,7 @@ def print_replay(label: str, framework: str, decided: list[tuple[int, str, Any]]
                                      "tool_names": list(d.loop.tool_names) if d.loop else [],
                                      "message": d.message} for step, call_id, d in decided]}, sort_keys=True))
         return
-    print(f"{label} ({framework}): {len(decided)} decisions, {len(acted)} loops")
+    print(f"{label} ({framework}): {count(len(decided), 'decision')}, {count(len(acted), 'loop')}")
     for step, call_id, decision in decided:
         line = f"  step {step:>3}  {call_id or 'reply':<16} {decision.action}"
         if decision.loop is not None:

@@ -21,6 +21,17 @@ from .._settings import LoopSettings
 
 __all__ = ["write_report"]
 
+REPORT_EXTRA = 'The HTML report needs Jinja2 (and its markupsafe): pip install "loopmetric[report]"'
+
+
+def _check_extra() -> None:
+    """Raise the ImportError naming the `[report]` extra when Jinja2 or markupsafe is missing."""
+    try:
+        import jinja2  # noqa: F401
+        import markupsafe  # noqa: F401
+    except ImportError as error:
+        raise ImportError(f"{REPORT_EXTRA} ({error})") from error
+
 
 def write_report(path: str, traces: Iterable[Any], *, settings: Optional[LoopSettings] = None,
                  unreadable: Iterable[tuple[str, str]] = (), title: str = "loopmetric report") -> int:
@@ -37,6 +48,7 @@ def write_report(path: str, traces: Iterable[Any], *, settings: Optional[LoopSet
         raise TypeError(f"Expected argument `settings` to be a LoopSettings, but got {type(settings).__name__}")
     if not isinstance(path, str) and not hasattr(path, "__fspath__"):
         raise TypeError(f"Expected argument `path` to be a file path, but got {type(path).__name__}")
+    _check_extra()
     from ._render import entries_of, write  # Jinja2 is imported when the page is rendered
 
     return write(os.fspath(path), entries_of(traces, settings, unreadable), settings, title=title)

@@ -37,6 +37,7 @@ Needs MLflow 3, an optional extra: `pip install "loopmetric[mlflow]"`.
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any, Literal, Optional
 
@@ -79,16 +80,35 @@ def _check_value(value: Any) -> None:
 
 
 def loop_feedback(trace: Any, *, settings: Optional[LoopSettings] = None, value: Value = "score",
-                  name: str = "loop_detection", **options: Any) -> Feedback:
+                  name: Optional[str] = None, **options: Any) -> Feedback:
     """The `Feedback` for one MLflow trace (an `mlflow.entities.Trace`, its dict or its JSON).
 
     `options` are `LoopSettings` fields (`threshold`, `window`, ...), on top of
     `settings`. Invalid settings raise `ValueError`; a trace that cannot be read
-    gives a failing feedback.
+    gives a failing feedback. `name` is the feedback's name, the column
+    `mlflow.genai.evaluate` writes it to (`<name>/value`); by default the name
+    of the function that calls `loop_feedback` (the `@scorer` it is returned
+    from), so a scorer of yours never lands in `LoopScorer()`'s
+    `loop_detection` column; called from no function, `default_name(value)`.
     """
     _check_value(value)
     resolved = _settings(settings, options)
+    if name is None:
+        name = _caller_name(value)
     return _feedback(trace, resolved, value, name)
+
+
+def default_name(value: str) -> str:
+    """A scorer's name when none is given: `loop_detection` (the score) or `no_loops` (pass/fail)."""
+    return "loop_detection" if value == "score" else "no_loops"
+
+
+def _caller_name(value: str) -> str:
+    """The name of the function that called `loop_feedback`, or `default_name(value)` at module level."""
+    frame = inspect.currentframe()
+    caller = frame.f_back.f_back if frame is not None and frame.f_back is not None else None
+    code = caller.f_code.co_name if caller is not None else "<module>"
+    return code if code.isidentifier() else default_name(value)
 
 
 def _feedback(trace: Any, settings: LoopSettings, value: str, name: str) -> Feedback:
@@ -134,7 +154,12 @@ class LoopScorer(Scorer):
     `LoopScorer(value="pass_fail", threshold=0.7)`: `settings` and the keyword
     `options` (`LoopSettings` fields) as `detect_loops` takes them; `value`
     "score" (a float) or "pass_fail" ("yes" when the score reaches the
-    threshold); `name` the feedback's name. Deterministic: no LLM, no network.
+    threshold); `name` the scorer's and its feedback's name, the column
+    `mlflow.genai.evaluate` writes (`<name>/value`): by default
+    `loop_detection` for the score and `no_loops` for pass/fail, so
+    `LoopScorer()` and `LoopScorer(value="pass_fail")` side by side never share
+    a column. Give two scorers of other settings two names.
+    Deterministic: no LLM, no network.
     """
 
     name: str = "loop_detection"
@@ -142,11 +167,11 @@ class LoopScorer(Scorer):
     _settings: LoopSettings = PrivateAttr(default_factory=LoopSettings)
 
     def __init__(self, settings: Optional[LoopSettings] = None, *, value: Value = "score",
-                 name: str = "loop_detection", **options: Any) -> None:
+                 name: Optional[str] = None, **options: Any) -> None:
         """Validate `value` and the settings now, not at the first trace."""
         _check_value(value)
         resolved = _settings(settings, options)
-        super().__init__(name=name, value=value)  # type: ignore[call-arg]  # a field of this pydantic model
+        super().__init__(name=name or default_name(value), value=value)  # type: ignore[call-arg]  # a field of this pydantic model
         self._settings = resolved
 
     @property

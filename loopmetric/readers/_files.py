@@ -142,6 +142,8 @@ def _entries(found: _Found, fmt: Optional[str]) -> Iterator[_Entry]:
         if why is not None:
             yield where, None, why, False
             continue
+        other = _looks_like(data) if fmt in FORMATS else None  # a --format the content is not
+        other = other if other != fmt else None
         try:
             chosen = fmt or detect_format(data)
             if chosen not in FORMATS:
@@ -151,9 +153,35 @@ def _entries(found: _Found, fmt: Optional[str]) -> Iterator[_Entry]:
             yield where, None, str(error), True
             continue
         except (ValueError, TypeError, RecursionError) as error:
-            yield where, None, str(error), False
+            yield where, None, _wrong_format(chosen, other, str(error)) if other else str(error), False
             continue
         if not records_:  # e.g. a --format that finds nothing of its own in the file: never silence
-            yield where, None, f"Expected at least one {chosen} trace, but found none", False
+            none = f"Expected at least one {chosen} trace, but found none"
+            yield where, None, _wrong_format(chosen, other, none) if other else none, False
         for label, read in records_:
-            yield ", ".join(part for part in (where, label) if part), read, None, False
+            yield (", ".join(part for part in (where, label) if part),
+                   _said_as_wrong_format(read, chosen, other) if other else read, None, False)
+
+
+def _looks_like(data: Any) -> Optional[str]:
+    """The format the content is detected as, or None when it is none."""
+    try:
+        return detect_format(data)
+    except (NotATrace, ValueError, TypeError, RecursionError):
+        return None
+
+
+def _wrong_format(fmt: str, other: str, why: str) -> str:
+    """One line: what `--format` asked for, what the file looks like, and the reader's first reason."""
+    first = why.split("; ", 1)[0]  # a reader's notes list every message: the first says what it is
+    return f"--format {fmt}: {first} (it looks like {other}: leave --format out, or give --format {other})"
+
+
+def _said_as_wrong_format(read: Callable[[], Trace], fmt: str, other: str) -> Callable[[], Trace]:
+    """`read`, its failure said as `_wrong_format` (the reader's own notes would list every message)."""
+    def reading() -> Trace:
+        try:
+            return read()
+        except (ValueError, TypeError) as error:
+            raise ValueError(_wrong_format(fmt, other, str(error))) from error
+    return reading

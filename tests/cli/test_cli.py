@@ -114,18 +114,22 @@ POINT_3 = [
                  id="nothing-read"),
     # --format that cannot read a trace: an error, never a pass.
     pytest.param(["score", "--format", "swe-agent", "looping.json"], 2,
-                 "loopmetric: looping.json: Expected a swe-agent trace with spans or messages, but found nothing to "
-                 "read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict", [],
+                 "loopmetric: looping.json: --format swe-agent: Expected a swe-agent trace with spans or messages, "
+                 "but found nothing to read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict "
+                 "(it looks like deepeval: leave --format out, or give --format deepeval)", [],
                  id="format-cannot-read"),
     pytest.param(["score", "--format", "intercode", "other/pydantic.json"], 2,
-                 "loopmetric: other/pydantic.json: Expected at least one intercode trace, but found none", [],
+                 "loopmetric: other/pydantic.json: --format intercode: Expected at least one intercode trace, but "
+                 "found none (it looks like pydantic-ai: leave --format out, or give --format pydantic-ai)", [],
                  id="format-finds-no-trace"),
     pytest.param(["score", "--format", "magentic-one", "other/pydantic.json"], 2,
-                 "loopmetric: other/pydantic.json: Expected a magentic-one trace with a tool call or a model reply, "
-                 "but its 16 turns hold neither (only inputs to the agent).", [], id="format-reads-an-empty-trace"),
+                 "loopmetric: other/pydantic.json: --format magentic-one: Expected a magentic-one trace with a tool "
+                 "call or a model reply, but its 16 turns hold neither (only inputs to the agent). (it looks like "
+                 "pydantic-ai: leave --format out, or give --format pydantic-ai)", [], id="format-reads-an-empty-trace"),
     pytest.param(["explain", "--format", "swe-agent", "looping.json"], 2,
-                 "loopmetric: looping.json: Expected a swe-agent trace with spans or messages, but found nothing to "
-                 "read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict", [],
+                 "loopmetric: looping.json: --format swe-agent: Expected a swe-agent trace with spans or messages, "
+                 "but found nothing to read: Expected a SWE-agent trajectory with a `trajectory` list, but got a dict "
+                 "(it looks like deepeval: leave --format out, or give --format deepeval)", [],
                  id="explain-format-cannot-read"),
     # explain: one record, every record of a file, every trace of a folder.
     pytest.param(["explain", "runs.jsonl#1"], 0, "", ["== runs.jsonl#1: score 1.00 (pass), 6 steps"],
@@ -246,7 +250,7 @@ def test_settings_flags(capsys):
     _, out, _ = run(capsys, "score", EXAMPLES / "looping_agent.json", "--json", "--threshold", "0.0")
     assert json.loads(out)["success"] is True
     code, _, err = run(capsys, "score", EXAMPLES, "--threshold", "2")
-    assert code == 2 and "`threshold`" in err
+    assert code == 2 and "`--threshold`" in err
 
 
 def test_corrupt_file_is_named_and_others_scored(tmp_path, capsys):

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from tests._docs import ALL
+
 from loopmetric import load_traces
 from loopmetric.readers import FORMATS
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = ALL  # the README and every docs page
 
 
 def test_the_format_table_names_every_format_with_a_sample_that_reads_as_it():

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from tests._docs import ALL, PAGES, page
+
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-FIGURE = re.compile(r'\[([^\]\n]+)\]\((benchmarks/results/[^\s)]+)\s+"([^"\n]+)"\)')
+README = ALL  # the README and every docs page (docs/ links to results as ../benchmarks/results/...)
+FIGURE = re.compile(r'\[([^\]\n]+)\]\((?:\.\./)?(benchmarks/results/[^\s)]+)\s+"([^"\n]+)"\)')
 
 
 def figures(text: str) -> list[tuple[str, str, str]]:
@@ -59,7 +61,7 @@ def test_each_figure_is_in_its_result_file(figure, path, locator):
 
 
 def test_every_row_of_the_benchmark_table_has_a_source():
-    rows = [line for line in section(README, "Benchmarks").splitlines()
+    rows = [line for line in page("docs/benchmarks.md").splitlines()
             if line.startswith("|") and not line.startswith("|---") and "measured" not in line]
     assert rows
     for row in rows:
@@ -94,7 +96,7 @@ def test_figures_are_read_from_links():
 
 # -- issue 21: every figure links to a committed result a command in the repo produces -----------
 def test_every_result_file_the_readme_links_is_committed_and_says_its_command():
-    linked = sorted({path for _, path, _ in TAGGED} | set(re.findall(r"\((benchmarks/results/[^\s)]+)", README)))
+    linked = sorted({path for _, path, _ in TAGGED} | set(re.findall(r"\((?:\.\./)?(benchmarks/results/[^\s)]+)", README)))
     assert linked
     for path in linked:
         assert (ROOT / path).is_file(), f"{path} is linked but not committed"
@@ -105,8 +107,10 @@ def test_every_result_file_the_readme_links_is_committed_and_says_its_command():
 
 
 def test_every_image_of_the_readme_is_committed():
-    images = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", README)
-    assert images and [image for image in images if not (ROOT / image).is_file()] == []
+    """Each picture of the README and the docs pages, relative to the page it is on."""
+    images = [(ROOT / name).parent / image for name, text in PAGES.items()
+              for image in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", text)]
+    assert images and [image for image in images if not image.is_file()] == []
 
 
 def test_rates_are_quoted_from_a_result():
@@ -116,7 +120,7 @@ def test_rates_are_quoted_from_a_result():
 
 
 def test_the_spark_tables_are_tagged_or_computed_from_the_result():
-    text = section(README, "Millions of traces")
+    text = page("docs/spark.md")
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| command"))
     rows = []
@@ -137,7 +141,7 @@ def test_the_sizing_table_is_computed_from_the_spark_result():
                if line.startswith("| Spark `local[2]`"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     per_core = float(cells[5].replace(",", "")) / int(cells[1])  # after start-up, per core
-    text = section(README, "Millions of traces")
+    text = page("docs/spark.md")
     sized = re.findall(r"^\| (\d+)M \| ([\d.]+) \| ([\d.]+) h[^|]* \| ([\d.]+) (h|min) \| ([\d.]+) \|$", text, re.M)
     assert [int(m[0]) for m in sized] == [1, 10, 100]
     for millions, core_hours, machine, cluster, unit, busy in sized:

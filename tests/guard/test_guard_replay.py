@@ -159,7 +159,7 @@ def test_guard_replay_settings_change_what_would_have_been_reported(runs_folder,
 
 
 @pytest.mark.parametrize("args, message", [
-    (["{folder}/looping.json", "--window", "2"], "Expected argument `repeated_call_threshold` to fit in `window`"),
+    (["{folder}/looping.json", "--window", "2"], "Expected `--repeated-call-threshold` to fit in `--window`"),
     (["{folder}/trace.json"], "trace.json: not a pydantic-ai message history (it reads as deepeval)"),
     (["{folder}/missing.json"], "missing.json: cannot read"),
     (["{folder}/broken.json"], "broken.json: not valid JSON"),

@@ -223,7 +223,6 @@ def test_score_html_writes_the_same_page_and_prints_what_score_prints(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    pytest.param(["report", GOOD], "required: -o/--output", id="no-output"),
     pytest.param(["report", GOOD, "-o", "no/such/folder/r.html"], "Expected --output to name a file in an existing "
                  "folder, but no/such/folder does not exist", id="no-folder"),
     pytest.param(["report", GOOD, "-o", "examples"], "Expected --output to name a file, but examples is a folder",

@@ -33,7 +33,7 @@ from deepeval.test_case import LLMTestCase
 from loopmetric import AgentLoopDetectionMetric
 from tests._traces import span
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "deepeval.md"
 PEER_CASES = 14
 
 # -- traces shaped as the peer builds them -------------------------------------

@@ -433,7 +433,7 @@ def test_command_line_on_a_folder_end_to_end(tmp_path, capsys, monkeypatch, spar
     pytest.param(["--fail-under", "0.99"], 1, {}, id="gate"),
     pytest.param(["--threshold", "0.0"], 0, {"threshold": 0.0}, id="settings"),
     pytest.param(["--conf", "no-equals"], 2, "Expected --conf to be KEY=VALUE", id="bad-conf"),
-    pytest.param(["--threshold", "2"], 2, "`threshold`", id="bad-setting"),
+    pytest.param(["--threshold", "2"], 2, "`--threshold`", id="bad-setting"),
 ])
 def test_command_line_options(spark, tmp_path, capsys, extra, code, says):
     from loopmetric.cli import main
@@ -552,10 +552,9 @@ def test_without_pyspark_the_rest_works_and_the_error_names_the_extra():
 
 
 # -- the README's section runs as written --------------------------------------
-def readme_blocks(title: str = "## Millions of traces") -> list[tuple[str, str]]:
-    """(language, code) of each fenced block in the README section `title`."""
-    text = (ROOT / "README.md").read_text()
-    section = text.split(title, 1)[1].split("\n## ", 1)[0]
+def readme_blocks() -> list[tuple[str, str]]:
+    """(language, code) of each fenced block of the Spark page of the docs."""
+    section = (ROOT / "docs" / "spark.md").read_text()
     return [(block.split("\n", 1)[0].strip(), block.split("\n", 1)[1]) for block in section.split("```")[1::2]]
 
 
@@ -571,8 +570,10 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
     assert [language for language, _ in blocks] == ["python", "bash", "bash"]
     for language, code in blocks:
         if language == "python":
-            exec(compile(code, "README.md", "exec"), {})
-            assert "looping_agent.json" in capsys.readouterr().out
+            exec(compile(code, "docs/spark.md", "exec"), {})
+            printed = capsys.readouterr().out.splitlines()
+            prints = [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
+            assert len(prints) == 2 and all(any(line.startswith(p) for line in printed) for p in prints), printed
             continue
         words = shlex.split(code, comments=True)
         if words[0] == "loopmetric":

@@ -1,0 +1,229 @@
+"""Every code block of the README and the docs pages runs as pasted, and prints what the page says.
+
+Each block runs in a scratch folder of its own (the clone's `examples/` linked in, so the paths
+read as from a clone's root; nothing is written into the clone), with this checkout on PYTHONPATH:
+
+- `python`: run; its `# prints:` lines must each be printed, in order, each within one line;
+- `bash`: each command line runs (`loopmetric` is this checkout's command line); the `# prints:`
+  lines after it must be printed, and it exits 0 unless its comment says `exits N`;
+- `console`: each `$ command` runs; the lines shown after it (`...`: any lines) are what it
+  prints, exactly and in order (stdout then stderr);
+- `text`, `yaml`, ...: data, not run.
+
+A block that cannot run here says why in a `<!-- skip: reason -->` line right above it; a block
+that goes on from an earlier one of its page says so with `<!-- continues: ... -->` and runs after
+it. A block importing an extra's module sits on a page that names the extra (`loopmetric[otel]`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests._docs import PAGES, ROOT
+
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
+MARKER = re.compile(r"<!-- (skip|continues): ([^>]*) -->\n$")
+RUN = ("python", "bash", "console")
+DATA = ("text", "yaml", "json", "toml")
+
+# module a block imports -> the extras that install it, as pyproject.toml names them
+PYDANTIC_AI = ("pydantic-ai", "pydantic-evals", "langchain", "openai-agents", "smolagents", "otel")
+EXTRA_OF = {"deepeval": ("deepeval",), "pydantic_ai": PYDANTIC_AI, "loopmetric.guard": PYDANTIC_AI,
+            "loopmetric.guard.langchain": ("langchain",), "langchain": ("langchain",),
+            "langchain_core": ("langchain",), "loopmetric.guard.openai_agents": ("openai-agents",),
+            "agents": ("openai-agents",), "loopmetric.guard.smolagents": ("smolagents",),
+            "smolagents": ("smolagents",), "opentelemetry": ("otel",), "loopmetric.otel": ("otel",),
+            "mlflow": ("mlflow",), "loopmetric.integrations.mlflow": ("mlflow",),
+            "pydantic_evals": ("pydantic-evals",), "logfire": ("pydantic-evals",),
+            "loopmetric.integrations.pydantic_evals": ("pydantic-evals",), "inspect_ai": ("inspect",),
+            "loopmetric.integrations.inspect_ai": ("inspect",), "loopmetric.html": ("report",),
+            "loopmetric.plot": ("plot",), "matplotlib": ("plot",), "pyspark": ("spark",),
+            "loopmetric.spark": ("spark",)}
+
+
+@dataclass(frozen=True)
+class Block:
+    page: str
+    line: int
+    language: str
+    code: str
+    skip: str | None  # why it does not run here
+    before: str  # code of the earlier blocks it continues, run first
+
+    @property
+    def id(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def blocks() -> list[Block]:
+    found = []
+    for name, text in PAGES.items():
+        chain: list[str] = []
+        for match in FENCE.finditer(text):
+            marker = MARKER.search(text[:match.start()])
+            kind, why = marker.groups() if marker else (None, None)
+            language, code = match.group(1), match.group(2)
+            if language == "python" and kind != "continues":
+                chain = []
+            found.append(Block(name, text[:match.start()].count("\n") + 1, language, code,
+                               why if kind == "skip" else None, "".join(chain)))
+            if language == "python":
+                chain.append(code)
+    return found
+
+
+BLOCKS = blocks()
+RUNNABLE = [b for b in BLOCKS if b.language in RUN and b.skip is None]
+SKIPPED = [b for b in BLOCKS if b.skip is not None]
+
+
+def expected_lines(code: str) -> list[str]:
+    return [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "NO_COLOR": "1", "COLUMNS": "200",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+
+
+def _scratch(tmp_path: Path) -> Path:
+    (tmp_path / "examples").symlink_to(ROOT / "examples")  # read as from a clone's root
+    return tmp_path
+
+
+def _examples_state() -> dict[str, float]:
+    return {str(p): p.stat().st_mtime for p in (ROOT / "examples").rglob("*")}
+
+
+# `loopmetric` in a shell block is this checkout's command line, as after `pip install -e .`
+SHELL_PRELUDE = f'loopmetric() {{ "{sys.executable}" -m loopmetric.cli "$@"; }}\n'
+
+
+def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", SHELL_PRELUDE + command], capture_output=True, text=True, cwd=cwd,
+                          env=_env(), timeout=600)
+
+
+def in_order(expected: list[str], printed: list[str], exact: bool) -> str | None:
+    """None when each expected line is printed after the one before (exactly, or within a line);
+    else what is missing. `...` stands for any lines."""
+    position = 0
+    for line in expected:
+        if line == "...":
+            continue
+        matches = [i for i in range(position, len(printed))
+                   if (printed[i].rstrip() == line.rstrip() if exact else line in printed[i])]
+        if not matches:
+            return f"{line!r} not printed after line {position}"
+        position = matches[0] + 1
+    return None
+
+
+def shell_commands(code: str) -> list[tuple[str, list[str], int]]:
+    """(command, the `# prints:` lines after it, the exit code its comment says) of a bash block."""
+    found: list[tuple[str, list[str], int]] = []
+    for line in code.replace("\\\n", " ").splitlines():
+        if line.startswith("# prints:") and found:
+            found[-1][1].append(line.split("# prints:", 1)[1].strip())
+        elif line.strip() and not line.lstrip().startswith("#"):
+            line = re.sub(r"^pip install .*? && ", "", line)  # the test run has every extra installed
+            said = re.search(r"exits (\d)", line.partition(" #")[2])
+            found.append((line, [], int(said.group(1)) if said else 0))
+    return found
+
+
+def console_commands(code: str) -> list[tuple[str, list[str]]]:
+    """(command, the lines shown after it) of a console block."""
+    found: list[tuple[str, list[str]]] = []
+    for line in code.splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], []))
+        elif found:
+            found[-1][1].append(line)
+    return found
+
+
+@pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
+def test_block_runs_as_pasted_and_prints_what_the_page_says(block, tmp_path):
+    for module in EXTRA_OF:
+        if block.language == "python" and re.search(rf"^\s*(from|import) {re.escape(module)}\b", block.code, re.M):
+            pytest.importorskip(module)
+    cwd = _scratch(tmp_path)
+    examples = _examples_state()
+    if block.language == "python":
+        done = subprocess.run([sys.executable, "-c", block.before + block.code], capture_output=True, text=True,
+                              cwd=cwd, env=_env(), timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        missing = in_order(expected_lines(block.code), [line.strip() for line in done.stdout.splitlines()], False)
+        assert missing is None, f"{missing}:\n{done.stdout[-3000:]}"
+    elif block.language == "bash":
+        for command, prints, code in shell_commands(block.code):
+            done = _shell(command, cwd)
+            assert done.returncode == code, f"{command}: exit {done.returncode}\n{done.stderr[-2000:]}"
+            missing = in_order(prints, done.stdout.splitlines(), False)
+            assert missing is None, f"{command}: {missing}:\n{done.stdout[-3000:]}"
+    else:
+        for command, shown in console_commands(block.code):
+            done = _shell(command, cwd)
+            missing = in_order(shown, done.stdout.splitlines() + done.stderr.splitlines(), True)
+            assert missing is None, f"{command}: {missing}:\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
+    assert _examples_state() == examples, "the block changed examples/ in the clone"
+
+
+def test_every_block_is_run_data_or_skipped_with_a_reason():
+    unknown = [b.id for b in BLOCKS if b.language not in RUN + DATA]
+    assert unknown == [], "a block with no language (or an unknown one): say `text` for output, or what it is"
+    assert all(b.skip.strip() for b in SKIPPED)
+    assert len(RUNNABLE) >= 30 and len(SKIPPED) <= 12, (len(RUNNABLE), [b.id for b in SKIPPED])
+
+
+def test_every_readme_python_block_says_what_it_prints():
+    readme = [b for b in RUNNABLE if b.page == "README.md" and b.language == "python"]
+    assert readme and all(expected_lines(b.code) for b in readme)
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b.language == "python"],
+                         ids=[b.id for b in BLOCKS if b.language == "python"])
+def test_a_block_that_needs_an_extra_is_on_a_page_that_names_it(block):
+    page = PAGES[block.page]
+    above = page[:page.index(block.code)]
+    for module, extras in EXTRA_OF.items():
+        if re.search(rf"^\s*(from|import) {re.escape(module)}\b", block.code, re.M):
+            named = [e for e in extras if re.search(rf"\[[\w,-]*(?<![\w-]){re.escape(e)}(?![\w-])[\w,-]*\]", above)]
+            assert named, f"{block.id} imports {module}: name `loopmetric[{extras[0]}]` above it"
+
+
+# -- the runner itself ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("expected", "printed", "exact", "ok"), [
+    pytest.param(["a", "b"], ["a", "x", "b"], True, True, id="in-order"),
+    pytest.param(["b", "a"], ["a", "b"], True, False, id="out-of-order"),
+    pytest.param(["a", "...", "c"], ["a", "b", "c"], True, True, id="ellipsis"),
+    pytest.param(["ab"], ["abc"], True, False, id="exact-is-whole-line"),
+    pytest.param(["ab"], ["abc"], False, True, id="prints-within-a-line"),
+    pytest.param(["a  "], ["a"], True, True, id="trailing-space"),
+])
+def test_in_order(expected, printed, exact, ok):
+    assert (in_order(expected, printed, exact) is None) is ok
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    pytest.param("loopmetric score x  # a gate: exits 1\n# prints: 2 traces\n", [("loopmetric score x  # a gate: exits 1", ["2 traces"], 1)], id="exit-and-prints"),
+    pytest.param("# a comment\nloopmetric a \\\n  --b\n", [("loopmetric a    --b", [], 0)], id="continued-line"),
+])
+def test_shell_commands(code, expected):
+    assert shell_commands(code) == expected
+
+
+def test_markers_attach_to_the_block_below():
+    text = "x\n<!-- skip: needs a server -->\n```python\nprint(1)\n```\n\n```python\nprint(2)  # prints: 2\n```\n"
+    marker = MARKER.search(text[:text.index("```python")])
+    assert marker and marker.groups() == ("skip", "needs a server")
+    second = text.index("```python", text.index("```python") + 1)
+    assert MARKER.search(text[:second]) is None
