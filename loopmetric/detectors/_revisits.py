@@ -49,10 +49,15 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
             stretch = []
         made.add(call.call)
     stretches.append(stretch)
-    states = new_states(model.calls, [kind is not None or call.error for call, kind in zip(model.calls, model.kinds)])
+    states: list[bool] = []
     findings: list[Finding] = []
     for stretch in stretches:
-        if stretch and len(stretch) <= _DETOUR * threshold and any(states[stretch[-1] + 1:]):
+        if len(stretch) < max(3, threshold - 2):
+            continue  # too short to be reported either way
+        if not states:  # computed once, and only when a stretch could be reported
+            states = new_states(model.calls, [kind is not None or call.error
+                                              for call, kind in zip(model.calls, model.kinds)])
+        if len(stretch) <= _DETOUR * threshold and any(states[stretch[-1] + 1:]):
             continue  # the walk went on to a new place: the revisits were a detour on the way
         findings.extend(_finding(model, stretch, threshold))
     return tuple(findings)
