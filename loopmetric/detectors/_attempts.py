@@ -85,18 +85,25 @@ class _Leads:
         self.calls = calls
         self.texts: list[str] = []  # each result's words, its own call's argument words left out
         self.made: set[str] = set()
+        self.words: dict[str, str] = {}  # each argument list's words, joined, read once
+
+    def _own(self, index: int) -> str:
+        args = self.calls[index].args
+        own = self.words.get(args)
+        if own is None:
+            own = self.words[args] = " ".join(argument_words(args))
+        return own
 
     def _grow(self, upto: int) -> None:
         while len(self.texts) < upto:
-            call = self.calls[len(self.texts)]
-            own = " ".join(argument_words(call.args))
-            text = result_words(call.result)
+            own = self._own(len(self.texts))
+            text = result_words(self.calls[len(self.texts)].result)
             self.texts.append(text.replace(f" {own} ", " | ", 1) if own else text)  # its echo
             self.made.add(own)
 
     def followed(self, index: int) -> bool:
         self._grow(index)
-        own = " ".join(argument_words(self.calls[index].args))
+        own = self._own(index)
         if not own or own in self.made:
             return False
         needle = f" {own} "

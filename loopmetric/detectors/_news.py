@@ -190,13 +190,14 @@ def failure_kind(call: ToolCall) -> Optional[str]:
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "units", "same_as_previous", "changes")
+    __slots__ = ("calls", "before", "after", "kinds", "failing", "units", "same_as_previous", "changes")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
         self.before: list[int] = []  # news steps before each call
         self.after: list[int] = []  # ... and after it (one more when the call itself is news)
         self.kinds: list[Optional[str]] = []
+        self.failing: list[bool] = []  # whether each call failed: an error, or a failure reported in words
         self.units: list[frozenset[str]] = []
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
         # Whether each call returned exactly what the previous call of its tool returned.
@@ -222,6 +223,7 @@ class Progress:
             self.before.append(news)
             kind = failure_kind(step)
             self.kinds.append(kind)
+            self.failing.append(step.error or kind is not None)
             previous = last_of_tool.get(step.name)
             units = info_units(step.result)
             self.units.append(units)

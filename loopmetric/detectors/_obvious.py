@@ -114,7 +114,7 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
     news = evidence_for(trace, evidence).news  # each call's failure kind, computed once for every detector
     calls = tuple(news.calls)
     window = settings.window
-    failing = [c.error or kind is not None for c, kind in zip(calls, news.kinds)]
+    failing = news.failing
     groups: dict[str, list[int]] = {}
     for index, call in enumerate(calls):
         if call.result is not None:

@@ -52,23 +52,25 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
     states: list[bool] = []
     findings: list[Finding] = []
     for stretch in stretches:
-        if len(stretch) < max(3, threshold - 2):
+        if _severity(len(stretch), threshold) is None:
             continue  # too short to be reported either way
         if not states:  # computed once, and only when a stretch could be reported
-            states = new_states(model.calls, [kind is not None or call.error
-                                              for call, kind in zip(model.calls, model.kinds)])
+            states = new_states(model.calls, model.failing)
         if len(stretch) <= _DETOUR * threshold and any(states[stretch[-1] + 1:]):
             continue  # the walk went on to a new place: the revisits were a detour on the way
         findings.extend(_finding(model, stretch, threshold))
     return tuple(findings)
 
 
+def _severity(count: int, threshold: int) -> Optional[Severity]:
+    """Severe from `threshold` revisits in a row, mild from two fewer (at least 3)."""
+    if count >= threshold:
+        return "severe"
+    return "mild" if count >= max(3, threshold - 2) else None
+
+
 def _finding(model: Progress, stretch: list[int], threshold: int) -> tuple[Finding, ...]:
-    severity: Optional[Severity] = None
-    if len(stretch) >= threshold:
-        severity = "severe"
-    elif len(stretch) >= max(3, threshold - 2):
-        severity = "mild"
+    severity = _severity(len(stretch), threshold)
     if severity is None:
         return ()
     calls = [model.calls[i] for i in stretch]
