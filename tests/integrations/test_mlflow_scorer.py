@@ -113,6 +113,12 @@ def loop_detection(trace):
 def test_a_registered_scorer_comes_back_and_scores(record, store, monkeypatch):
     """The monitoring recipe: a @scorer calling loop_feedback, registered by its source."""
     monkeypatch.setenv("MLFLOW_SERVER_ENABLE_CUSTOM_SCORERS", "true")
+    # This process is a client. MLflow takes any process that has imported uvicorn or gunicorn
+    # (another test file in the same worker may have) and then mlflow.server for a tracking
+    # server, and will not run a custom scorer there: say what this process is.
+    server = sys.modules.get("mlflow.server")
+    if server is not None:
+        monkeypatch.setattr(server, "is_running_as_server", False)
     loop_detection.register()
     from mlflow.genai.scorers import get_scorer
 
