@@ -121,6 +121,47 @@ def test_timeline_has_a_legend_of_what_it_draws(name):
     assert [t.get_text() for t in legend.get_texts()] == LEGENDS[name]
 
 
+@pytest.mark.parametrize("label, face, edge, shown_by", [
+    pytest.param("step inside a loop", "white", "black", "edge", id="the-outline-key-a-white-bar-with-the-outline"),
+    pytest.param("LLM output", "#7f7f7f", "#7f7f7f", "face", id="twin-a-bar-key-filled-with-its-colour"),
+])
+def test_timeline_keys_look_like_the_bars_they_stand_for(label, face, edge, shown_by):
+    from matplotlib.colors import to_rgba
+
+    fig = plot_timeline(example("looping_agent.json"))
+    [legend] = fig.legends
+    [key] = [h for h, t in zip(legend.legend_handles, legend.get_texts()) if t.get_text() == label]
+    assert (key.get_facecolor(), key.get_edgecolor()) == (to_rgba(face), to_rgba(edge))
+    # the key's outline is the one drawn round the steps in a loop; a bar key's fill, the bars' fill
+    drawn = {bar.get_edgecolor() if shown_by == "edge" else bar.get_facecolor() for bar in fig.axes[0].patches}
+    assert to_rgba(edge if shown_by == "edge" else face) in drawn
+
+
+@pytest.mark.parametrize("bars", [
+    pytest.param("all findings", id="the-bars-of-all-findings"),
+    pytest.param("in failing traces", id="twin-the-bars-of-failing-traces"),
+])
+def test_dataset_bars_are_drawn_in_each_patterns_colour(bars):
+    from matplotlib.colors import to_rgb
+
+    from loopmetric.plot import _PATTERN_COLOURS
+
+    def report(success, *patterns):
+        return {"score": 1.0 if success else 0.0, "success": success, "threshold": 0.5,
+                "findings": [{"pattern": p} for p in patterns]}
+
+    fig = plot_dataset([report(False, "repeated_call", "alternating_calls"), report(True, "alternating_calls"),
+                        report(False, "a_pattern_of_a_newer_version")])
+    right = fig.axes[1]
+    at = {round(tick): label.get_text() for tick, label in zip(right.get_yticks(), right.get_yticklabels())}
+    expected = {"repeated_call": _PATTERN_COLOURS["repeated_call"],
+                "alternating_calls": _PATTERN_COLOURS["alternating_calls"],
+                "a_pattern_of_a_newer_version": "#7f7f7f"}  # grey for a pattern without a colour
+    [container] = [c for c in right.containers if c.get_label() == bars]
+    drawn = {at[round(bar.get_y() + bar.get_height() / 2)]: bar.get_facecolor()[:3] for bar in container}
+    assert drawn == {pattern: to_rgb(colour) for pattern, colour in expected.items()}
+
+
 SHORT = {
     "fits": ("read the file", 20, "read the file"),
     "cut at a space": ("read the whole configuration file now", 20, "read the whole…"),

@@ -3,9 +3,11 @@ issue 12, point 3 in one table (exit code, first line of stderr, what stdout sho
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -209,6 +211,64 @@ def test_output_off_a_terminal_keeps_names_whole_and_the_summary_on_one_line(tmp
     assert lines[-1] == ("2 traces, 1 failed; patterns: repeated_call 1, repeated_text 1; 11 steps inside loops, "
                          "660 tokens, $0.0021")
     assert "severe repeated_call: search_web" in done.stdout and done.returncode == 0 and done.stderr == ""
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+BOX = re.compile(r"[\u2500-\u257f]")  # the table's box-drawing characters
+ON_A_TERMINAL = ("sub/looping.json", "healthy.json", "other/pydantic.json")
+
+
+def on_a_terminal(capsys, monkeypatch, columns):
+    """What `score` prints on a terminal `columns` wide (bold escapes dropped)."""
+    for name, value in {"COLUMNS": str(columns), "TTY_COMPATIBLE": "1", "NO_COLOR": "1"}.items():
+        monkeypatch.setenv(name, value)
+    _, out, _ = run(capsys, "score", *ON_A_TERMINAL)
+    return ANSI.sub("", out).splitlines()[:-1]  # the summary line set aside
+
+
+@pytest.mark.parametrize("narrower, drawn", [
+    pytest.param(0, "table", id="the-narrowest-terminal-with-a-table-holds-it-whole"),
+    pytest.param(1, "plain", id="twin-one-column-narrower-plain-aligned-rows"),
+])
+def test_the_score_table_is_drawn_only_when_whole_names_and_words_fit_the_terminal(workdir, capsys, monkeypatch,
+                                                                                   narrower, drawn):
+    narrowest = 200
+    assert BOX.search("".join(on_a_terminal(capsys, monkeypatch, narrowest)))  # wide: a table
+    while BOX.search("".join(on_a_terminal(capsys, monkeypatch, narrowest - 1))):
+        narrowest -= 1
+    lines = on_a_terminal(capsys, monkeypatch, narrowest - narrower)
+    plain_words = " ".join(on_a_terminal(capsys, monkeypatch, narrowest - 1)).split()
+    for name in ON_A_TERMINAL:  # each name whole on one line, wherever it is drawn
+        assert sum(name in line for line in lines) == 1, lines
+    # every word of every cell whole (a finding wraps at spaces only), nothing else printed
+    assert sorted(BOX.sub(" ", " ".join(lines)).split()) == sorted(plain_words)
+    if drawn == "table":
+        # drawn as soon as it fits: the findings column wrapped down to its longest word (and its margins)
+        findings = [line.split("\u2502")[4] for line in lines if line.startswith("\u2502")]
+        longest = max(len(word) for cell in findings for word in cell.split())
+        assert {len(cell) for cell in findings} == {longest + 2} and max(map(len, lines)) == narrowest
+    else:
+        assert not BOX.search("".join(lines)) and len(lines) == 1 + len(ON_A_TERMINAL)
+        assert [line.split()[0] for line in lines[1:]] == list(ON_A_TERMINAL)
+
+
+@pytest.mark.parametrize("flag, name, report", [
+    pytest.param("--html", "x" * 300 + ".html", "HTML report", id="html-name-too-long"),
+    pytest.param("--junit", "x" * 300 + ".xml", "JUnit report", id="junit-name-too-long"),
+    pytest.param("--html", "report.html", None, id="twin-html-written"),
+    pytest.param("--junit", "report.xml", None, id="twin-junit-written"),
+])
+def test_a_report_that_cannot_be_written_is_one_line_naming_the_file_and_why(workdir, capsys, flag, name, report):
+    if flag == "--html":
+        pytest.importorskip("jinja2")
+    code, out, err = run(capsys, "score", "looping.json", flag, name)
+    assert "looping.json" in out  # scored and shown before the report was written
+    if report is None:
+        assert code == 0 and (workdir / name).is_file() and "cannot write" not in err
+    else:
+        why = os.strerror(errno.ENAMETOOLONG)
+        assert (code, err) == (2, f"loopmetric: cannot write the {report} {name}: {why}\n")
+        assert [path.name for path in workdir.iterdir() if path.name.startswith((".", "x"))] == []
 
 
 def test_summary_writes_numbers_one_way(workdir, capsys):

@@ -263,6 +263,26 @@ def test_write_report_takes_traces_pairs_and_unreadable(tmp_path):
         write_report(tmp_path / "c.html", traces, settings={"threshold": 0.3})
 
 
+@pytest.mark.parametrize("limit_below_details, packed", [
+    pytest.param(0, False, id="details-exactly-at-the-limit-stay-json"),
+    pytest.param(1, True, id="twin-details-one-character-over-the-limit-gzipped"),
+])
+def test_detail_blocks_are_gzipped_only_when_larger_than_the_limit(monkeypatch, limit_below_details, packed):
+    from loopmetric.html import _render
+
+    paths = [ROOT / "examples" / "looping_agent.json", ROOT / "examples" / "healthy_agent.json"]  # ASCII only
+    traces = [loaded.trace for path in paths for loaded in load_traces(str(path))]
+    entries = entries_of(traces, LoopSettings())
+    blocks = [text for attrs, text in Page(_render.render(entries, LoopSettings(), compress=False)).scripts
+              if re.fullmatch(r"d\d+", attrs.get("id", ""))]
+    details = sum(len(text) for text in blocks)
+    assert blocks and details == len("".join(blocks).encode("utf-8"))
+    monkeypatch.setattr(_render, "COMPRESS_OVER", details - limit_below_details)
+    page = Page(_render.render(entries, LoopSettings()))
+    types = {attrs["type"] for attrs, _ in page.scripts if re.fullmatch(r"d\d+", attrs.get("id", ""))}
+    assert types == {"application/gzip+base64" if packed else "application/json"}
+
+
 # ---- in a real browser ------------------------------------------------------------------------------------
 
 

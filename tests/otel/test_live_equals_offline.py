@@ -173,6 +173,27 @@ def test_live_findings_equal_the_offline_findings(make):
     assert unmatched == []  # no alarm the offline metric does not back
 
 
+STATUS, LOG, NEWER_LOG = ("get_status", "running"), ("read_log", "line 1"), ("read_log", "line 2")
+
+
+@pytest.mark.parametrize("calls, expected", [
+    pytest.param([STATUS, STATUS, LOG, STATUS], [], id="a-new-call-after-the-second-repeat-no-loop"),
+    pytest.param([LOG, STATUS, STATUS, NEWER_LOG, STATUS], [],
+                 id="a-call-returning-something-new-after-the-second-repeat-no-loop"),
+    pytest.param([LOG, STATUS, STATUS, LOG, STATUS], [("repeated_result", (4, 6, 10))],
+                 id="twin-a-call-made-before-with-the-same-result-a-loop"),
+    pytest.param([STATUS, STATUS, STATUS], [("repeated_result", (2, 4, 6))], id="twin-nothing-between-a-loop"),
+])
+def test_a_repeat_is_no_loop_when_something_new_happened_before_its_last_step(calls, expected):
+    run = Run()
+    for name, result in calls:
+        run.tool(name, {"job": 7}, result)
+    document = run.reply("Done.").otlp()
+    live = [(finding.pattern, finding.steps) for _, finding in live_findings(document)]
+    _, offline = offline_findings(document)
+    assert live == [(finding.pattern, tuple(finding.steps)) for finding in offline] == expected
+
+
 def test_the_examples_have_loops_the_guard_sees():
     """The table above cannot pass on files without loops: each example alarms."""
     for name in ("otlp_pydantic_ai.json", "otlp_openinference.json"):

@@ -155,6 +155,29 @@ def test_the_loop_span_carries_the_finding_and_sits_in_the_trace():
     assert processor.stats.spans == 7  # the root and 3 x (reply, tool); its own loop span not fed back
 
 
+@pytest.mark.parametrize("under_an_agent", [
+    pytest.param(False, id="a-reply-that-is-the-root-its-loop-span-under-that-reply"),
+    pytest.param(True, id="twin-a-reply-under-an-agent-span-its-loop-span-under-the-agent"),
+])
+def test_the_loop_span_sits_under_the_loops_parent_span_or_under_a_root_that_completed_it(under_an_agent):
+    tracer, processor, found, exporter = watched()
+    agent = Agent(tracer) if under_an_agent else None
+    same = [("poll", {"job": 1})] * (2 * LoopSettings().repeated_call_threshold)  # the guard's repeated_call
+    parts = [{"type": "tool_call", "name": n, "arguments": a} for n, a in same]
+    reply = tracer.start_span("chat m", context=agent.context if agent else None, attributes={
+        "gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps([{"role": "assistant",
+                                                                                "parts": parts}])})
+    reply.end()
+    if agent:
+        agent.end()
+    assert processor.stats.failures == 0
+    [(_, finding)] = found
+    [span] = [s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]
+    expected = (agent.root if agent else reply).get_span_context()
+    assert finding.pattern == "repeated_call"
+    assert (span.context.trace_id, span.parent.span_id) == (expected.trace_id, expected.span_id)
+
+
 def test_a_given_tracer_provider_gets_the_loop_span_and_it_is_not_fed_back():
     provider, exporter = TracerProvider(), InMemorySpanExporter()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
