@@ -69,7 +69,8 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                     findings.extend(_finding(model, name, attempts, threshold))
             break
         if failed_alike:
-            succeeded = kind is None and not call.error and (window is None or index - failed_alike[-1] <= window)
+            succeeded = (kind is None and not call.error and call.result is not None  # a result the trace records
+                         and (window is None or index - failed_alike[-1] <= window))
             if not succeeded:  # a run of attempts that ends in success is progress
                 for attempts in near_identical_groups(model.calls, failed_alike):
                     findings.extend(_finding(model, call.name, attempts, threshold))

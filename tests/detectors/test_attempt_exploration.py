@@ -147,6 +147,12 @@ PROGRESS_LOOPS = [
                     for n in (7421, 7422, 7423)],
                   tool("pay", {"payment_id": "card_7424"}, output="Error: the card was declined by the bank")],
                  id="ids-refused-then-another-failure"),
+    # A call whose result the trace does not record (a span format that stops at the last model call)
+    # did not succeed: it is unknown, and ends no run of attempts.
+    pytest.param([*[tool("pay", {"payment_id": f"card_{n}"}, output="Error: insufficient balance on this card")
+                    for n in (7421, 7422, 7423)],
+                  tool("pay", {"payment_id": "card_7424"})],
+                 id="ids-refused-then-a-call-with-no-recorded-result"),
 ]
 
 
