@@ -59,6 +59,11 @@ class ProcessorStats:
     """With `background`: spans not read because `max_queue` spans were waiting (or after shutdown)."""
 
 
+# The processor's thread hands the GIL back this often while it reads (the interpreter's own switch
+# interval is 5 ms: a program whose model call returned would wait that long for it).
+_YIELD_AFTER = 0.0005
+
+
 def guard_settings(settings: LoopSettings) -> GuardSettings:
     """The guard settings for the offline `LoopSettings`: the same window and thresholds (the
     repeated-call one doubled, see below), results compared as offline (volatile ids masked,
@@ -241,10 +246,15 @@ class LoopSpanProcessor(SpanProcessor):
 
     def _drain(self) -> None:
         queue = self._queue
+        clock = time.perf_counter
         while True:
+            held = clock()
             while queue:
                 self._busy = True
                 self._process(queue.popleft())
+                if clock() - held > _YIELD_AFTER:  # the GIL back to the program if it waits for it
+                    time.sleep(0)
+                    held = clock()
             self._busy = False
             if self._stopped:
                 return
