@@ -114,6 +114,24 @@ def test_results_are_matched_by_call_id_when_given():
     assert (decision.action, decision.loop.pattern) == ("nudge", "repeated_result")
 
 
+@pytest.mark.parametrize("steps, settings, pattern", [
+    pytest.param(AB * 3, {"window": 10}, "alternating_calls", id="an-a-b-cycle-at-the-default-window"),
+    pytest.param(AB * 3, {"window": 7}, "alternating_calls", id="an-a-b-cycle-at-a-chosen-window"),
+    pytest.param(ABC * 3, {"window": 12, "max_cycle_length": 3}, "alternating_calls",
+                 id="a-three-call-cycle-at-a-chosen-window"),
+    pytest.param([READ_A] * 4, {"window": 7}, "repeated_result", id="twin-a-repeated-result-at-a-chosen-window"),
+])
+def test_a_reported_loop_says_how_many_recent_calls_the_guard_looked_at(steps, settings, pattern):
+    """`DetectedLoop.window` (in guard-replay's JSON too) is the guard's window, for every call pattern."""
+    guard, found = LoopGuard(**settings), []
+    for _, name, args, result in steps:
+        decision = guard.before_call(name, args)
+        if decision.loop is not None:
+            found.append(decision.loop)
+        guard.after_call(result)
+    assert [(loop.pattern, loop.window) for loop in found] == [(pattern, settings["window"])]
+
+
 def test_memory_is_bounded_by_the_window_on_a_100000_step_run():
     guard = LoopGuard()
 

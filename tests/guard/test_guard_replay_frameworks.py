@@ -151,3 +151,39 @@ def test_replay_of_a_recording_without_an_adapter_gives_each_result_to_its_own_c
     decided = decisions(_anthropic_run(probe_answered))
     reads = [d for _, call_id, d in decided if call_id][1:]  # the four reads
     assert [d.loop.pattern if d.loop else None for d in reads] == [None, None, None, "repeated_result"]
+
+
+FAILED, RETURNED = True, False
+
+
+def _anthropic_reads(outcomes: list[bool]) -> list[dict]:
+    """The same read made once per outcome, each answered "file is locked", as an error or as its result."""
+    messages: list[dict] = [{"role": "user", "content": "go"}]
+    for i, failed in enumerate(outcomes):
+        messages.append({"role": "assistant", "content": [
+            {"type": "tool_use", "id": f"tu{i}", "name": "read", "input": {"path": "a"}}]})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"tu{i}", "content": "file is locked", "is_error": failed}]})
+    return messages + [{"role": "assistant", "content": [{"type": "text", "text": "done"}]}]
+
+
+@pytest.mark.parametrize("outcomes, expected", [
+    pytest.param([FAILED, RETURNED, FAILED, RETURNED], [None] * 4,
+                 id="a-failure-and-a-result-of-the-same-text-are-not-the-same-result"),
+    pytest.param([FAILED] * 4, [None, None, None, "repeated_result"], id="twin-the-same-failure-four-times"),
+    pytest.param([RETURNED] * 4, [None, None, None, "repeated_result"], id="twin-the-same-result-four-times"),
+])
+def test_a_replayed_call_that_failed_is_a_failure_to_the_guard_as_it_was_live(outcomes, expected):
+    """Replaying a recording without an adapter (here Anthropic Messages) tells the core guard which
+    calls failed, as the agent loop did live (`after_call(..., error=True)`)."""
+    from loopmetric.guard._trace_replay import decisions
+    from loopmetric.guard.core import LoopGuard
+
+    replayed = [d.loop.pattern if d.loop else None for _, call_id, d in decisions(_anthropic_reads(outcomes))
+                if call_id]
+    guard, live = LoopGuard(), []
+    for failed in outcomes:
+        decision = guard.before_call("read", {"path": "a"})
+        live.append(decision.loop.pattern if decision.loop else None)
+        guard.after_call("file is locked", error=failed)
+    assert replayed == live == expected
