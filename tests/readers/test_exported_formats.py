@@ -113,6 +113,25 @@ def test_an_error_result_is_read_as_an_error_and_its_twin_as_a_result(build, is_
     assert "permission check refused" in (call.result or "")
 
 
+IMAGE = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
+
+
+@pytest.mark.parametrize("role, parts, notes", [
+    pytest.param("user", [{"text": "And this one?"}, IMAGE],
+                 ("1 parts that are not text or function responses; skipped.",), id="an-image-the-user-sent"),
+    pytest.param("model", [{"text": "Here it is."}, IMAGE],
+                 ("1 parts that are not text or function calls; skipped.",), id="an-image-the-model-sent"),
+    pytest.param("user", [{"text": "And this one?"}], (), id="twin-text-only-nothing-skipped"),
+])
+def test_a_gemini_part_that_is_not_read_is_noted_as_what_that_side_can_send(role, parts, notes):
+    contents = [{"role": "user", "parts": [{"text": "Describe the picture."}]},
+                {"role": "model", "parts": [{"text": "A cat."}]},
+                {"role": role, "parts": parts},
+                {"role": "model", "parts": [{"text": "Done."}]}]
+    trace = read_trace({"contents": contents})
+    assert (trace.source, trace.notes) == ("gemini", notes)
+
+
 # -- the reproductions of the issue ----------------------------------------------------------
 
 def _anthropic_run(results: list[str]) -> list[dict]:

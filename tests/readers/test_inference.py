@@ -252,3 +252,26 @@ def test_the_prompts_read_human_roles_and_untyped_parts(messages, expected):
     from loopmetric.readers._inference import prompt_messages
 
     assert prompt_messages(messages) == expected
+
+
+def _input_of(size: int) -> list[dict]:
+    """An LLM input of `size` messages: the task, `size - 3` earlier turns, then a reply and its answer."""
+    earlier = [{"role": "user" if n % 2 else "assistant", "content": f"turn {n}"} for n in range(size - 3)]
+    return [{"role": "user", "content": "task"}, *earlier, {"role": "assistant", "content": "a"},
+            {"role": "user", "content": "again"}]
+
+
+@pytest.mark.parametrize(("size", "read"), [
+    pytest.param(5, True, id="twin-under-the-limit-read"),
+    pytest.param(6, True, id="exactly-at-the-limit-read"),
+    pytest.param(7, False, id="one-message-over-the-limit-not-read"),
+])
+def test_an_llm_input_is_read_for_the_other_sides_turn_up_to_its_message_limit(monkeypatch, size, read):
+    """Inputs longer than `_MAX_MESSAGES` are not walked (a bounded cost per LLM call); one at the limit is."""
+    from loopmetric.readers import _inference
+
+    monkeypatch.setattr(_inference, "_MAX_MESSAGES", 6)
+    messages = _input_of(size)
+    assert len(messages) == size
+    assert _inference.other_side_turn(messages) == ("again" if read else None)
+    assert _inference.prompt_messages(messages) == ([("first user prompt", "task")] if read else [])

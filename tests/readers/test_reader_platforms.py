@@ -252,6 +252,52 @@ def test_mlflow_spans_are_read_by_their_ids_in_either_version(make):
     assert trace.notes == ()
 
 
+def _listed_out_of_order(make, start=lambda n: n) -> dict:
+    """Three tool spans started in the order page 0, 1, 2, listed 2, 0, 1."""
+    return {"info": {}, "data": {"spans": [
+        make("r", None, "AGENT", "agent", {"q": 1}, None, start(0)),
+        *[make(f"t{i}", "r", "TOOL", "fetch", {"page": i}, f"page {i}", start(10 + i)) for i in (2, 0, 1)]]}}
+
+
+def _no_start(make):
+    def made(*args):
+        span = make(*args)
+        span.pop("start_time_unix_nano", None)
+        span.pop("start_time", None)
+        return span
+    return made
+
+
+@pytest.mark.parametrize("trace, pages", [
+    pytest.param(_listed_out_of_order(mlflow_span), [0, 1, 2], id="mlflow-3-start-time-unix-nano"),
+    pytest.param(_listed_out_of_order(mlflow_span, start=str), [0, 1, 2], id="mlflow-3-start-time-as-digits"),
+    pytest.param(_listed_out_of_order(mlflow2_span), [0, 1, 2], id="mlflow-2-start-time"),
+    pytest.param(_listed_out_of_order(_no_start(mlflow_span)), [2, 0, 1], id="twin-no-start-time-in-listed-order"),
+])
+def test_mlflow_spans_are_read_in_the_order_they_started(trace, pages):
+    assert [c.args for c in read_trace(trace).tool_calls] == [f'{{"page":{page}}}' for page in pages]
+
+
+def _mlflow_trace_object(sample: dict):
+    pytest.importorskip("mlflow.entities")
+    from mlflow.entities import Trace
+
+    return Trace.from_dict(sample)
+
+
+@pytest.mark.parametrize("given", [
+    pytest.param(_mlflow_trace_object, id="an-mlflow-entities-trace-object"),
+    pytest.param(json.dumps, id="twin-its-json-text"),
+    pytest.param(lambda sample: sample, id="twin-its-dict"),
+])
+def test_read_mlflow_trace_takes_the_trace_object_as_well_as_its_json(given):
+    from loopmetric.readers import read_mlflow_trace
+
+    sample = json.loads((EXAMPLES / SAMPLES["mlflow"]).read_text())
+    trace = read_mlflow_trace(given(sample))
+    assert trace == read_mlflow_trace(sample) and trace.tool_calls and trace.source == "mlflow"
+
+
 @pytest.mark.parametrize(("span", "expected"), [
     pytest.param(mlflow_span("t", "r", "TOOL", "fetch", {"url": "x"}, "late output", 1) | {
         "status": {"code": "STATUS_CODE_ERROR", "message": ""}}, ("error", True), id="status-error-no-message"),
