@@ -23,7 +23,7 @@ pytest.importorskip("jinja2")
 
 from loopmetric import LoopSettings, detect_loops, load_traces, read_deepeval_trace
 from loopmetric.html import write_report
-from loopmetric.html._render import CHUNK, entries_of, write
+from loopmetric.html._render import CHUNK, entries_of, render, write
 
 from tests._traces import agent, llm, tool
 
@@ -490,3 +490,41 @@ def test_the_summary_sums_the_tokens_spent_in_loops_over_the_traces_that_record_
     spent = [detect_loops(t).loop_tokens for t in traces]
     assert summary(entries)["loop_tokens"] == (sum(spent) if tokens else None)
     assert all(spent) is tokens  # the loops were found and, when recorded, cost tokens
+
+
+def _repeated(*pairs) -> dict:
+    """Four rounds of the (reply, call) pairs: a loop whose finding says what repeated."""
+    steps = []
+    for _ in range(4):
+        for reply, (name, args, output) in pairs:
+            steps += ([llm(reply)] if reply else []) + [tool(name, args, output=output)]
+    return agent(*steps)
+
+
+def _finding_fields_the_page_reads() -> set[str]:
+    script = (ROOT / "loopmetric" / "html" / "templates" / "report.js").read_text(encoding="utf-8")
+    card = script[script.index("function findingCard(f"):]
+    return set(re.findall(r"\bf\.(\w+)", card[:card.index("return card;")]))
+
+
+@pytest.mark.parametrize("trace, repeated", [
+    pytest.param(_repeated(("Checking the job.", ("status", {"job": "42"}, "running"))),
+                 {"repeated_result": [['status({"job":"42"}) -> running', [2, 4, 6, 8]]],
+                  "repeated_text": [["Checking the job.", [3, 5, 7]]]}, id="a-repeated-call-and-its-repeated-reply"),
+    pytest.param(_repeated((None, ("status", {"job": "a"}, "running")), (None, ("status", {"job": "b"}, "queued"))),
+                 {"alternating_calls": [['status({"job":"a"}) -> running', [1, 3, 5, 7]],
+                                        ['status({"job":"b"}) -> queued', [2, 4, 6, 8]]]},
+                 id="twin-two-calls-in-turn-each-listed-with-its-own-steps"),
+    pytest.param(agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text")), {},
+                 id="twin-a-healthy-trace-has-nothing-repeated"),
+])
+def test_each_finding_on_the_page_says_what_repeated_at_which_steps(trace, repeated):
+    """The detail block of a trace holds, for each finding, every field the page's script draws its
+    card from, "What repeated" among them: each text with the steps it was at."""
+    entries = entries_of([trace], LoopSettings())
+    [block] = [text for attrs, text in Page(render(entries, LoopSettings(), compress=False)).scripts
+               if attrs.get("id") == "d0"]
+    [detail] = json.loads(block)
+    fields = _finding_fields_the_page_reads()
+    assert "content" in fields and all(fields <= set(finding) for finding in detail["findings"])
+    assert {finding["pattern"]: finding["content"] for finding in detail["findings"]} == repeated
