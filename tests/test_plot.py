@@ -213,3 +213,32 @@ def test_a_timeline_row_of_a_call_says_what_came_back_and_whether_it_failed(erro
 
     step = tool("read", {"path": "a"}, error=error) if error else tool("read", {"path": "a"}, output="contents")
     assert timeline_data(read_deepeval_trace(agent(step))).labels == [label]
+
+
+@pytest.mark.parametrize("name, pattern", [
+    pytest.param("looping_agent.json", None, id="two-loops-each-banded-in-its-patterns-colour"),
+    pytest.param("otlp_openinference.json", None, id="an-alternation-banded-in-its-colour"),
+    pytest.param("looping_agent.json", "a_pattern_of_a_newer_version", id="a-pattern-without-a-colour-drawn-red"),
+])
+def test_each_loop_is_banded_from_its_first_to_its_last_step_in_its_patterns_colour(name, pattern):
+    from dataclasses import replace
+
+    from matplotlib.colors import to_rgb
+
+    from loopmetric.plot import _PATTERN_COLOURS
+
+    trace = example(name)
+    report = detect_loops(trace)
+    if pattern is not None:  # a report naming a pattern this version has no colour for
+        report = replace(report, findings=tuple(replace(f, pattern=pattern) for f in report.findings))
+    ax = plot_timeline(trace, report).axes[0]
+    row_of = {label.get_text(): tick for tick, label in zip(ax.get_yticks(), ax.get_yticklabels())}
+    bands = [patch for patch in ax.patches if patch.get_alpha() is not None and patch.get_alpha() < 1]
+    columns = finding_columns(ax.figure)
+    assert len(bands) == len(columns) == len(report.findings) > 0
+    for finding, band, column in zip(report.findings, bands, columns):
+        colour = to_rgb(_PATTERN_COLOURS[finding.pattern] if pattern is None else "#d62728")
+        shaded = {label for label, tick in row_of.items() if band.get_y() < tick < band.get_y() + band.get_height()}
+        steps = {f"step {s}" for s in range(finding.steps[0], finding.steps[-1] + 1)}
+        assert shaded == steps & set(row_of)  # the rows of its first to its last step, no more
+        assert to_rgb(band.get_facecolor()) == to_rgb(column.get_color()) == colour

@@ -438,3 +438,18 @@ def test_none_turns_a_pattern_off_when_called_programmatically(capsys):
                     "--repetition-threshold", "6", "--window", "none")
     patterns = {f["pattern"] for f in json.loads(out)["findings"]}
     assert "repeated_result" not in patterns
+
+
+@pytest.mark.parametrize("args, code, shown", [
+    pytest.param(["-h"], 0, "out", id="short-help-says-what-to-install"),
+    pytest.param(["--help"], 0, "out", id="long-help-says-what-to-install"),
+    pytest.param(["runs/"], 2, "err", id="twin-a-replay-is-a-usage-error-naming-the-missing-extra"),
+])
+def test_guard_replay_without_its_extra_answers_help_and_refuses_a_replay(capsys, monkeypatch, args, code, shown):
+    monkeypatch.setitem(sys.modules, "loopmetric.cli._guard_replay", None)  # the core install: import fails
+    assert main(["guard-replay", *args]) == code
+    out = capsys.readouterr()
+    said, silent = (out.out, out.err) if shown == "out" else (out.err, out.out)
+    assert silent == ""
+    assert said.startswith("usage: loopmetric guard-replay PATH..." if code == 0 else "loopmetric: ")
+    assert ("needs loopmetric[pydantic-ai]" in said) == (code == 0)

@@ -107,16 +107,18 @@ def test_score_json_lines_are_written_with_sorted_keys(files, capsys):
         assert line == json.dumps(json.loads(line), sort_keys=True)  # byte for byte: stable diffs between runs
 
 
-@pytest.mark.parametrize("options, title", [
-    pytest.param([], "loopmetric report", id="the-default-title"),
-    pytest.param(["--title", "Nightly agents"], "Nightly agents", id="twin-a-title-given"),
+@pytest.mark.parametrize("command, options, title", [
+    pytest.param("report", [], "loopmetric report", id="the-default-title"),
+    pytest.param("report", ["--title", "Nightly agents"], "Nightly agents", id="twin-a-title-given"),
+    pytest.param("score", [], "loopmetric report", id="the-page-of-score-html-has-the-default-title"),
 ])
-def test_the_report_page_is_titled_loopmetric_report_unless_told(options, title, tmp_path):
+def test_the_report_page_is_titled_loopmetric_report_unless_told(command, options, title, tmp_path):
     pytest.importorskip("jinja2")
     from pathlib import Path
 
     out = tmp_path / "r.html"
-    assert main(["report", str(Path(__file__).resolve().parents[2] / "examples" / "healthy_agent.json"), "-o", str(out), *options]) == 0
+    trace = str(Path(__file__).resolve().parents[2] / "examples" / "healthy_agent.json")
+    assert main([command, trace, "-o" if command == "report" else "--html", str(out), *options]) == 0
     assert f"<title>{title}</title>" in out.read_text(encoding="utf-8")
 
 

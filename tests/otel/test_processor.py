@@ -83,6 +83,25 @@ def test_bad_options_say_what_is_wrong(options, words):
         LoopSpanProcessor(**options)
 
 
+@pytest.mark.parametrize("options, accepted", [
+    pytest.param({"background": True, "max_queue": 1}, True, id="a-queue-of-one-span"),
+    pytest.param({"background": True, "max_queue": 0}, False, id="twin-a-queue-of-none"),
+    pytest.param({"max_traces": 1}, True, id="one-trace-at-a-time"),
+    pytest.param({"max_traces": 0}, False, id="twin-no-trace-at-all"),
+])
+def test_a_limit_of_one_is_allowed_and_a_limit_of_none_is_not(options, accepted):
+    [(option, value)] = [(k, v) for k, v in options.items() if k != "background"]
+    if not accepted:
+        with pytest.raises(ValueError, match=f"Expected argument .{option}. to be an int >= 1, but got {value}"):
+            LoopSpanProcessor(**options)
+        return
+    processor = LoopSpanProcessor(**options)
+    try:
+        assert getattr(processor, option) == value
+    finally:
+        processor.shutdown()
+
+
 def test_options_are_keyword_only():
     with pytest.raises(TypeError):
         LoopSpanProcessor(print)  # type: ignore[misc]
@@ -191,6 +210,26 @@ def test_a_given_tracer_provider_gets_the_loop_span_and_it_is_not_fed_back():
     agent.end()
     assert [s.name for s in exporter.get_finished_spans()] == [LOOP_SPAN_NAME]
     assert processor.stats.spans == 7 and processor.stats.loops == 1
+
+
+@pytest.mark.parametrize("given_provider", [
+    pytest.param(True, id="a-given-tracer-provider-its-loop-span-in-the-runs-trace"),
+    pytest.param(False, id="twin-the-provider-it-was-added-to-its-loop-span-in-the-runs-trace"),
+])
+def test_the_loop_span_sits_in_the_runs_trace_under_the_agent_whichever_provider_gets_it(given_provider):
+    provider, exporter = TracerProvider(), InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    processor = LoopSpanProcessor(tracer_provider=provider) if given_provider else LoopSpanProcessor()
+    run_provider = TracerProvider() if given_provider else provider
+    run_provider.add_span_processor(processor)
+    agent = Agent(run_provider.get_tracer("test"))
+    for _ in range(3):
+        agent.call("poll", {"job": 1}, "running")
+    agent.end()
+    [span] = [s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]
+    root = agent.root.get_span_context()
+    assert span.parent is not None
+    assert (span.context.trace_id, span.parent.span_id) == (root.trace_id, root.span_id)
 
 
 def test_no_loop_span_when_told_not_to():

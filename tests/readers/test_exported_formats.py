@@ -404,3 +404,28 @@ def test_responses_items_name_a_call_by_its_name_else_by_its_type(call, name):
     items = [{"role": "user", "content": "Is job 42 done?"}, call,
              {"type": call["type"] + "_output", "call_id": "c1", "output": "running"}]
     assert [c.name for c in read_trace(items, format="responses").tool_calls] == [name]
+
+
+def _gemini_parallel_lookups(ids, answered):
+    """Two calls of one function in one model content, then their responses in the `answered` order."""
+    def part(kind, q):
+        body = {"name": "lookup", **({"args": {"q": q}} if kind == "functionCall" else
+                                     {"response": {"output": f"found {q}"}})}
+        return {kind: {**body, "id": f"id-{q}"} if ids else body}
+
+    return [{"role": "user", "parts": [{"text": "Look up x and y."}]},
+            {"role": "model", "parts": [part("functionCall", "x"), part("functionCall", "y")]},
+            {"role": "user", "parts": [part("functionResponse", q) for q in answered]},
+            {"role": "model", "parts": [{"text": "Both found."}]}]
+
+
+@pytest.mark.parametrize("ids, answered", [
+    pytest.param(True, "yx", id="calls-with-ids-answered-out-of-order-each-gets-its-own"),
+    pytest.param(True, "xy", id="calls-with-ids-answered-in-order"),
+    pytest.param(False, "xy", id="twin-calls-without-ids-paired-by-name-and-order"),
+])
+def test_gemini_function_responses_answer_the_call_of_their_id(ids, answered):
+    trace = read_trace(_gemini_parallel_lookups(ids, answered))
+    assert trace.source == "gemini"
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == [
+        ("lookup", '{"q":"x"}', "found x"), ("lookup", '{"q":"y"}', "found y")]

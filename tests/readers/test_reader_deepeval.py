@@ -164,3 +164,17 @@ def test_a_span_tree_of_other_mappings_or_objects_reads_as_the_same_tree_of_dict
     assert [(c.name, c.args, c.result, c.error) for c in read.tool_calls] == \
         [(c.name, c.args, c.result, c.error) for c in twin.tool_calls]
     assert len(read.tool_calls) == 2 and read.notes == twin.notes
+
+
+@pytest.mark.parametrize("root_name, named", [
+    pytest.param("research agent", "research agent", id="a-root-with-a-name-names-the-trace"),
+    pytest.param(None, "", id="a-root-named-none-leaves-it-unnamed"),
+    pytest.param(42, "", id="a-root-named-by-a-number-leaves-it-unnamed"),
+])
+def test_a_trace_is_named_after_its_root_span_only_when_that_name_is_text(root_name, named):
+    from loopmetric import detect_loops
+
+    trace = agent(tool("search", {"q": "x"}, output="nothing"), name=root_name)
+    assert read_deepeval_trace(trace).name == named
+    assert detect_loops(trace).trace_name == named  # the report's name of the trace
+    assert read_deepeval_trace(trace, name="run-7.json").name == "run-7.json"  # a name given wins

@@ -126,6 +126,25 @@ def test_openinference_flattened_messages_and_tool_spans():
     assert (out.text, out.input_tokens, out.output_tokens) == ("Looking it up.", 100.0, 7.0)
 
 
+@pytest.mark.parametrize("kind, span_type, a_call", [
+    pytest.param("RETRIEVER", "retriever", True, id="a-retriever-span-is-a-call-and-its-repeats-a-loop"),
+    pytest.param("TOOL", "tool", True, id="twin-a-tool-span-is-a-call-too"),
+    pytest.param("CHAIN", "base", False, id="twin-a-chain-span-is-no-call"),
+])
+def test_openinference_retriever_spans_are_calls_named_after_the_span(kind, span_type, a_call):
+    root = otlp_span("root", "agent", 0, {"openinference.span.kind": "AGENT"})
+    searches = [otlp_span(f"r{i}", "vector_search", i + 1, {"openinference.span.kind": kind,
+                                                             "input.value": "refund policy",
+                                                             "output.value": "no documents"}, parent="root")
+                for i in range(3)]
+    [trace] = read_otlp_traces(otlp(root, *searches))
+    assert [s.type for s in trace.spans] == ["agent"] + [span_type] * 3
+    assert shape(trace) == [("tool", "vector_search", "no documents", False)] * 3 * a_call
+    report = detect_loops(trace)
+    assert [(f.pattern, f.tools) for f in report.findings] == [("repeated_result", ("vector_search",))] * a_call
+    assert report.tool_calls == 3 * a_call
+
+
 @pytest.mark.parametrize(("spans", "note"), [
     pytest.param([otlp_span("a", "x", 1, {}, parent="b"), otlp_span("b", "y", 2, {}, parent="a")],
                  "form a cycle", id="parent-cycle"),
