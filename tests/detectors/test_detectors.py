@@ -103,6 +103,24 @@ def test_repeated_result_off():
     assert run(detect_repeated_results, *same(n=9), settings=LoopSettings(repeated_result_threshold=None)) == []
 
 
+@pytest.mark.parametrize(("first", "second", "alike"), [
+    pytest.param({"output": "r"}, {"output": "r"}, True, id="twin-the-same-result-rests-on-the-same-fingerprints"),
+    pytest.param({"output": "r"}, {"output": "s"}, False, id="another-result-rests-on-another-fingerprint"),
+    pytest.param({"error": "Boom"}, {"error": "Disk full"}, False, id="another-error-rests-on-another-fingerprint"),
+])
+def test_a_repeated_outcome_rests_on_the_calls_and_the_outcomes_fingerprints(first, second, alike):
+    """A `repeated_result` / `repeated_error` finding names what it rests on: the call's fingerprint
+    and the fingerprint of the result (or error) it kept getting, so two such loops of the same call
+    are told apart by what came back."""
+    def rests_on(outcome: dict) -> tuple[str, ...]:
+        trace = read_deepeval_trace(agent(*[tool("t", {"k": 1}, **outcome)] * 3))
+        (finding,) = detect_repeated_results(trace, DEFAULT)
+        call = trace.tool_calls[0]
+        assert finding.fingerprints == (call.call, call.outcome)
+        return finding.fingerprints
+    assert (rests_on(first) == rests_on(second)) is alike
+
+
 def ab(n, period=2):
     names = "abcd"[:period]
     return [tool(name, {"x": name}, output=name.upper()) for _ in range(n) for name in names]
@@ -179,6 +197,21 @@ def test_stagnation_near_duplicates_and_reset_by_new_result():
     assert run(detect_reasoning_stagnation, *texts) == [("reasoning_stagnation", "severe", 3)]
     interleaved = [texts[0], tool("q", {"i": 1}, output="x"), texts[1], tool("q", {"i": 2}, output="y"), texts[2]]
     assert run(detect_reasoning_stagnation, *interleaved) == []
+
+
+@pytest.mark.parametrize(("texts", "detector", "similar"), [
+    pytest.param(["Same."] * 3, detect_repeated_text, False, id="an-exact-repeat-carries-no-similarity"),
+    pytest.param([LONG.format(n=n) for n in ("alpha", "beta", "gamma")], detect_reasoning_stagnation, True,
+                 id="twin-near-duplicates-carry-their-similarity"),
+])
+def test_only_a_near_duplicate_finding_carries_a_similarity(texts, detector, similar):
+    """`similarity` is how alike near-duplicate outputs were (at least the threshold, under 1); an
+    exact repeat has none to give (None, not 1.0)."""
+    (finding,) = detector(read_deepeval_trace(agent(*[llm(t) for t in texts])), DEFAULT)
+    if similar:
+        assert DEFAULT.similarity_threshold <= finding.similarity < 1
+    else:
+        assert finding.similarity is None
 
 
 def test_stagnation_threshold():

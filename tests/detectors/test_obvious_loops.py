@@ -172,6 +172,26 @@ def test_healthy_twins_pass(trace):
     assert detect_loops(trace).success is True, detect_loops(trace).reason
 
 
+def notes_to_self(n: int) -> tuple:
+    return (tool("think", {"thought": f"The label was rejected, attempt {n}: I should check the address and try "
+                                      "shipping again."}, output=""),)
+
+
+@pytest.mark.parametrize(("trace", "steps"), [
+    pytest.param(repeated("ship", {"order": "O1"}, [{"error": "carrier rejected the label"}] * 4), "steps 1-4",
+                 id="twin-failures-back-to-back"),
+    pytest.param(repeated("ship", {"order": "O1"}, [{"error": "carrier rejected the label"}] * 4,
+                          between=notes_to_self), "steps 1-7", id="failures-with-notes-to-self-between"),
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:4]],
+                          between=lookups), "steps 1-10", id="results-with-other-lookups-between"),
+])
+def test_an_identical_repeat_says_the_steps_from_its_first_call_to_its_last(trace, steps):
+    """The message of the obvious loop ends with where it is: the steps from the first of the
+    identical calls to the last, whatever came between them."""
+    (finding,) = _obvious(trace)
+    assert finding.message.endswith(f", whatever came between ({steps}).")
+
+
 def test_counter_in_failure_is_severe_not_mild():
     trace = repeated("ship", {"order": "O1"}, [f"attempt {n} failed: carrier rejected the label" for n in range(1, 5)])
     report = detect_loops(trace)

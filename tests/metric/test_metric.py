@@ -179,6 +179,19 @@ def test_verbose_mode_prints_the_steps(capsys):
     assert "repeated_call" in out and "tool_repetition: 0.0" in out
 
 
+@pytest.mark.parametrize(("trace", "opening"), [
+    pytest.param(agent(tool("list_items", {"page": 1}, output="page 1")), "Trace: 2 spans, 1 tool call, 0 LLM outputs",
+                 id="one-tool-call"),
+    pytest.param(CLEAN, "Trace: 5 spans, 4 tool calls, 0 LLM outputs", id="twin-four-tool-calls"),
+])
+def test_verbose_logs_open_with_what_the_trace_holds(trace, opening):
+    """With `verbose_mode`, the logs start with the trace's spans, tool calls and LLM outputs, each
+    counted in words ("1 tool call", "4 tool calls")."""
+    metric = AgentLoopDetectionMetric(verbose_mode=True)
+    metric.measure(case(trace), _show_indicator=False)
+    assert metric.verbose_logs.splitlines()[0].strip() == opening
+
+
 def test_include_reason_false_leaves_reason_empty():
     metric = AgentLoopDetectionMetric(include_reason=False)
     metric.measure(case(LOOP), _show_indicator=False)

@@ -248,6 +248,30 @@ def test_twin_a_dict_with_a_message_type_but_no_content_is_not_a_langchain_messa
     assert detect_format(data) != "langchain"
 
 
+def _typed_chat() -> list[dict]:
+    """OpenAI-style chat messages that also carry a LangChain message `type`."""
+    messages = [{"role": "user", "type": "human", "content": "Is job 42 done?"}]
+    for n in range(3):
+        call = {"id": f"c{n}", "type": "function", "function": {"name": "status", "arguments": '{"job":"42"}'}}
+        messages += [{"role": "assistant", "type": "ai", "content": "", "tool_calls": [call]},
+                     {"role": "tool", "type": "tool", "tool_call_id": f"c{n}", "content": "running"}]
+    return messages
+
+
+@pytest.mark.parametrize("data, fmt", [
+    pytest.param(_typed_chat, "chat", id="a-role-beside-the-type-makes-it-a-chat-message"),
+    pytest.param(lambda: _langchain_run("model_dump"), "langchain", id="twin-type-and-content-without-a-role"),
+])
+def test_a_message_with_a_role_is_read_as_a_chat_message_not_a_langchain_one(data, fmt):
+    """A dict with a LangChain message `type` and `content` is a LangChain message only without a
+    `role`: chat messages that also carry a `type` are read as chat, their calls found in
+    `tool_calls` with their names and arguments, as a LangChain dump's are."""
+    data = data()
+    assert detect_format(data) == fmt
+    calls = [(c.name, c.args, c.result) for c in read_trace(data).tool_calls]
+    assert calls == [("status", '{"job":"42"}', "running")] * 3
+
+
 def _said(content) -> dict:
     return {"type": "message", "role": "assistant", "content": content}
 
@@ -395,6 +419,28 @@ def test_text_actions_are_calls_in_every_format_that_records_them(build, system_
     assert report.success is (not looping), report.reason
 
 
+TAGGED = "Write Python inside <execute> ... </execute>; the output comes back as the next message."
+
+
+@pytest.mark.parametrize("system, calls", [
+    pytest.param(TAGGED, [("execute", "1", "declared in the system prompt")],
+                 id="a-syntax-declared-in-the-system-beside-the-messages"),
+    pytest.param("You are a helpful assistant.", [], id="twin-a-system-prompt-declaring-nothing"),
+])
+@pytest.mark.parametrize("system_as", ["string", "text-blocks"])
+def test_anthropic_system_beside_the_messages_is_the_runs_system_prompt(system, calls, system_as):
+    """The top-level `system` of an Anthropic Messages request is the run's system prompt: an action
+    syntax it declares makes a reply written in it a call (with the answer its result), said why."""
+    document = {"system": system if system_as == "string" else [{"type": "text", "text": system}],
+                "messages": [{"role": "user", "content": "Help me, please."},
+                             {"role": "assistant",
+                              "content": [{"type": "text", "text": "<execute>print(1)</execute>"}]},
+                             {"role": "user", "content": "1"}]}
+    found = read_trace(document, format="anthropic").tool_calls
+    assert [(c.name, c.result) for c in found] == [(name, result) for name, result, _ in calls]
+    assert all(why in c.inferred for c, (_, _, why) in zip(found, calls))
+
+
 @pytest.mark.parametrize("call, name", [
     pytest.param({"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"}, "status",
                  id="a-function-call-by-its-name"),
@@ -429,3 +475,20 @@ def test_gemini_function_responses_answer_the_call_of_their_id(ids, answered):
     assert trace.source == "gemini"
     assert [(c.name, c.args, c.result) for c in trace.tool_calls] == [
         ("lookup", '{"q":"x"}', "found x"), ("lookup", '{"q":"y"}', "found y")]
+
+
+@pytest.mark.parametrize("item, notes", [
+    pytest.param({"type": "screenshot", "id": "s1"}, ("1 items of type 'screenshot'; skipped.",),
+                 id="an-unknown-type-is-named"),
+    pytest.param({"type": 7, "id": "s1"}, ("1 items of no known type; skipped.",), id="a-type-that-is-no-name"),
+    pytest.param({"id": "s1"}, ("1 items of no known type; skipped.",), id="no-type-and-no-role"),
+    pytest.param({"type": "reasoning", "id": "rs1", "summary": []}, ("1 reasoning items; skipped.",),
+                 id="twin-a-known-item-skipped-by-its-kind"),
+])
+def test_responses_items_of_an_unknown_type_are_skipped_and_the_notes_name_them(item, notes):
+    items = [{"role": "user", "content": "Is job 42 done?"},
+             {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"},
+             {"type": "function_call_output", "call_id": "c1", "output": "running"}, item]
+    trace = read_trace(items, format="responses")
+    assert [c.name for c in trace.tool_calls] == ["status"]
+    assert trace.notes == notes

@@ -592,24 +592,6 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
             assert prints and done.stdout.strip().splitlines()[-1] == prints[-1]
 
 
-@pytest.mark.parametrize(("master", "pyspark_python", "expected"), [
-    pytest.param(None, None, {"PYSPARK_PYTHON": sys.executable}, id="default-local"),
-    pytest.param("local[2]", None, {"PYSPARK_PYTHON": sys.executable}, id="local"),
-    pytest.param(None, "/opt/py/bin/python", {}, id="PYSPARK_PYTHON-set"),
-    pytest.param("yarn", None, {}, id="cluster"),
-    pytest.param("sc://localhost:15002", None, {}, id="spark-connect"),
-])
-def test_local_workers_get_the_drivers_interpreter(monkeypatch, master, pyspark_python, expected):
-    from loopmetric.spark._job import worker_python
-
-    monkeypatch.delenv("SPARK_REMOTE", raising=False)
-    if pyspark_python:
-        monkeypatch.setenv("PYSPARK_PYTHON", pyspark_python)
-    else:
-        monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
-    assert worker_python(master) == expected
-
-
 def test_pandas_pinned_below_what_pyspark_warns_about():
     """The spark extra pins pandas to what PySpark supports: at least its floor, below 3 (issue 21)."""
     import re

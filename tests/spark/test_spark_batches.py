@@ -1,10 +1,11 @@
 """Unit tests of what the Spark workers run (`spark._score`, `spark._files`, `spark._job`'s
-argument parsing), on Arrow batches in process: no Spark session (tests/spark/test_spark.py
-runs the same code on a real one)."""
+argument parsing and the workers' interpreter), on Arrow batches in process: no Spark session
+(tests/spark/test_spark.py runs the same code on a real one)."""
 
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -13,7 +14,7 @@ pa = pytest.importorskip("pyarrow")
 
 from loopmetric import LoopSettings, detect_loops  # noqa: E402
 from loopmetric.spark._files import local_path, score_file_rows  # noqa: E402
-from loopmetric.spark._job import SparkJobError, _parse_conf, _remote  # noqa: E402
+from loopmetric.spark._job import SparkJobError, _parse_conf, _remote, worker_python  # noqa: E402
 from loopmetric.spark._schema import LOOP_COLUMNS  # noqa: E402
 from loopmetric.spark._score import (  # noqa: E402
     NULL_NESTED, _without_nulls, error_row, score_batches, score_value, to_arrays,
@@ -138,6 +139,24 @@ def test_remote(master, env, remote, monkeypatch):
     if env:
         monkeypatch.setenv("SPARK_REMOTE", env)
     assert _remote(master) is remote
+
+
+@pytest.mark.parametrize(("master", "pyspark_python", "expected"), [
+    pytest.param(None, None, {"PYSPARK_PYTHON": sys.executable}, id="default-local"),
+    pytest.param("local[2]", None, {"PYSPARK_PYTHON": sys.executable}, id="local"),
+    pytest.param(None, "/opt/py/bin/python", {}, id="PYSPARK_PYTHON-set"),
+    pytest.param("local[2]", "/opt/py/bin/python", {}, id="PYSPARK_PYTHON-set-on-a-local-master"),
+    pytest.param("yarn", None, {}, id="cluster"),
+    pytest.param("sc://localhost:15002", None, {}, id="spark-connect"),
+])
+def test_local_workers_get_the_drivers_interpreter_unless_pyspark_python_is_set(monkeypatch, master, pyspark_python,
+                                                                               expected):
+    monkeypatch.delenv("SPARK_REMOTE", raising=False)
+    if pyspark_python:
+        monkeypatch.setenv("PYSPARK_PYTHON", pyspark_python)
+    else:
+        monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
+    assert worker_python(master) == expected
 
 
 def test_a_batch_whose_files_hold_no_trace_gives_an_empty_batch_of_the_schema():
