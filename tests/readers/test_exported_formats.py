@@ -113,6 +113,30 @@ def test_an_error_result_is_read_as_an_error_and_its_twin_as_a_result(build, is_
     assert "permission check refused" in (call.result or "")
 
 
+def _gemini_two_reads(first_result_id):
+    """Two turns of one `read`, neither call with an id; the first result carries `first_result_id`."""
+    response = {"name": "read", "response": {"output": "contents of a"}}
+    if first_result_id is not None:
+        response["id"] = first_result_id
+    return [{"role": "user", "parts": [{"text": "Read the files."}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "a.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": response}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "b.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "read", "response": {"output": "contents of b"}}}]},
+            {"role": "model", "parts": [{"text": "Done."}]}]
+
+
+@pytest.mark.parametrize("first_result_id", [
+    pytest.param("", id="an-empty-id"),
+    pytest.param(7, id="an-id-that-is-not-text"),
+    pytest.param(None, id="twin-no-id"),
+])
+def test_a_result_without_a_usable_id_answers_the_oldest_open_call_of_its_tool(first_result_id):
+    trace = read_trace(_gemini_two_reads(first_result_id), format="gemini")
+    assert [(call.args, call.result) for call in trace.tool_calls] == [
+        ('{"path":"a.txt"}', "contents of a"), ('{"path":"b.txt"}', "contents of b")]
+
+
 IMAGE = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
 
 
