@@ -289,6 +289,24 @@ def test_responses_items_read_an_assistant_messages_text_as_its_reply(reply, tex
     assert replies == [text, "Still running."]
 
 
+_STATUS = {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"}
+
+
+@pytest.mark.parametrize("said, steps", [
+    pytest.param([_said("I am stuck."), _said("I am stuck."), _said("I am stuck.")],
+                 [("llm", "I am stuck.")] * 3, id="three-messages-in-a-row-three-replies"),
+    pytest.param([_said("Checking."), _said("Still checking.")], [("llm", "Checking."), ("llm", "Still checking.")],
+                 id="two-different-messages-two-replies"),
+    pytest.param([_STATUS, _said("Waiting for it.")], [("llm", ""), ("tool", "status"), ("llm", "Waiting for it.")],
+                 id="a-message-after-a-call-is-the-next-reply"),
+    pytest.param([_said("Checking."), _STATUS], [("llm", "Checking."), ("tool", "status")],
+                 id="twin-a-call-after-a-message-is-that-replys-call"),
+])
+def test_responses_items_each_assistant_message_starts_a_reply(said, steps):
+    trace = read_trace([{"role": "user", "content": "Is job 42 done?"}, *said], format="responses")
+    assert [(step.kind, step.text if step.kind == "llm" else step.name) for step in trace.steps] == steps
+
+
 def test_a_list_no_reader_knows_is_named_by_what_it_holds_not_called_empty():
     with pytest.raises(TraceReadError, match=r"a list of 2 items, the first with keys: colour, size"):
         detect_loops([{"colour": "red", "size": 1}, {"colour": "blue", "size": 2}])
