@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from loopmetric import read_deepeval_trace
 from loopmetric._canonical import (
     mask_result,
     _VOLATILE_KEY_VALUE,
@@ -20,6 +21,7 @@ from loopmetric._canonical import (
     mask_volatile,
     normalize_text,
 )
+from tests._traces import agent, span, tool
 
 
 class Color(Enum):
@@ -167,3 +169,40 @@ def test_bytes_arguments_are_decoded_with_replacement():
     from loopmetric._canonical import canonical_args
 
     assert canonical_args(b"\xff abc") == '"\ufffd abc"'
+
+
+NO_ARGUMENTS = span("tool", "status", output="running")  # a tool span that records no input at all
+
+
+@pytest.mark.parametrize("first, second, args, same", [
+    pytest.param(NO_ARGUMENTS, tool("status", {}, output="running"), ("{}", "{}"), True,
+                 id="no-arguments-read-as-empty-arguments-the-same-call"),
+    pytest.param(NO_ARGUMENTS, tool("status", {"job": "42"}, output="running"), ("{}", '{"job":"42"}'), False,
+                 id="twin-no-arguments-and-some-arguments-two-calls"),
+])
+def test_a_call_recorded_without_arguments_is_a_call_with_empty_arguments(first, second, args, same):
+    steps = read_deepeval_trace(agent(first, second)).steps
+    assert tuple(step.args for step in steps) == args
+    assert (steps[0].call == steps[1].call) is same
+
+
+class Query:
+    """Tool arguments as an object with `__slots__` (no `__dict__`); its private slot is no argument."""
+
+    __slots__ = ("q", "page", "_cache")
+
+    def __init__(self, q: str, page: int) -> None:
+        self.q, self.page, self._cache = q, page, object()
+
+
+@pytest.mark.parametrize("first, second, args, same", [
+    pytest.param(Query("schools", 1), Query("schools", 2),
+                 ('{"__class__":"Query","page":1,"q":"schools"}', '{"__class__":"Query","page":2,"q":"schools"}'),
+                 False, id="objects-with-slots-told-apart-by-their-fields"),
+    pytest.param(Query("schools", 1), Query("schools", 1), ('{"__class__":"Query","page":1,"q":"schools"}',) * 2,
+                 True, id="twin-the-same-fields-the-same-call"),
+])
+def test_arguments_held_in_an_object_with_slots_are_its_public_fields(first, second, args, same):
+    steps = read_deepeval_trace(agent(tool("search", first, output="a"), tool("search", second, output="b"))).steps
+    assert tuple(step.args for step in steps) == args
+    assert (steps[0].call == steps[1].call) is same

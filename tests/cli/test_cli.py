@@ -292,6 +292,26 @@ def test_help_offers_none_only_where_a_setting_takes_it(capsys, setting):
     assert code == 0 and ("'none'" in entry) is takes_none
 
 
+PLANNER = {"task": "plan the trip"}
+
+
+@pytest.mark.parametrize("run_, finding, steps", [
+    pytest.param(agent(tool("delegate", PLANNER, children=[agent(name="planner", input=PLANNER)]),
+                       name="planner", input=PLANNER),
+                 "severe call_graph_cycle: delegate", "1", id="a-finding-on-one-step-shows-that-step"),
+    pytest.param(agent(*[tool("get_job_status", {"job_id": "42"}, output="running")] * 4),
+                 "severe repeated_result: get_job_status", "1-4", id="twin-a-finding-on-four-steps-shows-the-range"),
+    pytest.param(agent(tool("get_job_status", {"job_id": "42"}, output="done")), "-", "",
+                 id="twin-no-finding-no-steps"),
+])
+def test_the_score_table_shows_the_steps_of_each_traces_worst_finding(tmp_path, capsys, run_, finding, steps):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run_))
+    _, out, _ = run(capsys, "score", path)
+    [row] = [line for line in out.splitlines() if "run.json" in line]
+    assert [cell.strip() for cell in row.split("\u2502")[4:6]] == [finding, steps]
+
+
 def test_score_examples_table(capsys):
     code, out, _ = run(capsys, "score", EXAMPLES / "looping_agent.json", EXAMPLES / "healthy_agent.json")
     assert code == 0

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from loopmetric import read_deepeval_trace
+from loopmetric import detect_loops, read_deepeval_trace
 from loopmetric._model import ToolCall
 from loopmetric.detectors._news import Progress, failure_kind, info_units
 from tests._traces import agent, tool
@@ -76,3 +76,23 @@ def news(*children) -> list[bool]:
 ])
 def test_news(children, expected):
     assert news(*children) == expected
+
+
+_QUERIES = ("schools", "schools near the exchange", "best schools", "top schools")
+_PAGE = "[Page {} of the results]\nThe page shows the same list of ten schools near the exchange."
+
+
+@pytest.mark.parametrize("results, attempts", [
+    pytest.param([_PAGE.format(n) for n in (1, 2, 3, 4)], True, id="the-same-page-but-for-its-counter"),
+    pytest.param([f"The page shows the same list of ten schools near the{' ' * n} exchange." for n in (1, 2, 3, 4)],
+                 True, id="the-same-line-but-for-its-spacing"),
+    pytest.param([_PAGE.format(1)] * 4, True, id="the-same-page-exactly"),
+    pytest.param([f"[Page 1 of the results]\nThe page shows ten schools in the {side} district."
+                  for side in ("north", "south", "east", "west")], False, id="twin-a-new-list-each-time"),
+])
+def test_new_calls_that_show_the_previous_result_again_are_one_attempt(results, attempts):
+    """Four different searches, each showing what the one before showed (its lines alike, counters and
+    spacing aside): the same attempt again, not progress."""
+    report = detect_loops(agent(*[tool("search", {"q": q}, output=r) for q, r in zip(_QUERIES, results)]))
+    found = [(f.pattern, f.steps) for f in report.findings]
+    assert found == ([("similar_attempts", (1, 2, 3, 4))] if attempts else [])

@@ -93,6 +93,21 @@ def test_a_reported_cycle_needs_fresh_rounds_before_it_is_reported_again(steps, 
     assert play(steps, **settings) == expected
 
 
+@pytest.mark.parametrize("names, cycle", [
+    pytest.param(["read", "poll"] * 3 + ["list", "open"] * 3, ("read", "poll"), id="read-poll-first-of-two-cycles"),
+    pytest.param(["list", "open"] * 3 + ["read", "poll"] * 3, ("list", "open"), id="list-open-first-of-two-cycles"),
+    pytest.param(["read", "poll", "list"] * 3 + ["read", "poll"] * 3, ("read", "poll", "list"),
+                 id="a-three-call-cycle-before-a-two-call-one"),
+    pytest.param(["read", "poll"] * 3, ("read", "poll"), id="twin-one-cycle"),
+])
+def test_of_two_cycles_in_one_response_the_guard_reports_the_one_complete_first(names, cycle):
+    """A response's calls recorded at once (pydantic-ai's hooks), then checked: two cycles are due together."""
+    guard = LoopGuard(window=15, max_cycle_length=3)
+    guard.record_response([(name, {"job": "a"}, f"c{index}") for index, name in enumerate(names)], "")
+    loop = guard.check()
+    assert (loop.pattern, loop.tool_names, loop.count) == ("alternating_calls", cycle, 3)
+
+
 def test_a_loop_carries_detect_loops_message_and_the_offline_fingerprint():
     guard = LoopGuard()
     for _ in range(3):

@@ -114,6 +114,18 @@ def test_replay_of_the_memory_dump_makes_the_live_decisions(script):
     assert replayed == acted(runner)
 
 
+@pytest.mark.parametrize("script, nudged", [
+    *(pytest.param(script, True, id=name) for name, (script, _, _) in LOOPING.items()),
+    *(pytest.param(script, False, id=f"twin-{name}") for name, script in HEALTHY.items()),
+])
+def test_replay_of_the_memory_step_objects_makes_the_live_decisions(script, nudged):
+    """`decisions(agent.memory.steps)`: the task step (no tool calls) is passed over, each action step decided."""
+    _, runner = run(script, LoopGuardCallback())
+    assert not hasattr(runner.memory.steps[0], "tool_calls")  # the task step
+    replayed = [(step, d.message) for step, _, d in decisions(runner.memory.steps) if d.loop]
+    assert replayed == acted(runner) and bool(replayed) is nudged
+
+
 def test_two_concurrent_runs_do_not_share_state():
     scripts = [STUCK[:3] + LOOPING["alternating"][0], LOOPING["same-call"][0]]
     alone = [acted(run(script, LoopGuardCallback())[1]) for script in scripts]

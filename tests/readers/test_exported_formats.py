@@ -113,6 +113,30 @@ def test_an_error_result_is_read_as_an_error_and_its_twin_as_a_result(build, is_
     assert "permission check refused" in (call.result or "")
 
 
+def _gemini_two_reads(first_result_id):
+    """Two turns of one `read`, neither call with an id; the first result carries `first_result_id`."""
+    response = {"name": "read", "response": {"output": "contents of a"}}
+    if first_result_id is not None:
+        response["id"] = first_result_id
+    return [{"role": "user", "parts": [{"text": "Read the files."}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "a.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": response}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "b.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "read", "response": {"output": "contents of b"}}}]},
+            {"role": "model", "parts": [{"text": "Done."}]}]
+
+
+@pytest.mark.parametrize("first_result_id", [
+    pytest.param("", id="an-empty-id"),
+    pytest.param(7, id="an-id-that-is-not-text"),
+    pytest.param(None, id="twin-no-id"),
+])
+def test_a_result_without_a_usable_id_answers_the_oldest_open_call_of_its_tool(first_result_id):
+    trace = read_trace(_gemini_two_reads(first_result_id), format="gemini")
+    assert [(call.args, call.result) for call in trace.tool_calls] == [
+        ('{"path":"a.txt"}', "contents of a"), ('{"path":"b.txt"}', "contents of b")]
+
+
 IMAGE = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
 
 
@@ -287,6 +311,24 @@ def test_responses_items_read_an_assistant_messages_text_as_its_reply(reply, tex
              {"type": "function_call_output", "call_id": "c1", "output": "running"}, _said("Still running.")]
     replies = [step.text or None for step in read_trace(items).steps if step.kind == "llm"]
     assert replies == [text, "Still running."]
+
+
+_STATUS = {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"}
+
+
+@pytest.mark.parametrize("said, steps", [
+    pytest.param([_said("I am stuck."), _said("I am stuck."), _said("I am stuck.")],
+                 [("llm", "I am stuck.")] * 3, id="three-messages-in-a-row-three-replies"),
+    pytest.param([_said("Checking."), _said("Still checking.")], [("llm", "Checking."), ("llm", "Still checking.")],
+                 id="two-different-messages-two-replies"),
+    pytest.param([_STATUS, _said("Waiting for it.")], [("llm", ""), ("tool", "status"), ("llm", "Waiting for it.")],
+                 id="a-message-after-a-call-is-the-next-reply"),
+    pytest.param([_said("Checking."), _STATUS], [("llm", "Checking."), ("tool", "status")],
+                 id="twin-a-call-after-a-message-is-that-replys-call"),
+])
+def test_responses_items_each_assistant_message_starts_a_reply(said, steps):
+    trace = read_trace([{"role": "user", "content": "Is job 42 done?"}, *said], format="responses")
+    assert [(step.kind, step.text if step.kind == "llm" else step.name) for step in trace.steps] == steps
 
 
 def test_a_list_no_reader_knows_is_named_by_what_it_holds_not_called_empty():

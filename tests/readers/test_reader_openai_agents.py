@@ -232,6 +232,20 @@ def test_nothing_to_read_is_an_error(value):
         detect_loops(value)
 
 
+NO_SPANS = "Expected OpenAI Agents SDK spans (span.export() dicts), but found no spans"
+
+
+@pytest.mark.parametrize("value, message", [
+    pytest.param([], NO_SPANS + ".", id="an-empty-list"),
+    pytest.param([{"object": "trace", "id": "trace_1", "workflow_name": "w"}], NO_SPANS + " (only trace records).",
+                 id="twin-trace-records-only-says-so"),
+])
+def test_a_list_without_spans_is_an_error_saying_what_was_expected(value, message):
+    with pytest.raises(TraceReadError) as raised:
+        read_openai_agents_spans(value)
+    assert str(raised.value) == message
+
+
 @pytest.mark.parametrize("damaged", [
     pytest.param({"object": ["trace"], "data": [{"x": 1}]}, id="object-a-list"),
     pytest.param({"object": {"a": 1}, "span_data": {}, "trace_id": "t"}, id="object-a-dict"),

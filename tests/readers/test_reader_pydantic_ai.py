@@ -123,3 +123,20 @@ def test_live_message_objects_read_like_their_json():
 def test_a_response_part_that_is_not_a_dict_is_skipped_and_noted_by_its_position(parts, notes):
     trace = read_pydantic_ai_messages([request(user("hi")), response(*parts)])
     assert trace.notes == notes and [s.text for s in trace.steps if s.kind == "llm"] == ["hello"]
+
+
+ACTION = "Thought: I will search.\nAction: search[cats]"
+
+
+@pytest.mark.parametrize("answer, expected", [
+    pytest.param(request(user("Observation: 3 results for cats")),
+                 [("llm", ACTION), ("tool", "search", '{"input":"cats"}', "Observation: 3 results for cats", False)],
+                 id="the-next-requests-prompt-is-an-observation-the-reply-wrote-a-call"),
+    pytest.param(request(user("Thanks, now find dogs.")), [("llm", ACTION), ("input", "user")],
+                 id="twin-the-next-requests-prompt-is-the-users-the-reply-is-text"),
+    pytest.param(response(user("Observation: 3 results for cats")), [("llm", ACTION), ("llm", "")],
+                 id="twin-a-response-is-never-the-answer"),
+])
+def test_a_written_action_is_a_call_when_the_next_request_answers_it_with_an_observation(answer, expected):
+    trace = read_pydantic_ai_messages([request(user("Find cats")), response(text(ACTION)), answer])
+    assert steps(trace) == expected
