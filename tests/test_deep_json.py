@@ -87,3 +87,15 @@ def test_deeper_than_the_maximum_is_an_error_naming_the_depth(opening, closing):
     with pytest.raises(TooDeep, match=r"JSON nested more than 1,000,000 levels deep \(level 1,000,001 starts at line 1"):
         loads(opening * (MAX_DEPTH + 1) + "0" + closing * (MAX_DEPTH + 1))
     assert issubclass(TooDeep, ValueError)  # what every caller already catches as "not JSON"
+
+
+@pytest.mark.parametrize("before, line, column", [
+    pytest.param("", 1, MAX_DEPTH + 1, id="on-the-first-line"),
+    pytest.param("\n\n  ", 3, MAX_DEPTH + 3, id="on-the-third-line-after-two-spaces"),
+    pytest.param("\n", 2, MAX_DEPTH + 1, id="at-the-start-of-the-second-line"),
+])
+def test_too_deep_json_names_the_line_and_column_where_the_level_too_many_opens(before, line, column):
+    """Columns count from 1 on each line; level MAX_DEPTH + 1 opens after MAX_DEPTH brackets."""
+    with pytest.raises(TooDeep) as raised:
+        loads(before + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert f"starts at line {line}, column {column});" in str(raised.value)

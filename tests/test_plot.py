@@ -242,3 +242,17 @@ def test_each_loop_is_banded_from_its_first_to_its_last_step_in_its_patterns_col
         steps = {f"step {s}" for s in range(finding.steps[0], finding.steps[-1] + 1)}
         assert shaded == steps & set(row_of)  # the rows of its first to its last step, no more
         assert to_rgb(band.get_facecolor()) == to_rgb(column.get_color()) == colour
+
+
+@pytest.mark.parametrize("calls, height", [
+    pytest.param(1, 1.8 + 0.26, id="one-step"),
+    pytest.param(10, 1.8 + 2.6, id="ten-steps-a-quarter-inch-more-each"),
+    pytest.param(200, 40, id="many-steps-capped-at-forty-inches"),
+])
+def test_a_timeline_is_eleven_inches_wide_and_grows_with_its_steps(calls, height):
+    from loopmetric import read_deepeval_trace
+    from tests._traces import agent, tool
+
+    trace = read_deepeval_trace(agent(*[tool("read", {"page": i}, output=f"p{i}") for i in range(calls)]))
+    assert len(trace.steps) == calls
+    assert plot_timeline(trace).get_size_inches().tolist() == pytest.approx([11, height])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from loopmetric import detect_loops, read_deepeval_trace
 from loopmetric._patterns import PATTERNS
 from loopmetric.cli import main
@@ -56,3 +58,18 @@ def test_explain_prints_no_inferred_line_for_what_the_format_records(tmp_path, c
     path.write_text(json.dumps(agent(llm("checking"), tool("status", {"job": 7}, output="running"))))
     main(["explain", str(path)])
     assert "inferred:" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("output, said", [
+    pytest.param(None, "-> result (none) [?]", id="a-call-with-no-recorded-result-says-none"),
+    pytest.param("", "-> result  [", id="an-empty-result-is-shown-empty-not-none"),
+    pytest.param("running", "-> result running [", id="twin-a-result-is-shown"),
+])
+def test_explain_says_none_for_a_call_whose_result_was_never_recorded(tmp_path, capsys, output, said):
+    trace = agent(llm("checking"), tool("status", {"job": 7}, **({} if output is None else {"output": output})))
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(trace))
+    main(["explain", str(path)])
+    line = capsys.readouterr().out.splitlines()[2]
+    call = read_deepeval_trace(trace).steps[1].call
+    assert line.startswith(f'    2  tool status({{"job":7}}) [{call[:8]}] {said}'), line

@@ -87,6 +87,29 @@ def test_stop_ends_the_run_at_the_looping_call():
     assert isinstance(messages[-1], AIMessage) and messages[-1].content.startswith("Stopped: Your last 3 calls")
 
 
+def _marker(action, pattern, tool_names):
+    from loopmetric.guard.langchain import NUDGE_ORIGIN
+
+    return {"origin": NUDGE_ORIGIN, "action": action, "pattern": pattern, "tool_names": tool_names}
+
+
+@pytest.mark.parametrize("script, action, marked", [
+    pytest.param(STUCK, "nudge", [("ToolMessage", _marker("nudge", "repeated_result", ["read"]))],
+                 id="the-nudge-names-the-looping-tool"),
+    pytest.param(STUCK, "stop", [("ToolMessage", _marker("stop", "repeated_result", ["read"])),
+                                 ("AIMessage", _marker("stop", "repeated_result", ["read"]))],
+                 id="the-stop-and-its-last-word-name-the-looping-tool"),
+    pytest.param(LOOPING["alternating"][0], "nudge",
+                 [("ToolMessage", _marker("nudge", "alternating_calls", ["status", "status"]))],
+                 id="an-alternation-names-the-tool-of-each-call-in-its-cycle"),
+    pytest.param(HEALTHY["pagination"], "nudge", [], id="twin-a-healthy-run-has-no-marked-message"),
+])
+def test_the_guards_own_messages_carry_a_marker_of_the_loop_in_their_response_metadata(script, action, marked):
+    messages = run(script, LoopGuardMiddleware(action=action))
+    assert [(type(m).__name__, m.response_metadata["loopmetric"]) for m in messages
+            if (m.response_metadata or {}).get("loopmetric")] == marked
+
+
 def test_error_raises_with_the_loop():
     with pytest.raises(LoopGuardError) as raised:
         run(STUCK, LoopGuardMiddleware(action="error"))

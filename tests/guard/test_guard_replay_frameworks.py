@@ -187,3 +187,22 @@ def test_a_replayed_call_that_failed_is_a_failure_to_the_guard_as_it_was_live(ou
         live.append(decision.loop.pattern if decision.loop else None)
         guard.after_call("file is locked", error=failed)
     assert replayed == live == expected
+
+
+@pytest.mark.parametrize("run, action, stopped_at", [
+    pytest.param("loop", "stop", 8, id="a-replay-that-stops-says-the-step-it-stopped-at"),
+    pytest.param("loop", "nudge", None, id="twin-a-replay-that-only-nudges-stopped-nowhere"),
+    pytest.param("healthy", "stop", None, id="twin-a-healthy-run-stopped-nowhere"),
+])
+def test_a_json_replay_names_the_run_its_decisions_and_the_step_it_stopped_at(run, action, stopped_at, capsys):
+    from loopmetric.guard._frameworks import print_replay, replay_framework
+
+    data = json.loads((SAMPLES / f"anthropic_{run}.json").read_text())
+    capsys.readouterr()
+    print_replay("run.json", "anthropic", replay_framework("anthropic", data, {"action": action}), True)
+    [replayed] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert sorted(replayed) == ["decisions", "framework", "name", "steps", "stopped_at"]
+    assert (replayed["name"], replayed["framework"], replayed["stopped_at"]) == ("run.json", "anthropic", stopped_at)
+    assert replayed["decisions"] == len(replayed["steps"]) and all(
+        sorted(step) == ["action", "call_id", "message", "pattern", "step", "tool_names"] for step in replayed["steps"])
+    assert [s["step"] for s in replayed["steps"] if s["action"] == "stop"] == ([stopped_at] if stopped_at else [])

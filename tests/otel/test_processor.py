@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -437,3 +439,45 @@ def test_many_threads_ending_looping_and_healthy_traces(background):
     assert processor.force_flush()
     assert sorted(t for t, _ in found) == sorted(t for t, loops in agents.items() if loops)
     assert processor.stats.failures == 0 and processor.stats.traces == 0
+
+
+def _hide(monkeypatch, *names):
+    """Make the modules `names` unimportable, as when the package is not installed."""
+    for name in list(sys.modules):
+        if name.startswith("opentelemetry.sdk.trace"):
+            monkeypatch.delitem(sys.modules, name)
+    for name in names:
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def _import_loopmetric_otel():
+    """A fresh run of `loopmetric/otel/__init__.py` (its submodules as already imported)."""
+    import importlib.util
+
+    import loopmetric.otel
+
+    path = Path(loopmetric.otel.__file__)
+    spec = importlib.util.spec_from_file_location("loopmetric.otel", path, submodule_search_locations=[str(path.parent)])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+INSTALL = 'loopmetric.otel needs the OpenTelemetry SDK: pip install "loopmetric[otel]"'
+
+
+@pytest.mark.parametrize("hidden, error", [
+    pytest.param(("opentelemetry.sdk",), INSTALL, id="opentelemetry-api-without-the-sdk"),
+    pytest.param(("opentelemetry", "opentelemetry.sdk"), INSTALL, id="no-opentelemetry-at-all"),
+    pytest.param(("opentelemetry.sdk.trace",), INSTALL, id="the-sdks-trace-module-missing"),
+    pytest.param((), None, id="twin-the-sdk-installed-the-processor-imports"),
+])
+def test_without_the_opentelemetry_sdk_importing_loopmetric_otel_is_an_error_naming_the_otel_extra(monkeypatch, hidden,
+                                                                                                   error):
+    _hide(monkeypatch, *hidden)
+    try:
+        module = _import_loopmetric_otel()
+    except ImportError as raised:
+        assert str(raised) == error
+    else:
+        assert (error, module.LoopSpanProcessor) == (None, LoopSpanProcessor)

@@ -97,6 +97,30 @@ def _smolagents(error):
              "is_final_answer": False}]
 
 
+_ACTION_STEP = _smolagents(False)[1]
+
+
+def _detected(document):
+    from loopmetric.readers._registry import NotATrace
+
+    try:
+        return detect_format(document)
+    except NotATrace:
+        return None
+
+
+@pytest.mark.parametrize("document, fmt", [
+    pytest.param([{"task": "go", "task_images": None}, _ACTION_STEP], "smolagents", id="a-task-step-and-an-action-step"),
+    pytest.param([{"step_number": 1, "task": "t", "plan": "p", "output": "o", "tool_calls": []}], "smolagents",
+                 id="a-step-holding-every-step-key"),
+    pytest.param([_ACTION_STEP, {"colour": "red"}], None, id="twin-an-item-with-no-step-key-is-not-memory"),
+    pytest.param([_ACTION_STEP, {"role": "user", "content": "hi"}], None, id="twin-a-chat-message-among-steps-is-not"),
+])
+def test_smolagents_memory_is_steps_each_holding_a_step_key(document, fmt):
+    """Every item a step (a step number, task, plan or output), one of the first an action step."""
+    assert _detected(document) == fmt
+
+
 @pytest.mark.parametrize("build, is_error", [
     pytest.param(_anthropic_error, True, id="anthropic-is_error-true"),
     pytest.param(_anthropic_ok, False, id="anthropic-is_error-false"),

@@ -398,6 +398,20 @@ def test_a_magentic_one_group_chat_reads_as_delegations_thoughts_and_replies():
         ("tool", None, "WebSurfer", "I typed 'paper'."), ("input", "A word from elsewhere.", None, None)]
 
 
+@pytest.mark.parametrize("reply, calls", [
+    pytest.param({"role": "WebSurfer", "content": "Found it."},
+                 [("WebSurfer", '{"instruction":"Search arxiv."}', "Found it.")],
+                 id="the-delegated-agents-reply-answers-a-call-of-the-instruction"),
+    pytest.param({"role": "Coder", "content": "Found it."}, [("WebSurfer", '{"instruction":"Search arxiv."}', None)],
+                 id="twin-another-agents-reply-leaves-the-call-without-a-result"),
+])
+def test_a_magentic_one_delegation_is_a_call_of_the_agent_with_the_instruction_as_its_argument(reply, calls):
+    from loopmetric.readers._magentic import read_group_chat
+
+    log = {"history": [{"role": "Orchestrator (-> WebSurfer)", "content": "Search arxiv."}, reply]}
+    assert [(c.name, c.args, c.result) for c in read_group_chat(log).tool_calls] == calls
+
+
 def test_a_path_is_refused_with_what_to_call_instead():
     from pathlib import Path
 

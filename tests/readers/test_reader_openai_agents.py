@@ -214,6 +214,31 @@ def test_generation_output_in_both_shapes_the_sdk_records():
         assert steps == [("llm", "Checking."), ("tool", "status")]
 
 
+TASK = {"role": "user", "content": "Get the report."}
+FIRST_REPLY = {"role": "assistant", "content": "Checking."}
+
+
+@pytest.mark.parametrize("answer, steps", [
+    pytest.param({"role": "user", "content": "Error: your reply had no tool call. Call a tool."},
+                 [("llm", "Checking."), ("input harness", "Error: your reply had no tool call. Call a tool."),
+                  ("llm", "Done.")], id="a-harness-rejection-in-the-input-is-the-harnesss-turn"),
+    pytest.param({"role": "user", "content": "Please go on."},
+                 [("llm", "Checking."), ("input user", "Please go on."), ("llm", "Done.")],
+                 id="a-persons-words-in-the-input-are-the-users-turn"),
+    pytest.param(None, [("llm", "Checking."), ("llm", "Done.")], id="twin-no-turn-after-the-reply-no-input-step"),
+])
+def test_a_generations_input_messages_give_the_other_sides_turn_after_the_reply(answer, steps):
+    """The messages a generation span was sent: a turn after the model's previous reply is read
+    as a step of its own (the harness's when it is written like an observation)."""
+    second_input = [TASK, FIRST_REPLY] + ([answer] if answer else [])
+    [trace] = read_openai_agents_spans([
+        span("a", "agent", name="x"),
+        span("g1", "generation", "a", at=1, input=[TASK], output=[FIRST_REPLY], model="m"),
+        span("g2", "generation", "a", at=2, input=second_input, output=[{"role": "assistant", "content": "Done."}],
+             model="m")])
+    assert [(s.kind if s.kind == "llm" else f"input {s.source}", s.text) for s in trace.steps] == steps
+
+
 def test_one_trace_per_trace_id():
     spans = [tool("t1", 1, parent=None), span("x", "function", None, trace="trace_2", at=2, name="other",
                                               input="{}", output="ok")]

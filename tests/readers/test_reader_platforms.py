@@ -332,6 +332,27 @@ def test_a_langfuse_generation_counts_its_tokens_from_the_legacy_usage_keys(trac
     assert (reply.input_tokens, reply.output_tokens) == tokens
 
 
+def langsmith_llm(**fields) -> dict:
+    return {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": [{
+        "id": "l", "run_type": "llm", "name": "chat", "inputs": {"messages": [{"role": "user", "content": "hi"}]},
+        "outputs": {"generations": [{"text": "hello"}], **fields.pop("outputs", {})}, **fields}]}
+
+
+@pytest.mark.parametrize(("run", "tokens"), [
+    pytest.param(langsmith_llm(outputs={"usage_metadata": {"input_tokens": 12, "output_tokens": 3, "total_tokens": 15}}),
+                 (12, 3), id="usage-metadata-in-the-outputs"),
+    pytest.param(langsmith_llm(prompt_tokens=12, completion_tokens=3,
+                               outputs={"usage_metadata": {"input_tokens": 99, "output_tokens": 99}}),
+                 (12, 3), id="the-runs-own-prompt-and-completion-tokens-first"),
+    pytest.param(langsmith_llm(outputs={"usage_metadata": {"total_tokens": 15}}), (None, None),
+                 id="twin-usage-metadata-without-input-or-output-tokens"),
+    pytest.param(langsmith_llm(), (None, None), id="twin-no-usage"),
+])
+def test_a_langsmith_llm_run_counts_its_tokens_from_its_usage_metadata(run, tokens):
+    [reply] = [step for step in read_trace(run).steps if step.kind == "llm"]
+    assert (reply.text, reply.input_tokens, reply.output_tokens) == ("hello", *tokens)
+
+
 def langsmith_tools(order, *, dotted: bool = True) -> dict:
     """Four tool runs started one second apart, listed in `order`."""
     runs = [{"id": f"c{i}", "run_type": "tool", "name": "read", "inputs": {"page": i}, "outputs": {"output": f"p{i}"},

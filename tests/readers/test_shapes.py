@@ -225,6 +225,26 @@ def test_read_llm_output_stops_at_depth_eight():
     assert (read_llm_output(nest(8))[0], read_llm_output(nest(10))[0]) == ("deep", "")
 
 
+def _in_messages(levels, innermost):
+    """`innermost` as the message of a message of ... (`levels` message dicts in all)."""
+    value = innermost
+    for _ in range(levels - 1):
+        value = {"message": value}
+    return value
+
+
+@pytest.mark.parametrize("levels, read", [
+    pytest.param(9, ("deep", [ToolRequest("search", {"q": "x"})]), id="a-message-at-depth-eight-is-read"),
+    pytest.param(10, ("", []), id="a-message-at-depth-nine-is-not"),
+    pytest.param(3, ("deep", [ToolRequest("search", {"q": "x"})]), id="twin-a-shallow-message-is-read"),
+])
+def test_nested_messages_are_read_down_to_depth_eight_one_level_each(levels, read):
+    """A message inside a message is one level deeper; the ninth message dict (depth 8) is the
+    deepest whose text and tool calls are read."""
+    innermost = {"content": "deep", "tool_calls": [{"name": "search", "args": {"q": "x"}}]}
+    assert read_llm_output(_in_messages(levels, innermost)) == read
+
+
 def test_read_llm_output_reads_at_most_twenty_thousand_nodes():
     """A list of 30,000 texts: the list is node 1, then 19,999 texts are read."""
     text, _ = read_llm_output([f"t{i}" for i in range(30_000)])

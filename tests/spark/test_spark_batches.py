@@ -12,10 +12,12 @@ import pytest
 pytest.importorskip("pyspark")
 pa = pytest.importorskip("pyarrow")
 
+from pyspark.sql import types as T  # noqa: E402
+
 from loopmetric import LoopSettings, detect_loops  # noqa: E402
 from loopmetric.spark._files import local_path, score_file_rows  # noqa: E402
 from loopmetric.spark._job import SparkJobError, _parse_conf, _remote, worker_python  # noqa: E402
-from loopmetric.spark._schema import LOOP_COLUMNS  # noqa: E402
+from loopmetric.spark._schema import LOOP_COLUMNS, to_arrow  # noqa: E402
 from loopmetric.spark._score import (  # noqa: E402
     NULL_NESTED, _without_nulls, error_row, score_batches, score_value, to_arrays,
 )
@@ -174,3 +176,17 @@ def test_a_struct_column_is_read_as_nested_rows_nulls_dropped():
     (out,) = list(score_batches(iter([batch]), column="trace", settings=SETTINGS, nested=True))
     assert out.column("loop_success").to_pylist() == [False, True, False]
     assert out.column("loop_error").to_pylist() == [None, None, NULL_NESTED]
+
+
+
+@pytest.mark.parametrize("spark_type, arrow", [
+    pytest.param(T.StructType([T.StructField("pattern", T.StringType()), T.StructField("count", T.IntegerType())]),
+                 pa.struct([pa.field("pattern", pa.string()), pa.field("count", pa.int32())]),
+                 id="a-struct-keeps-its-field-names"),
+    pytest.param(T.ArrayType(T.StructType([T.StructField("steps", T.ArrayType(T.IntegerType()))])),
+                 pa.list_(pa.struct([pa.field("steps", pa.list_(pa.int32()))])), id="a-struct-inside-a-list-too"),
+    pytest.param(T.ArrayType(T.DoubleType()), pa.list_(pa.float64()), id="twin-a-list-of-atoms"),
+    pytest.param(T.BooleanType(), pa.bool_(), id="twin-an-atom"),
+])
+def test_a_spark_type_is_exchanged_as_the_arrow_type_of_the_same_shape_and_field_names(spark_type, arrow):
+    assert to_arrow(spark_type) == arrow
