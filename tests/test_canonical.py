@@ -206,3 +206,18 @@ def test_arguments_held_in_an_object_with_slots_are_its_public_fields(first, sec
     steps = read_deepeval_trace(agent(tool("search", first, output="a"), tool("search", second, output="b"))).steps
     assert tuple(step.args for step in steps) == args
     assert (steps[0].call == steps[1].call) is same
+
+
+@pytest.mark.parametrize(("a", "b", "masked", "same"), [
+    pytest.param("session token: abcdefghijklmnopqrstuv", "session token: zyxwvutsrqponmlkjihgf",
+                 "session token: *", True, id="a-named-session-token-without-digits-is-masked"),
+    pytest.param("nonce=QWERTYUIOPASDFGHJKLZ accepted", "nonce=MNBVCXZLKJHGFDSAPOIU accepted",
+                 "nonce=* accepted", True, id="a-named-nonce-without-digits-is-masked"),
+    pytest.param("session token: short", "session token: other", "session token: short", False,
+                 id="twin-a-short-word-after-the-name-is-content"),
+    pytest.param("no session open, try later", "no session open, come back", "no session open, try later", False,
+                 id="twin-a-token-word-naming-nothing-leaves-the-text"),
+])
+def test_a_result_naming_a_token_hides_the_token_even_without_digits(a, b, masked, same):
+    assert mask_result(a) == masked
+    assert (mask_result(a) == mask_result(b)) is same

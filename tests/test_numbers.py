@@ -25,3 +25,13 @@ from loopmetric._numbers import count, money, number, rates
 ])
 def test_numbers_are_written_one_way(written, expected):
     assert written == expected
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    pytest.param(1.0, "$1.00", id="exactly-a-dollar-to-the-cent"),
+    pytest.param(1.5, "$1.50", id="over-a-dollar-to-the-cent"),
+    pytest.param(0.5, "$0.5000", id="twin-under-a-dollar-four-decimals"),
+    pytest.param(0.9876, "$0.9876", id="twin-just-under-a-dollar-four-decimals"),
+])
+def test_a_dollar_or_more_is_written_to_the_cent(value, written):
+    assert money(value) == written

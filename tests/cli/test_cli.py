@@ -473,3 +473,35 @@ def test_guard_replay_without_its_extra_answers_help_and_refuses_a_replay(capsys
     assert silent == ""
     assert said.startswith("usage: loopmetric guard-replay PATH..." if code == 0 else "loopmetric: ")
     assert ("needs loopmetric[pydantic-ai]" in said) == (code == 0)
+
+
+@pytest.mark.parametrize("command, flag, help_line", [
+    pytest.param("report", "--title", "the page title (default: loopmetric report)", id="report-title-and-default"),
+    pytest.param("report", "--output", "the HTML file to write (default: loopmetric-report.html)",
+                 id="twin-report-output-and-default"),
+    pytest.param("score", "--title", None, id="twin-score-has-no-title"),
+])
+def test_report_help_says_what_title_the_page_gets_by_default(capsys, monkeypatch, command, flag, help_line):
+    monkeypatch.setenv("COLUMNS", "200")  # no help text wrapped at a hyphen
+    code, out, _ = run(capsys, command, "--help")
+    said = " ".join(out.split())
+    assert code == 0
+    if help_line is None:
+        assert f"{flag} " not in said
+    else:
+        assert f"{flag} " in said and help_line in said
+
+
+@pytest.mark.parametrize("args, flag, why", [
+    pytest.param(["report", "looping.json", "--output", "no/such/r.html"], "--output",
+                 "to name a file in an existing folder, but no/such does not exist", id="report-output-no-folder"),
+    pytest.param(["report", "looping.json", "-o", "sub"], "--output", "to name a file, but sub is a folder",
+                 id="report-short-o-named-as-output"),
+    pytest.param(["score", "looping.json", "--html", "no/such/r.html"], "--html",
+                 "to name a file in an existing folder, but no/such does not exist", id="score-html-no-folder"),
+    pytest.param(["score", "looping.json", "--junit", "sub"], "--junit", "to name a file, but sub is a folder",
+                 id="twin-score-junit-a-folder"),
+])
+def test_an_unusable_report_path_is_refused_naming_the_flag_that_gave_it(workdir, capsys, args, flag, why):
+    code, out, err = run(capsys, *args)
+    assert (code, out, err) == (2, "", f"loopmetric: Expected {flag} {why}\n")

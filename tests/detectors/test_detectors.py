@@ -427,3 +427,19 @@ def test_message_opens_with_deepevals_sentence(detector, trace, opening, detail)
     (finding,) = detector(read_deepeval_trace(trace if isinstance(trace, dict) else agent(*trace)), DEFAULT)
     assert finding.message.startswith(opening)
     assert detail in finding.message[len(opening):]
+
+
+@pytest.mark.parametrize(("trace", "steps", "detail"), [
+    pytest.param(agent(agent(name="p", input={"t": 1}), name="p", input={"t": 1}), (), "(2 levels).",
+                 id="an-agent-calling-itself-with-no-step-on-the-path-names-no-steps"),
+    pytest.param(agent(agent(agent(llm("x"), name="p", input={"t": 1}), name="p", input={"t": 1}),
+                       name="p", input={"t": 1}), (), "(3 levels).",
+                 id="a-step-below-the-deepest-re-entry-is-not-on-the-path"),
+    pytest.param(agent(tool("delegate", {"t": 1}, children=[agent(name="p", input={"t": 1})]), name="p",
+                       input={"t": 1}), (1,), "(2 levels, step 1).",
+                 id="twin-a-tool-step-on-the-path-is-named"),
+])
+def test_a_call_graph_cycle_through_agent_spans_alone_ends_with_its_levels(trace, steps, detail):
+    (finding,) = detect_call_graph_cycles(read_deepeval_trace(trace), DEFAULT)
+    assert finding.steps == steps
+    assert finding.message.endswith(f"re-entered itself with identical input {detail}")

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from pydantic_ai.messages import ModelMessagesTypeAdapter
+from pydantic_ai.messages import ModelMessagesTypeAdapter, ModelRequest, ModelResponse
 
 from loopmetric.cli import main
 from loopmetric.guard import DetectLoops, LoopDetectedError, ReplayedLoop, replay
@@ -82,6 +82,25 @@ def _recorded():
 def test_replay_reads_objects_and_what_all_messages_json_writes(form):
     result, recorder = _recorded()
     assert [(r.request, r.loop) for r in replay(form(result))] == recorder.loops
+
+
+@pytest.mark.parametrize("recorded_with_run_ids", [
+    pytest.param(False, id="messages-of-a-pydantic-ai-without-run-ids-replay-as-one-run"),
+    pytest.param(True, id="twin-messages-with-run-ids-replay-under-their-run"),
+])
+def test_replay_reads_messages_that_have_no_run_id_attribute(monkeypatch, recorded_with_run_ids):
+    """pydantic-ai before run ids: its `ModelRequest` and `ModelResponse` have no `run_id` at all."""
+    result, recorder = _recorded()
+    messages = result.all_messages()
+    if not recorded_with_run_ids:
+        for message in messages:
+            del message.run_id
+        monkeypatch.delattr(ModelRequest, "run_id")
+        monkeypatch.delattr(ModelResponse, "run_id")
+        assert not any(hasattr(message, "run_id") for message in messages)
+    replayed = replay(messages)
+    assert [(r.request, r.loop) for r in replayed] == recorder.loops
+    assert {r.run_id for r in replayed} == {result.run_id if recorded_with_run_ids else None}
 
 
 def test_replay_starts_each_run_of_a_continued_conversation_from_nothing():

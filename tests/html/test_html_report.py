@@ -528,3 +528,42 @@ def test_each_finding_on_the_page_says_what_repeated_at_which_steps(trace, repea
     fields = _finding_fields_the_page_reads()
     assert "content" in fields and all(fields <= set(finding) for finding in detail["findings"])
     assert {finding["pattern"]: finding["content"] for finding in detail["findings"]} == repeated
+
+
+_POLLED_WITH_A_REPLY = _repeated(("Checking the job.", ("status", {"job": "42"}, "running")))  # result + text
+_ALTERNATING = _repeated((None, ("status", {"job": "a"}, "running")), (None, ("status", {"job": "b"}, "queued")))
+_POLLED = _repeated((None, ("status", {"job": "42"}, "running")))  # repeated_result alone
+_HEALTHY = agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text"))
+
+
+@pytest.mark.parametrize("traces, rows", [
+    pytest.param([_POLLED_WITH_A_REPLY, _POLLED_WITH_A_REPLY, _ALTERNATING, _POLLED],
+                 [("repeated_result", "3"), ("repeated_text", "2"), ("alternating_calls", "1")],
+                 id="most-findings-first"),
+    pytest.param([_POLLED_WITH_A_REPLY, _ALTERNATING, _POLLED],
+                 [("repeated_result", "2"), ("alternating_calls", "1"), ("repeated_text", "1")],
+                 id="most-findings-first-then-equal-counts-by-name"),
+    pytest.param([_POLLED, _HEALTHY], [("repeated_result", "1")], id="twin-one-pattern-one-row"),
+    pytest.param([_HEALTHY], [], id="twin-no-finding-no-row"),
+])
+def test_the_patterns_table_lists_the_most_found_pattern_first_and_ties_by_name(traces, rows):
+    page = Page(render(entries_of(traces, LoopSettings()), LoopSettings(), compress=False))
+    shown = [attrs["data-pattern"] for tag, attrs in page.tags if tag == "tr" and "data-pattern" in attrs]
+    table = page.text_of.get("patterns", "")
+    assert [(name, re.search(rf"\b{name} (\d+) ", table).group(1)) for name in shown] == rows
+
+
+@pytest.mark.parametrize("separator", [
+    pytest.param("\u2028", id="line-separator"),
+    pytest.param("\u2029", id="paragraph-separator"),
+    pytest.param("\n", id="twin-a-newline"),
+])
+def test_a_reply_holding_a_line_separator_reaches_the_page_json_intact_and_escaped(separator):
+    reply = f"Checking{separator}the job."
+    entries = entries_of([_repeated((reply, ("status", {"job": "42"}, "running")))], LoopSettings())
+    [block] = [text for attrs, text in Page(render(entries, LoopSettings(), compress=False)).scripts
+               if attrs.get("id") == "d0"]
+    assert "\u2028" not in block and "\u2029" not in block  # a raw one would end a line of the script
+    [detail] = json.loads(block)
+    texts = {text for finding in detail["findings"] for text, _ in finding["content"]}
+    assert reply in texts

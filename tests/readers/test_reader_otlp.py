@@ -206,3 +206,22 @@ def test_recorded_samples(sample, pattern, tools):
     [loaded] = list(load_traces(str(EXAMPLES / sample)))
     report = detect_loops(loaded.trace)
     assert not report.success and report.worst.pattern == pattern and report.worst.tools == tools
+
+
+def _openinference_lookups(queries):
+    root = otlp_span("root", "agent", 0, {"openinference.span.kind": "AGENT"})
+    lookups = [otlp_span(f"t{i}", "lookup", i + 1, {"openinference.span.kind": "TOOL", "tool.name": "lookup",
+                                                    "input.value": json.dumps({"q": q}), "output.value": "nothing"},
+                         parent="root") for i, q in enumerate(queries)]
+    [trace] = read_otlp_traces(otlp(root, *lookups))
+    return trace
+
+
+@pytest.mark.parametrize("queries, patterns", [
+    pytest.param(["a", "b", "c", "d", "e"], [], id="five-different-queries-are-five-different-calls"),
+    pytest.param(["a"] * 5, ["repeated_call"], id="twin-one-query-five-times-is-a-repeated-call"),
+])
+def test_an_openinference_tool_spans_arguments_are_its_input_value(queries, patterns):
+    trace = _openinference_lookups(queries)
+    assert [json.loads(step.args) for step in trace.steps] == [{"q": q} for q in queries]
+    assert [f.pattern for f in detect_loops(trace).findings] == patterns
