@@ -206,3 +206,13 @@ def test_arguments_held_in_an_object_with_slots_are_its_public_fields(first, sec
     steps = read_deepeval_trace(agent(tool("search", first, output="a"), tool("search", second, output="b"))).steps
     assert tuple(step.args for step in steps) == args
     assert (steps[0].call == steps[1].call) is same
+
+
+@pytest.mark.parametrize("args, text", [
+    pytest.param(' {"path": "a.txt"', '"{\\"path\\": \\"a.txt\\""', id="truncated-object-kept-as-its-text"),
+    pytest.param('{"path": "b.txt"', '"{\\"path\\": \\"b.txt\\""', id="another-truncated-object-another-text"),
+    pytest.param("[1, 2,", '"[1, 2,"', id="broken-list-kept-as-its-text"),
+    pytest.param(' {"path": "a.txt"} ', '{"path":"a.txt"}', id="twin-whole-json-is-parsed"),
+])
+def test_arguments_that_look_like_json_but_do_not_parse_are_kept_as_their_text(args, text):
+    assert canonical_args(args) == text
