@@ -221,3 +221,13 @@ def test_arguments_held_in_an_object_with_slots_are_its_public_fields(first, sec
 def test_a_result_naming_a_token_hides_the_token_even_without_digits(a, b, masked, same):
     assert mask_result(a) == masked
     assert (mask_result(a) == mask_result(b)) is same
+
+
+@pytest.mark.parametrize("args, text", [
+    pytest.param(' {"path": "a.txt"', '"{\\"path\\": \\"a.txt\\""', id="truncated-object-kept-as-its-text"),
+    pytest.param('{"path": "b.txt"', '"{\\"path\\": \\"b.txt\\""', id="another-truncated-object-another-text"),
+    pytest.param("[1, 2,", '"[1, 2,"', id="broken-list-kept-as-its-text"),
+    pytest.param(' {"path": "a.txt"} ', '{"path":"a.txt"}', id="twin-whole-json-is-parsed"),
+])
+def test_arguments_that_look_like_json_but_do_not_parse_are_kept_as_their_text(args, text):
+    assert canonical_args(args) == text

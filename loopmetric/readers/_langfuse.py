@@ -101,7 +101,7 @@ def _read(trace: Mapping[str, Any], observations: list[Any], *, name: str) -> Tr
         raise TraceReadError("Expected a Langfuse trace with observations, but trace "
                              f"{text(trace.get('id'))!r} has none" + (f" ({notes[0]})" if notes else "."))
     label = trace.get("name") if isinstance(trace.get("name"), str) else ""
-    root = {"type": "base", "name": label or "trace", "input": trace.get("input"), "output": trace.get("output"),
+    root = {"type": "trace", "name": label or "trace", "input": trace.get("input"), "output": trace.get("output"),
             "children": nest(items, notes)}
     read = read_span_tree(root, name=name or label or text(trace.get("id")), source="langfuse")
     if notes:

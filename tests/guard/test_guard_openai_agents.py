@@ -206,3 +206,30 @@ def _conversation(replies: list[str]) -> list[dict]:
 ])
 def test_replay_tells_replies_apart_by_their_text(replies, loops):
     assert [d.loop.pattern for _, _, d in decisions(_conversation(replies)) if d.loop] == loops
+
+
+def _parallel_reads_and_polls(reverse: bool) -> list[dict]:
+    """Four responses each calling read (same result every time) and poll (a new result each
+    time) in parallel; the outputs come back in call order or the other way round."""
+    items: list[dict] = [{"role": "user", "content": "go"}]
+    for turn in range(1, 5):
+        calls = [("read", {"path": "a"}, "contents of a"), ("poll", {"job": "a"}, f"running {turn}")]
+        items += [{"type": "function_call", "name": name, "arguments": json.dumps(args),
+                   "call_id": f"call_{turn}_{index}", "id": f"fc_{turn}_{index}", "status": "completed"}
+                  for index, (name, args, _) in enumerate(calls)]
+        outputs = [{"type": "function_call_output", "call_id": f"call_{turn}_{index}", "output": output}
+                   for index, (_, _, output) in enumerate(calls)]
+        items += outputs[::-1] if reverse else outputs
+    return items
+
+
+@pytest.mark.parametrize("reverse", [
+    pytest.param(True, id="outputs-back-in-the-other-order"),
+    pytest.param(False, id="twin-outputs-back-in-call-order"),
+])
+def test_each_parallel_output_belongs_to_the_call_of_its_call_id(reverse):
+    # read keeps returning the same text, poll progresses: only read's fourth call is a loop,
+    # whatever order the outputs were listed in.
+    looping = [(turn, call_id, d.loop.pattern) for turn, call_id, d in
+               decisions(_parallel_reads_and_polls(reverse), alternating_calls_threshold=None) if d.loop]
+    assert looping == [(4, "call_4_0", "repeated_result")]

@@ -558,3 +558,41 @@ def test_responses_items_of_an_unknown_type_are_skipped_and_the_notes_name_them(
     trace = read_trace(items, format="responses")
     assert [c.name for c in trace.tool_calls] == ["status"]
     assert trace.notes == notes
+
+
+# -- a person's later turn is read with its words, in each format that converts its messages ----
+
+def _gemini_turns(said):
+    return [{"role": "user", "parts": [{"text": "Read the file."}]}, {"role": "model", "parts": [{"text": "Which one?"}]},
+            {"role": "user", "parts": [{"text": said}]}, {"role": "model", "parts": [{"text": "Done."}]}]
+
+
+def _responses_turns(said):
+    return [{"role": "user", "content": "Read the file."},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Which one?"}]},
+            {"role": "user", "content": said},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}]
+
+
+def _langchain_turns(said):
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage, messages_to_dict
+
+    return messages_to_dict([HumanMessage("Read the file."), AIMessage("Which one?"), HumanMessage(said),
+                             AIMessage("Done.")])
+
+
+TURNS = {"gemini": _gemini_turns, "responses": _responses_turns,
+         "langchain": _langchain_turns}
+
+
+@pytest.mark.parametrize("fmt", TURNS)
+@pytest.mark.parametrize("said", [
+    pytest.param("The one called a.txt.", id="a-persons-words"),
+    pytest.param("", id="twin-a-turn-with-no-words"),
+])
+def test_a_persons_later_turn_is_read_as_the_users_turn_with_its_words(fmt, said):
+    trace = read_trace(TURNS[fmt](said))
+    assert trace.source == fmt
+    assert [(s.kind, s.text) if s.kind == "llm" else (s.kind, s.source, s.text) for s in trace.steps] == [
+        ("llm", "Which one?"), ("input", "user", said), ("llm", "Done.")]

@@ -17,7 +17,7 @@ from tests.conftest import example_module
 
 from loopmetric import TraceReadError, detect_loops, load_traces, read_trace
 from loopmetric.cli import main
-from loopmetric.readers import detect_format
+from loopmetric.readers import detect_format, read_langfuse_traces
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SAMPLES = {"mlflow": "mlflow_trace.json", "langfuse": "langfuse_trace.json", "langsmith": "langsmith_run.json"}
@@ -429,3 +429,22 @@ def test_a_langsmith_run_whose_child_runs_are_not_a_list_is_noted_by_its_id(chil
     run = {"id": "r1", "run_type": "chain", "name": "agent", "inputs": {}, "outputs": {"output": "x"},
            "child_runs": children}
     assert read_trace(run).notes == notes
+
+
+def _langfuse_observation(obs_id, parent, name, start):
+    return {"id": obs_id, "traceId": "t", "parentObservationId": parent, "type": "SPAN", "name": name,
+            "startTime": f"2024-01-01T00:00:0{start}Z", "input": {"q": "weather"}, "output": "sunny"}
+
+
+@pytest.mark.parametrize("observations, cycle", [
+    # Langfuse names a trace after its root observation and gives it the root's input and output.
+    pytest.param([_langfuse_observation("a", None, "run", 0)], False,
+                 id="a-trace-named-and-fed-like-its-root-observation-is-no-cycle"),
+    pytest.param([_langfuse_observation("a", None, "run", 0), _langfuse_observation("b", "a", "run", 1)], True,
+                 id="twin-an-observation-re-entering-itself-is-a-cycle"),
+])
+def test_a_langfuse_trace_is_not_a_span_that_its_root_observation_re_enters(observations, cycle):
+    [trace] = read_langfuse_traces({"id": "t", "name": "run", "input": {"q": "weather"}, "output": "sunny",
+                                    "observations": observations})
+    report = detect_loops(trace)
+    assert [(f.pattern, f.count) for f in report.findings] == ([("call_graph_cycle", 2)] if cycle else [])

@@ -140,3 +140,21 @@ ACTION = "Thought: I will search.\nAction: search[cats]"
 def test_a_written_action_is_a_call_when_the_next_request_answers_it_with_an_observation(answer, expected):
     trace = read_pydantic_ai_messages([request(user("Find cats")), response(text(ACTION)), answer])
     assert steps(trace) == expected
+
+
+REACT = ("Solve the question with interleaving Thought, Action, Observation steps. Action can be: "
+         "(1) Search[entity], (2) Lookup[keyword], (3) Finish[answer].")
+
+
+@pytest.mark.parametrize("first_request, why", [
+    pytest.param(request(text(REACT, "system-prompt"), user("Where is Paris?")),
+                 "text action Search[...] declared in the system prompt", id="declared-in-the-system-prompt"),
+    pytest.param(request(user(REACT)), "text action Search[...] declared in the first user prompt",
+                 id="declared-in-the-first-user-prompt"),
+    pytest.param(request(text("You are helpful.", "system-prompt"), user("Where is Paris?")), None,
+                 id="twin-declared-nowhere-the-reply-is-text"),
+])
+def test_a_written_action_says_which_prompt_declared_its_syntax(first_request, why):
+    trace = read_pydantic_ai_messages([first_request, response(text("Thought: look.\nAction: Search[Paris]")),
+                                       request(user("Paris is in France."))])
+    assert [call.inferred for call in trace.tool_calls] == ([why] if why else [])
