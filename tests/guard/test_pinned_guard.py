@@ -73,3 +73,22 @@ def test_twin_an_installed_framework_is_imported():
     from loopmetric.guard._extras import require
 
     assert require("json", "json", "json").dumps([1]) == "[1]"
+
+
+@pytest.mark.parametrize("rounds, message", [
+    pytest.param(3, "Your last 6 tool calls went round `search` and `read` in turn 3 times", id="three-rounds-nudged"),
+    pytest.param(2, None, id="twin-two-rounds-allowed"),
+])
+def test_the_nudge_for_an_alternation_of_two_tools_names_them_joined_by_and(rounds, message):
+    from loopmetric.guard._core import LoopGuard
+
+    guard, said = LoopGuard(), []
+    for turn in range(rounds):
+        for name in ("search", "read"):
+            decision = guard.before_call(name, {"q": 1})
+            said.append(decision.message)
+            if decision.action == "allow":
+                guard.after_call(f"page {turn} of {name}")
+    last = said[-1]
+    assert (last if last is None else last[:len(message)]) == message
+    assert said[:-1] == [None] * (len(said) - 1)

@@ -481,3 +481,17 @@ def test_without_the_opentelemetry_sdk_importing_loopmetric_otel_is_an_error_nam
         assert str(raised) == error
     else:
         assert (error, module.LoopSpanProcessor) == (None, LoopSpanProcessor)
+
+
+@pytest.mark.parametrize("options, alarmed", [
+    pytest.param({}, ["alternating_calls"], id="default-threshold-3-three-rounds"),
+    pytest.param({"alternating_calls_threshold": 4}, [], id="twin-threshold-4-three-rounds"),
+    pytest.param({"settings": LoopSettings(alternating_calls_threshold=4)}, [], id="twin-settings-object"),
+])
+def test_the_live_guard_alarms_an_alternation_at_the_settings_threshold(options, alarmed):
+    tracer, processor, found, _ = watched(**options)
+    agent = Agent(tracer)
+    for turn in range(3):
+        agent.call("search", {"q": 1}, f"hits {turn}").call("read", {"doc": 1}, f"text {turn}")
+    agent.reply("done").end()
+    assert [finding.pattern for _, finding in found] == alarmed

@@ -467,3 +467,49 @@ def test_an_otlp_entry_that_is_not_a_span_is_noted():
 
 def test_a_list_of_deepeval_root_spans_reads_as_deepeval():
     assert read_trace([agent(llm("hi"))]).source == "deepeval"
+
+
+# -- deepeval: a child that is not a span ---------------------------------------------------------
+
+@pytest.mark.parametrize("children, notes", [
+    pytest.param([3], ("child 0 of span 0 is a int, not a span; skipped.",), id="a-number-among-children"),
+    pytest.param(["x", None], ("child 0 of span 0 is a str, not a span; skipped.",), id="a-text-and-a-none"),
+    pytest.param([None], (), id="twin-a-none-child-is-no-note"),
+])
+def test_a_deepeval_child_that_is_not_a_span_is_noted_on_the_trace(children, notes):
+    assert read_deepeval_trace({"name": "a", "type": "agent", "children": children}).notes == notes
+
+
+# -- tau2-bench: each record labelled by its task -----------------------------------------------------
+
+@pytest.mark.parametrize("record, label", [
+    pytest.param({"task_id": 7}, "task 7", id="task-id-number"),
+    pytest.param({"task_id": "airline_3"}, "task airline_3", id="task-id-text"),
+    pytest.param({}, "", id="twin-no-task-id-no-label"),
+])
+def test_each_tau2_record_is_labelled_by_its_task(record, label):
+    from loopmetric.readers._files import load_text
+
+    messages = [{"role": "user", "content": "book it"}, {"role": "assistant", "content": "booked"}]
+    document = {"simulations": [dict(record, messages=messages), dict(record, messages=messages)]}
+    loaded = list(load_text(json.dumps(document), "results.json"))
+    assert [(item.label, item.error) for item in loaded] == [(label, None)] * 2
+
+
+# -- smolagents: the final answer step -------------------------------------------------------------
+
+@pytest.mark.parametrize("last, notes", [
+    pytest.param({"output": "done"}, (), id="final-answer-step"),
+    pytest.param({"output": "done", "model_output": "x"}, (), id="final-answer-step-two-keys"),
+    pytest.param({"output": "done", "model_output": "x", "extra": 1}, ("1 steps of no known kind; skipped.",),
+                 id="twin-more-than-an-output-is-unknown"),
+])
+def test_a_smolagents_final_answer_step_is_not_read_as_another_step(last, notes):
+    from loopmetric.readers._smolagents import read_smolagents_steps
+    from tests.readers.test_exported_formats import _smolagents
+
+    steps = _smolagents(False)
+    plain = read_smolagents_steps(steps)
+    read = read_smolagents_steps([*steps, last])
+    assert read.notes == notes
+    assert read.steps == plain.steps
