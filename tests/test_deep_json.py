@@ -49,6 +49,7 @@ MALFORMED = [
         ("lone-minus", "-"), ("truncated-true", "tru"), ("open-string", '"abc'), ("extra-data", "[1]]"),
         ("leading-zero", "01"), ("bad-escape", '"\\x"'), ("control-character", '"\x01"'), ("dot-number", ".5"),
         ("cut-after-key", '{"a"'), ("cut-after-colon", '{"a":'), ("garbage-after", '{"a":1}x'),
+        ("no-comma-object", '{"a": 1 "b": 2}'), ("no-comma-nested-object", '[{"a": {"b": 1} "c": 2}]'),
     ]
 ]
 

@@ -96,3 +96,21 @@ def test_new_calls_that_show_the_previous_result_again_are_one_attempt(results, 
     report = detect_loops(agent(*[tool("search", {"q": q}, output=r) for q, r in zip(_QUERIES, results)]))
     found = [(f.pattern, f.steps) for f in report.findings]
     assert found == ([("similar_attempts", (1, 2, 3, 4))] if attempts else [])
+
+
+@pytest.mark.parametrize("separator", [
+    pytest.param("\n", id="line-feed"),
+    pytest.param("\r\n", id="carriage-return-line-feed"),
+    pytest.param("\r", id="bare-carriage-return"),
+])
+def test_a_result_of_several_lines_is_its_lines_whatever_ends_them(separator):
+    text = separator.join(["status: running", "3 steps left"])
+    assert info_units(text) == {"status: running", "# steps left"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("status:  running", {"status: running"}, id="one-line-folded"),
+    pytest.param("3 steps left\t", {"3 steps left"}, id="one-line-keeps-its-number"),
+])
+def test_a_result_of_one_line_is_one_unit_with_its_numbers(text, expected):
+    assert info_units(text) == expected

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from pydantic_ai.models.function import FunctionModel  # noqa: E402
 from pydantic_evals import Case, Dataset  # noqa: E402
 
 from loopmetric import TraceReadError, detect_loops  # noqa: E402
-from loopmetric.integrations.pydantic_evals import LoopEvaluator, read_span_tree  # noqa: E402
+from loopmetric.integrations.pydantic_evals import LoopEvaluator, read_span_tree, span_dicts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -350,3 +351,23 @@ def test_the_reason_hints_at_span_attributes_only_when_no_span_is_a_call_or_an_l
     dataset = Dataset(name="hint", cases=[Case(name=kind, inputs=kind)], evaluators=[LoopEvaluator()])
     [case] = dataset.evaluate_sync(_spans_of, max_concurrency=1, progress=False).cases
     assert (HINT in case.scores["loop_score"].reason) is hinted
+
+
+_EPOCH_UTC = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("start", [
+    pytest.param(datetime(2025, 1, 1, 12, 0, 0, 600_000, tzinfo=timezone.utc), id="aware"),
+    pytest.param(datetime(2025, 1, 1, 12, 0, 1), id="naive-read-as-utc-whole-second"),
+    pytest.param(datetime(1970, 1, 1, 0, 0, 0, 250, tzinfo=timezone.utc), id="twin-within-the-first-second"),
+])
+def test_span_dicts_give_each_spans_start_in_nanoseconds_since_the_epoch(start):
+    from pydantic_evals.otel import SpanNode, SpanTree
+
+    tree = SpanTree()
+    tree.add_spans([SpanNode(name="execute_tool poll", trace_id=1, span_id=1, parent_span_id=None,
+                             start_timestamp=start, end_timestamp=start + timedelta(seconds=1),
+                             attributes={"gen_ai.tool.name": "poll"})])
+    aware = start if start.tzinfo else start.replace(tzinfo=timezone.utc)
+    [span] = span_dicts(tree)
+    assert span["startTimeUnixNano"] == (aware - _EPOCH_UTC) // timedelta(microseconds=1) * 1_000

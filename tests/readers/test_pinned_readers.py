@@ -7,6 +7,7 @@ import json
 import pytest
 
 from loopmetric import detect_loops, read_deepeval_trace, read_trace
+from loopmetric.readers import load_traces
 from loopmetric.readers._files import expand_paths
 from tests._traces import agent, llm, tool, tool_call_entry
 from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
@@ -513,3 +514,54 @@ def test_a_smolagents_final_answer_step_is_not_read_as_another_step(last, notes)
     read = read_smolagents_steps([*steps, last])
     assert read.notes == notes
     assert read.steps == plain.steps
+
+
+# -- entries of a file that hold no trace ---------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "text", "not_a_trace"), [
+    pytest.param("other.json", '{"a": 1}', [True], id="json-of-no-trace-format"),
+    pytest.param("other.jsonl", '{"a": 1}\n{"b": 2}\n', [True, True], id="json-lines-of-no-trace-format"),
+    pytest.param("broken.json", '{"a": ', [False], id="twin-not-valid-json"),
+    pytest.param("chat.json", '[{"role": "user", "content": "x"}]', [False], id="twin-a-trace-format-that-fails"),
+])
+def test_an_entry_that_parses_but_is_no_known_trace_is_flagged_not_a_trace(tmp_path, name, text, not_a_trace):
+    """The flag is what lets the CLI skip such files found in a folder instead of failing on them."""
+    (tmp_path / name).write_text(text)
+    loaded = list(load_traces(str(tmp_path / name)))
+    assert [item.not_a_trace for item in loaded] == not_a_trace
+    assert all(item.error and item.trace is None for item in loaded)
+
+
+@pytest.mark.parametrize(("name", "text", "said"), [
+    pytest.param("empty.json", "", "empty file", id="empty"),
+    pytest.param("blank.jsonl", "  \n\n", "empty file", id="only-whitespace"),
+    pytest.param("broken.json", '{"a": ', "not valid JSON", id="twin-not-empty"),
+])
+def test_an_empty_file_is_one_entry_named_after_it_that_says_it_is_empty(tmp_path, name, text, said):
+    path = tmp_path / name
+    path.write_text(text)
+    [loaded] = list(load_traces(str(path)))
+    assert (loaded.name, loaded.trace, loaded.not_a_trace) == (name, None, False)
+    assert loaded.error.startswith(f"{path}: {said}")
+
+
+# -- Gemini parts in either spelling --------------------------------------------------------------
+
+def _gemini_code_run(code_key, result_key):
+    return {"contents": [
+        {"role": "user", "parts": [{"text": "what is 1 + 1?"}]},
+        {"role": "model", "parts": [{code_key: {"language": "PYTHON", "code": "print(1 + 1)"}}]},
+        {"role": "model", "parts": [{result_key: {"outcome": "OUTCOME_OK", "output": "2"}}]},
+        {"role": "model", "parts": [{"text": "2"}]},
+    ]}
+
+
+@pytest.mark.parametrize(("code_key", "result_key"), [
+    pytest.param("executableCode", "codeExecutionResult", id="camel-case-as-the-rest-api-writes"),
+    pytest.param("executable_code", "code_execution_result", id="snake-case-as-the-sdk-model-dump-writes"),
+])
+def test_a_gemini_executable_code_part_is_a_code_call_in_either_spelling(code_key, result_key):
+    trace = read_trace(_gemini_code_run(code_key, result_key), format="gemini")
+    assert [step.kind for step in trace.steps] == ["llm", "tool", "llm", "llm"]
+    assert (trace.steps[1].name, json.loads(trace.steps[1].args)) == ("code_execution", "print(1 + 1)")
+    assert trace.notes == ()
