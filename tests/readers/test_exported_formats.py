@@ -596,3 +596,16 @@ def test_a_persons_later_turn_is_read_as_the_users_turn_with_its_words(fmt, said
     assert trace.source == fmt
     assert [(s.kind, s.text) if s.kind == "llm" else (s.kind, s.source, s.text) for s in trace.steps] == [
         ("llm", "Which one?"), ("input", "user", said), ("llm", "Done.")]
+
+
+@pytest.mark.parametrize("output, result", [
+    pytest.param([{"type": "input_text", "text": "running"}], "running", id="content-parts-read-as-their-text"),
+    pytest.param([{"type": "input_text", "text": "queued"}, {"type": "input_text", "text": "running"}],
+                 "queued\nrunning", id="several-parts-a-line-each"),
+    pytest.param("running", "running", id="twin-a-plain-text-output"),
+])
+def test_a_responses_call_output_of_content_parts_is_their_text(output, result):
+    items = [{"role": "user", "content": "Is job 42 done?"},
+             {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"},
+             {"type": "function_call_output", "call_id": "c1", "output": output}]
+    assert [(c.name, c.result) for c in read_trace(items, format="responses").tool_calls] == [("status", result)]
