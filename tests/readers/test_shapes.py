@@ -255,3 +255,15 @@ def test_read_llm_output_a_cycle_is_read_once():
     node: dict = {"content": "loop"}
     node["messages"] = [node]
     assert read_llm_output(node) == ("loop", [])
+
+
+@pytest.mark.parametrize("message, failed", [
+    pytest.param({"role": "tool", "content": "no such file", "isError": True}, True, id="camel-case-is-error"),
+    pytest.param({"role": "tool", "content": "no such file", "is_error": True}, True, id="snake-case-is-error"),
+    pytest.param({"role": "tool", "content": "no such file", "status": "error"}, True, id="status-error"),
+    pytest.param({"role": "tool", "content": "3 rows", "isError": False}, False, id="twin-camel-case-false-a-result"),
+    pytest.param({"role": "tool", "content": "3 rows"}, False, id="twin-no-flag-a-result"),
+])
+def test_a_tool_message_that_says_it_failed_is_an_error_in_every_spelling(message, failed):
+    read = read_tool_result(message, None)
+    assert (read.error, read.value) == (failed, message["content"])
