@@ -32,3 +32,14 @@ def test_pattern_bars_scale_to_the_most_findings():
                          {"name": "b", "findings": 1, "failing": 0, "colour": "#111"}])["rows"]
     assert rows[0]["all_w"] == 2 * rows[0]["failing_w"] and rows[1]["failing_w"] == 0
     assert rows[1]["all_w"] == pytest.approx(rows[0]["all_w"] / 4, abs=0.1)
+
+
+@pytest.mark.parametrize("scores", [
+    pytest.param([0.0, 0.04, 0.5, 0.97, 1.0], id="scores-across-the-range"),
+    pytest.param([1.0] * 3, id="twin-every-score-in-the-last-bin"),
+])
+def test_histogram_bars_stand_apart_inside_the_plot(scores):
+    chart = histogram(scores, 0.5)
+    bars = chart["bars"]
+    assert all(bar["x"] + bar["w"] < after["x"] for bar, after in zip(bars, bars[1:]))  # a gap between bars
+    assert bars[0]["x"] >= chart["left"] and bars[-1]["x"] + bars[-1]["w"] <= chart["right"]
