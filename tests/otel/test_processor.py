@@ -7,7 +7,6 @@ import json
 import logging
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -450,14 +449,15 @@ def _hide(monkeypatch, *names):
         monkeypatch.setitem(sys.modules, name, None)
 
 
-def _import_loopmetric_otel():
-    """A fresh run of `loopmetric/otel/__init__.py` (its submodules as already imported)."""
+def _import_loopmetric_otel(monkeypatch):
+    """A fresh run of `loopmetric.otel`'s `__init__` as the import system finds it (its submodules as
+    already imported)."""
     import importlib.util
 
-    import loopmetric.otel
+    import loopmetric.otel  # noqa: F401  # its submodules imported while the SDK is there
 
-    path = Path(loopmetric.otel.__file__)
-    spec = importlib.util.spec_from_file_location("loopmetric.otel", path, submodule_search_locations=[str(path.parent)])
+    monkeypatch.delitem(sys.modules, "loopmetric.otel")
+    spec = importlib.util.find_spec("loopmetric.otel")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -476,7 +476,7 @@ def test_without_the_opentelemetry_sdk_importing_loopmetric_otel_is_an_error_nam
                                                                                                    error):
     _hide(monkeypatch, *hidden)
     try:
-        module = _import_loopmetric_otel()
+        module = _import_loopmetric_otel(monkeypatch)
     except ImportError as raised:
         assert str(raised) == error
     else:
