@@ -860,7 +860,7 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
             "processes": len(metas),
             "commands": [m.get("argv", "?") for m in metas],
             "minutes": sum(row[2] for row in done.values()) / 60}
-    text = report(everything, chosen, done, EQUIVALENT, {**killed_since(out), **KILLED_SINCE}, command, meta)
+    text = report(everything, chosen, done, EQUIVALENT, {**KILLED_SINCE, **killed_since(out)}, command, meta)  # a run again wins
     previous = (out / "mutation.md").read_text() if (out / "mutation.md").exists() else ""
     if "## The survivors of issue 16" in previous:  # what `--hand` wrote stays
         text += "\n## The survivors of issue 16" + previous.split("## The survivors of issue 16", 1)[1]
