@@ -194,24 +194,72 @@ def different_failing_attempts(trace: Any) -> int:
     return max((len(calls) for calls in failing.values()), default=0)
 
 
+def revisits_then_news(trace: Any) -> int:
+    """Calls that go back to a call made earlier (not the one just before), counted only
+    when a call after the last of them still returns a result not seen before in the run:
+    backtracking on the way to something new."""
+    seen_calls: set = set()
+    seen_outcomes: set = set()
+    revisits, last_revisit, news_after = 0, -1, False
+    previous = None
+    for index, call in enumerate(trace.tool_calls):
+        if call.call in seen_calls and call.call != previous:
+            revisits, last_revisit, news_after = revisits + 1, index, False
+        elif call.outcome is not None and call.outcome not in seen_outcomes and last_revisit >= 0:
+            news_after = True
+        seen_calls.add(call.call)
+        if call.outcome is not None:
+            seen_outcomes.add(call.outcome)
+        previous = call.call
+    return revisits if news_after else 0
+
+
+def far_apart_reruns(trace: Any) -> int:
+    """The most times one call (the same name and arguments) was made with other calls
+    between each time and the one before."""
+    runs: dict[str, int] = defaultdict(int)
+    previous = None
+    for call in trace.tool_calls:
+        if call.call != previous:
+            runs[call.call] += 1
+        previous = call.call
+    return max(runs.values(), default=0)
+
+
+EXPLORATION = (
+    ("different attempts failing alike", different_failing_attempts,
+     "`no_loop` runs in which one tool failed (an error, or a result reporting a failure in words) with 3 or more "
+     "different argument lists: the agent trying different targets."),
+    ("backtracking", revisits_then_news,
+     "`no_loop` runs with 3 or more calls going back to a call made earlier (not the one just before), with a call "
+     "after the last of them still returning a result not seen before: a walk through known places to new ones."),
+    ("far-apart re-runs", far_apart_reruns,
+     "`no_loop` runs in which one call (the same name and arguments) was made 3 or more times with other calls "
+     "between: a build or a test re-run after changes."),
+)
+
+
 def exploration_section(real: list[dict]) -> list[str]:
-    """Per source and half: the `no_loop` runs in which one tool failed with 3+ different
-    argument lists (exploration under the rubric), and how many each metric fails."""
+    """Per kind of exploration, source and half: the `no_loop` runs of that kind (the
+    counter of `EXPLORATION` at 3 or more), and how many each metric fails."""
     from .real_runs import SOURCES
 
-    lines = []
-    for source in SOURCES:
-        for half in ("design", "held-out"):
-            rows = [r for r in real if r["source"] == source and r["half"] == half and r["label"] == "no_loop"
-                    and "trace" in r and different_failing_attempts(r["trace"]) >= 3]
-            alarms = [sum(1 for r in rows if r[key]) for key in ("lm", "de_any", "oh")]
-            lines.append([source, half, str(len(rows)), *map(str, alarms)])
-    header = ["source", "half", "no_loop runs with 3+ different failing attempts", "loopmetric false alarms",
-              "deepeval (score < 1.0) false alarms", "OpenHands-style false alarms"]
-    return ["## Exploration: different attempts failing alike", "",
-            "`no_loop` runs in which one tool failed (an error, or a result reporting a failure in words) with 3 or "
-            "more different argument lists: the agent trying different targets. Target: no false alarm.", "",
-            markdown_table(header, lines), ""]
+    out = []
+    for title, counter, description in EXPLORATION:
+        lines = []
+        for source in SOURCES:
+            for half in ("design", "held-out"):
+                rows = [r for r in real if r["source"] == source and r["half"] == half and r["label"] == "no_loop"
+                        and "trace" in r and counter(r["trace"]) >= 3]
+                alarms = [sum(1 for r in rows if r[key]) for key in ("lm", "de_any", "oh")]
+                lines.append([source, half, str(len(rows)), *map(str, alarms)])
+        lines.append([f"all sources ({title})", "both", *(str(sum(int(line[k]) for line in lines))
+                                                         for k in range(2, 6))])
+        header = ["source", "half", f"no_loop runs ({title})", "loopmetric false alarms",
+                  "deepeval (score < 1.0) false alarms", "OpenHands-style false alarms"]
+        out += [f"## Exploration: {title}", "", description + " Target: no false alarm.", "",
+                markdown_table(header, lines), ""]
+    return out
 
 
 def semantic_section(real: list[dict]) -> list[str]:

@@ -37,8 +37,13 @@ class LoopSettings:
       full input on its own ancestry path) is severe.
     * ``conversation_loop`` (only with ``semantic=True``): 4 conversation
       replies in a row of the same meaning (embeddings from ``embedder``, or
-      the wordllama model of ``loopmetric[semantic]``), no tool run and no new
-      fact from the other side between: severe.
+      the wordllama model of ``loopmetric[semantic]``), each with a cosine of
+      at least ``semantic_threshold`` to one before it, no tool run and no new
+      fact from the other side between: severe. Five prose instructions in a
+      row to one tool, each at ``semantic_instruction_threshold`` or more to
+      one of the two before, are a severe ``similar_attempts``. The two
+      cut-offs are the default embedder's; another model's cosines live on
+      another scale (benchmarks/results/meaning.md).
     """
 
     threshold: float = 0.5
@@ -62,11 +67,15 @@ class LoopSettings:
     aggregation: Aggregation = "geometric"
     semantic: bool = False
     embedder: Optional[Callable[[list[str]], Any]] = None
+    semantic_threshold: float = 0.65
+    semantic_instruction_threshold: float = 0.9
 
     def __post_init__(self) -> None:
         _check_unit("threshold", self.threshold, allow_zero=True)
         _check_unit("similarity_threshold", self.similarity_threshold, allow_zero=False)
         _check_unit("reply_similarity_threshold", self.reply_similarity_threshold, allow_zero=False)
+        _check_unit("semantic_threshold", self.semantic_threshold, allow_zero=False)
+        _check_unit("semantic_instruction_threshold", self.semantic_instruction_threshold, allow_zero=False)
         for name in ("check_tool_repetition", "check_reasoning_stagnation",
                      "check_call_graph_cycles", "strict_mode", "semantic"):
             value = getattr(self, name)

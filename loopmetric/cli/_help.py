@@ -39,6 +39,10 @@ MEANINGS = {
     "embedder": "Python only: a callable turning a list of texts into vectors, for semantic",
     "semantic": "also look for repetition in meaning (replies, instructions) with an offline embedding model; "
                 "needs loopmetric[semantic]",
+    "semantic_threshold": "with semantic: replies whose embeddings' cosine is at least this mean the same "
+                          "(the default embedder's cut-off)",
+    "semantic_instruction_threshold": "with semantic: instructions to a tool at least this close in meaning are "
+                                      "one instruction reworded",
     "aggregation": "how the signals combine into the score: geometric, or arithmetic as deepeval's weighted mean",
     "max_cycle_length": "the longest block of calls alternating_calls looks for",
     "mask_volatile_results": "compare results with ids, times and numbers masked",

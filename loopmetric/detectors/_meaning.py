@@ -11,15 +11,17 @@ A reply counts as a repeat when:
 * it is a reply in a conversation: an LLM output with text, asking for no tool,
   answered by the other side's turn;
 * its embedding's cosine with one of the `_BACK` replies before it is at least
-  `_SIMILAR`;
+  `settings.semantic_threshold` (0.65: wordllama 256-d, chosen on the design half);
 * nothing came back between the two: no tool ran, and the other side's turn just
   before it brought no new fact (a token with a digit or an e-mail address not
   seen in the conversation before). A paraphrase answering new information is
   progress.
 
 The same holds for instructions written to a tool or a sub-agent (a call whose
-only argument is prose of 8+ words): `_INSTRUCTION_CHAIN` of them in a row to one
-tool, each with a cosine of at least `_SAME_INSTRUCTION` to one of the two
+only argument is prose of 8+ words: at least `_PROSE` of its tokens plain words,
+fewer than `_TITLE` of them capitalised, so neither code, a shell command nor a
+title in Title Case is an instruction): `_INSTRUCTION_CHAIN` of them in a row to one
+tool, each with a cosine of at least `settings.semantic_instruction_threshold` (0.9) to one of the two
 before, is a severe `similar_attempts` (the orchestrator re-issuing one
 instruction reworded while the sub-agent keeps failing at it).
 
@@ -52,13 +54,14 @@ from ._evidence import Evidence
 
 __all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]
 
-_SIMILAR = 0.65  # cosine of two replies that say the same (wordllama 256-d; chosen on the design half)
 _BACK = 4  # replies before a reply it may repeat
 _CHAIN = 4  # replies in a row, each repeating an earlier one: a loop
 _MAX_CHARS = 2_000  # of a reply, embedded
 _INSTRUCTION_WORDS = 8  # words an argument needs to be an instruction in prose
-_SAME_INSTRUCTION = 0.9  # cosine of two instructions that ask for the same thing (design half)
 _INSTRUCTION_CHAIN = 5  # instructions in a row to one tool, each the same as one of the 2 before
+_PROSE = 0.7  # share of tokens that are plain words in an instruction (shell commands, code: 0.4 median)
+_TITLE = 0.5  # share of capitalised tokens from which a text is a title (a product, an option), not prose
+_PLAIN_WORD = re.compile(r"[\"'(\[]*[A-Za-z][a-z]*(?:'[a-z]+)?[\"')\].,;:!?]*")
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _LOCK = threading.Lock()
@@ -117,7 +120,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     chain: list[int] = []  # positions in `replies`
     best: list[tuple[int, float]] = []  # (position, similarity) of the chain's repeats
     for k in range(len(replies) + 1):
-        match = _repeats(k, vectors, news, tool_before) if k < len(replies) else None
+        match = _repeats(k, vectors, news, tool_before, settings.semantic_threshold) if k < len(replies) else None
         if match is not None:
             if not chain:
                 chain = [match[0]]
@@ -130,7 +133,8 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
-def _repeats(k: int, vectors, news: list[bool], tool_before: list[int]) -> Optional[tuple[int, float]]:
+def _repeats(k: int, vectors, news: list[bool], tool_before: list[int],
+             cutoff: float) -> Optional[tuple[int, float]]:
     """The earlier reply (position) that reply `k` repeats, and the similarity; None if none."""
     if news[k]:
         return None  # the other side told something new: a reply like the last one may answer it
@@ -138,7 +142,7 @@ def _repeats(k: int, vectors, news: list[bool], tool_before: list[int]) -> Optio
         if tool_before[k] != tool_before[j]:
             break  # a tool ran between: what it returned may be why the reply repeats
         similarity = _cosine(vectors[k], vectors[j])
-        if similarity >= _SIMILAR:
+        if similarity >= cutoff:
             return j, similarity
     return None
 
@@ -174,16 +178,25 @@ def _finding(steps, members: list[int], similarity: float) -> Finding:
 
 
 def _instruction(args: str) -> Optional[str]:
-    """A call's only argument when it is prose of `_INSTRUCTION_WORDS`+ words."""
+    """A call's only argument when it is prose of `_INSTRUCTION_WORDS`+ words (`_is_prose`)."""
     try:
         value = loads(args)
     except ValueError:
         return None
     if isinstance(value, dict) and len(value) == 1:
         value = next(iter(value.values()))
-    if isinstance(value, str) and len(value.split(None, _INSTRUCTION_WORDS)) > _INSTRUCTION_WORDS - 1:
+    if isinstance(value, str) and len(value.split(None, _INSTRUCTION_WORDS)) > _INSTRUCTION_WORDS - 1 \
+            and _is_prose(value):
         return value
     return None
+
+
+def _is_prose(text: str) -> bool:
+    """Whether `text` reads as a sentence: mostly plain words, not mostly capitalised."""
+    tokens = text[:_MAX_CHARS].split()
+    words = sum(1 for token in tokens if _PLAIN_WORD.fullmatch(token))
+    capitals = sum(1 for token in tokens if token[0].isupper())
+    return words >= _PROSE * len(tokens) and capitals < _TITLE * len(tokens)
 
 
 def detect_reworded_instructions(trace: Trace, settings: LoopSettings,
@@ -202,7 +215,7 @@ def detect_reworded_instructions(trace: Trace, settings: LoopSettings,
     for k in range(1, len(written) + 1):
         if k < len(written) and calls[written[k][0]].name == calls[written[k - 1][0]].name:
             similarity = max(_cosine(vectors[k], vectors[j]) for j in range(max(chain[0], k - 2), k))
-            if similarity >= _SAME_INSTRUCTION:
+            if similarity >= settings.semantic_instruction_threshold:
                 chain.append(k)
                 lowest = min(lowest, similarity)
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.accuracy import different_failing_attempts, exploration_section
+from benchmarks.accuracy import different_failing_attempts, exploration_section, far_apart_reruns, revisits_then_news
 from loopmetric import read_deepeval_trace
 from tests._traces import agent, tool
 
@@ -32,3 +32,46 @@ def test_exploration_section_counts_only_no_loop_runs_with_three_failing_targets
     table = "\n".join(exploration_section(rows))
     assert "| swe | design | 2 | 1 | 1 | 0 |" in table
     assert "| swe | held-out | 0 | 0 | 0 | 0 |" in table
+
+
+def go(*places: str) -> list:
+    """A walk: each place opened shows its own page."""
+    return [tool("open", {"place": p}, output=f"You are in the {p}.") for p in places]
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    # a b [a] c [a] d [b] e: three revisits, and 'e' is new after the last one.
+    pytest.param(go(*"abacadbe"), 3, id="three-revisits-then-a-new-place"),
+    pytest.param(go(*"abacadb"), 0, id="twin-nothing-new-after-the-last-revisit"),
+    pytest.param(go(*"aaab"), 0, id="twin-back-to-back-is-not-a-revisit"),
+    pytest.param(go(*"abcdef"), 0, id="twin-never-back"),
+])
+def test_revisits_then_news(children, expected):
+    assert revisits_then_news(read_deepeval_trace(agent(*children))) == expected
+
+
+def build(output: str = "1 failed") -> dict:
+    return tool("bash", {"command": "make test"}, output=output)
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([build(), *go("x"), build(), *go("y"), build()], 3, id="a-build-after-each-change"),
+    pytest.param([build(), build(), build()], 1, id="twin-back-to-back-is-one"),
+    pytest.param([build(), build(), *go("x"), build()], 2, id="a-pair-then-one-more"),
+])
+def test_far_apart_reruns(children, expected):
+    assert far_apart_reruns(read_deepeval_trace(agent(*children))) == expected
+
+
+def test_each_kind_of_exploration_has_its_table():
+    walk = read_deepeval_trace(agent(*go(*"abacadbe")))
+    rows = [{"source": "hotpotqa", "half": "held-out", "label": "no_loop", "trace": walk, "lm": True,
+             "de_any": False, "oh": False}]
+    text = "\n".join(exploration_section(rows))
+    backtracking = text.split("## Exploration: backtracking")[1].split("## ")[0]
+    assert "| hotpotqa | held-out | 1 | 1 | 0 | 0 |" in backtracking
+    assert "| hotpotqa | held-out | 1 |" not in text.split("## Exploration: backtracking")[0]
+    assert "| all sources (backtracking) | both | 1 | 1 | 0 | 0 |" in backtracking
+    # the walk opens "a" three times with other calls between: a far-apart re-run as well
+    assert "| all sources (far-apart re-runs) | both | 1 | 1 | 0 | 0 |" in text
+    assert "| all sources (different attempts failing alike) | both | 0 | 0 | 0 | 0 |" in text

@@ -284,3 +284,87 @@ def test_each_conversation_chain_reports_its_own_similarity(first, second, simil
     settings = LoopSettings(semantic=True, embedder=table_embedder({**FIRST, **SECOND}))
     trace = read_chat_messages(_two_conversation_chains(first, second))
     assert [f.similarity for f in detect_conversation_loops(trace, settings)] == similarities
+
+
+def same_vector(texts):
+    """Every text means the same: what decides is whether it is an instruction at all."""
+    return [[1.0, 0.0] for _ in texts]
+
+
+COMMANDS = [f"cd /repo && grep -rn 'timeout' src/ | head -{n} && echo done" for n in range(10, 15)]
+TITLES = [f"Feng Shui Japanese Wall Art Scroll Hanging Painting Size {n}" for n in range(5)]
+PROSE = [f"Please open the page and read the price of item {n}" for n in range(5)]
+
+
+def plain(words: int, other: int) -> list[str]:
+    """Five 10-token texts: `words` plain words, then `other` tokens that are not words (`x=1`)."""
+    return [" ".join(["read"] * words + ["x=1"] * other + ["please"] * (10 - words - other)) + f" #{n}"
+            for n in range(5)]
+
+
+def capitals(count: int) -> list[str]:
+    """Five 10-token prose texts with `count` capitalised words."""
+    return [" ".join(["Read"] * count + ["read"] * (10 - count)) for _ in range(5)]
+
+
+@pytest.mark.parametrize(("instructions", "count"), [
+    pytest.param(PROSE, 5, id="prose-is-an-instruction"),
+    pytest.param(COMMANDS, 0, id="twin-a-shell-command-is-not-prose"),
+    pytest.param(TITLES, 0, id="twin-a-title-in-title-case-is-not-prose"),
+    # 11 tokens each (10 + "#n"): 8 plain words of 11 = 0.73 >= 0.7; 7 of 11 = 0.64 is not.
+    pytest.param(plain(8, 2), 5, id="eight-plain-words-of-eleven"),
+    pytest.param(plain(7, 3), 0, id="twin-seven-plain-words-of-eleven"),
+    # 4 capitalised of 10 = 0.4 < 0.5 is prose; 5 of 10 = 0.5 is a title.
+    pytest.param(capitals(4), 5, id="four-capitals-of-ten"),
+    pytest.param(capitals(5), 0, id="twin-five-capitals-of-ten"),
+])
+def test_an_instruction_reads_as_a_sentence_not_as_code_or_a_title(instructions, count):
+    from loopmetric import read_deepeval_trace
+
+    settings = LoopSettings(semantic=True, embedder=same_vector)
+    found = detect_reworded_instructions(read_deepeval_trace(surfer(instructions)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+def at_cosine(cosine: float):
+    """An embedder giving every two different texts the cosine `cosine` (equal texts: 1.0)."""
+    import math
+
+    side = math.sqrt(1 - cosine)
+    vectors: dict[str, list[float]] = {}
+
+    def embed(texts):
+        for text in texts:  # each new text: a shared axis plus its own
+            if text not in vectors:
+                vectors[text] = [math.sqrt(cosine)] + [side if i == len(vectors) else 0.0 for i in range(16)]
+        return [vectors[text] for text in texts]
+
+    return embed
+
+
+@pytest.mark.parametrize(("cosine", "cutoff", "count"), [
+    pytest.param(0.70, None, 4, id="cosine-0.70-meets-the-default-0.65"),
+    pytest.param(0.60, None, 0, id="twin-cosine-0.60-does-not"),
+    pytest.param(0.70, 0.75, 0, id="twin-a-higher-cutoff-for-another-model"),
+    pytest.param(0.80, 0.75, 4, id="cosine-0.80-meets-0.75"),
+])
+def test_semantic_threshold_is_the_cosine_from_which_replies_mean_the_same(cosine, cutoff, count):
+    extra = {} if cutoff is None else {"semantic_threshold": cutoff}
+    settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
+    found = detect_conversation_loops(read_chat_messages(chat(REFUSALS[:4], PRESS)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("cosine", "cutoff", "count"), [
+    pytest.param(0.92, None, 5, id="cosine-0.92-meets-the-default-0.9"),
+    pytest.param(0.88, None, 0, id="twin-cosine-0.88-does-not"),
+    pytest.param(0.92, 0.95, 0, id="twin-a-higher-cutoff"),
+    pytest.param(0.88, 0.85, 5, id="cosine-0.88-meets-0.85"),
+])
+def test_semantic_instruction_threshold_is_the_cosine_of_one_instruction_reworded(cosine, cutoff, count):
+    from loopmetric import read_deepeval_trace
+
+    extra = {} if cutoff is None else {"semantic_instruction_threshold": cutoff}
+    settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
+    found = detect_reworded_instructions(read_deepeval_trace(surfer(PROSE)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
