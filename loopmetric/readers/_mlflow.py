@@ -51,11 +51,17 @@ def read_mlflow_traces(data: Any, *, name: str = "") -> list[Trace]:
     return [read_mlflow_trace(item, name=name) for item in items]
 
 
+def live_trace_dict(value: Any) -> Any:
+    """The dict of a live `mlflow.entities.Trace` (what `Trace.to_dict()` gives); anything else as it is."""
+    if hasattr(value, "to_dict") and hasattr(value, "info") and hasattr(value, "data") \
+            and not isinstance(value, Mapping):
+        return value.to_dict()
+    return value
+
+
 def read_mlflow_trace(data: Any, *, name: str = "") -> Trace:
     """The `Trace` of one MLflow trace: its dict, its JSON text, or the `mlflow.entities.Trace` itself."""
-    if hasattr(data, "to_dict") and hasattr(data, "info") and hasattr(data, "data"):
-        data = data.to_dict()  # a live mlflow.entities.Trace
-    data = parse_text(data)
+    data = parse_text(live_trace_dict(data))
     if not is_mlflow_trace(data) or isinstance(data, (list, tuple)):
         raise TraceReadError(
             "Expected an MLflow trace ({\"info\": ..., \"data\": {\"spans\": [...]}}, as Trace.to_json() writes), "

@@ -28,6 +28,7 @@ from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
 from ._langchain import is_langchain, read_langchain_messages
 from ._magentic import is_group_chat, read_group_chat
+from ._mlflow import live_trace_dict
 from ._openai_agents import is_openai_agents, read_openai_agents_spans
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
@@ -296,6 +297,7 @@ def read_trace(value: Any, *, format: Optional[str] = None, name: str = "") -> T
     messages = _run_result_messages(value)
     if messages is not None:
         return read_pydantic_ai_messages(messages, name=name)
+    value = live_trace_dict(value)  # an mlflow.entities.Trace: its dict, read like one from a file
     _reject_non_traces(value)
     data = _parse(value)
     try:

@@ -448,3 +448,16 @@ def test_a_langfuse_trace_is_not_a_span_that_its_root_observation_re_enters(obse
                                     "observations": observations})
     report = detect_loops(trace)
     assert [(f.pattern, f.count) for f in report.findings] == ([("call_graph_cycle", 2)] if cycle else [])
+
+
+@pytest.mark.parametrize("given", [
+    pytest.param(_mlflow_trace_object, id="an-mlflow-entities-trace-object"),
+    pytest.param(json.dumps, id="twin-its-json-text"),
+])
+def test_detect_loops_takes_an_mlflow_trace_object_with_the_verdict_of_its_json(given):
+    from loopmetric import detect_loops
+
+    sample = json.loads((EXAMPLES / SAMPLES["mlflow"]).read_text())
+    report = detect_loops(given(sample))
+    assert report.to_dict() == detect_loops(sample).to_dict() and not report.success
+    assert read_trace(given(sample)).source == "mlflow"
