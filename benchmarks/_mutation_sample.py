@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -867,3 +867,64 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
     (out / "mutation.md").write_text(text)
     print(text)
     shutil.rmtree(tree, ignore_errors=True)
+
+
+# ------------------------------------------------------- every mutant of named functions
+
+
+def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str]) -> str:
+    """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
+    each on its module's mirrored tests, on the tree of `rev`: the run over the code a
+    change touched, beside the sample over every module. Writes `mutation_functions.md`;
+    `explained` maps a surviving mutant's id to why it is equivalent."""
+    from ._common import markdown_table
+
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for target in targets:
+        rel, _, function = target.partition("::")
+        if not function or not (ROOT / rel).is_file():
+            raise SystemExit(f"Expected a target as path::function of a file of this checkout, but got {target!r}.")
+        wanted[rel].add(function)
+    chosen = [m for rel, names in wanted.items() for m in mutants_of(rel) if m.function in names]
+    tree = snapshot(rev)
+    results, _ = run(chosen, tree)
+    rows, killed, equivalent, survived = [], 0, 0, []
+    for mutant in chosen:
+        status = results[mutant.id][0]
+        if status in ("killed", "timeout"):
+            killed += 1
+            continue
+        if mutant.id in explained:
+            equivalent += 1
+            rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "equivalent: "
+                         + explained[mutant.id]])
+        else:
+            survived.append(mutant.id)
+            rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "**survived**"])
+    counted = len(chosen) - equivalent
+    low, high = wilson(killed, counted)
+    text = "\n".join([
+        "# Mutation testing: every mutant of the functions a change touched", "",
+        f"Command: `python -m benchmarks.mutation --functions {' '.join(targets)} --rev {rev}`; each mutant on its "
+        "module's mirrored tests, as in the sampled run.", "",
+        f"{len(chosen)} mutants: {killed} killed (timeouts counted as killed), {equivalent} equivalent, "
+        f"{len(survived)} survived. Score {killed}/{counted} = {killed / counted if counted else 0:.3f}, "
+        f"95% interval [{low:.3f}, {high:.3f}].", "",
+        *( [markdown_table(["mutant", "change", "verdict"], rows), ""] if rows else []),
+    ])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "mutation_functions.md").write_text(text)
+    print(text)
+    return text
+
+
+# The functions touched after the sampled run (issue 29's session of 2026-12-04), and the
+# survivors of `--functions` over them that no test can kill, each with the reason.
+CHANGED_FUNCTIONS = (
+    "loopmetric/detectors/_meaning.py::_is_prose", "loopmetric/detectors/_meaning.py::_instruction",
+    "loopmetric/detectors/_meaning.py::_repeats", "loopmetric/detectors/_meaning.py::detect_conversation_loops",
+    "loopmetric/detectors/_meaning.py::detect_reworded_instructions",
+    "loopmetric/readers/_text_actions.py::find_text_action", "loopmetric/readers/_mlflow.py::live_trace_dict",
+    "loopmetric/readers/_mlflow.py::read_mlflow_trace",
+)
+EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {}

@@ -372,7 +372,14 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--timeout-factor", type=float, default=4.0, help="with --sample: x the unmutated time")
     parser.add_argument("--min-timeout", type=float, default=30.0, help="with --sample: seconds")
     parser.add_argument("--part", default="0/1", metavar="K/N", help="with --sample: every N-th mutant not run yet")
+    parser.add_argument("--functions", nargs="*", metavar="PATH::FUNCTION",
+                        help="every mutant of these functions (none given: the ones the last change touched)")
     args = parser.parse_args(argv)
+    if args.functions is not None:
+        from ._mutation_sample import CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, functions_main
+
+        functions_main(args.functions or list(CHANGED_FUNCTIONS), args.rev, args.out, EQUIVALENT_IN_FUNCTIONS)
+        return
     if args.sample:
         from ._mutation_sample import sample_main
 

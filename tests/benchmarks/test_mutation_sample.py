@@ -54,3 +54,22 @@ def test_each_module_is_reported_in_its_group(rel, group):
 ])
 def test_each_module_is_run_against_its_mirrored_tests(rel, tests):
     assert mirrored_tests(rel, ROOT) == tests
+
+
+@pytest.mark.parametrize("target", [
+    pytest.param("loopmetric/detectors/_meaning.py", id="no-function"),
+    pytest.param("loopmetric/nowhere.py::f", id="no-such-file"),
+])
+def test_functions_main_wants_path_and_function(target, tmp_path):
+    from benchmarks._mutation_sample import functions_main
+
+    with pytest.raises(SystemExit, match="Expected a target as path::function"):
+        functions_main([target], "HEAD", tmp_path, {})
+
+
+def test_changed_functions_name_functions_that_exist():
+    from benchmarks._mutation_sample import CHANGED_FUNCTIONS, ROOT
+
+    for target in CHANGED_FUNCTIONS:
+        rel, _, function = target.partition("::")
+        assert f"def {function}(" in (ROOT / rel).read_text(), target

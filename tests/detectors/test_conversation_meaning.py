@@ -314,6 +314,9 @@ def capitals(count: int) -> list[str]:
     # 11 tokens each (10 + "#n"): 8 plain words of 11 = 0.73 >= 0.7; 7 of 11 = 0.64 is not.
     pytest.param(plain(8, 2), 5, id="eight-plain-words-of-eleven"),
     pytest.param(plain(7, 3), 0, id="twin-seven-plain-words-of-eleven"),
+    # 10 tokens, 7 plain words: exactly 0.7 is prose.
+    pytest.param([" ".join(["read"] * 7 + ["x=1"] * 2 + [f"#{n}"]) for n in range(5)], 5,
+                 id="exactly-seven-plain-words-of-ten"),
     # 4 capitalised of 10 = 0.4 < 0.5 is prose; 5 of 10 = 0.5 is a title.
     pytest.param(capitals(4), 5, id="four-capitals-of-ten"),
     pytest.param(capitals(5), 0, id="twin-five-capitals-of-ten"),
@@ -367,4 +370,68 @@ def test_semantic_instruction_threshold_is_the_cosine_of_one_instruction_reworde
     extra = {} if cutoff is None else {"semantic_instruction_threshold": cutoff}
     settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
     found = detect_reworded_instructions(read_deepeval_trace(surfer(PROSE)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+# Vectors of norm 3 whose pairwise cosines are exactly 8/9: a cut-off of 8/9 is met exactly.
+NINTHS = [[2.0, 1.0, 2.0], [1.0, 2.0, 2.0], [2.0, 2.0, 1.0]]
+
+
+def cycling(vectors: list[list[float]]):
+    """An embedder giving the n-th distinct text the vector vectors[n % len(vectors)]."""
+    seen: dict[str, int] = {}
+    return lambda texts: [vectors[seen.setdefault(t, len(seen)) % len(vectors)] for t in texts]
+
+
+@pytest.mark.parametrize(("cutoff", "count"), [
+    pytest.param(8 / 9, 4, id="a-cosine-equal-to-the-cutoff-is-the-same-meaning"),
+    pytest.param(8 / 9 + 1e-9, 0, id="twin-just-above-it-is-not"),
+])
+def test_a_reply_at_exactly_the_semantic_threshold_repeats(cutoff, count):
+    settings = LoopSettings(semantic=True, embedder=cycling(NINTHS + [NINTHS[0]]), semantic_threshold=cutoff)
+    found = detect_conversation_loops(read_chat_messages(chat(REFUSALS[:4], PRESS)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("cutoff", "count"), [
+    pytest.param(8 / 9, 5, id="an-instruction-at-exactly-the-cutoff-is-reworded"),
+    pytest.param(8 / 9 + 1e-9, 0, id="twin-just-above-it-is-not"),
+])
+def test_an_instruction_at_exactly_the_semantic_instruction_threshold_is_reworded(cutoff, count):
+    from loopmetric import read_deepeval_trace
+
+    settings = LoopSettings(semantic=True, embedder=cycling(NINTHS), semantic_instruction_threshold=cutoff)
+    found = detect_reworded_instructions(read_deepeval_trace(surfer(PROSE)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+NOTHING_NEW = [f"Please {word}, I insist." for word in
+               ("help", "hurry", "listen", "reconsider", "check", "retry", "look", "answer", "think", "decide")]
+AXES = [[1.0 if i == n else 0.0 for i in range(5)] for n in range(5)]  # five texts, each its own direction
+
+
+@pytest.mark.parametrize(("distinct", "count"), [
+    # a b c d a b c d: each of the last four repeats the reply 4 before it, the farthest looked at
+    pytest.param(4, 5, id="a-reply-repeating-the-one-four-back"),
+    # a b c d e a b c d e: the reply 5 back is out of reach
+    pytest.param(5, 0, id="twin-five-back-is-out-of-reach"),
+])
+def test_a_reply_repeats_one_of_the_four_before_it(distinct, count):
+    replies = [f"Reply about topic {'abcde'[n % distinct]} in words of its own." for n in range(2 * distinct)]
+    vectors = {text: AXES[n % distinct] for n, text in enumerate(replies)}
+    settings = LoopSettings(semantic=True, embedder=lambda texts: [vectors[t] for t in texts])
+    found = detect_conversation_loops(read_chat_messages(chat(replies, NOTHING_NEW)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("arguments", "count"), [
+    pytest.param(lambda text: {"instruction": text}, 5, id="one-argument-in-prose-is-an-instruction"),
+    pytest.param(lambda text: {"instruction": text, "tab": "main"}, 0, id="twin-two-arguments-are-not"),
+])
+def test_an_instruction_is_a_call_with_one_argument(arguments, count):
+    from loopmetric import read_deepeval_trace
+
+    trace = agent(*[tool("WebSurfer", arguments(text), output=f"I scrolled the page ({n * 10}% seen).")
+                    for n, text in enumerate(PROSE)])
+    found = detect_reworded_instructions(read_deepeval_trace(trace), LoopSettings(semantic=True, embedder=same_vector))
     assert [f.count for f in found] == ([count] if count else [])
