@@ -926,5 +926,6 @@ CHANGED_FUNCTIONS = (
     "loopmetric/detectors/_meaning.py::detect_reworded_instructions",
     "loopmetric/readers/_text_actions.py::find_text_action", "loopmetric/readers/_mlflow.py::live_trace_dict",
     "loopmetric/readers/_mlflow.py::read_mlflow_trace",
+    "loopmetric/detectors/_obvious.py::detect_identical_repeats", "loopmetric/detectors/_obvious.py::new_states",
 )
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {}

@@ -120,15 +120,22 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
         if call.result is not None:
             groups.setdefault(call.call, []).append(index)
     changes: Optional[list[int]] = None
-    states: list[bool] = []
+    known: dict[int, str] = {}  # `_key` of the calls asked about so far (a masked result costs)
+
+    def key(index: int) -> str:
+        found = known.get(index)
+        if found is None:
+            found = known[index] = _key(calls[index])
+        return found
+
+    states: list[bool] = []  # `new_states`, once a repeat that did not fail needs them
     findings = []
     for members in groups.values():
         if len(members) < 3:
             continue
         if changes is None:
             changes = _changes(calls, failing)
-            states = new_states(calls, failing)
-        keys = [_key(calls[i]) for i in members]
+        keys = [key(i) for i in members]
         chain: list[int] = []  # positions in `members`
         for pos in range(len(members) + 1):
             if pos < len(members) and chain:
@@ -139,7 +146,9 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
                     continue
             if len(chain) >= 3 and not acknowledges(calls[members[chain[0]]].result) \
                     and not waits(calls, [members[p] for p in chain]) \
-                    and (failing[members[chain[0]]] or not _walks_on(calls, states, [members[p] for p in chain])):
+                    and (failing[members[chain[0]]] or not _walks_on(
+                        calls, states := states or new_states(calls, failing, [key(i) for i in range(len(calls))]),
+                        [members[p] for p in chain])):
                 finding = _finding(calls, [members[p] for p in chain], failing, settings)
                 if finding is not None:
                     findings.append(finding)
@@ -148,14 +157,16 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
-def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool]) -> list[bool]:
+def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool],
+               keys: Optional[list[str]] = None) -> list[bool]:
     """For each call, whether it reached a new state: a call not made before that did not fail
-    and returned a result of substance no earlier call returned (a new place, item or page)."""
+    and returned a result of substance no earlier call returned (a new place, item or page).
+    `keys`: `_key` of each call, when the caller has them."""
     made: set[str] = set()
     seen: set[str] = set()
     states = []
     for index, call in enumerate(calls):
-        key = _key(call)
+        key = keys[index] if keys is not None else _key(call)
         states.append(call.call not in made and key not in seen and not failing[index]
                       and not says_little(call.result))
         made.add(call.call)
