@@ -111,7 +111,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
             if step.kind == "tool":
                 tools += 1
             elif step.kind == "input":
-                told.update(_FACT.findall(step.text))
+                told.update(fact.rstrip(".") for fact in _FACT.findall(step.text))  # "ZX91Q." is "ZX91Q"
         news.append(bool(told - facts))
         facts |= told
         tool_before.append(tools)

@@ -435,3 +435,57 @@ def test_an_instruction_is_a_call_with_one_argument(arguments, count):
                     for n, text in enumerate(PROSE)])
     found = detect_reworded_instructions(read_deepeval_trace(trace), LoopSettings(semantic=True, embedder=same_vector))
     assert [f.count for f in found] == ([count] if count else [])
+
+
+def unanswered_last(replies: list[str]) -> list:
+    """The replies, each pressed by the other side but the last, which ends the run."""
+    return chat(replies, PRESS)[:-1]
+
+
+@pytest.mark.parametrize(("messages", "count"), [
+    # five refusals, the fifth unanswered: only an answered reply is a turn of a conversation
+    pytest.param(unanswered_last(REFUSALS[:5]), 4, id="the-last-reply-unanswered-is-not-a-turn"),
+    pytest.param(chat(REFUSALS[:5], PRESS), 5, id="twin-all-five-answered"),
+    # the agent writing to itself, nobody answering: no conversation at all
+    pytest.param([{"role": "user", "content": "Please add travel insurance to my booking."}]
+                 + [{"role": "assistant", "content": reply} for reply in REFUSALS[:5]], 0,
+                 id="replies-nobody-answers-are-not-a-conversation"),
+])
+def test_only_replies_the_other_side_answers_are_turns(messages, count):
+    found = detect_conversation_loops(read_chat_messages(messages), ON)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("told", "again", "count"), [
+    # the id told once ("ZX91Q." ending a sentence) and again ("ZX91Q,"): the second time is nothing new
+    pytest.param("It is ZX91Q.", "I said ZX91Q, please.", 4, id="a-fact-told-again-is-not-new-whatever-ends-the-sentence"),
+    pytest.param("It is ZX91Q.", "Or maybe ZX92Q, please.", 0, id="twin-another-id-is-new"),
+    # only the full stop ending the sentence goes: AB12X and AB12 are two ids
+    pytest.param("It is AB12X.", "Or maybe AB12, please.", 0, id="twin-an-id-one-letter-shorter-is-new"),
+])
+def test_a_fact_told_again_after_a_full_stop_is_not_news(told, again, count):
+    presses = [told, "Please, it matters a lot.", again, "Please try anyway.", "Really nothing?"]
+    found = detect_conversation_loops(read_chat_messages(chat(REFUSALS[:5], presses)), ON)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+def tool_turn(reply: str) -> list:
+    return [{"role": "assistant", "content": "", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_reservation", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"insurance": "no"}'},
+        {"role": "assistant", "content": reply}]
+
+
+@pytest.mark.parametrize(("second_tool", "count"), [
+    # a tool before the first reply, another between the second and the third: a new result between
+    pytest.param(True, 0, id="a-second-tool-between-replies-breaks-the-chain"),
+    pytest.param(False, 4, id="twin-one-tool-before-them-all"),
+])
+def test_every_tool_run_between_two_replies_counts(second_tool, count):
+    messages = [{"role": "user", "content": "Please add travel insurance to my booking."}]
+    for n, reply in enumerate(REFUSALS[:4]):
+        messages += tool_turn(reply) if n == 0 or (second_tool and n == 2) else [
+            {"role": "assistant", "content": reply}]
+        messages.append({"role": "user", "content": PRESS[n]})
+    found = detect_conversation_loops(read_chat_messages(messages), ON)
+    assert [f.count for f in found] == ([count] if count else [])

@@ -107,7 +107,7 @@ def test_every_constructor_argument_is_stored_and_copied():
                     similar_attempts_threshold=4, revisited_calls_threshold=7, rejected_output_threshold=5,
                     reply_similarity_threshold=0.7,
                     text_window=6, min_similarity_words=10, aggregation="arithmetic", semantic=True,
-                    embedder=_two_topic_embedder)
+                    embedder=_two_topic_embedder, semantic_threshold=0.7, semantic_instruction_threshold=0.95)
     # One declaration per setting: the constructor takes every LoopSettings field (and
     # deepeval's alias), nothing declared again.
     expected = {f.name for f in fields(LoopSettings)} | set(ALIASES) | {
