@@ -489,3 +489,49 @@ def test_every_tool_run_between_two_replies_counts(second_tool, count):
         messages.append({"role": "user", "content": PRESS[n]})
     found = detect_conversation_loops(read_chat_messages(messages), ON)
     assert [f.count for f in found] == ([count] if count else [])
+
+
+def at_angles(*degrees: float):
+    """An embedder giving the n-th text the unit vector at degrees[n] in a plane (cos >= 0.9: <= 25.8 degrees)."""
+    import math
+
+    vectors = [[math.cos(math.radians(d)), math.sin(math.radians(d))] for d in degrees]
+    seen: dict[str, int] = {}
+    return lambda texts: [vectors[seen.setdefault(t, len(seen))] for t in texts]
+
+
+@pytest.mark.parametrize(("degrees", "count"), [
+    # each within 20 degrees of the one before: one instruction drifting, reworded five times
+    pytest.param((0, 20, 40, 60, 80), 5, id="each-close-to-the-one-before"),
+    # the fourth is close only to the first (10 degrees), three back: the chain breaks there
+    pytest.param((0, 20, 40, -10, -30), 0, id="twin-close-only-to-one-three-back"),
+])
+def test_an_instruction_repeats_one_of_the_two_before_it(degrees, count):
+    from loopmetric import read_deepeval_trace
+
+    settings = LoopSettings(semantic=True, embedder=at_angles(*degrees))
+    found = detect_reworded_instructions(read_deepeval_trace(surfer(PROSE)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("names", "count"), [
+    pytest.param(lambda n: "WebSurfer", 6, id="one-tool"),
+    pytest.param(lambda n: ("WebSurfer", "FileSurfer")[n % 2], 0, id="twin-two-tools-in-turn"),
+])
+def test_reworded_instructions_go_to_one_tool_in_a_row(names, count):
+    from loopmetric import read_deepeval_trace
+
+    six = [*PROSE, "Please open the page and read the price of the last item"]
+    found = detect_reworded_instructions(read_deepeval_trace(surfer(six, name=names)),
+                                         LoopSettings(semantic=True, embedder=same_vector))
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+def test_a_reworded_instruction_finding_names_its_steps_and_tool():
+    from loopmetric import read_deepeval_trace
+
+    trace = read_deepeval_trace(surfer(PROSE))
+    (finding,) = detect_reworded_instructions(trace, LoopSettings(semantic=True, embedder=same_vector))
+    assert finding.steps == tuple(c.step for c in trace.tool_calls)
+    assert finding.message.startswith("Tool 'WebSurfer' was given 5 instructions in a row of the same meaning")
+    assert finding.tools == ("WebSurfer",) and finding.similarity == 1.0
