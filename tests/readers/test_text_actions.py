@@ -35,3 +35,16 @@ from loopmetric.readers._text_actions import text_action
 ])
 def test_text_action(text, expected):
     assert text_action(text) == expected
+
+
+@pytest.mark.parametrize(("size", "found"), [
+    pytest.param(200_000, True, id="a-reply-of-200000-characters-is-read"),
+    pytest.param(200_001, False, id="twin-one-character-more-is-not"),
+])
+def test_a_reply_up_to_200000_characters_is_searched_for_an_action(size, found):
+    from loopmetric.readers._text_actions import find_text_action
+
+    action = "<execute>ls</execute>"
+    text = "x" * (size - len(action)) + action
+    assert len(text) == size
+    assert (find_text_action(text) is not None) is found
