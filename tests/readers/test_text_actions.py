@@ -48,3 +48,17 @@ def test_a_reply_up_to_200000_characters_is_searched_for_an_action(size, found):
     text = "x" * (size - len(action)) + action
     assert len(text) == size
     assert (find_text_action(text) is not None) is found
+
+
+@pytest.mark.parametrize(("text", "syntax", "written"), [
+    pytest.param("Let me look.\n```bash\nls -la\n```", "fence", "```bash", id="a-fence-is-written-with-its-language"),
+    pytest.param('I will search. {"action": "search", "action_input": "cats"}', "json", '{"action": "search"}',
+                 id="a-json-action-with-its-name"),
+    pytest.param("<execute>ls</execute>", "tag", "<execute>", id="a-tag"),
+    pytest.param("Action: search[cats]", "react", "search[...]", id="a-react-line"),
+])
+def test_a_text_action_says_how_it_was_written(text, syntax, written):
+    from loopmetric.readers._text_actions import find_text_action
+
+    found = find_text_action(text)
+    assert (found.syntax, found.written) == (syntax, written)
