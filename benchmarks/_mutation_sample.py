@@ -872,22 +872,31 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
 # ------------------------------------------------------- every mutant of named functions
 
 
-def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str]) -> str:
+def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
+                   pinned: Optional[dict[str, str]] = None) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
     change touched, beside the sample over every module. Writes `mutation_functions.md`;
-    `explained` maps a surviving mutant's id to why it is equivalent."""
+    `explained` maps a surviving mutant's id to why it is equivalent; `pinned`, a survivor
+    of `rev` to the later test that kills it (put back by hand on the later tree and seen to fail)."""
     from ._common import markdown_table
 
+    pinned = pinned or {}
     wanted: dict[str, set[str]] = defaultdict(set)
     for target in targets:
         rel, _, function = target.partition("::")
         if not function or not (ROOT / rel).is_file():
             raise SystemExit(f"Expected a target as path::function of a file of this checkout, but got {target!r}.")
         wanted[rel].add(function)
-    chosen = [m for rel, names in wanted.items() for m in mutants_of(rel) if m.function in names]
-    tree = snapshot(rev)
-    results, _ = run(chosen, tree)
+    tree = snapshot(rev)  # the mutants are made of the tree they are run on
+    chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
+    progress = out / "mutation_functions.jsonl"  # one line per mutant run: a stopped run goes on from it
+    done = load_progress(progress) if progress.exists() else {}
+    todo = [m for m in chosen if m.id not in done]
+    results = dict(done)
+    if todo:
+        out.mkdir(parents=True, exist_ok=True)
+        results.update(run(todo, tree, progress=progress)[0])
     rows, killed, equivalent, survived = [], 0, 0, []
     for mutant in chosen:
         status = results[mutant.id][0]
@@ -898,18 +907,25 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
             equivalent += 1
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "equivalent: "
                          + explained[mutant.id]])
+        elif mutant.id in pinned:
+            rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`",
+                         f"survived at {rev}; killed since by `{pinned[mutant.id]}`"])
         else:
             survived.append(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "**survived**"])
     counted = len(chosen) - equivalent
+    pinned_here = [m.id for m in chosen if m.id in pinned and results[m.id][0] not in ("killed", "timeout")]
     low, high = wilson(killed, counted)
+    low2, high2 = wilson(killed + len(pinned_here), counted)
     text = "\n".join([
         "# Mutation testing: every mutant of the functions a change touched", "",
         f"Command: `python -m benchmarks.mutation --functions {' '.join(targets)} --rev {rev}`; each mutant on its "
         "module's mirrored tests, as in the sampled run.", "",
         f"{len(chosen)} mutants: {killed} killed (timeouts counted as killed), {equivalent} equivalent, "
-        f"{len(survived)} survived. Score {killed}/{counted} = {killed / counted if counted else 0:.3f}, "
-        f"95% interval [{low:.3f}, {high:.3f}].", "",
+        f"{len(pinned_here)} survived and were pinned since, {len(survived)} survived. On the tests of {rev}: "
+        f"{killed}/{counted} = {killed / counted if counted else 0:.3f}, 95% interval [{low:.3f}, {high:.3f}]; "
+        f"with the pins: {killed + len(pinned_here)}/{counted} = "
+        f"{(killed + len(pinned_here)) / counted if counted else 0:.3f}, 95% interval [{low2:.3f}, {high2:.3f}].", "",
         *( [markdown_table(["mutant", "change", "verdict"], rows), ""] if rows else []),
     ])
     out.mkdir(parents=True, exist_ok=True)
@@ -925,7 +941,39 @@ CHANGED_FUNCTIONS = (
     "loopmetric/detectors/_meaning.py::_repeats", "loopmetric/detectors/_meaning.py::detect_conversation_loops",
     "loopmetric/detectors/_meaning.py::detect_reworded_instructions",
     "loopmetric/readers/_text_actions.py::find_text_action", "loopmetric/readers/_mlflow.py::live_trace_dict",
-    "loopmetric/readers/_mlflow.py::read_mlflow_trace",
     "loopmetric/detectors/_obvious.py::detect_identical_repeats", "loopmetric/detectors/_obvious.py::new_states",
 )
-EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {}
+_STEP0 = "step 0 is never the other side's turn (a turn answers a reply), and a tool before every reply counts alike"
+_COUNT = "the tool count is only compared between replies: any strictly growing count tells the same"
+_OR = "the one-character search is only a shortcut: with `or` the full search runs and finds the same"
+EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
+    "loopmetric.detectors._meaning:54": _COUNT + " (it starts at 1)",
+    "loopmetric.detectors._meaning:55": "`steps[None:i]` is `steps[0:i]`",
+    "loopmetric.detectors._meaning:56": _STEP0,
+    "loopmetric.detectors._meaning:62": _COUNT + " (it falls instead)",
+    "loopmetric.detectors._meaning:63": _COUNT + " (by 2)",
+    "loopmetric.detectors._meaning:78": "`best` is reset before its first use: the first reply never repeats one",
+    "loopmetric.detectors._meaning:81": "one more pass with an empty chain reports nothing",
+    "loopmetric.detectors._meaning:133": "`break` leaves the loop, after which the function returns None too",
+    "loopmetric.detectors._meaning:241": "`lowest` is a minimum over cosines <= 1 (rounded to 2 places)",
+    "loopmetric.detectors._meaning:248": "one more pass reports a chain of one, which is too short",
+    "loopmetric.readers._text_actions:6": _OR, "loopmetric.readers._text_actions:33": _OR,
+    "loopmetric.readers._text_actions:43": _OR, "loopmetric.readers._text_actions:80": _OR,
+}
+M = "tests/detectors/test_conversation_meaning.py::"
+R = "tests/readers/test_text_actions.py::"
+# Survivors at the run's tree (b431a32) killed by tests added after it; ids are b431a32's.
+PINNED_IN_FUNCTIONS: dict[str, str] = {
+    **{f"loopmetric.detectors._meaning:{n}": M + "test_only_replies_the_other_side_answers_are_turns"
+       for n in (27, 34, 36, 37)},
+    "loopmetric.detectors._meaning:61": M + "test_every_tool_run_between_two_replies_counts",
+    "loopmetric.detectors._meaning:72": M + "test_a_fact_told_again_after_a_full_stop_is_not_news",
+    "loopmetric.detectors._meaning:75": M + "test_every_tool_run_between_two_replies_counts",
+    "loopmetric.detectors._meaning:254": M + "test_reworded_instructions_go_to_one_tool_in_a_row",
+    "loopmetric.detectors._meaning:264": M + "test_an_instruction_repeats_one_of_the_two_before_it",
+    "loopmetric.detectors._meaning:272": M + "test_an_instruction_repeats_one_of_the_two_before_it",
+    "loopmetric.detectors._meaning:284": M + "test_a_reworded_instruction_finding_names_its_steps_and_tool",
+    "loopmetric.detectors._meaning:290": M + "test_a_reworded_instruction_finding_names_its_steps_and_tool",
+    "loopmetric.readers._text_actions:5": R + "test_a_reply_up_to_200000_characters_is_searched_for_an_action",
+    **{f"loopmetric.readers._text_actions:{n}": R + "test_a_text_action_says_how_it_was_written" for n in (76, 79, 99)},
+}

@@ -376,9 +376,10 @@ def main(argv: Optional[list[str]] = None) -> None:
                         help="every mutant of these functions (none given: the ones the last change touched)")
     args = parser.parse_args(argv)
     if args.functions is not None:
-        from ._mutation_sample import CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, functions_main
+        from ._mutation_sample import CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS, functions_main
 
-        functions_main(args.functions or list(CHANGED_FUNCTIONS), args.rev, args.out, EQUIVALENT_IN_FUNCTIONS)
+        functions_main(args.functions or list(CHANGED_FUNCTIONS), args.rev, args.out, EQUIVALENT_IN_FUNCTIONS,
+                       PINNED_IN_FUNCTIONS)
         return
     if args.sample:
         from ._mutation_sample import sample_main

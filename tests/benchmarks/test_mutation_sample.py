@@ -73,3 +73,11 @@ def test_changed_functions_name_functions_that_exist():
     for target in CHANGED_FUNCTIONS:
         rel, _, function = target.partition("::")
         assert f"def {function}(" in (ROOT / rel).read_text(), target
+
+
+def test_each_pinned_survivor_names_a_test_that_exists():
+    from benchmarks._mutation_sample import PINNED_IN_FUNCTIONS, ROOT
+
+    for mutant, test in PINNED_IN_FUNCTIONS.items():
+        path, _, name = test.partition("::")
+        assert f"def {name}(" in (ROOT / path).read_text(), (mutant, test)
