@@ -17,6 +17,12 @@ Two more signs of progress break a run of attempts:
   attempt reworded; an earlier call's own argument echoed in its result is no lead;
 * a run that ends in success: the next call of the tool, within the window, does
   not fail (a query refined until it works, the fourth payment id accepted).
+
+Keyword queries in a row that all fail with the very same answer, one that names
+none of them ("No Results" for "based", "headquartered", "located" on one page),
+are one attempt reworded whatever their words and whatever leads they took
+(`_near.blind_queries`): the answer does not depend on the words. They need one
+attempt more than the threshold (three lowercase answers can be three answers tried).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
-from ._near import argument_words, near_identical_groups, result_words
+from ._near import argument_words, blind_queries, near_identical_groups, result_words
 
 __all__ = ["detect_similar_attempts"]
 
@@ -75,8 +81,27 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                 for attempts in near_identical_groups(model.calls, failed_alike):
                     findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
+    findings.extend(_blind(model, findings, threshold, window))
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
+
+
+def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -> list[Finding]:
+    """Keyword queries in a row, all failing with one answer that names none of them
+    (`blind_queries`): one attempt reworded, whatever leads the words took, unless the
+    next call of the tool succeeds or the run is already part of a finding."""
+    failing = [index for index, kind in enumerate(model.kinds) if kind is not None]
+    taken = {step for finding in found for step in finding.steps}
+    findings: list[Finding] = []
+    for run in blind_queries(model.calls, failing):
+        after = next((i for i in range(run[-1] + 1, len(model.calls)) if model.calls[i].name == model.calls[run[0]].name),
+                     None)
+        if after is not None and model.kinds[after] is None and not model.calls[after].error \
+                and model.calls[after].result is not None and (window is None or after - run[-1] <= window):
+            continue  # a run of attempts that ends in success is progress
+        if taken.isdisjoint(model.calls[i].step for i in run):
+            findings.extend(_finding(model, model.calls[run[0]].name, run, threshold + _BLIND_MORE))
+    return findings
 
 
 class _Leads:
@@ -112,6 +137,7 @@ class _Leads:
 
 
 _LEAD_CALLS = 20  # how many earlier results a lead may come from
+_BLIND_MORE = 1  # keyword queries need one attempt more than the threshold: three words can be three answers tried
 
 
 def _finding(model, name: str, members: list[int], threshold: int) -> list[Finding]:

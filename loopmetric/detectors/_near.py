@@ -15,19 +15,29 @@ their values (case folded, in order):
 Different targets are not near-identical: `grep foo` / `grep bar`, a search for
 one name and then for another, option 1 and option 2, one mirror and another.
 Failing attempts at different targets are exploration, never a loop.
+
+One more kind of attempt is the same whatever its words (`blind_queries`): calls of
+one tool in a row, each a keyword query (lowercase words only: no name, no id, no
+path, no code), each answered with the very same result that does not name what was
+asked ("No Results" for "based", "headquartered", "located"). The result does not
+depend on the words, so rewording them is the same attempt on the same state. A
+result that echoes each query ("No matches for 'parser'") or a query that names
+something (a capitalised name, an id, a file) is a target of its own.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Optional
 
 from rapidfuzz.distance import Indel
 
+from .._canonical import mask_result
 from .._deep_json import loads
 from .._model import ToolCall
 
-__all__ = ["argument_words", "near_identical", "near_identical_groups", "result_words"]
+__all__ = ["argument_words", "blind_queries", "near_identical", "near_identical_groups", "result_words"]
 
 _WORD = re.compile(r"\w+")
 _MAX_WORDS = 400
@@ -35,6 +45,10 @@ _SPELLING = 0.75  # Indel similarity of two words that are one reworded
 _CONTAINED = 3  # characters a word needs before containing it means the same target
 _LONG = 8
 _SHARED = 0.7
+# A keyword query's text: lowercase words (a hyphen or an apostrophe inside one), separated by
+# spaces or commas: no capital (a name, a title), no digit (an id), no path, option flag or code.
+_KEYWORDS = re.compile(r"[a-z]+(?:['-][a-z]+)*(?:,? [a-z]+(?:['-][a-z]+)*)*")
+_KEYWORD_CHARS = 200
 
 
 def argument_words(args: str) -> list[str]:
@@ -117,3 +131,36 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
             groups.append([index])
             words.append([mine])
     return groups
+
+
+def _keyword_query(args: str) -> Optional[str]:
+    """The text of an argument list that is one keyword query (`_KEYWORDS`), else None."""
+    try:
+        value = loads(args)
+    except ValueError:
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        value = next(iter(value.values()))
+    if isinstance(value, str) and len(value) <= _KEYWORD_CHARS and _KEYWORDS.fullmatch(value.strip()):
+        return value.strip()
+    return None
+
+
+def blind_queries(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[int]) -> list[list[int]]:
+    """Runs of `members` (indices into `calls`, in order) that are one attempt whatever their words
+    (module docstring): two or more consecutive calls of one tool, each a keyword query, all answered
+    with the same result (volatile tokens masked). A result that echoes its query differs from
+    the next one's, so it names none of them."""
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for index in members + [-1]:
+        call = calls[index] if index >= 0 else None
+        query = _keyword_query(call.args) if call is not None and call.result is not None else None
+        if (query is not None and run and index == run[-1] + 1 and call.name == calls[run[-1]].name  # type: ignore[union-attr]
+                and mask_result(call.result) == mask_result(calls[run[-1]].result)):  # type: ignore[union-attr,arg-type]
+            run.append(index)
+            continue
+        if len(run) >= 2:
+            runs.append(run)
+        run = [index] if query is not None else []
+    return runs

@@ -230,3 +230,66 @@ TEN_WORDS = "Could not find an entity with that name in catalogue."
 def test_different_names_failing_with_the_same_long_message_are_exploration(children, found):
     assert len(TEN_WORDS.split()) == 10
     assert [(f.pattern, f.count) for f in _similar(agent(*children))] == found
+
+
+# Keyword queries the answer does not depend on (`_near.blind_queries`): one attempt reworded,
+# whatever their words; and their twins, where the words name a target or the answer changes.
+PAGE = ("Affiliated Managers Group is a partner to investment firms, headquartered in West Palm Beach; it covers "
+        "diverse topics and content.")
+
+
+def _lookups(words, output=lambda n, w: f"Observation {n}: No Results", first=None) -> list:
+    opened = [tool("search", {"input": "Affiliated Managers Group"}, output=first or f"Observation 1: {PAGE}")]
+    return opened + [tool("lookup", {"input": w}, output=output(n, w)) for n, w in enumerate(words, start=2)]
+
+
+BLIND_LOOPS = [
+    pytest.param(_lookups(["based", "headquartered", "located", "situated"]), 4,
+                 id="one-page-looked-up-for-four-synonyms-no-results"),
+    pytest.param(_lookups(["compare", "topics", "content", "fashion, cookery, health"]), 4,
+                 id="words-the-page-showed-looked-up-no-results"),
+    pytest.param(_lookups(["based", "headquartered", "located", "situated", "well-known"]), 5,
+                 id="five-keywords-with-a-hyphen-no-results"),
+    pytest.param(_lookups(["based", "located", "based", "located"]), 4, id="two-keywords-in-turn-no-results"),
+    pytest.param(_lookups(["refund policy", "refund policy for flights", "policy refund", "refund policy"]), 4,
+                 id="near-identical-keyword-queries-found-once"),
+]
+
+BLIND_HEALTHY = [
+    pytest.param(_lookups(["based", "headquartered", "located"]), id="three-keywords-are-three-tries"),
+    pytest.param(_lookups(["based", "headquartered", "located", "situated"],
+                          output=lambda n, w: f'Observation {n}: No Results for "{w}"'), id="each-answer-names-its-query"),
+    pytest.param(_lookups(["Scat", "Scatman John", "Scatman Crothers", "Scat Records"]), id="capitalised-names-no-results"),
+    pytest.param(_lookups(["utils.py", "config.py", "parser.py", "lexer.py"]), id="file-names-no-results"),
+    pytest.param(_lookups(["grep -rn foo", "grep -rn bar", "grep -rn baz", "grep -rn qux"]), id="option-flags-no-results"),
+    pytest.param(_lookups(["based", "headquartered", "located", "situated"],
+                          output=lambda n, w: f"Observation {n}: No Results" if w != "situated" else
+                          f"Observation {n}: (Result 1 / 1) It is situated in Florida."), id="the-fourth-finds-it"),
+    pytest.param(_lookups(["based", "headquartered", "located", "situated", "offices"],
+                          output=lambda n, w: f"Observation {n}: No Results" if w != "offices" else
+                          f"Observation {n}: (Result 1 / 1) Its offices are in Florida."), id="the-fifth-finds-it"),
+    pytest.param(_lookups(["based", "headquartered", "located", "situated"],
+                          output=lambda n, w: f"Observation {n}: No Results" if n % 2 else f"Observation {n}: Not here"),
+                 id="answers-differ"),
+    pytest.param([*_lookups(["based", "headquartered"]), tool("search", {"input": "Duke Energy"}, output="Duke Energy is"
+                                                                          " a utility in Charlotte."),
+                  *_lookups(["located", "situated"])[1:]], id="a-search-between-two-and-two"),
+    pytest.param(_lookups(["based"] * 4), id="one-keyword-four-times-is-the-obvious-rule-not-this-one"),
+    pytest.param([tool(name, {"input": word}, output="No Results") for name, word in
+                  zip(["lookup", "find"] * 2, ["based", "headquartered", "located", "situated"])],
+                 id="two-tools-in-turn-no-results"),
+]
+
+
+@pytest.mark.parametrize(("children", "count"), BLIND_LOOPS)
+def test_keyword_queries_one_answer_names_none_of_are_one_attempt(children, count):
+    trace = agent(*children)
+    found = _similar(trace)
+    assert [(f.pattern, f.count, f.severity) for f in found] == [("similar_attempts", count, "severe")], found
+    assert found[0].steps == tuple(range(2, 2 + count))  # the lookups, after the search
+    assert detect_loops(trace).success is False
+
+
+@pytest.mark.parametrize("children", BLIND_HEALTHY)
+def test_keyword_queries_that_name_a_target_or_change_the_answer_are_not_one_attempt(children):
+    assert _similar(agent(*children)) == []
