@@ -94,8 +94,8 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     for run in blind_queries(model.calls, failing):
-        after = next((i for i in range(run[-1] + 1, len(model.calls)) if model.calls[i].name == model.calls[run[0]].name),
-                     None)
+        name = model.calls[run[0]].name
+        after = next((i for i in range(run[-1] + 1, len(model.calls)) if model.calls[i].name == name), None)
         if after is not None and model.kinds[after] is None and not model.calls[after].error \
                 and model.calls[after].result is not None and (window is None or after - run[-1] <= window):
             continue  # a run of attempts that ends in success is progress

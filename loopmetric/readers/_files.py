@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from .._model import Trace
 from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, records
 from ._json import Unreadable, compact
 from ._json import documents as parse_documents
+from ._stream import stream_document
 from ._otlp import is_otlp
 from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export (issue 22)
 
@@ -58,6 +60,13 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     """
     where = "<stdin>" if path == "-" else path
     stem = "<stdin>" if path == "-" else Path(path).name
+    if path != "-" and _big(path):
+        document = stream_document(path)  # never the whole text and its tree at once
+        if document is not None:
+            streamed: list[_Found] = [[(1, document, None)]]
+            del document  # held only by `streamed`, which `_read_found` empties
+            yield from _read_found(streamed, path, fmt)
+            return
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -83,8 +92,17 @@ def _load(held: list[str], path: str, fmt: Optional[str]) -> Iterator[LoadedTrac
     if not text or text.isspace():  # nothing to parse: said as such, not as a JSON error (and no copy)
         yield LoadedTrace(stem, error=f"{where}: empty input" if path == "-" else f"{where}: empty file")
         return
-    found = _parsed(text)
+    parsed = [_parsed(text)]
     del text
+    yield from _read_found(parsed, path, fmt)
+
+
+def _read_found(held: list["_Found"], path: str, fmt: Optional[str]) -> Iterator[LoadedTrace]:
+    """The traces of a file's parsed documents (`_parsed`, the one item of `held`, taken out of
+    it), each read and dropped in turn."""
+    where = "<stdin>" if path == "-" else path
+    stem = "<stdin>" if path == "-" else Path(path).name
+    found = held.pop()
     entries = list(_entries(found, fmt))
     del found
     several = len(entries) > 1
@@ -114,6 +132,14 @@ _Found = list[tuple[int, Any, Optional[str]]]  # line, parsed document or None, 
 
 
 _COMPACT_FROM = 1 << 20  # characters of text from which equal short strings are shared (`compact`)
+_STREAM_FROM = 8 << 20  # bytes of a file from which it is parsed a chunk at a time (`stream_document`)
+
+
+def _big(path: str) -> bool:
+    try:
+        return os.stat(path).st_size >= _STREAM_FROM
+    except (OSError, ValueError):
+        return False  # said when it is read
 
 
 def _parsed(text: str) -> _Found:
