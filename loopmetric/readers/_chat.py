@@ -24,6 +24,7 @@ from .._canonical import as_mapping
 from ._shapes import ToolRequest, read_llm_output, text_of, tool_request
 from .._model import Trace
 from ._json import parse_text
+from ._owned import owns
 
 __all__ = ["read_chat", "read_chat_messages"]
 
@@ -44,7 +45,7 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", n
             builder.actions.declare(system, "system prompt")
         messages = next((messages[key] for key in ("messages", "conversation", "traj", "history") if key in messages),
                         None)
-    messages = builder.sequence(messages, "chat messages")
+    messages = messages if owns() and isinstance(messages, list) else builder.sequence(messages, "chat messages")
     if messages is not None:
         read_chat(builder, messages)
     return builder.build()
@@ -89,10 +90,13 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
     """Add every message of a chat log to `builder`, in order."""
     requests_by_id: dict[str, ToolRequest] = {}
     awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user message
-    listed = list(builder.mappings(messages, "message"))
+    listed: list[Any] = list(builder.mappings(messages, "message"))
+    consume = owns() and isinstance(messages, list)  # a file's own messages: each let go once read
     replied = False  # an assistant message came: later user messages are not the prompt
     first_user = True
-    for at, (_, message) in enumerate(listed):
+    for at, (index, message) in enumerate(listed):
+        if consume and at:
+            messages[listed[at - 1][0]] = listed[at - 1] = None
         role = message.get("role")
         content = message.get("content")
         if not replied and role in ("system", "developer", "user"):

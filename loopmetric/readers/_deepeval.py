@@ -19,6 +19,7 @@ from ._shapes import clean_tool_name, finite_number, merge_requests, read_llm_ou
 from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
+from ._owned import owns
 from ._inference import first_prompt, other_side_turn, prompt_messages
 from ._text_actions import TextAction, find_text_action
 
@@ -59,6 +60,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         root_name = first.get("name")
         builder.name = root_name if isinstance(root_name, str) else ""
 
+    consume = owns()
     on_path: set[int] = set()  # ids of the span dicts on the current ancestry path
     same_on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
     labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
@@ -81,7 +83,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     while stack:
         op = stack.pop()
         if op[0] == _EXIT:
-            _, span, key, start, claims, ident = op
+            _, span, key, start, claims, ident, _ = op
             leave(key, ident)
             if claims:
                 builder.add_claims(span, start, builder.position, claims)
@@ -172,13 +174,15 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         if ancestors is None:
             ancestors = same_on_path[key] = []
         ancestors.append((span, m.get("input")))
-        stack.append((_EXIT, span, key, start, claims, id(node)))
+        stack.append((_EXIT, span, key, start, claims, id(node), node))  # the node alive while on the path
         if children is None:
             continue
         if isinstance(children, (list, tuple)):
             below = depth + 1
             stack.extend([(_ENTER, children[index], span, below, index)
                           for index in range(len(children) - 1, -1, -1)])
+            if consume and type(children) is list:
+                children.clear()  # a file's own span dicts: each let go once read (`_owned`)
         else:
             builder.note(
                 f"span {span} ({span_name or type_}) has children of type "

@@ -17,6 +17,7 @@ from .._model import Trace
 from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, records
 from ._json import Unreadable, compact
 from ._json import documents as parse_documents
+from ._owned import owned
 from ._stream import stream_document
 from ._otlp import is_otlp
 from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export (issue 22)
@@ -103,7 +104,8 @@ def _read_found(held: list["_Found"], path: str, fmt: Optional[str]) -> Iterator
     where = "<stdin>" if path == "-" else path
     stem = "<stdin>" if path == "-" else Path(path).name
     found = held.pop()
-    entries = list(_entries(found, fmt))
+    with owned():  # the file's own parsed tree: readers let go of what they read (`_owned`)
+        entries = list(_entries(found, fmt))
     del found
     several = len(entries) > 1
     entries.reverse()  # taken from the end, each dropped once read: its parsed document with it
@@ -113,7 +115,7 @@ def _read_found(held: list["_Found"], path: str, fmt: Optional[str]) -> Iterator
         name = stem + at
         if read is not None:
             try:
-                with collector_paused():  # not across the yield: the caller's code runs there
+                with collector_paused(), owned():  # not across the yield: the caller's code runs there
                     trace = dataclasses.replace(read(), name=name)
                 read = None
             except (ValueError, TypeError, RecursionError) as error:

@@ -110,3 +110,4 @@ def test_a_big_file_that_is_not_one_document_gets_the_ordinary_errors(tmp_path, 
     streamed = [t.error for t in load_traces(path)]
     monkeypatch.setattr(_files, "_STREAM_FROM", 1 << 62)
     assert streamed == [t.error for t in load_traces(path)] and all(streamed)
+

@@ -43,11 +43,13 @@ def read_otlp_traces(data: Any, *, name: str = "") -> list[Trace]:
     by_trace: dict[str, list[WireSpan]] = {}
     for span in spans:
         by_trace.setdefault(span.trace, []).append(span)
+    del spans
     traces = []
-    for trace_id, members in by_trace.items():
-        label = name if len(by_trace) == 1 else f"{name} trace {trace_id[:16]}".strip()
+    several = len(by_trace) > 1
+    for trace_id in list(by_trace):
+        label = f"{name} trace {trace_id[:16]}".strip() if several else name
         tree_notes: list[str] = list(notes)
-        roots = tree(members, tree_notes)
+        roots = tree(by_trace.pop(trace_id), tree_notes)  # the wire spans let go once in the tree
         trace = read_span_tree(roots, name=label, source="otlp")
         if tree_notes:
             trace = dataclasses.replace(trace, notes=tuple(tree_notes[:MAX_NOTES]) + trace.notes)

@@ -7,6 +7,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._owned import owns
+
 __all__ = ["WireSpan", "attributes", "flatten", "is_otlp"]
 
 _MAX_VALUE_DEPTH = 32
@@ -69,7 +71,10 @@ def _otlp_spans(request: Mapping[str, Any]) -> list[Any]:
         scopes = resource.get("scopeSpans", resource.get("instrumentationLibrarySpans"))
         for scope in _list(scopes):
             if isinstance(scope, Mapping):
-                out.extend(s for s in _list(scope.get("spans")) if isinstance(s, Mapping))
+                spans = _list(scope.get("spans"))
+                out.extend(s for s in spans if isinstance(s, Mapping))
+                if owns():
+                    spans.clear()  # a file's own span dicts: each let go once read (`_owned`)
     return out
 
 
