@@ -190,7 +190,7 @@ def failure_kind(call: ToolCall) -> Optional[str]:
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "failing", "units", "same_as_previous", "changes")
+    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -198,7 +198,6 @@ class Progress:
         self.after: list[int] = []  # ... and after it (one more when the call itself is news)
         self.kinds: list[Optional[str]] = []
         self.failing: list[bool] = []  # whether each call failed: an error, or a failure reported in words
-        self.units: list[frozenset[str]] = []
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
@@ -208,6 +207,7 @@ class Progress:
         seen_inputs: set[str] = set()
         seen_failures: set[str] = set()
         last_of_tool: dict[str, int] = {}
+        last_units: dict[str, frozenset[str]] = {}  # of the last call of each tool (only they are compared)
         news = 0
         changes = 0
         for step in trace.steps:
@@ -226,8 +226,7 @@ class Progress:
             self.failing.append(step.error or kind is not None)
             previous = last_of_tool.get(step.name)
             units = info_units(step.result)
-            self.units.append(units)
-            same = previous is not None and self._same(previous, index, units)
+            same = previous is not None and self._same(previous, index, last_units[step.name], units)
             self.same_as_previous.append(same)
             first_time = step.call not in made
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
@@ -251,10 +250,11 @@ class Progress:
                 changes += 1  # a new action that reports little: it likely changed something (not a note)
             self.changes.append(changes)
             last_of_tool[step.name] = index
+            last_units[step.name] = units
 
-    def _same(self, a: int, b: int, units: frozenset[str]) -> bool:
-        """Whether a call returned what call `a` returned (the same lines, see
-        `info_units`), and that result has some substance: a short acknowledgement
+    def _same(self, a: int, b: int, units_a: frozenset[str], units: frozenset[str]) -> bool:
+        """Whether call `b` returned what call `a` returned (the same lines, `units_a` and
+        `units`: see `info_units`), and that result has some substance: a short acknowledgement
         ("OK", "edited") returned by different calls says nothing about whether they
         were the same attempt."""
         first, second = self.calls[a], self.calls[b]
@@ -262,7 +262,7 @@ class Progress:
             return False
         if len(second.result.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS:
             return False
-        return first.outcome == second.outcome or self.units[a] == units
+        return first.outcome == second.outcome or units_a == units
 
     def quiet_between(self, earlier: int, later: int) -> bool:
         """Nothing new happened after call `earlier` and before call `later`."""

@@ -120,9 +120,9 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
         if call.result is not None:
             groups.setdefault(call.call, []).append(index)
     changes: Optional[list[int]] = None
-    known: dict[int, str] = {}  # `_key` of the calls asked about so far (a masked result costs)
+    known: dict[int, tuple[bool, str]] = {}  # `_key` of the calls asked about so far (a masked result costs)
 
-    def key(index: int) -> str:
+    def key(index: int) -> tuple[bool, str]:
         found = known.get(index)
         if found is None:
             found = known[index] = _key(calls[index])
@@ -158,12 +158,12 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
 
 
 def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool],
-               keys: Optional[list[str]] = None) -> list[bool]:
+               keys: Optional[list[tuple[bool, str]]] = None) -> list[bool]:
     """For each call, whether it reached a new state: a call not made before that did not fail
     and returned a result of substance no earlier call returned (a new place, item or page).
     `keys`: `_key` of each call, when the caller has them."""
     made: set[str] = set()
-    seen: set[str] = set()
+    seen: set[tuple[bool, str]] = set()
     states = []
     for index, call in enumerate(calls):
         key = keys[index] if keys is not None else _key(call)
@@ -188,8 +188,12 @@ def _walks_on(calls: tuple[ToolCall, ...], states: list[bool], run: list[int]) -
     return True
 
 
-def _key(call: ToolCall) -> str:
-    return ("error:" if call.error else "result:") + " ".join(mask_result(call.result or "").split())
+def _key(call: ToolCall) -> tuple[bool, str]:
+    """What a call's result is, to compare: whether it failed, and its masked text with spacing
+    folded (the result's own string when that changes nothing: no copy of every result)."""
+    masked = mask_result(call.result or "")
+    folded = " ".join(masked.split())
+    return call.error, masked if folded == masked else folded
 
 
 def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
@@ -220,7 +224,7 @@ def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
         count=count,
         steps=steps,
         tools=(first.name,),
-        fingerprints=(first.call, fingerprint("masked", _key(first))),
+        fingerprints=(first.call, fingerprint("masked", ("error:" if first.error else "result:") + _key(first)[1])),
     )
 
 
