@@ -109,6 +109,23 @@ def sized_chat(size: int) -> list[dict]:
     return messages
 
 
+def sized_chat_long(size: int) -> list[dict]:
+    """OpenAI chat whose results are whole files (about 40 KB each, numbered lines), as a coding
+    agent's reads are; the last 5 turns repeat one call."""
+    messages: list[dict] = [{"role": "system", "content": "You are a coding agent."},
+                            {"role": "user", "content": "Fix the failing test."}]
+    turns = max(6, size // 41_000)
+    for i in range(turns):
+        same = i >= turns - _CALLS
+        path = "a.py" if same else f"src/m{i}.py"
+        call = {"id": f"call_{i}", "type": "function",
+                "function": {"name": "read_file", "arguments": json.dumps({"path": path})}}
+        lines = "".join(f"{n:5d}  {_text(i + n, 8)}\n" for n in range(1, 640))
+        messages.append({"role": "assistant", "content": _text(i, 12), "tool_calls": [call]})
+        messages.append({"role": "tool", "tool_call_id": f"call_{i}", "content": "same" if same else lines})
+    return messages
+
+
 def sized_deepeval(size: int) -> dict:
     """A deepeval trace dict: an agent span over llm and tool spans; the last 5 calls repeat."""
     turns = _turns(size)
@@ -145,6 +162,7 @@ def sized_otlp(size: int) -> dict:
 
 SIZED_SHAPES: dict[str, Callable[[int], Any]] = {
     "OpenAI chat": sized_chat,
+    "OpenAI chat, long results": sized_chat_long,
     "deepeval trace dict": sized_deepeval,
     "OTLP JSON": sized_otlp,
 }
