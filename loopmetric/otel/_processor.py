@@ -60,22 +60,27 @@ class ProcessorStats:
 
 
 # With `background`, the processor's thread looks at the queue every `_LOOK` seconds and reads what
-# waits there when the stream of spans went quiet (no span ended since its last look: the program
-# waits, on a model call most likely), when `_BATCH` spans wait, or when the first of them has
-# waited `_MAX_WAIT` seconds; never once per span. While it reads it hands the interpreter lock
-# back every `_YIELD_AFTER` seconds (the interpreter's own switch interval is 5 ms: a program
-# whose model call returned would wait that long for it).
+# waits there once the program pauses (the newest span waiting ended `_QUIET` seconds ago or more, or
+# none ended since its last look: the program waits, on a model call or a tool most likely), when
+# `_BATCH` spans wait, or when it first saw them `_MAX_WAIT` seconds ago; never once per span. While
+# it reads it hands the interpreter lock back every `_YIELD_AFTER` seconds (the interpreter's own
+# switch interval is 5 ms: a program whose model call returned would wait that long for it).
 _LOOK = 0.01
+_QUIET = 0.001
 _BATCH = 1_000
-_MAX_WAIT = 0.1
+_MAX_WAIT = 0.05
 _YIELD_AFTER = 0.0005
 
 
-def _due(waiting: int, looked: int, waited: float, told: bool) -> bool:
+def _due(waiting: int, looked: int, waited: float, told: bool, idle: Optional[float] = None) -> bool:
     """Whether the processor's thread reads the `waiting` spans now: it was told to (a flush, a
-    shutdown), the stream went quiet (as many spans waiting as at its last look: none ended
-    since), `_BATCH` spans wait, or the first of them has waited `_MAX_WAIT` seconds."""
-    return waiting > 0 and (told or waiting == looked or waiting >= _BATCH or waited >= _MAX_WAIT)
+    shutdown), the program paused (`idle` seconds since the newest of them ended, when known, at
+    least `_QUIET`; or as many waiting as at its last look: none ended since), `_BATCH` wait, or
+    it first saw them `waited` >= `_MAX_WAIT` seconds ago."""
+    if not waiting:
+        return False
+    quiet = waiting == looked or (idle is not None and idle >= _QUIET)
+    return told or quiet or waiting >= _BATCH or waited >= _MAX_WAIT
 
 
 def guard_settings(settings: LoopSettings) -> GuardSettings:
@@ -131,8 +136,8 @@ class LoopSpanProcessor(SpanProcessor):
     default 600); `emit_spans` (default True); `tracer_provider` (where loop spans go; by
     default, the provider the processor was added to); `background` (default False: read each
     span in `on_end`; True: `on_end` only queues the span, and a thread of the processor reads
-    the queued spans once the program pauses (no span ended for 10-20 ms: a model call), when
-    1,000 wait, or when the first has waited 0.1 s, so the instrumented program's own time grows
+    the queued spans once the program pauses (it looks every 10 ms; paused: no span ended in the
+    last 1 ms), when 1,000 wait, or within 50 ms, so the instrumented program's own time grows
     by a queue append; `on_loop` is then called on that thread); `max_queue` (with `background`,
     spans waiting at most, further ones dropped and counted; default 100,000).
 
@@ -187,6 +192,7 @@ class LoopSpanProcessor(SpanProcessor):
         self._looked = 0  # spans waiting at the worker's last look, after it read
         self._since: Optional[float] = None  # when the worker first saw the spans waiting now
         self._now = time.perf_counter
+        self._wall = time.time_ns  # the clock of the SDK's span end times
         self._wake = threading.Event()
         self._stopped = False
         self._worker: Optional[threading.Thread] = None
@@ -277,7 +283,7 @@ class LoopSpanProcessor(SpanProcessor):
         if waiting and self._since is None:
             self._since = now
         waited = now - self._since if self._since is not None else 0.0
-        if _due(waiting, self._looked, waited, told or self._stopped):
+        if _due(waiting, self._looked, waited, told or self._stopped, self._idle() if waiting else None):
             self._read(waiting)
             self._looked = len(self._queue)  # ended while it read
             self._since = self._now() if self._looked else None
@@ -287,6 +293,14 @@ class LoopSpanProcessor(SpanProcessor):
             self._since = None
             return not self._stopped
         return True
+
+    def _idle(self) -> Optional[float]:
+        """Seconds since the newest span waiting ended (by its own end time); None when unknown."""
+        try:
+            ended = self._queue[-1].end_time
+        except IndexError:
+            return None
+        return (self._wall() - ended) / 1e9 if isinstance(ended, int) else None
 
     def _read(self, count: int) -> None:
         """Read the first `count` spans of the queue, handing the interpreter lock back as it goes."""

@@ -20,7 +20,7 @@ from opentelemetry.trace import SpanContext, TraceFlags  # noqa: E402
 
 from loopmetric import LoopSettings  # noqa: E402
 from loopmetric.otel import LOOP_SPAN_NAME, LoopSpanProcessor  # noqa: E402
-from loopmetric.otel._processor import _BATCH, _MAX_WAIT, _due  # noqa: E402
+from loopmetric.otel._processor import _BATCH, _MAX_WAIT, _QUIET, _due  # noqa: E402
 
 
 class Agent:
@@ -421,30 +421,52 @@ def test_after_shutdown_spans_are_dropped_not_raised():
 
 
 # When the processor's thread reads: `_due` for one look, then looks driven by hand (no thread).
-@pytest.mark.parametrize("waiting, looked, waited, told, due", [
-    pytest.param(0, 0, 0.0, False, False, id="nothing-waiting-nothing-read"),
-    pytest.param(0, 0, 0.0, True, False, id="nothing-waiting-nothing-read-even-when-flushed"),
-    pytest.param(7, 3, 0.01, False, False, id="spans-still-arriving-wait"),
-    pytest.param(7, 7, 0.01, False, True, id="twin-no-span-since-the-last-look-the-stream-is-quiet-read"),
-    pytest.param(7, 3, 0.01, True, True, id="twin-a-flush-or-shutdown-reads-at-once"),
-    pytest.param(_BATCH - 1, 3, 0.01, False, False, id="one-span-under-the-bound-wait"),
-    pytest.param(_BATCH, 3, 0.01, False, True, id="twin-the-bound-reached-read-without-a-pause"),
-    pytest.param(7, 3, _MAX_WAIT - 0.001, False, False, id="the-first-span-waited-just-under-the-most-wait"),
-    pytest.param(7, 3, _MAX_WAIT, False, True, id="twin-the-first-span-waited-the-most-read-without-a-pause"),
+@pytest.mark.parametrize("waiting, looked, waited, told, idle, due", [
+    pytest.param(0, 0, 0.0, False, None, False, id="nothing-waiting-nothing-read"),
+    pytest.param(0, 0, 0.0, True, None, False, id="nothing-waiting-nothing-read-even-when-flushed"),
+    pytest.param(7, 3, 0.01, False, 0.0, False, id="spans-still-arriving-wait"),
+    pytest.param(7, 3, 0.01, False, None, False, id="spans-still-arriving-end-time-unknown-wait"),
+    pytest.param(7, 7, 0.01, False, 0.0, True, id="twin-no-span-since-the-last-look-the-program-paused-read"),
+    pytest.param(7, 3, 0.01, False, _QUIET, True, id="twin-the-newest-span-ended-a-pause-ago-read"),
+    pytest.param(7, 3, 0.01, False, _QUIET / 2, False, id="the-newest-span-ended-less-than-a-pause-ago-wait"),
+    pytest.param(7, 3, 0.01, True, 0.0, True, id="twin-a-flush-or-shutdown-reads-at-once"),
+    pytest.param(_BATCH - 1, 3, 0.01, False, 0.0, False, id="one-span-under-the-bound-wait"),
+    pytest.param(_BATCH, 3, 0.01, False, 0.0, True, id="twin-the-bound-reached-read-without-a-pause"),
+    pytest.param(7, 3, _MAX_WAIT - 0.001, False, 0.0, False, id="seen-just-under-the-most-wait-ago-wait"),
+    pytest.param(7, 3, _MAX_WAIT, False, 0.0, True, id="twin-seen-the-most-wait-ago-read-without-a-pause"),
 ])
-def test_the_processors_thread_reads_when_the_stream_pauses_fills_or_waits_or_is_flushed(
-        waiting, looked, waited, told, due):
-    assert _due(waiting, looked, waited, told) is due
+def test_the_processors_thread_reads_when_the_program_pauses_the_queue_fills_or_waits_or_is_flushed(
+        waiting, looked, waited, told, idle, due):
+    assert _due(waiting, looked, waited, told, idle) is due
 
 
 def by_hand(**options):
     """A background processor whose looks at its queue the test makes itself (no thread), on a
-    clock the test moves."""
+    clock the test moves; the spans it ends end just now (no pause) unless `idle` says otherwise."""
     tracer, processor, found, exporter = watched(**options)
     processor.background = True  # on_end queues; no thread looks
     now = [0.0]
     processor._now = lambda: now[0]
+    processor.idle = [0.0]
+    processor._idle = lambda: processor.idle[0]
     return tracer, processor, found, now
+
+
+@pytest.mark.parametrize("queued, idle", [
+    pytest.param("none", None, id="nothing-waiting-no-pause-known"),
+    pytest.param("ended", 0.002, id="the-newest-span-ended-2-ms-ago"),
+    pytest.param("no-end-time", None, id="a-span-without-an-end-time-no-pause-known"),
+])
+def test_how_long_the_program_has_paused_is_read_from_the_newest_spans_end_time(queued, idle):
+    tracer, processor, _, _ = watched()
+    processor.background = True
+    if queued == "ended":
+        tracer.start_span("first").end()
+        tracer.start_span("newest").end(end_time=5_000_000_000)
+    elif queued == "no-end-time":
+        processor._queue.append(ReadableSpan(name="hand-made"))
+    processor._wall = lambda: 5_002_000_000
+    assert processor._idle() == idle
 
 
 @pytest.mark.parametrize("plan, read", [
@@ -454,6 +476,7 @@ def by_hand(**options):
     pytest.param(["run", "flush"], [7], id="a-flush-reads-at-once"),
     pytest.param(["run", "look", "tick", "run", "look"], [0, 14], id="spans-arriving-for-the-most-wait-are-read"),
     pytest.param(["run", "look", "tick-less", "run", "look"], [0, 0], id="twin-spans-arriving-for-less-are-not"),
+    pytest.param(["run", "pause", "look"], [7], id="a-burst-is-read-at-the-first-look-after-the-program-paused"),
 ])
 def test_a_background_processor_reads_in_batches_when_the_program_pauses(plan, read):
     tracer, processor, found, now = by_hand()
@@ -461,6 +484,8 @@ def test_a_background_processor_reads_in_batches_when_the_program_pauses(plan, r
     for step in plan:
         if step == "run":
             looping_run(tracer)  # 7 spans, one loop
+        elif step == "pause":
+            processor.idle[0] = _QUIET
         elif step.startswith("tick"):
             now[0] += _MAX_WAIT if step == "tick" else _MAX_WAIT / 2
         else:
