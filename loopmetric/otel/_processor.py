@@ -270,8 +270,13 @@ class LoopSpanProcessor(SpanProcessor):
         self._worker.start()
 
     def _drain(self) -> None:
-        while self._look(self._wake.wait(_LOOK)):  # set by force_flush and shutdown only
-            pass
+        while True:
+            try:
+                if not self._look(self._wake.wait(_LOOK)):  # set by force_flush and shutdown only
+                    return
+            except Exception as error:  # the thread goes on: what is queued is still read
+                self._busy = False
+                self._failed("read", error)
 
     def _look(self, told: bool) -> bool:
         """One look at the queue: read what waits there if it is due (see `_due`); False once the
@@ -298,7 +303,7 @@ class LoopSpanProcessor(SpanProcessor):
         """Seconds since the newest span waiting ended (by its own end time); None when unknown."""
         try:
             ended = self._queue[-1].end_time
-        except IndexError:
+        except Exception:  # none waiting, or a span of another make
             return None
         return (self._wall() - ended) / 1e9 if isinstance(ended, int) else None
 

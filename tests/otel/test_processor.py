@@ -361,11 +361,14 @@ def _span(**fields):
                  id="output-not-json"),
     pytest.param(_span(attributes={"openinference.span.kind": "TOOL"}), 0, id="tool-without-name"),
 ])
-def test_a_malformed_span_never_raises(span, failures, caplog):
-    processor = LoopSpanProcessor()
+@pytest.mark.parametrize("background", [False, True], ids=["inline", "background"])
+def test_a_malformed_span_never_raises(span, failures, background, caplog):
+    processor = LoopSpanProcessor(background=background)
     with caplog.at_level(logging.ERROR, logger="loopmetric.otel"):
         processor.on_end(span)
         processor.on_end(span)
+        assert processor.force_flush()  # the processor's thread read both and goes on
+        processor.shutdown()
     assert processor.stats.failures == 2 * failures
     assert len([r for r in caplog.records if r.name == "loopmetric.otel"]) == failures  # logged once
 
@@ -456,6 +459,7 @@ def by_hand(**options):
     pytest.param("none", None, id="nothing-waiting-no-pause-known"),
     pytest.param("ended", 0.002, id="the-newest-span-ended-2-ms-ago"),
     pytest.param("no-end-time", None, id="a-span-without-an-end-time-no-pause-known"),
+    pytest.param("not-a-span", None, id="not-a-span-no-pause-known-and-no-error"),
 ])
 def test_how_long_the_program_has_paused_is_read_from_the_newest_spans_end_time(queued, idle):
     tracer, processor, _, _ = watched()
@@ -465,6 +469,8 @@ def test_how_long_the_program_has_paused_is_read_from_the_newest_spans_end_time(
         tracer.start_span("newest").end(end_time=5_000_000_000)
     elif queued == "no-end-time":
         processor._queue.append(ReadableSpan(name="hand-made"))
+    elif queued == "not-a-span":
+        processor._queue.append(object())
     processor._wall = lambda: 5_002_000_000
     assert processor._idle() == idle
 
