@@ -53,8 +53,9 @@ def may_be_a_step(attributes: Any) -> bool:
     return "gen_ai.tool.name" in attributes
 
 
-def span_dict(span: Any) -> dict[str, Any]:
-    """The ended span as the SDK's span JSON holds it (ids in hex), as a dict."""
+def span_dict(span: Any, attributes: Any = None) -> dict[str, Any]:
+    """The ended span as the SDK's span JSON holds it (ids in hex), as a dict (with `attributes`
+    for its attributes when given: a copy already made)."""
     context = span.context
     parent = span.parent
     status = span.status
@@ -67,7 +68,7 @@ def span_dict(span: Any) -> dict[str, Any]:
         "startTimeUnixNano": span.start_time or 0,
         "status": {"status_code": _STATUS.get(code, "UNSET") if isinstance(code, int) else "UNSET",
                    "description": getattr(status, "description", None)},
-        "attributes": span.attributes or {},  # a mapping: the reader copies it
+        "attributes": (span.attributes or {}) if attributes is None else attributes,  # the reader copies it
         "events": [{"name": event.name, "attributes": event.attributes or {}} for event in span.events]
         if span.events else [],
     }
@@ -75,9 +76,15 @@ def span_dict(span: Any) -> dict[str, Any]:
 
 def read_step(span: Any) -> Union[Reply, ToolRun, None]:
     """What the OTLP reader makes of the span: a model reply, a tool run, or None (any other span)."""
-    if not may_be_a_step(span.attributes):
+    attributes = span.attributes
+    if not attributes:
         return None
-    wire = _read_span(span_dict(span), 0)
+    # One plain copy first: a lookup of a missing key in the SDK's attribute mapping raises and
+    # catches a KeyError, and the first look and the reader look up many.
+    attributes = dict(attributes)
+    if not may_be_a_step(attributes):
+        return None
+    wire = _read_span(span_dict(span, attributes), 0)
     if wire is None:
         return None
     node = node_of(wire)

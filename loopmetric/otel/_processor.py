@@ -59,9 +59,28 @@ class ProcessorStats:
     """With `background`: spans not read because `max_queue` spans were waiting (or after shutdown)."""
 
 
-# The processor's thread hands the GIL back this often while it reads (the interpreter's own switch
-# interval is 5 ms: a program whose model call returned would wait that long for it).
+# With `background`, the processor's thread looks at the queue every `_LOOK` seconds and reads what
+# waits there once the program pauses (the newest span waiting ended `_QUIET` seconds ago or more, or
+# none ended since its last look: the program waits, on a model call or a tool most likely), when
+# `_BATCH` spans wait, or when it first saw them `_MAX_WAIT` seconds ago; never once per span. While
+# it reads it hands the interpreter lock back every `_YIELD_AFTER` seconds (the interpreter's own
+# switch interval is 5 ms: a program whose model call returned would wait that long for it).
+_LOOK = 0.01
+_QUIET = 0.001
+_BATCH = 1_000
+_MAX_WAIT = 0.05
 _YIELD_AFTER = 0.0005
+
+
+def _due(waiting: int, looked: int, waited: float, told: bool, idle: Optional[float] = None) -> bool:
+    """Whether the processor's thread reads the `waiting` spans now: it was told to (a flush, a
+    shutdown), the program paused (`idle` seconds since the newest of them ended, when known, at
+    least `_QUIET`; or as many waiting as at its last look: none ended since), `_BATCH` wait, or
+    it first saw them `waited` >= `_MAX_WAIT` seconds ago."""
+    if not waiting:
+        return False
+    quiet = waiting == looked or (idle is not None and idle >= _QUIET)
+    return told or quiet or waiting >= _BATCH or waited >= _MAX_WAIT
 
 
 def guard_settings(settings: LoopSettings) -> GuardSettings:
@@ -117,9 +136,10 @@ class LoopSpanProcessor(SpanProcessor):
     default 600); `emit_spans` (default True); `tracer_provider` (where loop spans go; by
     default, the provider the processor was added to); `background` (default False: read each
     span in `on_end`; True: `on_end` only queues the span, and a thread of the processor reads
-    it within 20 ms, so the instrumented program's own time grows by a queue append; `on_loop`
-    is then called on that thread); `max_queue` (with `background`, spans waiting at most,
-    further ones dropped and counted; default 100,000).
+    the queued spans once the program pauses (it looks every 10 ms; paused: no span ended in the
+    last 1 ms), when 1,000 wait, or within 50 ms, so the instrumented program's own time grows
+    by a queue append; `on_loop` is then called on that thread); `max_queue` (with `background`,
+    spans waiting at most, further ones dropped and counted; default 100,000).
 
     Memory per trace is the guard window; a trace is forgotten when its root span ends.
     Thread-safe. It never raises into the instrumented program: an error is logged once
@@ -169,6 +189,10 @@ class LoopSpanProcessor(SpanProcessor):
         self.max_queue = max_queue
         self._queue: deque[ReadableSpan] = deque()  # background: spans ended, not read yet
         self._busy = False  # the worker is reading a span it took off the queue
+        self._looked = 0  # spans waiting at the worker's last look, after it read
+        self._since: Optional[float] = None  # when the worker first saw the spans waiting now
+        self._now = time.perf_counter
+        self._wall = time.time_ns  # the clock of the SDK's span end times
         self._wake = threading.Event()
         self._stopped = False
         self._worker: Optional[threading.Thread] = None
@@ -196,7 +220,7 @@ class LoopSpanProcessor(SpanProcessor):
                 with self._lock:
                     self._stats.dropped += 1
                 return
-            self._queue.append(span)  # atomic; the worker looks every 20 ms, or when flushed
+            self._queue.append(span)  # atomic, and no wake-up: the worker looks by itself
             return
         self._process(span)
 
@@ -241,25 +265,60 @@ class LoopSpanProcessor(SpanProcessor):
     def _start_worker(self) -> None:
         self._queue.clear()
         self._busy = False
+        self._looked, self._since = 0, None
         self._worker = threading.Thread(target=self._drain, name="loopmetric.otel", daemon=True)
         self._worker.start()
 
     def _drain(self) -> None:
+        while True:
+            try:
+                if not self._look(self._wake.wait(_LOOK)):  # set by force_flush and shutdown only
+                    return
+            except Exception as error:  # the thread goes on: what is queued is still read
+                self._busy = False
+                self._failed("read", error)
+
+    def _look(self, told: bool) -> bool:
+        """One look at the queue: read what waits there if it is due (see `_due`); False once the
+        processor is stopped and nothing waits."""
+        if told:
+            self._wake.clear()
+        waiting = len(self._queue)  # only this thread takes spans off: it only grows between looks
+        now = self._now()
+        if waiting and self._since is None:
+            self._since = now
+        waited = now - self._since if self._since is not None else 0.0
+        if _due(waiting, self._looked, waited, told or self._stopped, self._idle() if waiting else None):
+            self._read(waiting)
+            self._looked = len(self._queue)  # ended while it read
+            self._since = self._now() if self._looked else None
+            return True
+        self._looked = waiting
+        if not waiting:
+            self._since = None
+            return not self._stopped
+        return True
+
+    def _idle(self) -> Optional[float]:
+        """Seconds since the newest span waiting ended (by its own end time); None when unknown."""
+        try:
+            ended = self._queue[-1].end_time
+        except Exception:  # none waiting, or a span of another make
+            return None
+        return (self._wall() - ended) / 1e9 if isinstance(ended, int) else None
+
+    def _read(self, count: int) -> None:
+        """Read the first `count` spans of the queue, handing the interpreter lock back as it goes."""
         queue = self._queue
         clock = time.perf_counter
-        while True:
-            held = clock()
-            while queue:
-                self._busy = True
-                self._process(queue.popleft())
-                if clock() - held > _YIELD_AFTER:  # the GIL back to the program if it waits for it
-                    time.sleep(0)
-                    held = clock()
-            self._busy = False
-            if self._stopped:
-                return
-            self._wake.wait(0.02)
-            self._wake.clear()
+        held = clock()
+        for _ in range(count):
+            self._busy = True  # before the span leaves the queue: force_flush waits for it
+            self._process(queue.popleft())
+            if clock() - held > _YIELD_AFTER:  # the GIL back to the program if it waits for it
+                time.sleep(0)
+                held = clock()
+        self._busy = False
 
     # -- inside -----------------------------------------------------------------------------------
     def _feed(self, span: ReadableSpan) -> Optional[tuple[int, LiveFinding, Any]]:

@@ -134,13 +134,17 @@ CASES = [
 ]
 
 
-def live_findings(document):
+def live_findings(document, background=False):
     found = []
     processor = LoopSpanProcessor(on_loop=lambda trace_id, finding: found.append((trace_id, finding)),
-                                  emit_spans=False)
+                                  emit_spans=False, background=background)
     for span in readable_spans(document):
         processor.on_end(span)
-    assert processor.stats.failures == 0 and processor.stats.traces == 0
+    if background:  # the spans wait in the queue, read in batches by the processor's thread
+        assert processor.force_flush()
+    stats = processor.stats
+    processor.shutdown()
+    assert stats.failures == 0 and stats.traces == 0 and stats.dropped == 0
     return found
 
 
@@ -155,11 +159,12 @@ def offline_findings(document):
     return trace, seen
 
 
+@pytest.mark.parametrize("background", [False, True], ids=["inline", "background"])
 @pytest.mark.parametrize("make", CASES)
-def test_live_findings_equal_the_offline_findings(make):
+def test_live_findings_equal_the_offline_findings(make, background):
     document = make()
     trace, offline = offline_findings(document)
-    live = live_findings(document)
+    live = live_findings(document, background)
     trace_ids = {trace_id for trace_id, _ in live}
     assert trace_ids <= {document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"]}
     unmatched = [finding for _, finding in live]

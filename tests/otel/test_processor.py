@@ -20,6 +20,7 @@ from opentelemetry.trace import SpanContext, TraceFlags  # noqa: E402
 
 from loopmetric import LoopSettings  # noqa: E402
 from loopmetric.otel import LOOP_SPAN_NAME, LoopSpanProcessor  # noqa: E402
+from loopmetric.otel._processor import _BATCH, _MAX_WAIT, _QUIET, _due  # noqa: E402
 
 
 class Agent:
@@ -360,11 +361,14 @@ def _span(**fields):
                  id="output-not-json"),
     pytest.param(_span(attributes={"openinference.span.kind": "TOOL"}), 0, id="tool-without-name"),
 ])
-def test_a_malformed_span_never_raises(span, failures, caplog):
-    processor = LoopSpanProcessor()
+@pytest.mark.parametrize("background", [False, True], ids=["inline", "background"])
+def test_a_malformed_span_never_raises(span, failures, background, caplog):
+    processor = LoopSpanProcessor(background=background)
     with caplog.at_level(logging.ERROR, logger="loopmetric.otel"):
         processor.on_end(span)
         processor.on_end(span)
+        assert processor.force_flush()  # the processor's thread read both and goes on
+        processor.shutdown()
     assert processor.stats.failures == 2 * failures
     assert len([r for r in caplog.records if r.name == "loopmetric.otel"]) == failures  # logged once
 
@@ -417,6 +421,133 @@ def test_after_shutdown_spans_are_dropped_not_raised():
     looping_run(tracer)
     assert processor.stats.dropped == 7 and processor.stats.spans == 0
     assert processor.force_flush()  # nothing waits
+
+
+# When the processor's thread reads: `_due` for one look, then looks driven by hand (no thread).
+@pytest.mark.parametrize("waiting, looked, waited, told, idle, due", [
+    pytest.param(0, 0, 0.0, False, None, False, id="nothing-waiting-nothing-read"),
+    pytest.param(0, 0, 0.0, True, None, False, id="nothing-waiting-nothing-read-even-when-flushed"),
+    pytest.param(7, 3, 0.01, False, 0.0, False, id="spans-still-arriving-wait"),
+    pytest.param(7, 3, 0.01, False, None, False, id="spans-still-arriving-end-time-unknown-wait"),
+    pytest.param(7, 7, 0.01, False, 0.0, True, id="twin-no-span-since-the-last-look-the-program-paused-read"),
+    pytest.param(7, 3, 0.01, False, _QUIET, True, id="twin-the-newest-span-ended-a-pause-ago-read"),
+    pytest.param(7, 3, 0.01, False, _QUIET / 2, False, id="the-newest-span-ended-less-than-a-pause-ago-wait"),
+    pytest.param(7, 3, 0.01, True, 0.0, True, id="twin-a-flush-or-shutdown-reads-at-once"),
+    pytest.param(_BATCH - 1, 3, 0.01, False, 0.0, False, id="one-span-under-the-bound-wait"),
+    pytest.param(_BATCH, 3, 0.01, False, 0.0, True, id="twin-the-bound-reached-read-without-a-pause"),
+    pytest.param(7, 3, _MAX_WAIT - 0.001, False, 0.0, False, id="seen-just-under-the-most-wait-ago-wait"),
+    pytest.param(7, 3, _MAX_WAIT, False, 0.0, True, id="twin-seen-the-most-wait-ago-read-without-a-pause"),
+])
+def test_the_processors_thread_reads_when_the_program_pauses_the_queue_fills_or_waits_or_is_flushed(
+        waiting, looked, waited, told, idle, due):
+    assert _due(waiting, looked, waited, told, idle) is due
+
+
+def by_hand(**options):
+    """A background processor whose looks at its queue the test makes itself (no thread), on a
+    clock the test moves; the spans it ends end just now (no pause) unless `idle` says otherwise."""
+    tracer, processor, found, exporter = watched(**options)
+    processor.background = True  # on_end queues; no thread looks
+    now = [0.0]
+    processor._now = lambda: now[0]
+    processor.idle = [0.0]
+    processor._idle = lambda: processor.idle[0]
+    return tracer, processor, found, now
+
+
+@pytest.mark.parametrize("queued, idle", [
+    pytest.param("none", None, id="nothing-waiting-no-pause-known"),
+    pytest.param("ended", 0.002, id="the-newest-span-ended-2-ms-ago"),
+    pytest.param("no-end-time", None, id="a-span-without-an-end-time-no-pause-known"),
+    pytest.param("not-a-span", None, id="not-a-span-no-pause-known-and-no-error"),
+])
+def test_how_long_the_program_has_paused_is_read_from_the_newest_spans_end_time(queued, idle):
+    tracer, processor, _, _ = watched()
+    processor.background = True
+    if queued == "ended":
+        tracer.start_span("first").end()
+        tracer.start_span("newest").end(end_time=5_000_000_000)
+    elif queued == "no-end-time":
+        processor._queue.append(ReadableSpan(name="hand-made"))
+    elif queued == "not-a-span":
+        processor._queue.append(object())
+    processor._wall = lambda: 5_002_000_000
+    assert processor._idle() == idle
+
+
+@pytest.mark.parametrize("plan, read", [
+    pytest.param(["run", "look", "look"], [0, 7], id="a-burst-is-read-once-the-stream-goes-quiet"),
+    pytest.param(["run", "look", "run", "look", "look"], [0, 0, 14],
+                 id="spans-still-arriving-are-not-read-then-read-together"),
+    pytest.param(["run", "flush"], [7], id="a-flush-reads-at-once"),
+    pytest.param(["run", "look", "tick", "run", "look"], [0, 14], id="spans-arriving-for-the-most-wait-are-read"),
+    pytest.param(["run", "look", "tick-less", "run", "look"], [0, 0], id="twin-spans-arriving-for-less-are-not"),
+    pytest.param(["run", "pause", "look"], [7], id="a-burst-is-read-at-the-first-look-after-the-program-paused"),
+])
+def test_a_background_processor_reads_in_batches_when_the_program_pauses(plan, read):
+    tracer, processor, found, now = by_hand()
+    counts = []
+    for step in plan:
+        if step == "run":
+            looping_run(tracer)  # 7 spans, one loop
+        elif step == "pause":
+            processor.idle[0] = _QUIET
+        elif step.startswith("tick"):
+            now[0] += _MAX_WAIT if step == "tick" else _MAX_WAIT / 2
+        else:
+            assert processor._look(step == "flush") is True
+            counts.append(processor.stats.spans)
+    assert not processor._wake.is_set()  # ending a span wakes nobody
+    assert counts == [sum(read[:i + 1]) for i in range(len(read))]
+    assert len(found) == processor.stats.spans // 7 and processor.stats.loops == len(found)
+
+
+def test_spans_ended_while_the_thread_read_are_read_at_its_next_look_if_no_more_came():
+    tracer, processor, found, now = by_hand()
+    looping_run(tracer)
+    processor._look(False)
+    processor._look(False)  # reads the 7 spans; its loop span ends meanwhile
+    assert processor.stats.spans == 7 and [s.name for s in processor._queue] == [LOOP_SPAN_NAME]
+    processor._look(False)
+    assert not processor._queue
+
+
+def test_a_burst_that_fills_the_bound_is_read_without_a_pause():
+    tracer, processor, found, now = by_hand()
+    runs = -(-_BATCH // 7)  # just past the bound
+    for _ in range(runs):
+        looping_run(tracer)
+    assert processor._look(False) is True
+    assert processor.stats.spans == 7 * runs and len(found) == runs
+
+
+def test_the_queue_bound_holds_between_looks_and_a_flush_reads_what_was_kept():
+    tracer, processor, found, now = by_hand(max_queue=10, emit_spans=False)
+    for _ in range(3):
+        looping_run(tracer)  # 21 spans, 10 kept
+    assert len(processor._queue) == 10 and processor.stats.dropped == 11
+    assert processor._look(True) is True
+    assert processor.stats.spans == 10 and not processor._queue and processor.stats.failures == 0
+
+
+def test_a_stopped_processors_thread_stops_once_nothing_waits():
+    tracer, processor, found, now = by_hand()
+    looping_run(tracer)
+    processor._stopped = True
+    assert processor._look(False) is True  # what waited is read first
+    assert processor.stats.spans == 7 and found
+    assert processor._look(False) is False
+
+
+def test_a_background_processor_reads_a_burst_by_itself_once_the_program_pauses():
+    tracer, processor, found, _ = watched(background=True)
+    looping_run(tracer)
+    for _ in range(3000):  # no flush: the thread reads the burst once no more spans come
+        if processor.stats.finished:
+            break
+        threading.Event().wait(0.01)
+    assert processor.stats.spans == 7 and processor.stats.finished == 1 and len(found) == 1
+    processor.shutdown()
 
 
 @pytest.mark.parametrize("background", [False, True], ids=["inline", "background"])
