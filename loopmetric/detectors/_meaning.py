@@ -45,12 +45,11 @@ import re
 import threading
 from typing import Any, Callable, Optional, Sequence
 
-from .._deep_json import loads
-
 from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
 from ._evidence import Evidence
+from ._near import only_argument
 
 __all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]
 
@@ -179,12 +178,7 @@ def _finding(steps, members: list[int], similarity: float) -> Finding:
 
 def _instruction(args: str) -> Optional[str]:
     """A call's only argument when it is prose of `_INSTRUCTION_WORDS`+ words (`_is_prose`)."""
-    try:
-        value = loads(args)
-    except ValueError:
-        return None
-    if isinstance(value, dict) and len(value) == 1:
-        value = next(iter(value.values()))
+    value = only_argument(args)
     if isinstance(value, str) and len(value.split(None, _INSTRUCTION_WORDS)) > _INSTRUCTION_WORDS - 1 \
             and _is_prose(value):
         return value

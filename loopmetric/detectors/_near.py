@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Optional
+from typing import Any, Optional
 
 from rapidfuzz.distance import Indel
 
@@ -37,7 +37,8 @@ from .._canonical import mask_result
 from .._deep_json import loads
 from .._model import ToolCall
 
-__all__ = ["argument_words", "blind_queries", "near_identical", "near_identical_groups", "result_words"]
+__all__ = ["argument_words", "blind_queries", "near_identical", "near_identical_groups", "only_argument",
+           "result_words"]
 
 _WORD = re.compile(r"\w+")
 _MAX_WORDS = 400
@@ -133,14 +134,21 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
     return groups
 
 
-def _keyword_query(args: str) -> Optional[str]:
-    """The text of an argument list that is one keyword query (`_KEYWORDS`), else None."""
+def only_argument(args: str) -> Any:
+    """A call's argument list as one value: its only argument's value when it has one argument, the
+    parsed list otherwise; None when the arguments are not JSON."""
     try:
         value = loads(args)
     except ValueError:
         return None
     if isinstance(value, dict) and len(value) == 1:
         value = next(iter(value.values()))
+    return value
+
+
+def _keyword_query(args: str) -> Optional[str]:
+    """The text of an argument list that is one keyword query (`_KEYWORDS`), else None."""
+    value = only_argument(args)
     if isinstance(value, str) and len(value) <= _KEYWORD_CHARS and _KEYWORDS.fullmatch(value.strip()):
         return value.strip()
     return None
