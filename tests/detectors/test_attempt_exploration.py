@@ -6,6 +6,8 @@ failures alone reported as severe loops."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
@@ -287,9 +289,48 @@ def test_keyword_queries_one_answer_names_none_of_are_one_attempt(children, coun
     found = _similar(trace)
     assert [(f.pattern, f.count, f.severity) for f in found] == [("similar_attempts", count, "severe")], found
     assert found[0].steps == tuple(range(2, 2 + count))  # the lookups, after the search
+    assert found[0].tools == ("lookup",)
     assert detect_loops(trace).success is False
 
 
 @pytest.mark.parametrize("children", BLIND_HEALTHY)
 def test_keyword_queries_that_name_a_target_or_change_the_answer_are_not_one_attempt(children):
     assert _similar(agent(*children)) == []
+
+
+def test_keyword_queries_from_the_first_call_of_the_run_are_one_attempt():
+    found = _similar(agent(*_lookups(["based", "headquartered", "located", "situated"])[1:]))
+    assert [(f.count, f.steps) for f in found] == [(4, (1, 2, 3, 4))]
+
+
+def test_blind_queries_are_runs_of_two_or_more_calls():
+    from loopmetric import read_deepeval_trace as read
+    from loopmetric.detectors._near import blind_queries
+
+    calls = read(agent(*_lookups(["based", "headquartered"]), tool("search", {"input": "Duke Energy"}, output="A"),
+                       *_lookups(["located"])[1:])).tool_calls
+    assert blind_queries(calls, [0, 1, 2, 3, 4]) == [[1, 2]]
+
+
+@pytest.mark.parametrize(("length", "one_attempt"), [(200, True), (201, False)])
+def test_a_keyword_query_is_at_most_200_characters(length, one_attempt):
+    from loopmetric.detectors._near import _keyword_query
+
+    text = ("word " * 50)[:length - 1] + "x"
+    assert (_keyword_query(json.dumps({"input": text})) is not None) is one_attempt
+
+
+@pytest.mark.parametrize(("window", "found"), [(None, 0), (8, 1), (10, 0)])
+def test_keyword_queries_end_in_success_when_the_next_call_of_the_tool_works_within_the_window(window, found):
+    children = [*_lookups(["based", "headquartered", "located", "situated"]),  # calls 1-4
+                *[tool("search", {"input": f"Duke {k}"}, output=f"Duke {k} is a utility of its own kind {k}.")
+                  for k in range(8)],  # calls 5-12
+                tool("lookup", {"input": "offices"}, output="Observation 7: (Result 1 / 1) Offices in Florida.")]
+    assert len(detect_similar_attempts(read_deepeval_trace(agent(*children)), LoopSettings(window=window))) == found
+
+
+def test_a_run_of_keyword_queries_that_ends_in_success_does_not_hide_a_later_one():
+    children = [*_lookups(["based", "headquartered", "located", "situated"]),
+                tool("lookup", {"input": "offices"}, output="Observation 6: (Result 1 / 1) Offices in Florida."),
+                *[tool("find", {"input": w}, output="No results found") for w in ("based", "located", "placed", "sited")]]
+    assert [(f.tools, f.count) for f in _similar(agent(*children))] == [(("find",), 4)]

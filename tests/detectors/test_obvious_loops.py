@@ -308,3 +308,38 @@ def _failures_with_calls_between(between) -> dict:
 ])
 def test_a_different_call_failing_between_identical_repeats_does_not_reset_them(trace, found):
     assert [(f.pattern, f.severity, f.count) for f in _obvious(trace)] == found
+
+
+def test_an_identical_repeat_is_named_by_its_call_and_its_masked_result_spacing_folded():
+    from loopmetric._fingerprint import fingerprint
+
+    result = "Order   42 is\tpending (request id 8f3a2c91d4)"
+    found = detect_identical_repeats(read_deepeval_trace(repeated("get_order", {"id": 42}, [result] * 3)),
+                                     LoopSettings())
+    masked = " ".join(mask_result(result).split())
+    assert [f.fingerprints[1] for f in found] == [fingerprint("masked", "result:" + masked)]
+
+
+@pytest.mark.parametrize(("outputs", "found"), [
+    pytest.param(["Order 42 is pending and waits for payment"] * 3, 1, id="the-same-text"),
+    pytest.param(["Order 42 is pending and waits for payment", "Order  42 is pending\tand waits for payment",
+                  "Order 42  is pending and waits  for payment"], 1, id="the-same-words-other-spacing"),
+    pytest.param(["Order 42 is pending and waits for payment", "Order 42 is pending and waits for a payment",
+                  "Order 42 is pending and waits for payment"], 0, id="other-words-between"),
+])
+def test_results_that_differ_only_in_spacing_are_the_same_result(outputs, found):
+    trace = read_deepeval_trace(repeated("get_order", {"id": 42}, outputs))
+    assert len(detect_identical_repeats(trace, LoopSettings())) == found
+
+
+def test_new_states_are_calls_not_made_before_not_failing_with_a_result_no_call_returned():
+    from loopmetric.detectors._obvious import new_states
+
+    calls = read_deepeval_trace(agent(
+        tool("go", {"to": "hall"}, output="You are in the hall. Doors lead north and east."),
+        tool("go", {"to": "hall"}, output="You are in the hall. Doors lead north and east."),  # made before
+        tool("look", {}, output="You are in the hall. Doors lead north and east."),  # a result returned before
+        tool("go", {"to": "cellar"}, output="Error: the cellar door is locked."),  # failing
+        tool("go", {"to": "north"}, output="You are in the library. Shelves line every wall."),  # new
+    )).tool_calls
+    assert new_states(calls, [False, False, False, True, False]) == [True, False, False, False, True]
