@@ -100,7 +100,7 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
                 and model.calls[after].result is not None and (window is None or after - run[-1] <= window):
             continue  # a run of attempts that ends in success is progress
         if taken.isdisjoint(model.calls[i].step for i in run):
-            findings.extend(_finding(model, model.calls[run[0]].name, run, threshold + _BLIND_MORE))
+            findings.extend(_finding(model, name, run, threshold + _BLIND_MORE))
     return findings
 
 

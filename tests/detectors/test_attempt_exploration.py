@@ -320,7 +320,7 @@ def test_a_keyword_query_is_at_most_200_characters(length, one_attempt):
     assert (_keyword_query(json.dumps({"input": text})) is not None) is one_attempt
 
 
-@pytest.mark.parametrize(("window", "found"), [(None, 0), (8, 1), (10, 0)])
+@pytest.mark.parametrize(("window", "found"), [(None, 0), (8, 1), (9, 0), (10, 0)])
 def test_keyword_queries_end_in_success_when_the_next_call_of_the_tool_works_within_the_window(window, found):
     children = [*_lookups(["based", "headquartered", "located", "situated"]),  # calls 1-4
                 *[tool("search", {"input": f"Duke {k}"}, output=f"Duke {k} is a utility of its own kind {k}.")

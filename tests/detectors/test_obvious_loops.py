@@ -341,5 +341,6 @@ def test_new_states_are_calls_not_made_before_not_failing_with_a_result_no_call_
         tool("look", {}, output="You are in the hall. Doors lead north and east."),  # a result returned before
         tool("go", {"to": "cellar"}, output="Error: the cellar door is locked."),  # failing
         tool("go", {"to": "north"}, output="You are in the library. Shelves line every wall."),  # new
+        tool("go", {"to": "north"}, output="You are in the library. A cat sleeps on the shelf."),  # made before
     )).tool_calls
-    assert new_states(calls, [False, False, False, True, False]) == [True, False, False, False, True]
+    assert new_states(calls, [False, False, False, True, False, False]) == [True, False, False, False, True, False]
