@@ -937,43 +937,15 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
 # The functions touched after the sampled run (issue 29's session of 2026-12-04), and the
 # survivors of `--functions` over them that no test can kill, each with the reason.
 CHANGED_FUNCTIONS = (
-    "loopmetric/detectors/_meaning.py::_is_prose", "loopmetric/detectors/_meaning.py::_instruction",
-    "loopmetric/detectors/_meaning.py::_repeats", "loopmetric/detectors/_meaning.py::detect_conversation_loops",
-    "loopmetric/detectors/_meaning.py::detect_reworded_instructions",
-    "loopmetric/readers/_text_actions.py::find_text_action", "loopmetric/readers/_mlflow.py::live_trace_dict",
-    "loopmetric/detectors/_obvious.py::detect_identical_repeats", "loopmetric/detectors/_obvious.py::new_states",
+    "loopmetric/detectors/_near.py::blind_queries", "loopmetric/detectors/_near.py::_keyword_query",
+    "loopmetric/detectors/_near.py::only_argument", "loopmetric/detectors/_attempts.py::_blind",
+    "loopmetric/detectors/_obvious.py::_key", "loopmetric/detectors/_obvious.py::new_states",
 )
-_STEP0 = "step 0 is never the other side's turn (a turn answers a reply), and a tool before every reply counts alike"
-_COUNT = "the tool count is only compared between replies: any strictly growing count tells the same"
-_OR = "the one-character search is only a shortcut: with `or` the full search runs and finds the same"
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
-    "loopmetric.detectors._meaning:54": _COUNT + " (it starts at 1)",
-    "loopmetric.detectors._meaning:55": "`steps[None:i]` is `steps[0:i]`",
-    "loopmetric.detectors._meaning:56": _STEP0,
-    "loopmetric.detectors._meaning:62": _COUNT + " (it falls instead)",
-    "loopmetric.detectors._meaning:63": _COUNT + " (by 2)",
-    "loopmetric.detectors._meaning:78": "`best` is reset before its first use: the first reply never repeats one",
-    "loopmetric.detectors._meaning:81": "one more pass with an empty chain reports nothing",
-    "loopmetric.detectors._meaning:133": "`break` leaves the loop, after which the function returns None too",
-    "loopmetric.detectors._meaning:241": "`lowest` is a minimum over cosines <= 1 (rounded to 2 places)",
-    "loopmetric.detectors._meaning:248": "one more pass reports a chain of one, which is too short",
-    "loopmetric.readers._text_actions:6": _OR, "loopmetric.readers._text_actions:33": _OR,
-    "loopmetric.readers._text_actions:43": _OR, "loopmetric.readers._text_actions:80": _OR,
+    "loopmetric.detectors._near:150": "the index after the last member only ends the walk: any negative one does",
+    "loopmetric.detectors._attempts:143": "every call of a run of keyword queries is of one tool (`blind_queries`)",
+    "loopmetric.detectors._obvious:198": "a call without a result is never compared by its key: identical repeats and "
+                                         "waits take calls with results, and a call without one is no new state",
 }
-M = "tests/detectors/test_conversation_meaning.py::"
-R = "tests/readers/test_text_actions.py::"
-# Survivors at the run's tree (b431a32) killed by tests added after it; ids are b431a32's.
-PINNED_IN_FUNCTIONS: dict[str, str] = {
-    **{f"loopmetric.detectors._meaning:{n}": M + "test_only_replies_the_other_side_answers_are_turns"
-       for n in (27, 34, 36, 37)},
-    "loopmetric.detectors._meaning:61": M + "test_every_tool_run_between_two_replies_counts",
-    "loopmetric.detectors._meaning:72": M + "test_a_fact_told_again_after_a_full_stop_is_not_news",
-    "loopmetric.detectors._meaning:75": M + "test_every_tool_run_between_two_replies_counts",
-    "loopmetric.detectors._meaning:254": M + "test_reworded_instructions_go_to_one_tool_in_a_row",
-    "loopmetric.detectors._meaning:264": M + "test_an_instruction_repeats_one_of_the_two_before_it",
-    "loopmetric.detectors._meaning:272": M + "test_an_instruction_repeats_one_of_the_two_before_it",
-    "loopmetric.detectors._meaning:284": M + "test_a_reworded_instruction_finding_names_its_steps_and_tool",
-    "loopmetric.detectors._meaning:290": M + "test_a_reworded_instruction_finding_names_its_steps_and_tool",
-    "loopmetric.readers._text_actions:5": R + "test_a_reply_up_to_200000_characters_is_searched_for_an_action",
-    **{f"loopmetric.readers._text_actions:{n}": R + "test_a_text_action_says_how_it_was_written" for n in (76, 79, 99)},
-}
+# Survivors at the run's tree killed by tests added after it (none: the pins came before the run).
+PINNED_IN_FUNCTIONS: dict[str, str] = {}
