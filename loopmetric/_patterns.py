@@ -38,7 +38,9 @@ PATTERNS: dict[str, PatternInfo] = {
         "tool_repetition", "similar_attempts_threshold",
         "one tool called with near-identical arguments (a reworded query, one argument changed or dropped) "
         "while every result fails the same way or repeats the one before; different targets failing alike "
-        "are exploration",
+        "are exploration; keyword queries in a row (lowercase words: no name, id, path or flag) that one "
+        "failing answer meets, naming none of them, are one attempt whatever their words (needs one call "
+        "more than the threshold)",
     ),
     "alternating_calls": PatternInfo(
         "tool_repetition", "alternating_calls_threshold",
