@@ -162,13 +162,16 @@ def looks_like_error(text: str) -> bool:
     for phrase in _ERROR_PHRASES:  # a loop, not any(<generator>): this runs on every tool result
         if phrase in lowered:
             return True
+    # An exception line names "Error" or "Exception" as written ("ception" is looked for: a needle
+    # without an "x" is skipped through a text many times faster than "Exception" is).
     if "error" in lowered:
         for phrase in _ERROR_WORD_PHRASES:
             if phrase in lowered:
                 return True
-    # An exception line names "Error" or "Exception" as written ("ception" is looked for: a needle
-    # without an "x" is skipped through a text many times faster than "Exception" is).
-    if ("Error" in head or "ception" in head) and _EXCEPTION_LINE.search(head) is not None:
+        named = "Error" in head or "ception" in head
+    else:  # no "error" in any case: no "Error" either
+        named = "ception" in head
+    if named and _EXCEPTION_LINE.search(head) is not None:
         return True
     return "[errno " in lowered and _ERRNO.search(lowered) is not None
 
