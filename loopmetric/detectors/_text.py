@@ -83,9 +83,8 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             pending.clear()
         match: Optional[LlmOutput] = None
         value_of_match = 1.0
-        fingerprint = step.fingerprint  # (a computed property: read once, not once per earlier output)
         for earlier, _ in reversed(recent):
-            if earlier.fingerprint == fingerprint:
+            if earlier.fingerprint == step.fingerprint:
                 match = earlier
                 break
         entry = [step, None]
@@ -111,7 +110,7 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             current.members.setdefault(match.step, match)
             current.members[step.step] = step
             current.repeats += 1
-            if match.fingerprint != fingerprint:
+            if match.fingerprint != step.fingerprint:
                 current.exact = False
                 if current.least is None or value_of_match < current.least[0]:
                     current.least = (value_of_match, match, step)
