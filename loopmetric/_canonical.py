@@ -74,7 +74,12 @@ def _object_fields(obj: Any) -> dict[str, Any] | None:
 
 def as_mapping(obj: Any) -> Mapping[str, Any] | None:
     """The fields of a dict, pydantic model or plain object; None for anything else."""
-    if type(obj) is dict or isinstance(obj, Mapping):  # a dict first: the abstract check costs more
+    kind = type(obj)
+    if kind is dict:  # the common cases first, without an abstract-class check
+        return obj
+    if kind is str or kind is list:
+        return None
+    if isinstance(obj, Mapping):
         return obj
     if isinstance(obj, _PRIMITIVES) or isinstance(obj, (list, tuple, set, frozenset, bytes)):
         return None

@@ -231,3 +231,38 @@ def test_a_result_naming_a_token_hides_the_token_even_without_digits(a, b, maske
 ])
 def test_arguments_that_look_like_json_but_do_not_parse_are_kept_as_their_text(args, text):
     assert canonical_args(args) == text
+
+
+class _Fields:
+    def __init__(self) -> None:
+        self.name, self._hidden = "n", "h"
+
+
+class _StrSubclass(str):
+    pass
+
+
+class _DictSubclass(dict):
+    pass
+
+
+@pytest.mark.parametrize("value, expected", [
+    pytest.param({"a": 1}, {"a": 1}, id="a-dict-itself"),
+    pytest.param(_DictSubclass(a=1), {"a": 1}, id="a-dict-subclass-itself"),
+    pytest.param(__import__("types").MappingProxyType({"a": 1}), {"a": 1}, id="another-mapping-itself"),
+    pytest.param(_Fields(), {"name": "n"}, id="an-object-its-public-fields"),
+    pytest.param("text", None, id="text"),
+    pytest.param(_StrSubclass("text"), None, id="a-str-subclass"),
+    pytest.param([1], None, id="a-list"),
+    pytest.param((1,), None, id="a-tuple"),
+    pytest.param(None, None, id="none"),
+    pytest.param(3, None, id="a-number"),
+    pytest.param(b"x", None, id="bytes"),
+])
+def test_as_mapping(value, expected):
+    from loopmetric._canonical import as_mapping
+
+    result = as_mapping(value)
+    assert (None if result is None else dict(result)) == expected
+    if isinstance(value, dict):
+        assert result is value  # the dict itself, not a copy

@@ -229,11 +229,14 @@ class Progress:
             same = previous is not None and self._same(previous, index, last_units[step.name], units)
             self.same_as_previous.append(same)
             first_time = step.call not in made
+            little: Optional[bool] = None  # says_little(step.result), computed once, when needed
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again what was shown before
                 lines = _lines(step.result)
-                is_news = not same and (says_little(step.result) or not lines <= seen_lines)
+                if not same:
+                    little = says_little(step.result)
+                is_news = not same and (little or not lines <= seen_lines)
                 seen_lines |= lines
             else:
                 is_news = not units <= seen_units
@@ -246,8 +249,11 @@ class Progress:
             if is_news:
                 news += 1
             self.after.append(news)
-            if kind is None and first_time and says_little(step.result) and not is_note(step.args):
-                changes += 1  # a new action that reports little: it likely changed something (not a note)
+            if kind is None and first_time:
+                if little is None:
+                    little = says_little(step.result)
+                if little and not is_note(step.args):
+                    changes += 1  # a new action that reports little: it likely changed something (not a note)
             self.changes.append(changes)
             last_of_tool[step.name] = index
             last_units[step.name] = units

@@ -4,7 +4,7 @@ stop-word-filtered words and rapidfuzz's normalized Indel ratio of those words."
 from __future__ import annotations
 
 import re
-from itertools import filterfalse
+from itertools import filterfalse, pairwise
 
 from rapidfuzz.distance import Indel
 
@@ -17,6 +17,7 @@ STOP_WORDS = frozenset(
     "up its let me we you your our can should would could then there here which what".split()
 )
 _CONTENT_WORD = re.compile(r"\w{3,}")  # words of 1-2 letters never count
+_IS_STOP_WORD = STOP_WORDS.__contains__
 # Indel is quadratic in length: an output longer than this is compared on its first
 # and last halves of it (exact repeats are still found on the whole text by fingerprint).
 _MAX_CHARS = 40_000
@@ -38,12 +39,12 @@ class Words:
         if normalized.replace(" ", "").replace("_", "").isalnum():
             # Only word characters between the spaces (most outputs once normalized): the
             # words of 3+ characters are what the regex finds, and splitting is faster.
-            words = [word for word in normalized.split() if len(word) > 2 and word not in STOP_WORDS]
+            words = [word for word in filterfalse(_IS_STOP_WORD, normalized.split()) if len(word) > 2]
         else:
-            words = list(filterfalse(STOP_WORDS.__contains__, _CONTENT_WORD.findall(normalized)))
+            words = list(filterfalse(_IS_STOP_WORD, _CONTENT_WORD.findall(normalized)))
         self.count = len(words)
         self.joined = " ".join(words)
-        self.bigrams = set(zip(words, words[1:]))
+        self.bigrams = set(pairwise(words))
 
 
 def content_words(normalized: str) -> Words:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of
 from ._json import parse_text
 
 __all__ = ["is_anthropic", "read_anthropic_messages"]
@@ -42,7 +42,7 @@ def _own_blocks(m: Mapping[str, Any]) -> bool:
 def is_anthropic(data: Any) -> bool:
     """Whether parsed JSON (or live objects) is Anthropic Messages: a list (or `{"messages": ...}`)
     of user and assistant messages of which one of the first holds a tool or thinking block."""
-    messages = peek(items_of(data, ("messages",)) if isinstance(data, Mapping) else data)
+    messages = peek_items(data, ("messages",))
     return (messages is not None and all(m.get("role") in ("user", "assistant") for m in messages)
             and any(map(_own_blocks, messages)))
 

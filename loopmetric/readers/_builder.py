@@ -21,6 +21,8 @@ __all__ = ["TraceBuilder"]
 
 _MAX_NOTES = 20
 _PARENT, _LABEL = 1, 5  # places in a span's fields (`Span`: index, parent, depth, type, name, label)
+_FREEZE_CHUNK = 1_024  # spans frozen at once: their fields are let go then (memory), in C (speed)
+_NO_FIELDS: list[Any] = [None] * _FREEZE_CHUNK
 
 
 def _acts(item: Any) -> bool:
@@ -41,6 +43,7 @@ class TraceBuilder:
         self._notes: list[str] = []
         self._dropped_notes = 0
         self.actions = ActionInference()  # the run's declared and running text-action syntaxes
+        self._user_turns = 0  # inputs added as the user's: only those may be inferred the harness's
 
     # -- what readers call -------------------------------------------------
     def note(self, message: str) -> None:
@@ -129,6 +132,8 @@ class TraceBuilder:
     def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:
         """Input the agent received that is not a tool result (a user turn)."""
         self._items.append(Input(len(self._items), source, text, span, inferred))
+        if source == "user":
+            self._user_turns += 1
 
     def add_claims(self, span: int, start: int, end: int,
                    entries: list[ToolRequest]) -> None:
@@ -159,16 +164,19 @@ class TraceBuilder:
             )
         if not self._spans and not any(_acts(item) for item in self._items):
             raise TraceReadError(self._no_step_error())
-        infer_harness_turns(self._items, self.actions.declared)
+        if self._user_turns:  # no user turn (a run of calls and replies only): no harness turn to infer
+            infer_harness_turns(self._items, self.actions.declared)
         ordered = merge_requests(self._items, self._scope_of, self._within)
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
         steps = number_steps(ordered, extra)
         raw_spans, self._spans = self._spans, []
-        spans = []
-        for index, fields in enumerate(raw_spans):  # each span's fields let go once it is frozen
-            spans.append(Span._make(fields))
-            raw_spans[index] = None  # type: ignore[call-overload]
+        spans: list[Span] = []
+        for start in range(0, len(raw_spans), _FREEZE_CHUNK):  # the spans' fields let go a chunk at a time
+            chunk = raw_spans[start:start + _FREEZE_CHUNK]
+            raw_spans[start:start + _FREEZE_CHUNK] = _NO_FIELDS[:len(chunk)]
+            spans.extend(map(Span._make, chunk))
+            del chunk
         del raw_spans
         notes = list(self._notes)
         if self._dropped_notes:

@@ -103,7 +103,9 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             break
 
         raw_type, raw_name = m.get("type"), m.get("name")
-        type_ = _lower(raw_type if type(raw_type) is str else _text(raw_type, "base"))
+        type_ = _LOWER.get(raw_type) if type(raw_type) is str else None  # a type met before: no call
+        if type_ is None:
+            type_ = _lower(raw_type if type(raw_type) is str else _text(raw_type, "base"))
         span_name = raw_name if type(raw_name) is str else _text(raw_name, "")
         span = builder.add_span(parent, depth, type_, span_name)
         key = (type_, span_name)

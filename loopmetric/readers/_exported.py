@@ -21,9 +21,21 @@ from ._chat import read_chat_messages
 from ._json import parse_text
 from ._shapes import text_of
 
-__all__ = ["PEEK", "Calls", "Converted", "peek", "read_converted", "text_of"]
+__all__ = ["PEEK", "Calls", "Converted", "peek", "peek_items", "read_converted", "text_of"]
 
 PEEK = 32  # how many items of a list a sniffer looks at, at most
+
+
+def peek_items(data: Any, keys: tuple[str, ...]) -> Optional[list[Mapping[str, Any]]]:
+    """`peek` at the list a document holds (what `items_of` gives, without parsing text: a sniffer
+    gets parsed JSON): a list itself, or the list under the first of `keys` a mapping has."""
+    if type(data) is dict or isinstance(data, Mapping):  # a dict first: no abstract-class check
+        for key in keys:
+            value = data.get(key)
+            if isinstance(value, (list, tuple)):
+                return peek(value)
+        return None  # a mapping with no list under those keys
+    return peek(data)
 
 
 def peek(data: Any, limit: int = PEEK) -> Optional[list[Mapping[str, Any]]]:

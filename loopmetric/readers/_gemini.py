@@ -17,7 +17,7 @@ from typing import Any
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, items_of, peek, read_converted
+from ._exported import Calls, Converted, items_of, peek_items, read_converted
 
 __all__ = ["is_gemini", "read_gemini_contents"]
 
@@ -48,7 +48,7 @@ def _is_content(m: Mapping[str, Any]) -> bool:
 
 def is_gemini(data: Any) -> bool:
     """Whether parsed JSON (or live objects) is Gemini contents (a list, or `{"contents": [...]}`)."""
-    contents = peek(items_of(data, ("contents",)) if isinstance(data, Mapping) else data)
+    contents = peek_items(data, ("contents",))
     return contents is not None and all(map(_is_content, contents))
 
 

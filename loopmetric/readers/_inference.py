@@ -205,7 +205,8 @@ def _messages(messages: Any) -> Optional[list]:
             messages = loads(messages)
         except ValueError:
             return None
-    if isinstance(messages, Mapping):
+    # (a dict or a list is told apart without an abstract-class check: this runs for every LLM input)
+    if type(messages) is dict or type(messages) is not list and isinstance(messages, Mapping):
         messages = messages.get("messages")
     if not isinstance(messages, list) or len(messages) > _MAX_MESSAGES:
         return None

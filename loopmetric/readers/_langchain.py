@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of
 
 __all__ = ["is_langchain", "read_langchain_messages"]
 
@@ -44,7 +44,7 @@ def _message(m: Mapping[str, Any]) -> Optional[tuple[str, Mapping[str, Any]]]:
 
 def is_langchain(data: Any) -> bool:
     """Whether parsed JSON (or live objects) is a list of serialised LangChain messages (its first items)."""
-    messages = peek(items_of(data, ("messages",)) if isinstance(data, Mapping) else data)
+    messages = peek_items(data, ("messages",))
     return messages is not None and all(_message(m) is not None for m in messages)
 
 

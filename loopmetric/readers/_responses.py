@@ -16,7 +16,7 @@ from typing import Any
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, items_of, peek, read_converted, text_of
+from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of
 
 __all__ = ["is_responses", "read_responses_items"]
 
@@ -43,7 +43,7 @@ def _is_own(m: Mapping[str, Any]) -> bool:
 
 def is_responses(data: Any) -> bool:
     """Whether parsed JSON (or live objects) is a list of Responses-API items (its first items looked at)."""
-    items = peek(items_of(data, ("items", "input")) if isinstance(data, Mapping) else data)
+    items = peek_items(data, ("items", "input"))
     return items is not None and all(map(_is_item, items)) and any(map(_is_own, items))
 
 

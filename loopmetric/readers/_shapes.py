@@ -146,7 +146,8 @@ _ERROR_START = re.compile(
 # Error phrases anywhere in the head of a result; plain substring tests run in C
 # and are several times faster than one regex alternation on long results.
 _ERROR_PHRASES = ("traceback (most recent call last)", "no such file or directory", "command not found",
-                  "permission denied", "is not recognized as", "syntax error")
+                  "permission denied", "is not recognized as")
+_ERROR_WORD_PHRASES = ("syntax error",)  # phrases with "error" in them: looked for only where "error" is
 _ERRNO = re.compile(r"\[errno \d+\]")
 # A line naming an exception (what an interpreter prints last: "SyntaxError: invalid syntax").
 _EXCEPTION_LINE = re.compile(r"^[ \t]*[A-Za-z_][\w.]*(?:Error|Exception)[ \t]*:", re.MULTILINE)
@@ -158,9 +159,19 @@ def looks_like_error(text: str) -> bool:
     if _ERROR_START.match(head):
         return True
     lowered = head.lower()
-    if any(phrase in lowered for phrase in _ERROR_PHRASES):
-        return True
-    if ("error" in lowered or "exception" in lowered) and _EXCEPTION_LINE.search(head) is not None:
+    for phrase in _ERROR_PHRASES:  # a loop, not any(<generator>): this runs on every tool result
+        if phrase in lowered:
+            return True
+    # An exception line names "Error" or "Exception" as written ("ception" is looked for: a needle
+    # without an "x" is skipped through a text many times faster than "Exception" is).
+    if "error" in lowered:
+        for phrase in _ERROR_WORD_PHRASES:
+            if phrase in lowered:
+                return True
+        named = "Error" in head or "ception" in head
+    else:  # no "error" in any case: no "Error" either
+        named = "ception" in head
+    if named and _EXCEPTION_LINE.search(head) is not None:
         return True
     return "[errno " in lowered and _ERRNO.search(lowered) is not None
 
@@ -188,7 +199,8 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
     if output is None:
         return ToolResult(None, False, False, "")
     if type(output) is str:  # the common case: the text itself
-        output = without_transcription(output)
+        if "\n" in output:  # a transcription starts on a line of its own
+            output = without_transcription(output)
         failed = looks_like_error(output)
         return ToolResult(output, True, failed, output if failed else "")
     m = as_mapping(output)

@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Converted, items_of, peek, read_converted
+from ._exported import Converted, items_of, peek_items, read_converted
 
 __all__ = ["NUDGE_PREFIX", "is_smolagents", "read_smolagents_steps", "step_calls", "step_field", "step_result"]
 
@@ -65,7 +65,7 @@ def _is_step(m: Mapping[str, Any]) -> bool:
 
 def is_smolagents(data: Any) -> bool:
     """Whether parsed JSON (or live objects) is smolagents memory: steps, one of the first an action step."""
-    steps = peek(items_of(data, ("steps",)) if isinstance(data, Mapping) else data)
+    steps = peek_items(data, ("steps",))
     return (steps is not None and all(map(_is_step, steps))
             and any("step_number" in m and "tool_calls" in m for m in steps))
 

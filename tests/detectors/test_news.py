@@ -114,3 +114,28 @@ def test_a_result_of_several_lines_is_its_lines_whatever_ends_them(separator):
 ])
 def test_a_result_of_one_line_is_one_unit_with_its_numbers(text, expected):
     assert info_units(text) == expected
+
+
+_NOTE = {"thought": "The error means the total is wrong, so I will check every line of the order again now."}
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([tool("write", {"n": n}, output="OK") for n in range(3)], [1, 2, 3],
+                 id="each-new-call-that-says-little-is-a-change"),
+    pytest.param([tool("write", {}, output="OK")] * 3, [1, 1, 1], id="twin-the-same-call-again-is-no-new-change"),
+    pytest.param([tool("read", {"p": p}, output=f"page {p} lists the ten schools near the old exchange today")
+                  for p in (1, 2)], [0, 0], id="twin-a-result-of-substance-is-no-change"),
+    pytest.param([tool("read", {"p": p}, output="one two three four five six seven eight nine") for p in (1, 2)],
+                 [0, 0], id="twin-the-previous-result-again-is-no-change"),
+    pytest.param([tool("write", {"n": n}, error="Error: locked") for n in range(2)], [0, 0],
+                 id="twin-a-failing-call-is-no-change"),
+    pytest.param([tool("write", {"n": n}, output="Error: disk full") for n in range(2)], [0, 0],
+                 id="twin-a-failure-in-words-is-no-change"),
+    pytest.param([tool("think", _NOTE, output="OK")], [0], id="twin-a-note-to-self-is-no-change"),
+    pytest.param([tool("write", {"n": 1}, output="OK"), tool("write", {"n": 1}, output="")], [1, 1],
+                 id="twin-a-call-made-before-is-no-new-change"),
+])
+def test_changes_count_new_calls_that_say_little(children, expected):
+    """`Progress.changes`: how many new actions so far reported little (an "OK", nothing): each
+    likely changed something; a result of substance, a failure, a note or a repeat does not count."""
+    assert Progress(read_deepeval_trace(agent(*children))).changes == expected

@@ -20,6 +20,10 @@ from tests._traces import agent, llm
                  id="punctuation-regex-path"),
     pytest.param("alpha", "alpha", set(), id="one-word-no-bigram"),
     pytest.param("", "", set(), id="empty"),
+    pytest.param("alpha beta alpha beta", "alpha beta alpha beta", {("alpha", "beta"), ("beta", "alpha")},
+                 id="a-bigram-met-twice-is-one"),
+    pytest.param("run the run of my run", "run run run", {("run", "run")}, id="stop-words-between-make-no-gap"),
+    pytest.param("our plan_b x_y to a_", "plan_b x_y", {("plan_b", "x_y")}, id="underscores-are-word-characters"),
 ])
 def test_content_words(text, joined, bigrams):
     words = content_words(text)

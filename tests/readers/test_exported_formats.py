@@ -609,3 +609,27 @@ def test_a_responses_call_output_of_content_parts_is_their_text(output, result):
              {"type": "function_call", "name": "status", "arguments": '{"job":"42"}', "call_id": "c1"},
              {"type": "function_call_output", "call_id": "c1", "output": output}]
     assert [(c.name, c.result) for c in read_trace(items, format="responses").tool_calls] == [("status", result)]
+
+
+_ONE = {"role": "user", "content": "hi"}
+
+
+@pytest.mark.parametrize("document, keys, expected", [
+    pytest.param([_ONE], ("messages",), [_ONE], id="a-list-itself"),
+    pytest.param((_ONE,), ("messages",), [_ONE], id="a-tuple-itself"),
+    pytest.param({"messages": [_ONE]}, ("messages",), [_ONE], id="the-list-under-the-key"),
+    pytest.param({"items": "none", "input": [_ONE]}, ("items", "input"), [_ONE],
+                 id="the-first-key-that-holds-a-list"),
+    pytest.param({"items": [_ONE, _ONE], "input": [_ONE]}, ("items", "input"), [_ONE, _ONE],
+                 id="the-first-key-wins"),
+    pytest.param({"messages": {"messages": [_ONE]}}, ("messages",), None, id="twin-a-mapping-under-the-key"),
+    pytest.param({"other": [_ONE]}, ("messages",), None, id="twin-a-list-under-another-key"),
+    pytest.param(json.dumps([_ONE]), ("messages",), None, id="twin-text-is-not-parsed"),
+    pytest.param([_ONE, "text"], ("messages",), None, id="twin-an-item-that-is-not-a-mapping"),
+    pytest.param([], ("messages",), None, id="twin-an-empty-list"),
+    pytest.param([_ONE] * 40, ("messages",), [_ONE] * 32, id="the-first-32-items"),
+])
+def test_a_sniffer_peeks_at_a_list_or_the_list_under_its_keys(document, keys, expected):
+    from loopmetric.readers._exported import peek_items
+
+    assert peek_items(document, keys) == expected

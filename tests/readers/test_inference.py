@@ -5,6 +5,9 @@ with the same result."""
 
 from __future__ import annotations
 
+import json
+from types import MappingProxyType
+
 import pytest
 
 from loopmetric import detect_loops, read_chat_messages
@@ -275,3 +278,26 @@ def test_an_llm_input_is_read_for_the_other_sides_turn_up_to_its_message_limit(m
     assert len(messages) == size
     assert _inference.other_side_turn(messages) == ("again" if read else None)
     assert _inference.prompt_messages(messages) == ([("first user prompt", "task")] if read else [])
+
+
+@pytest.mark.parametrize(("llm_input", "expected"), [
+    pytest.param([*ASKED, {"role": "user", "content": "again"}], "again", id="a-list-of-messages"),
+    pytest.param({"messages": [*ASKED, {"role": "user", "content": "again"}]}, "again", id="a-dict-of-messages"),
+    pytest.param(MappingProxyType({"messages": [*ASKED, {"role": "user", "content": "again"}]}), "again",
+                 id="a-mapping-that-is-not-a-dict-of-messages"),
+    pytest.param(json.dumps([*ASKED, {"role": "user", "content": "again"}]), "again", id="json-text-of-a-list"),
+    pytest.param(json.dumps({"messages": [*ASKED, {"role": "user", "content": "again"}]}), "again",
+                 id="json-text-of-a-dict"),
+    pytest.param({"messages": {"messages": [*ASKED, {"role": "user", "content": "again"}]}}, None,
+                 id="twin-messages-wrapped-twice-are-not-read"),
+    pytest.param(json.dumps({"messages": {"messages": [*ASKED, {"role": "user", "content": "again"}]}}), None,
+                 id="twin-json-text-wrapped-twice-is-not-read"),
+    pytest.param({"step": 3}, None, id="a-dict-without-messages"),
+    pytest.param("again", None, id="plain-text"),
+])
+def test_an_llm_input_is_messages_or_a_mapping_or_json_text_holding_them(llm_input, expected):
+    """Where an LLM input's messages are: the input itself, or under `messages` of the input (a dict
+    or another mapping, or either as JSON text), one level deep."""
+    from loopmetric.readers._inference import other_side_turn
+
+    assert other_side_turn(llm_input) == expected

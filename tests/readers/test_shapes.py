@@ -121,6 +121,12 @@ def test_merge_requests(first, second, expected):
     pytest.param("/bin/bash: -c: line 1: syntax error near unexpected token", True, id="shell-syntax-error"),
     pytest.param("value: 3\n  KeyError: 'x'", True, id="exception-line-indented"),
     pytest.param("The ErrorHandler: configured", False, id="error-inside-a-word-is-not-an-exception-line"),
+    pytest.param("at Main.run(Main.java:3)\njava.lang.IllegalStateException: closed", True,
+                 id="an-exception-line-without-the-word-error"),
+    pytest.param("x" * 300 + "\nRuntimeException: boom", True, id="an-exception-line-after-a-run-of-one-letter"),
+    pytest.param("ok\nvalueerror: x", False, id="a-lowercase-exception-name-is-not-an-exception-line"),
+    pytest.param("Line 3: SYNTAX ERROR near ')'", True, id="syntax-error-in-capitals"),
+    pytest.param("syntax OK, no error", False, id="syntax-and-error-apart-are-no-phrase"),
 ])
 def test_looks_like_error(text, error):
     assert looks_like_error(text) is error
@@ -208,6 +214,8 @@ def test_read_llm_output(output, text, requests):
     pytest.param("The OCR library detected nothing", "The OCR library detected nothing",
                  id="a-first-line-is-kept"),
     pytest.param("Results:\nOCR accuracy of 98%", "Results:\nOCR accuracy of 98%", id="no-colon-after-kept"),
+    pytest.param("A transcription of the following page: abc", "A transcription of the following page: abc",
+                 id="a-one-line-result-is-kept-whole"),
 ])
 def test_a_screenshot_transcription_is_left_out_of_every_result(text, kept):
     """A web agent's result ends with a model's rewording of the page screenshot, new on every
