@@ -158,17 +158,23 @@ def blind_queries(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[in
     """Runs of `members` (indices into `calls`, in order) that are one attempt whatever their words
     (module docstring): two or more consecutive calls of one tool, each a keyword query, all answered
     with the same result (volatile tokens masked). A result that echoes its query differs from
-    the next one's, so it names none of them."""
+    the next one's, so it names none of them. The cheap tests come first: a call's arguments are
+    read only when it follows a call of its tool, and results compared only between keyword queries."""
     runs: list[list[int]] = []
-    run: list[int] = []
+    run: list[int] = []  # its first member is known to be a keyword query once a second one joins
     for index in members + [-1]:
         call = calls[index] if index >= 0 else None
-        query = _keyword_query(call.args) if call is not None and call.result is not None else None
-        if (query is not None and run and index == run[-1] + 1 and call.name == calls[run[-1]].name  # type: ignore[union-attr]
-                and mask_result(call.result) == mask_result(calls[run[-1]].result)):  # type: ignore[union-attr,arg-type]
+        if (call is not None and call.result is not None and run and index == run[-1] + 1
+                and call.name == calls[run[-1]].name and _keyword_query(call.args) is not None
+                and (len(run) > 1 or _keyword_query(calls[run[0]].args) is not None)
+                and _same_answer(call.result, calls[run[-1]].result)):
             run.append(index)
             continue
-        if len(run) >= 2:
+        if len(run) > 1:
             runs.append(run)
-        run = [index] if query is not None else []
+        run = [index] if call is not None and call.result is not None else []
     return runs
+
+
+def _same_answer(a: str, b: Optional[str]) -> bool:
+    return a == b or b is not None and mask_result(a) == mask_result(b)
