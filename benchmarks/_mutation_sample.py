@@ -938,7 +938,8 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
 # survivors of `--functions` over them that no test can kill, each with the reason.
 CHANGED_FUNCTIONS = (
     "loopmetric/detectors/_near.py::blind_queries", "loopmetric/detectors/_near.py::_keyword_query",
-    "loopmetric/detectors/_near.py::only_argument", "loopmetric/detectors/_attempts.py::_blind",
+    "loopmetric/detectors/_near.py::only_argument", "loopmetric/detectors/_near.py::_same_answer",
+    "loopmetric/detectors/_attempts.py::_blind",
     "loopmetric/detectors/_obvious.py::_key", "loopmetric/detectors/_obvious.py::new_states",
 )
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
