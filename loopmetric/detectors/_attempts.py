@@ -75,9 +75,7 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                     findings.extend(_finding(model, name, attempts, threshold))
             break
         if failed_alike:
-            succeeded = (kind is None and not call.error and call.result is not None  # a result the trace records
-                         and (window is None or index - failed_alike[-1] <= window))
-            if not succeeded:  # a run of attempts that ends in success is progress
+            if not _succeeds(model, index, failed_alike[-1], window):  # a run that ends in success is progress
                 for attempts in near_identical_groups(model.calls, failed_alike):
                     findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
@@ -96,12 +94,19 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
     for run in blind_queries(model.calls, failing):
         name = model.calls[run[0]].name
         after = next((i for i in range(run[-1] + 1, len(model.calls)) if model.calls[i].name == name), None)
-        if after is not None and model.kinds[after] is None and not model.calls[after].error \
-                and model.calls[after].result is not None and (window is None or after - run[-1] <= window):
+        if after is not None and _succeeds(model, after, run[-1], window):
             continue  # a run of attempts that ends in success is progress
         if taken.isdisjoint(model.calls[i].step for i in run):
             findings.extend(_finding(model, name, run, threshold + _BLIND_MORE))
     return findings
+
+
+def _succeeds(model, index: int, last: int, window: Optional[int]) -> bool:
+    """Whether call `index`, the next of its tool after attempt `last`, ends the run of attempts in
+    success: within the window, it does not fail, and the trace records its result (unknown is no success)."""
+    call = model.calls[index]
+    return (model.kinds[index] is None and not call.error and call.result is not None
+            and (window is None or index - last <= window))
 
 
 class _Leads:

@@ -59,8 +59,7 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
     that could not be read) and errors say `path#index: why`. `fmt` (one of
     `FORMATS`) overrides detection.
     """
-    where = "<stdin>" if path == "-" else path
-    stem = "<stdin>" if path == "-" else Path(path).name
+    where, stem = _names(path)
     if path != "-" and _big(path):
         document = stream_document(path)  # never the whole text and its tree at once
         if document is not None:
@@ -87,8 +86,7 @@ def load_text(text: str, path: str, fmt: Optional[str] = None) -> Iterator[Loade
 def _load(held: list[str], path: str, fmt: Optional[str]) -> Iterator[LoadedTrace]:
     """`load_text` of the one text in `held`, taken out of it: nothing here keeps the text (a
     few times smaller than what it parses into) once it is parsed."""
-    where = "<stdin>" if path == "-" else path
-    stem = "<stdin>" if path == "-" else Path(path).name
+    where, stem = _names(path)
     text = held.pop()
     if not text or text.isspace():  # nothing to parse: said as such, not as a JSON error (and no copy)
         yield LoadedTrace(stem, error=f"{where}: empty input" if path == "-" else f"{where}: empty file")
@@ -101,8 +99,7 @@ def _load(held: list[str], path: str, fmt: Optional[str]) -> Iterator[LoadedTrac
 def _read_found(held: list["_Found"], path: str, fmt: Optional[str]) -> Iterator[LoadedTrace]:
     """The traces of a file's parsed documents (`_parsed`, the one item of `held`, taken out of
     it), each read and dropped in turn."""
-    where = "<stdin>" if path == "-" else path
-    stem = "<stdin>" if path == "-" else Path(path).name
+    where, stem = _names(path)
     found = held.pop()
     with owned():  # the file's own parsed tree: readers let go of what they read (`_owned`)
         entries = list(_entries(found, fmt))
@@ -125,6 +122,11 @@ def _read_found(held: list["_Found"], path: str, fmt: Optional[str]) -> Iterator
                 continue
         yield LoadedTrace(name, error=f"{where}{at}: {label + ': ' if label else ''}{why}", not_a_trace=not_a_trace,
                           index=index if several else None, label=label)
+
+
+def _names(path: str) -> tuple[str, str]:
+    """How a file is named in errors (its path) and in trace names (its file name); "-" is stdin."""
+    return ("<stdin>", "<stdin>") if path == "-" else (path, Path(path).name)
 
 
 _Entry = tuple[str, Optional[Callable[[], Trace]], Optional[str], bool]  # label, read, why not, not a trace

@@ -184,6 +184,8 @@ _TRANSCRIPTION = re.compile(r"\n[^\n]*(?:OCR|transcription)[^\n]*(?:detected|fol
 
 def without_transcription(text: str) -> str:
     """A result text without the screenshot transcription it ends with (`_TRANSCRIPTION`)."""
+    if "\n" not in text:  # a transcription starts on a line of its own (most results: a quick no)
+        return text
     if "ranscription" not in text and "OCR" not in text and "ocr" not in text:
         return text
     found = _TRANSCRIPTION.search(text)
@@ -199,8 +201,7 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
     if output is None:
         return ToolResult(None, False, False, "")
     if type(output) is str:  # the common case: the text itself
-        if "\n" in output:  # a transcription starts on a line of its own
-            output = without_transcription(output)
+        output = without_transcription(output)
         failed = looks_like_error(output)
         return ToolResult(output, True, failed, output if failed else "")
     m = as_mapping(output)
