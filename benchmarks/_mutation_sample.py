@@ -946,7 +946,7 @@ EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
     "loopmetric.detectors._near:150": "the index after the last member only ends the walk: any negative one does",
     "loopmetric.detectors._near:175": "a run's first call was found a keyword query when the second joined: "
                                       "asking again while the run has two changes nothing",
-    "loopmetric.detectors._attempts:143": "every call of a run of keyword queries is of one tool (`blind_queries`)",
+    "loopmetric.detectors._attempts:140": "every call of a run of keyword queries is of one tool (`blind_queries`)",
     "loopmetric.detectors._obvious:198": "a call without a result is never compared by its key: identical repeats and "
                                          "waits take calls with results, and a call without one is no new state",
 }
