@@ -4,8 +4,12 @@ A step is *news* when it tells the agent something it did not know:
 
 * an input (a user turn) whose text the run had not seen;
 * a call the run had not made, unless it failed the way an earlier call failed
-  (`failure_kind`: the same failure, whatever argument it names) or returned
-  exactly what the previous call of the same tool returned;
+  (`failure_kind`: the same failure, whatever argument it names), returned
+  exactly what the previous call of the same tool returned, or showed a page
+  seen before: no line that had not been shown, and its lines (numbers masked)
+  all together in one earlier result. A page never seen as a whole is a new
+  place even when each of its lines was shown elsewhere (an item opened from
+  the list that named it);
 * a call made before whose result has a line none of that call's earlier
   results had. A result's lines are compared with whitespace folded and
   numbers masked (percentages kept), so a result that differs only by
@@ -206,6 +210,7 @@ class Progress:
         made: set[str] = set()
         seen_inputs: set[str] = set()
         seen_failures: set[str] = set()
+        seen_wholes: set[int] = set()  # every result as a whole (its lines, counters masked), hashed
         last_of_tool: dict[str, int] = {}
         last_units: dict[str, frozenset[str]] = {}  # of the last call of each tool (only they are compared)
         news = 0
@@ -232,11 +237,11 @@ class Progress:
             little: Optional[bool] = None  # says_little(step.result), computed once, when needed
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
-            elif first_time:  # a new action: news, unless it only shows again what was shown before
+            elif first_time:  # a new action: news, unless it only shows again a page shown before
                 lines = _lines(step.result)
                 if not same:
                     little = says_little(step.result)
-                is_news = not same and (little or not lines <= seen_lines)
+                is_news = not same and (little or not lines <= seen_lines or hash(units) not in seen_wholes)
                 seen_lines |= lines
             else:
                 is_news = not units <= seen_units
@@ -244,6 +249,7 @@ class Progress:
                 seen_lines |= _lines(step.result)
             made.add(step.call)
             seen_units |= units
+            seen_wholes.add(hash(units))
             if kind is not None:
                 seen_failures.add(kind)
             if is_news:

@@ -52,6 +52,12 @@ def test_a_plain_result_is_no_failure(result):
     assert failure_kind(call({"q": 1}, result)) is None
 
 
+_ITEMS = ("Alpha tempered glass window film, two pack, 23.6 in", "Beta frosted window film for privacy, one roll",
+          "Gamma screen protector, two pack, tempered glass")
+_LIST = "\n".join(_ITEMS)
+_BUY = "[Description] [Features] [Reviews] [Buy Now]"
+
+
 def news(*children) -> list[bool]:
     model = Progress(read_deepeval_trace(agent(*children)))
     return [model.is_news(i) for i in range(len(model.calls))]
@@ -73,6 +79,14 @@ def news(*children) -> list[bool]:
                  [True, True], id="a-new-edit-that-changes-only-a-number-is-news"),
     pytest.param([tool("read", {"p": p}, output="one two three four five\nsix seven eight nine ten")
                   for p in ("x", "y")], [True, False], id="a-new-call-showing-only-what-was-shown"),
+    pytest.param([tool("list", {}, output=_LIST), tool("open", {"id": "a"}, output=f"{_ITEMS[0]}\n{_BUY}"),
+                  tool("open", {"id": "b"}, output=f"{_ITEMS[1]}\n{_BUY}")], [True, True, True],
+                 id="a-new-page-of-lines-shown-on-other-pages-is-a-new-place"),
+    pytest.param([tool("list", {}, output=_LIST), tool("list", {"sort": "name"}, output="\n".join(_ITEMS[::-1]))],
+                 [True, False], id="twin-the-same-lines-reordered-is-the-page-seen-before"),
+    pytest.param([tool("list", {}, output=_LIST), tool("open", {"id": "a"}, output=f"{_ITEMS[0]}\n{_BUY}"),
+                  tool("open", {"id": "a", "tab": 1}, output=f"{_ITEMS[0]}  \n{_BUY}")], [True, True, False],
+                 id="twin-a-page-seen-as-a-whole-but-for-trailing-space"),
 ])
 def test_news(children, expected):
     assert news(*children) == expected
@@ -139,3 +153,24 @@ def test_changes_count_new_calls_that_say_little(children, expected):
     """`Progress.changes`: how many new actions so far reported little (an "OK", nothing): each
     likely changed something; a result of substance, a failure, a note or a repeat does not count."""
     assert Progress(read_deepeval_trace(agent(*children))).changes == expected
+
+
+def _compare(*items: str) -> list:
+    """A shopper opening items from a list, noting after each that it is not the one, going back."""
+    listing = "\n".join(f"{item}: tempered glass window film, two pack, $12" for item in ("alpha", "beta", "gamma"))
+    children = [tool("search", {"q": "window film"}, output=listing)]
+    for item in items:
+        children += [tool("click", {"on": item}, output=f"{item}: tempered glass window film, two pack, $12\n{_BUY}"),
+                     tool("think", {"thought": "The item is not what I want."}, output="OK."),
+                     tool("click", {"on": "< Prev"}, output=listing)]
+    return children
+
+
+@pytest.mark.parametrize(("children", "loop"), [
+    pytest.param(_compare("alpha", "beta", "gamma"), False, id="each-item-opened-once"),
+    pytest.param(_compare("alpha", "alpha", "alpha"), True, id="twin-the-same-item-again-and-again"),
+])
+def test_the_same_note_after_each_new_item_is_comparing_items(children, loop):
+    """Each item page repeats lines of the list that named it; opening one the run had not opened is still a
+    new place, so the same short note after each is comparing items, not a loop."""
+    assert detect_loops(agent(*children)).success is not loop
