@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from loopmetric import detect_loops, read_deepeval_trace
+from loopmetric import detect_loops, read_chat_messages, read_deepeval_trace
 from loopmetric._model import ToolCall
 from loopmetric.detectors._news import Progress, failure_kind, info_units
 from tests._traces import agent, tool
@@ -90,6 +90,55 @@ def news(*children) -> list[bool]:
 ])
 def test_news(children, expected):
     assert news(*children) == expected
+
+
+_R1 = "first page lists the schools near the old exchange\nand their opening hours for this week"
+_R2 = "second page lists the parks along the river\nand the cafes that open early on weekdays"
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R1)], [True, False],
+                 id="the-page-another-tool-showed-is-no-news"),
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R2), tool("c", {}, output=_R1)], [True, True, False],
+                 id="an-older-page-again-is-no-news"),
+    pytest.param([tool("a", {}, output=_R1), tool("a", {}, output=_R2), tool("b", {}, output=_R2)], [True, True, False],
+                 id="the-page-a-repeated-call-showed-is-no-news"),
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R1 + "\nand one line more than before it")],
+                 [True, True], id="twin-a-page-with-a-new-line-is-news"),
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R1.replace("first", "third"))], [True, True],
+                 id="twin-a-line-with-another-word-is-news"),
+])
+def test_a_new_call_showing_a_page_seen_before(children, expected):
+    """A call the run had not made, by another tool than the one that showed the page (so not "the
+    previous result of its tool again"): news only when the page, or a line of it, was not seen before."""
+    assert news(*children) == expected
+
+
+@pytest.mark.parametrize(("output", "error", "failing"), [
+    pytest.param("No such file: a.txt", False, True, id="a-failure-in-words"),
+    pytest.param("Traceback: KeyError", True, True, id="an-error"),
+    pytest.param("the file holds three lines of notes about schools", False, False, id="twin-a-plain-result"),
+])
+def test_a_call_fails_by_its_error_or_by_its_words(output, error, failing):
+    model = Progress(read_deepeval_trace(agent(tool("a", {}, output=output, **({"error": output} if error else {})))))
+    assert model.failing == [failing]
+
+
+def test_a_new_turn_of_the_other_side_is_news_between_two_calls():
+    """The same call with the same result, a new question of the person between each: not "nothing new
+    between" (the count of news steps only grows)."""
+    chat = [{"role": "user", "content": "find the schools"}]
+    for n, question in enumerate(["and the parks?", "and the cafes?", ""]):
+        chat += [{"role": "assistant", "content": None, "tool_calls": [
+                     {"id": f"a{n}", "type": "function", "function": {"name": "a", "arguments": "{}"}}]},
+                 {"role": "tool", "tool_call_id": f"a{n}", "content": _R1}]
+        if question:
+            chat += [{"role": "assistant", "content": None, "tool_calls": [
+                         {"id": f"b{n}", "type": "function", "function": {"name": "b", "arguments": f'{{"n": {n}}}'}}]},
+                     {"role": "tool", "tool_call_id": f"b{n}", "content": f"page {n} of something new entirely"},
+                     {"role": "assistant", "content": "Here it is."}, {"role": "user", "content": question}]
+    model = Progress(read_chat_messages(chat))
+    assert [model.quiet_between(0, 2), model.quiet_between(2, 4)] == [False, False]
 
 
 _QUERIES = ("schools", "schools near the exchange", "best schools", "top schools")
