@@ -934,21 +934,21 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     return text
 
 
-# The functions touched after the sampled run (issue 29's session of 2026-12-04), and the
+# The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
 # survivors of `--functions` over them that no test can kill, each with the reason.
-CHANGED_FUNCTIONS = (
-    "loopmetric/detectors/_near.py::blind_queries", "loopmetric/detectors/_near.py::_keyword_query",
-    "loopmetric/detectors/_near.py::only_argument", "loopmetric/detectors/_near.py::_same_answer",
-    "loopmetric/detectors/_attempts.py::_blind",
-    "loopmetric/detectors/_obvious.py::_key", "loopmetric/detectors/_obvious.py::new_states",
-)
+CHANGED_FUNCTIONS = ("loopmetric/detectors/_news.py::__init__",)  # Progress: a page never seen as a whole is news
+_COUNTS = "the news counts are only compared with each other (equal, greater): "
+_LITTLE = ("`little` is left uncomputed only for a new call that returned what the previous call of its tool "
+           "returned, which `_same` allows only for a result of more than 8 words: `says_little` is False there, "
+           "as None and \"\" are: ")
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
-    "loopmetric.detectors._near:150": "the index after the last member only ends the walk: any negative one does",
-    "loopmetric.detectors._near:175": "a run's first call was found a keyword query when the second joined: "
-                                      "asking again while the run has two changes nothing",
-    "loopmetric.detectors._attempts:140": "every call of a run of keyword queries is of one tool (`blind_queries`)",
-    "loopmetric.detectors._obvious:198": "a call without a result is never compared by its key: identical repeats and "
-                                         "waits take calls with results, and a call without one is no new state",
+    "loopmetric.detectors._news:211": _COUNTS + "starting them at 1 moves every count alike",
+    "loopmetric.detectors._news:221": _COUNTS + "a new turn of the other side adding 2 keeps every count growing",
+    "loopmetric.detectors._news:292": _COUNTS + "a news call adding 2 keeps every count growing",
+    "loopmetric.detectors._news:254": _LITTLE + "starting it at \"\" changes no decision",
+    "loopmetric.detectors._news:258": "`is_news` is only tested for truth: None and False are both false",
+    "loopmetric.detectors._news:296": _LITTLE + "computing it only when already computed changes no decision",
+    "loopmetric.detectors._news:297": _LITTLE + "setting it to None changes no decision",
 }
 # Survivors at the run's tree killed by tests added after it (none: the pins came before the run).
 PINNED_IN_FUNCTIONS: dict[str, str] = {}

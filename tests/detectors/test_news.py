@@ -103,6 +103,8 @@ _R2 = "second page lists the parks along the river\nand the cafes that open earl
                  id="an-older-page-again-is-no-news"),
     pytest.param([tool("a", {}, output=_R1), tool("a", {}, output=_R2), tool("b", {}, output=_R2)], [True, True, False],
                  id="the-page-a-repeated-call-showed-is-no-news"),
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R2), tool("b", {}, output=_R2 + "\nand more"),
+                  tool("c", {}, output=_R1)], [True, True, True, False], id="an-older-page-after-a-repeated-call"),
     pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R1 + "\nand one line more than before it")],
                  [True, True], id="twin-a-page-with-a-new-line-is-news"),
     pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R1.replace("first", "third"))], [True, True],
