@@ -147,7 +147,11 @@ def only_argument(args: str) -> Any:
 
 
 def _keyword_query(args: str) -> Optional[str]:
-    """The text of an argument list that is one keyword query (`_KEYWORDS`), else None."""
+    """The text of an argument list that is one keyword query (`_KEYWORDS`), else None. One string,
+    alone or as the only argument, is written with 2 or 4 quotes when nothing in it is escaped: any
+    other count is not one, and is not parsed."""
+    if args.count('"') not in (2, 4) and "\\" not in args:
+        return None
     value = only_argument(args)
     if isinstance(value, str) and len(value) <= _KEYWORD_CHARS and _KEYWORDS.fullmatch(value.strip()):
         return value.strip()

@@ -320,6 +320,22 @@ def test_a_keyword_query_is_at_most_200_characters(length, one_attempt):
     assert (_keyword_query(json.dumps({"input": text})) is not None) is one_attempt
 
 
+@pytest.mark.parametrize(("args", "query"), [
+    pytest.param('{"input": "refund policy"}', "refund policy", id="the-only-argument"),
+    pytest.param('"refund policy"', "refund policy", id="a-bare-string"),
+    pytest.param('{"input": "refund \\u0070olicy"}', "refund policy", id="escaped-letters"),
+    pytest.param('{"the \\"input\\"": "refund policy"}', "refund policy", id="a-key-with-escaped-quotes"),
+    pytest.param('{"input": "refund policy", "page": "2"}', None, id="twin-two-arguments"),
+    pytest.param('{"input": "refund policy", "page": 2}', None, id="twin-two-arguments-one-a-number"),
+    pytest.param('{"input": ["refund policy"]}', None, id="twin-a-list"),
+    pytest.param('{"input": "Refund policy"}', None, id="twin-a-capital"),
+])
+def test_a_keyword_query_is_one_string_of_lowercase_words(args, query):
+    from loopmetric.detectors._near import _keyword_query
+
+    assert _keyword_query(args) == query
+
+
 @pytest.mark.parametrize(("window", "found"), [(None, 0), (8, 1), (9, 0), (10, 0)])
 def test_keyword_queries_end_in_success_when_the_next_call_of_the_tool_works_within_the_window(window, found):
     children = [*_lookups(["based", "headquartered", "located", "situated"]),  # calls 1-4
