@@ -103,16 +103,25 @@ def _lines(text: Optional[str]) -> frozenset[str]:
     return frozenset(line.rstrip() for line in lines[:_MAX_LINES] if line.strip())
 
 
+def _wordy(token: str) -> bool:
+    """A token that reads as a word: no escape in it, 70% of it letters ("Saved", "file.txt")."""
+    return "\\" not in token and 10 * sum(c.isalpha() for c in token) >= 7 * len(token)
+
+
 def says_little(result: Optional[str]) -> bool:
     """An empty result or a short acknowledgement in words ("OK", "File written",
-    "edited"); not data (a list, an object, a number, null)."""
+    "edited"); not data (a list, an object, a number, null, escaped bytes: most of its
+    tokens not words, `b'\\x1c\\x01'`)."""
     stripped = result.strip() if result is not None else ""
     if not stripped:
         return True
     if stripped[:1] in "[{\"" or stripped in ("null", "None", "false", "true"):
         return False
-    if len(stripped.split(None, _SUBSTANTIAL_WORDS)) > _SUBSTANTIAL_WORDS:
+    tokens = stripped.split(None, _SUBSTANTIAL_WORDS)
+    if len(tokens) > _SUBSTANTIAL_WORDS:
         return False
+    if "\\" in stripped and 2 * sum(map(_wordy, tokens)) < len(tokens):
+        return False  # escaped bytes, not words
     if stripped.isascii():
         return _ASCII_LETTER.search(stripped) is not None
     return any(c.isalpha() for c in stripped)

@@ -344,3 +344,28 @@ def test_new_states_are_calls_not_made_before_not_failing_with_a_result_no_call_
         tool("go", {"to": "north"}, output="You are in the library. A cat sleeps on the shelf."),  # made before
     )).tool_calls
     assert new_states(calls, [False, False, False, True, False, False]) == [True, False, False, False, True, False]
+
+
+_DECRYPT = "python3 -c \"from Crypto.Util.number import long_to_bytes; print(long_to_bytes(pow(c, d, n)))\""
+
+
+def _decrypt_and_submit(between_output: str) -> dict:
+    """The same decryption run again and again, printing the same bytes, with a variant that prints other
+    bytes (or, in the twin, a step that reports little: it may have changed something) and the same wrong
+    flag submitted between."""
+    out = "b'\\x1c\\x01\\xbb\\xcc>s\\xd1y\\xbb\\x89CJ\\xea'"
+    return agent(tool("bash", {"command": _DECRYPT}, output=out),
+                 tool("bash", {"command": _DECRYPT + "[::-1]"}, output=between_output),
+                 tool("submit", {"flag": "picoCTF{guess}"}, output="Submitted flag is incorrect. Keep trying!"),
+                 tool("bash", {"command": _DECRYPT}, output=out),
+                 tool("submit", {"flag": "picoCTF{guess}"}, output="Submitted flag is incorrect. Keep trying!"),
+                 tool("bash", {"command": _DECRYPT}, output=out))
+
+
+@pytest.mark.parametrize(("between_output", "found"), [
+    pytest.param("b'\\xea\\x89CJ\\xbb\\xd1y>s\\xcc\\xbb\\x01\\x1c'", [("repeated_result", (1, 4, 6))],
+                 id="other-bytes-printed-between-change-nothing"),
+    pytest.param("Done.", [], id="twin-a-step-that-reports-little-may-have-changed-something"),
+])
+def test_a_command_printing_escaped_bytes_again_and_again(between_output, found):
+    assert [(f.pattern, f.steps) for f in _obvious(_decrypt_and_submit(between_output))] == found

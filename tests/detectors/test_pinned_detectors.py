@@ -339,6 +339,11 @@ def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
     pytest.param("42", False, id="a-number"),
     pytest.param("one two three four five six seven eight nine", False, id="nine-words-is-substance"),
     pytest.param("one two three four five six seven eight", True, id="eight-words-still-little"),
+    pytest.param("b'\\x1c\\x01\\xbb>s\\xd1y'", False, id="escaped-bytes-are-data"),
+    pytest.param("\\x00\\x01 \\x02 ok", False, id="mostly-escaped-tokens-are-data"),
+    pytest.param("Saved to C:\\temp\\out.txt", True, id="twin-a-path-with-backslashes-beside-words"),
+    pytest.param("Done \\o/", True, id="twin-half-the-tokens-words"),
+    pytest.param("d41d8cd98f00b204e9800998ecf8427e", True, id="a-hash-without-escapes-still-little"),
 ])
 def test_says_little(result, little):
     from loopmetric.detectors._news import says_little
