@@ -344,6 +344,10 @@ def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
     pytest.param("Saved to C:\\temp\\out.txt", True, id="twin-a-path-with-backslashes-beside-words"),
     pytest.param("Done \\o/", True, id="twin-half-the-tokens-words"),
     pytest.param("d41d8cd98f00b204e9800998ecf8427e", True, id="a-hash-without-escapes-still-little"),
+    pytest.param("0x1c 0x01 \\x02", False, id="hex-tokens-beside-an-escape-are-data"),
+    pytest.param("\\xab\\xcd\\xef", False, id="escaped-letters-are-data"),
+    pytest.param("abcd12 \\x01", False, id="two-thirds-letters-is-not-a-word"),
+    pytest.param("abcdefg123 \\x01", True, id="seven-tenths-letters-is-a-word"),
 ])
 def test_says_little(result, little):
     from loopmetric.detectors._news import says_little
