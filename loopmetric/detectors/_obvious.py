@@ -12,7 +12,9 @@ answer, learned nothing it used. What resets it:
   something ("is now off", "successfully", "set to", "saved") or carried
   multi-line content in its arguments (an edit, a file written) - a re-read or a
   test re-run after a different fix is checking the fix. A note to self (one
-  line of prose as the only argument, `think`) changes nothing;
+  line of prose as the only argument, `think`) changes nothing, nor does a check
+  that describes a state ("the apps are installed", "is enabled") or shows again a
+  line an earlier result showed (a status bar: "Data Enabled");
 * more than `window` calls between two occurrences.
 
 Revisits are judged by the walk: a call that succeeds with the same result again and
@@ -73,11 +75,13 @@ def _carries_content(args: str) -> bool:
     return False
 
 
-# A result saying, in words, that the action changed something (checked on its head).
+# A result saying, in words, that the action changed something (checked on its head); "is" or "are"
+# before the word describes a state ("the apps are installed", "Wi-Fi is enabled"), not a change.
 _REPORTS_CHANGE = re.compile(
-    r"\b(?:is|are) now\b|\bsuccessful(?:ly)?\b|\bsucceeded\b|\bset to\b|\b(?:updated|changed|created|saved|written|"
-    r"deleted|removed|added|enabled|disabled|reset|restarted|restarting|applied|installed|toggled|moved|renamed|"
-    r"modified|replaced|inserted|cleared|turned (?:on|off))\b",
+    r"\b(?:is|are) now\b|\bsuccessful(?:ly)?\b|\bsucceeded\b|\bset to\b|"
+    r"(?<!\bis )(?<!\bare )\b(?:updated|changed|created|saved|written|deleted|removed|added|enabled|disabled|"
+    r"reset|restarted|restarting|applied|installed|toggled|moved|renamed|modified|replaced|inserted|cleared|"
+    r"turned (?:on|off))\b",
     re.IGNORECASE,
 )
 _CHANGE_HEAD = 300
@@ -94,14 +98,17 @@ def acknowledges(result: Optional[str]) -> bool:
 def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
     """For each call, how many changes (see the module docstring) happened up to it."""
     made: set[str] = set()
+    shown: set[str] = set()  # lines of results' heads that say a change: a display seen again says none
     counts = []
     changes = 0
     for index, call in enumerate(calls):
+        said = [line.strip() for line in (call.result or "")[:_CHANGE_HEAD].splitlines()
+                if _REPORTS_CHANGE.search(line) is not None]
         if call.call not in made and not failing[index] and not is_note(call.args) and (
-                acknowledges(call.result) or _carries_content(call.args)
-                or _REPORTS_CHANGE.search((call.result or "")[:_CHANGE_HEAD]) is not None):
+                acknowledges(call.result) or _carries_content(call.args) or not shown.issuperset(said)):
             changes += 1
         made.add(call.call)
+        shown.update(said)
         counts.append(changes)
     return counts
 

@@ -369,3 +369,32 @@ def _decrypt_and_submit(between_output: str) -> dict:
 ])
 def test_a_command_printing_escaped_bytes_again_and_again(between_output, found):
     assert [(f.pattern, f.steps) for f in _obvious(_decrypt_and_submit(between_output))] == found
+
+
+_APN = "Current APN Name: internet\nMMSC URL (for picture messages): http://mms.carrier.com/mms/wap"
+_BAR = "Status Bar: 5G | Data Enabled | 80%"
+
+
+def _checks(*between: dict) -> dict:
+    """The same read-only check three times with the same answer, `between` before the second and the third."""
+    check = tool("check_settings", {}, output=_APN)
+    return agent(tool("toggle_calling", {}, output=f"Wi-Fi Calling is now OFF.\n{_BAR}"),
+                 check, *between[:1], check, *between[1:], check)
+
+
+@pytest.mark.parametrize(("trace", "loop"), [
+    pytest.param(_checks(tool("check_apps", {}, output="The following apps are installed on the phone: mail, web"),
+                         tool("check_bar", {}, output=_BAR)), True,
+                 id="checks-describing-a-state-or-a-display-seen-before-change-nothing"),
+    pytest.param(_checks(tool("check_wifi", {}, output="Wi-Fi Calling is enabled on this line for all its calls"),
+                         tool("check_bar", {}, output=_BAR)), True, id="is-before-the-word-describes-a-state"),
+    pytest.param(_checks(tool("install_app", {"app": "mms"}, output="Installed the app mms on the phone, version 4"),
+                         tool("check_bar", {}, output=_BAR)), False, id="twin-an-install-reported-in-words"),
+    pytest.param(_checks(tool("check_apps", {}, output="The following apps are installed on the phone: mail, web"),
+                         tool("reset_network", {}, output="Network settings reset to defaults.\nStatus Bar: 4G")),
+                 False, id="twin-a-new-line-saying-a-change"),
+    pytest.param(_checks(tool("check_wifi", {}, output="Wi-Fi Calling is now ON for this line and its calls"),
+                         tool("check_bar", {}, output=_BAR)), False, id="twin-is-now-is-a-change"),
+])
+def test_a_check_that_describes_a_state_is_no_change(trace, loop):
+    assert bool(_obvious(trace)) is loop
