@@ -95,20 +95,32 @@ def acknowledges(result: Optional[str]) -> bool:
     return result is None or (says_little(result) and len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
 
 
+def _says_change(result: Optional[str]) -> list[str]:
+    """The lines of a result's head that say a change in words (`_REPORTS_CHANGE`), stripped."""
+    head = (result or "")[:_CHANGE_HEAD]
+    if _REPORTS_CHANGE.search(head) is None:  # a line that says a change: the head says one
+        return []
+    return [line.strip() for line in head.splitlines() if _REPORTS_CHANGE.search(line) is not None]
+
+
 def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
     """For each call, how many changes (see the module docstring) happened up to it."""
     made: set[str] = set()
-    shown: set[str] = set()  # lines of results' heads that say a change: a display seen again says none
+    shown: Optional[set[str]] = None  # lines that said a change so far: a display seen again says none
     counts = []
     changes = 0
     for index, call in enumerate(calls):
-        said = [line.strip() for line in (call.result or "")[:_CHANGE_HEAD].splitlines()
-                if _REPORTS_CHANGE.search(line) is not None]
-        if call.call not in made and not failing[index] and not is_note(call.args) and (
-                acknowledges(call.result) or _carries_content(call.args) or not shown.issuperset(said)):
-            changes += 1
+        if call.call not in made and not failing[index] and not is_note(call.args):
+            if acknowledges(call.result) or _carries_content(call.args):
+                changes += 1
+            elif said := _says_change(call.result):
+                if shown is None:  # built once a call says a change, from the calls before it
+                    shown = {line for earlier in calls[:index] for line in _says_change(earlier.result)}
+                if not shown.issuperset(said):
+                    changes += 1
+        if shown is not None:
+            shown.update(_says_change(call.result))
         made.add(call.call)
-        shown.update(said)
         counts.append(changes)
     return counts
 
