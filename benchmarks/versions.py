@@ -17,6 +17,12 @@ path, which times on the same generated inputs:
 The best of `--rounds` rounds is kept for each cell, so a burst of load on the
 machine falls on both versions alike; the load average is printed with the
 result. Writes `benchmarks/results/versions.md`.
+
+Two fresh processes differ by a few percent on the same work (`json.loads` of
+the same text is timed in each: its time moves as much), so the same timings are
+also taken in one process: the two packages imported side by side under other
+names (`lm_before`, `lm_after`), each call of one followed by the same call of
+the other, the order swapped every round, the best of `--rounds` x 3 kept.
 """
 
 from __future__ import annotations
@@ -83,6 +89,77 @@ worker.join()
 """
 
 
+_SAME_PROCESS = r"""
+import json, random, sys, threading, time
+sys.setrecursionlimit(1_000_000)
+threading.stack_size(1024 * 1024 * 1024)
+
+def body():
+    folder, spans, traces, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    from benchmarks.speed import SHAPES, make_trace
+    from benchmarks.throughput import typical_trace
+    sys.path.insert(0, folder)
+    import lm_before, lm_after
+    versions = {"before": lm_before, "after": lm_after}
+    for version in versions.values():
+        version.detect_loops(make_trace(100, "distinct"))  # imports and first-call costs out of the timings
+    loaded = {m for m in sys.modules if m.split(".")[0] == "loopmetric"}
+    out = {"shapes": {}}
+
+    def race(work):
+        best = {"before": float("inf"), "after": float("inf")}
+        for r in range(rounds):
+            for name in (("before", "after") if r % 2 == 0 else ("after", "before")):
+                best[name] = min(best[name], work(versions[name]))
+        return best
+
+    def one_trace(text):
+        def work(version):
+            data = json.loads(text)
+            start = time.perf_counter(); version.detect_loops(data); return time.perf_counter() - start
+        return work
+
+    for shape in SHAPES:
+        out["shapes"][shape] = race(one_trace(json.dumps(make_trace(spans, shape))))
+    rng = random.Random(0)
+    texts = [json.dumps(typical_trace(rng, i)) for i in range(traces)]
+
+    def job(version):
+        start = time.perf_counter()
+        for text in texts:
+            version.detect_loops(json.loads(text))
+        return time.perf_counter() - start
+
+    out["throughput"] = race(job)
+    # Neither copy may reach the checkout's own package while timed.
+    out["leaked"] = sorted(m for m in sys.modules if m.split(".")[0] == "loopmetric" and m not in loaded)
+    print(json.dumps(out))
+
+worker = threading.Thread(target=body)
+worker.start()
+worker.join()
+"""
+
+
+def _same_process(before: Path, after: Optional[Path], spans: int, traces: int, rounds: int) -> dict[str, Any]:
+    """Both versions timed in one process, in turn (see the module docstring)."""
+    import shutil
+
+    with tempfile.TemporaryDirectory() as folder:
+        for name, root in (("lm_before", before), ("lm_after", after or ROOT)):
+            shutil.copytree(root / "loopmetric", Path(folder) / name, ignore=shutil.ignore_patterns("__pycache__"))
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+        done = subprocess.run([sys.executable, "-c", _SAME_PROCESS, folder, str(spans), str(traces), str(rounds)],
+                              cwd=folder, env=env, capture_output=True, text=True, timeout=3600)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise SystemExit(done.stderr[-3000:])
+    out = json.loads(lines[-1])
+    if out["leaked"]:
+        raise SystemExit(f"A copy imported the checkout's own package while timed: {out['leaked']}")
+    return out
+
+
 def _unpack(revision: str, into: Path) -> Path:
     """The `loopmetric/` package of `revision`, unpacked under `into`."""
     archive = subprocess.run(["git", "archive", "--format=tar", revision, "loopmetric"], cwd=ROOT,
@@ -135,6 +212,7 @@ def main(argv: Optional[list[str]] = None) -> str:
         for _ in range(args.rounds):  # in turn, so a burst of load falls on both
             before.append(_run(old, args.spans, args.traces, semantic=False))
             after.append(_run(new, args.spans, args.traces, semantic=True))
+        same = _same_process(old, new, args.spans, args.traces, 3 * args.rounds)
     load_after = os.getloadavg()
     b, a = _best(before), _best(after)
     head = args.after or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
@@ -156,11 +234,22 @@ def main(argv: Optional[list[str]] = None) -> str:
         semantic = (f"\n`semantic=True` on the same {args.traces:,} typical traces (after): "
                     f"{args.traces / a['throughput_semantic']:,.0f} traces/s, "
                     f"**{a['throughput_semantic'] / a['throughput']:.2f}x** the time of `semantic=False`.\n")
+    same_rows = [[f"{shape}, {args.spans:,} spans", f"{cell['before'] * 1000:.1f} ms", f"{cell['after'] * 1000:.1f} ms",
+                  f"**{cell['after'] / cell['before']:.2f}**"] for shape, cell in same["shapes"].items()]
+    cell = same["throughput"]
+    same_rows.append([f"throughput, {args.traces:,} typical traces", f"{args.traces / cell['before']:,.0f} traces/s",
+                      f"{args.traces / cell['after']:,.0f} traces/s", f"**{cell['after'] / cell['before']:.2f}**"])
+    same_table = markdown_table(["what (one process)", f"before ({args.before})", f"after ({head.strip()})",
+                                 "after / before time (one process)"], same_rows)
     after_flag = f" --after {args.after}" if args.after else ""
     text = (f"# Two versions in one run\n\nCommand: `python -m benchmarks.versions --before {args.before}{after_flag} "
             f"--spans {args.spans} --traces {args.traces} --rounds {args.rounds}`. Each cell is the best of "
             f"{args.rounds} rounds; in each round the two versions ran in turn, each in a fresh process "
             "(detect_loops on the parsed dict, best of 3 calls per shape).\n\n" + table + "\n" + semantic +
+            f"\nThe same in one process: both packages imported side by side, each call of one followed by the same "
+            f"call of the other, the order swapped every round, the best of {3 * args.rounds} rounds (two fresh "
+            "processes differ by a few percent on the same work: see `before / json.loads` and "
+            "`after / json.loads` above, the same `json.loads` in each).\n\n" + same_table + "\n" +
             f"\nLoad average (1, 5, 15 min) at the start {tuple(round(x, 2) for x in load_before)}, at the end "
             f"{tuple(round(x, 2) for x in load_after)}; 2 cores.\n")
     if not args.smoke:
