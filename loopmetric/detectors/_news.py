@@ -219,7 +219,9 @@ class Progress:
         made: set[str] = set()
         seen_inputs: set[str] = set()
         seen_failures: set[str] = set()
-        seen_wholes: set[int] = set()  # every result as a whole (its lines, counters masked), hashed
+        # Every result as a whole (its lines, counters masked), by its hash: equal pages always match, and two
+        # different ones share a 64-bit hash with odds of about one in 2**64 (no copy of every page is kept).
+        seen_wholes: set[int] = set()
         last_of_tool: dict[str, int] = {}
         last_units: dict[str, frozenset[str]] = {}  # of the last call of each tool (only they are compared)
         news = 0
