@@ -124,10 +124,22 @@ def dump(out: Path, generated: int) -> int:
     return count
 
 
+def same_place(key: str) -> str:
+    """A report's id with the checkout's own folder name taken out of a file's path
+    (`file:wt-base/examples/a.json#0:a` and `file:main/examples/a.json#0:a` are one file), so
+    a dump of a worktree compares with a dump of the main checkout; files under `shared/` keep it."""
+    if not key.startswith("file:"):
+        return key
+    folder, _, rest = key[len("file:"):].partition("/")
+    return key if folder == SHARED.name or not rest else f"file:./{rest}"
+
+
 def compare(before: Path, after: Path, show: int = 10) -> list[str]:
     """The ids whose lines differ (or that one file lacks)."""
-    a = [json.loads(line) for line in before.read_text(encoding="utf-8").splitlines()]
-    b = [json.loads(line) for line in after.read_text(encoding="utf-8").splitlines()]
+    a = [(same_place(key), report) for key, report in
+         (json.loads(line) for line in before.read_text(encoding="utf-8").splitlines())]
+    b = [(same_place(key), report) for key, report in
+         (json.loads(line) for line in after.read_text(encoding="utf-8").splitlines())]
     old, new = dict(a), dict(b)
     differ = [key for key in dict.fromkeys([k for k, _ in a] + [k for k, _ in b]) if old.get(key) != new.get(key)]
     for key in differ[:show]:
