@@ -110,6 +110,7 @@ def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
     counts = []
     changes = 0
     for index, call in enumerate(calls):
+        said: Optional[list[str]] = None  # `_says_change` of this call, once asked
         if call.call not in made and not failing[index] and not is_note(call.args):
             if acknowledges(call.result) or _carries_content(call.args):
                 changes += 1
@@ -119,7 +120,7 @@ def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
                 if not shown.issuperset(said):
                     changes += 1
         if shown is not None:
-            shown.update(_says_change(call.result))
+            shown.update(_says_change(call.result) if said is None else said)
         made.add(call.call)
         counts.append(changes)
     return counts
