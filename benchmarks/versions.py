@@ -148,13 +148,7 @@ def _same_process(before: Path, after: Optional[Path], spans: int, traces: int, 
     with tempfile.TemporaryDirectory() as folder:
         for name, root in (("lm_before", before), ("lm_after", after or ROOT)):
             shutil.copytree(root / "loopmetric", Path(folder) / name, ignore=shutil.ignore_patterns("__pycache__"))
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
-        done = subprocess.run([sys.executable, "-c", _SAME_PROCESS, folder, str(spans), str(traces), str(rounds)],
-                              cwd=folder, env=env, capture_output=True, text=True, timeout=3600)
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        raise SystemExit(done.stderr[-3000:])
-    out = json.loads(lines[-1])
+        out = _child(_SAME_PROCESS, [folder, str(spans), str(traces), str(rounds)], [], folder)
     if out["leaked"]:
         raise SystemExit(f"A copy imported the checkout's own package while timed: {out['leaked']}")
     return out
@@ -169,17 +163,23 @@ def _unpack(revision: str, into: Path) -> Path:
     return into
 
 
-def _run(package_root: Optional[Path], spans: int, traces: int, semantic: bool) -> dict[str, Any]:
-    path = [str(package_root)] if package_root else []
+def _child(code: str, argv: list[str], path: list[str], cwd: str) -> dict[str, Any]:
+    """What `code` prints as JSON on its last line, run in a fresh Python from `cwd` with `path`, then this
+    checkout, on its path."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path + [str(ROOT)]), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
-    with tempfile.TemporaryDirectory() as elsewhere:  # not ROOT: the working folder comes first on the path
-        done = subprocess.run([sys.executable, "-c", _CHILD, str(spans), str(traces), "1" if semantic else "0",
-                               str(package_root or ROOT)],
-                              cwd=elsewhere, env=env, capture_output=True, text=True, timeout=3600)
+    done = subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=3600)
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:  # the timing thread failed: say why
         raise SystemExit(done.stderr[-3000:])
     return json.loads(lines[-1])
+
+
+def _run(package_root: Optional[Path], spans: int, traces: int, semantic: bool) -> dict[str, Any]:
+    path = [str(package_root)] if package_root else []
+    with tempfile.TemporaryDirectory() as elsewhere:  # not ROOT: the working folder comes first on the path
+        return _child(_CHILD, [str(spans), str(traces), "1" if semantic else "0", str(package_root or ROOT)],
+                      path, elsewhere)
 
 
 def _best(rounds: list[dict[str, Any]]) -> dict[str, Any]:
