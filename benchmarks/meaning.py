@@ -240,7 +240,7 @@ def main(argv: Optional[list[str]] = None) -> str:
         markdown_table(["run", "half", *signals], para_lines), "",
         "## The docs' meaning example (four refusals of travel insurance)", "",
         "Cosine of each reply with the closest reply before it, and the verdict (4 replies in a row must each reach "
-        "the reply cut-off):", "",
+        "the reply cut-off; 0.35 for two replies that both decline):", "",
         markdown_table(["signal", "cut-offs", "cosines (replies 2-4)", "verdict"], example), "",
         "## Time", "",
         "`analyze` over every labelled run, off and on (embedding included, the embedder loaded before), the "

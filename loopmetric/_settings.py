@@ -38,8 +38,9 @@ class LoopSettings:
     * ``conversation_loop`` (only with ``semantic=True``): 4 conversation
       replies in a row of the same meaning (embeddings from ``embedder``, or
       the wordllama model of ``loopmetric[semantic]``), each with a cosine of
-      at least ``semantic_threshold`` to one before it, no tool run and no new
-      fact from the other side between: severe. Five prose instructions in a
+      at least ``semantic_threshold`` to one before it (0.35 when both
+      decline: say something cannot be done), no tool run and no new fact
+      from either side between: severe. Five prose instructions in a
       row to one tool, each at ``semantic_instruction_threshold`` or more to
       one of the two before, are a severe ``similar_attempts``. The two
       cut-offs are the default embedder's; another model's cosines live on

@@ -11,11 +11,16 @@ A reply counts as a repeat when:
 * it is a reply in a conversation: an LLM output with text, asking for no tool,
   answered by the other side's turn;
 * its embedding's cosine with one of the `_BACK` replies before it is at least
-  `settings.semantic_threshold` (0.65: wordllama 256-d, chosen on the design half);
-* nothing came back between the two: no tool ran, and the other side's turn just
-  before it brought no new fact (a token with a digit or an e-mail address not
-  seen in the conversation before). A paraphrase answering new information is
-  progress.
+  `settings.semantic_threshold` (0.65: wordllama 256-d, chosen on the design half),
+  or, when both replies decline (`_DECLINES`: they say something cannot be done,
+  is not allowed), at least `_REFUSAL_CUTOFF` (0.35): one refusal in other words
+  shares its topic, not its words ("insurance cannot be added once a trip is
+  booked", "travel cover can't be put on an existing reservation": 0.40), while
+  declines of different requests (hotels, car rentals, pets) fall below 0.31;
+* nothing came back between the two: no tool ran, and neither the other side's
+  turn just before it nor the reply itself brought a new fact (a token with a
+  digit or an e-mail address not seen in the conversation before). A paraphrase
+  answering new information, or telling some, is progress.
 
 The same holds for instructions written to a tool or a sub-agent (a call whose
 only argument is prose of 8+ words: at least `_PROSE` of its tokens plain words,
@@ -61,6 +66,11 @@ _INSTRUCTION_CHAIN = 5  # instructions in a row to one tool, each the same as on
 _PROSE = 0.7  # share of tokens that are plain words in an instruction (shell commands, code: 0.4 median)
 _TITLE = 0.5  # share of capitalised tokens from which a text is a title (a product, an option), not prose
 _PLAIN_WORD = re.compile(r"[\"'(\[]*[A-Za-z][a-z]*(?:'[a-z]+)?[\"')\].,;:!?]*")
+# A reply that declines: it says something cannot be done ("cannot", "unable to", "is not allowed").
+_DECLINES = re.compile(
+    r"\b(?:can ?not|can[’']t|unable to|not able to|(?:not|n[’']t) (?:be )?(?:possible|allowed|permitted|eligible)"
+    r"|(?:not|n[’']t) (?:allow|permit))\b", re.IGNORECASE)
+_REFUSAL_CUTOFF = 0.35  # cosine from which two replies that decline, nothing new between, are one refusal
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _LOCK = threading.Lock()
@@ -98,14 +108,16 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     if len(replies) < _CHAIN:
         return ()
     embed = settings.embedder or default_embedder()
-    vectors = _vectors(embed, [steps[i].text[:_MAX_CHARS] for i in replies])  # type: ignore[union-attr]
-    news: list[bool] = []  # whether the other side's turn just before each reply told a new fact
+    texts: list[str] = [steps[i].text for i in replies]  # type: ignore[union-attr]
+    vectors = _vectors(embed, [text[:_MAX_CHARS] for text in texts])
+    declines = [_DECLINES.search(text) is not None for text in texts]
+    news: list[bool] = []  # whether the other side's turn just before each reply, or the reply, told a new fact
     tool_before: list[int] = []  # tool steps up to each reply
     facts: set[str] = set()
     tools = 0
     previous = 0
-    for index in replies:
-        told: set[str] = set()
+    for index, text in zip(replies, texts):
+        told = {fact.rstrip(".") for fact in _FACT.findall(text)}  # the reply's own, then the other side's
         for step in steps[previous:index]:
             if step.kind == "tool":
                 tools += 1
@@ -119,7 +131,8 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     chain: list[int] = []  # positions in `replies`
     best: list[tuple[int, float]] = []  # (position, similarity) of the chain's repeats
     for k in range(len(replies) + 1):
-        match = _repeats(k, vectors, news, tool_before, settings.semantic_threshold) if k < len(replies) else None
+        match = _repeats(k, vectors, news, tool_before, declines,
+                         settings.semantic_threshold) if k < len(replies) else None
         if match is not None:
             if not chain:
                 chain = [match[0]]
@@ -132,7 +145,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
-def _repeats(k: int, vectors, news: list[bool], tool_before: list[int],
+def _repeats(k: int, vectors, news: list[bool], tool_before: list[int], declines: list[bool],
              cutoff: float) -> Optional[tuple[int, float]]:
     """The earlier reply (position) that reply `k` repeats, and the similarity; None if none."""
     if news[k]:
@@ -141,7 +154,7 @@ def _repeats(k: int, vectors, news: list[bool], tool_before: list[int],
         if tool_before[k] != tool_before[j]:
             break  # a tool ran between: what it returned may be why the reply repeats
         similarity = _cosine(vectors[k], vectors[j])
-        if similarity >= cutoff:
+        if similarity >= (min(cutoff, _REFUSAL_CUTOFF) if declines[k] and declines[j] else cutoff):
             return j, similarity
     return None
 

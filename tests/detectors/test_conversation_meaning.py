@@ -161,6 +161,80 @@ def test_command_line_semantic_flag(tmp_path, capsys):
     assert "conversation_loop" in capsys.readouterr().out
 
 
+# -- refusals: replies that decline, nothing new between -----------------------------------
+def conversation(first: str, replies: list, others: list) -> list:
+    messages = [{"role": "user", "content": first}]
+    for reply, other in zip(replies, others):
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": other}]
+    return messages
+
+
+DENVER = "Book me on the earliest flight to Denver, please."
+DECLINES = [
+    pytest.param(chat(REFUSALS[:4], PRESS), True, id="the-docs-refusal-four-ways-shares-no-key-word"),
+    pytest.param(conversation(DENVER, [
+        "Flight HAT101 cannot be booked, it is full.", "I'm afraid HAT101 can't be booked: no seats are left.",
+        "HAT101 is full, so booking it is not possible.", "There are no seats on HAT101; it cannot be booked."],
+        ["Please try again.", "Try once more.", "Can you retry?", "Please, again."]), True,
+        id="one-flight-declined-four-ways"),
+    pytest.param(conversation("Can you book me a hotel in Rome?", [
+        "Sorry, I cannot book hotels, only flights.", "I'm unable to arrange car rentals, I'm afraid.",
+        "Pets are not allowed in the cabin on this route.", "I can't change the passenger name on a ticket."],
+        ["Then can you rent me a car?", "Can my dog come with me in the cabin?",
+         "Can you put my wife's name on the ticket?", "Fine, thank you."]), False,
+        id="healthy-different-requests-each-declined"),
+    pytest.param(conversation(DENVER, [
+        "Flight HAT101 cannot be booked, it is full.", "Flight HAT205 cannot be booked either, it is full.",
+        "Flight HAT311 cannot be booked, it is full as well.", "Flight HAT402 cannot be booked, it is also full."],
+        ["Try the next one.", "And the next?", "Keep going.", "Any other?"]), False,
+        id="healthy-each-decline-names-a-new-flight"),
+    pytest.param(conversation("Tell me a story about a fox, a paragraph at a time.", [
+        "Once upon a time a fox who cannot sleep lived at the edge of a pine forest.",
+        "One morning the fox, unable to rest, followed a strange light down to the river.",
+        "By the river sat an old owl who cannot fly any more.",
+        "The owl, unable to see, led the fox to a hollow tree full of winter apples."],
+        ["continue"] * 4), False, id="healthy-a-story-whose-people-cannot-do-things"),
+]
+
+
+@pytest.mark.parametrize(("messages", "loop"), DECLINES)
+def test_the_default_embedder_reads_refusals_by_structure_offline(messages, loop, monkeypatch):
+    pytest.importorskip("wordllama")
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a socket was opened")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    report = detect_loops(messages, semantic=True)
+    assert [f.pattern for f in report.findings] == (["conversation_loop"] if loop else [])
+    assert detect_loops(messages).success is True  # words alone see none of them
+
+
+def test_a_reply_that_tells_a_new_fact_is_progress():
+    """The toy embedder sees one meaning in every reply; each names another flight, so none repeats."""
+    replies = [f"Flight {code} cannot be booked, it is full." for code in ("HAT101", "HAT205", "HAT311", "HAT402")]
+    messages = conversation(DENVER, replies, ["Try the next one.", "And the next?", "Keep going.", "Any other?"])
+    assert detect_conversation_loops(read_chat_messages(messages), ON) == ()
+    same = conversation(DENVER, [replies[0]] * 4, ["Try the next one.", "And the next?", "Keep going.", "Any other?"])
+    assert [f.count for f in detect_conversation_loops(read_chat_messages(same), ON)] == [4]
+
+
+def test_two_declines_meet_at_a_lower_cut_off_than_two_replies():
+    """Every two replies at cosine 0.5 (reply n: a 1 at n and at the end, so 1 / (sqrt 2 * sqrt 2)): a repeat
+    when both decline (0.35), not otherwise (0.65)."""
+    def half(texts):
+        return [[1.0 if i in (n, len(texts)) else 0.0 for i in range(len(texts) + 1)] for n, _ in enumerate(texts)]
+
+    settings = LoopSettings(semantic=True, embedder=half)
+    declining = conversation(DENVER, ["It cannot be booked."] * 2 + ["Booking it is not possible."] * 2, PRESS)
+    plain = conversation(DENVER, ["It is full."] * 2 + ["No seats are left."] * 2, PRESS)
+    one_plain = conversation(DENVER, ["It cannot be booked."] * 3 + ["No seats are left."], PRESS)
+    assert [f.count for f in detect_conversation_loops(read_chat_messages(declining), settings)] == [4]
+    assert detect_conversation_loops(read_chat_messages(plain), settings) == ()
+    assert detect_conversation_loops(read_chat_messages(one_plain), settings) == ()
+
+
 # -- instructions to a sub-agent, reworded -------------------------------------------------
 from loopmetric.detectors import detect_reworded_instructions  # noqa: E402
 from tests._traces import agent, tool  # noqa: E402
@@ -249,8 +323,9 @@ def table_embedder(vectors: dict):
 
 
 # The first chain holds one pair at cosine 0.93; the second is all 1.0.
-FIRST = {f"first {n}": ([1.0, 0.4, 0.0, 0.0] if n == 1 else [1.0, 0.0, 0.0, 0.0]) for n in range(5)}
-SECOND = {f"second {n}": [0.0, 0.0, 1.0, 0.0] for n in range(5)}
+# (Letters, not digits: a reply with a token holding a digit tells a fact, and a new fact is progress.)
+FIRST = {f"first {'abcde'[n]}": ([1.0, 0.4, 0.0, 0.0] if n == 1 else [1.0, 0.0, 0.0, 0.0]) for n in range(5)}
+SECOND = {f"second {'abcde'[n]}": [0.0, 0.0, 1.0, 0.0] for n in range(5)}
 
 
 @pytest.mark.parametrize(("texts", "similarities"), [
@@ -354,6 +429,19 @@ def at_cosine(cosine: float):
 def test_semantic_threshold_is_the_cosine_from_which_replies_mean_the_same(cosine, cutoff, count):
     extra = {} if cutoff is None else {"semantic_threshold": cutoff}
     settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
+    found = detect_conversation_loops(read_chat_messages(chat(ASKS[:4], PRESS)), settings)
+    assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("cosine", "cutoff", "count"), [
+    pytest.param(0.36, None, 4, id="two-declines-at-0.36-meet-0.35"),
+    pytest.param(0.34, None, 0, id="twin-two-declines-at-0.34-do-not"),
+    pytest.param(0.32, 0.30, 4, id="a-reply-cutoff-below-0.35-holds-for-declines-too"),
+    pytest.param(0.28, 0.30, 0, id="twin-below-that-cutoff"),
+])
+def test_replies_that_decline_repeat_from_a_lower_cosine(cosine, cutoff, count):
+    extra = {} if cutoff is None else {"semantic_threshold": cutoff}
+    settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
     found = detect_conversation_loops(read_chat_messages(chat(REFUSALS[:4], PRESS)), settings)
     assert [f.count for f in found] == ([count] if count else [])
 
@@ -389,7 +477,7 @@ def cycling(vectors: list[list[float]]):
 ])
 def test_a_reply_at_exactly_the_semantic_threshold_repeats(cutoff, count):
     settings = LoopSettings(semantic=True, embedder=cycling(NINTHS + [NINTHS[0]]), semantic_threshold=cutoff)
-    found = detect_conversation_loops(read_chat_messages(chat(REFUSALS[:4], PRESS)), settings)
+    found = detect_conversation_loops(read_chat_messages(chat(ASKS[:4], PRESS)), settings)
     assert [f.count for f in found] == ([count] if count else [])
 
 
