@@ -68,7 +68,7 @@ class LoopSettings:
     aggregation: Aggregation = "geometric"
     semantic: bool = False
     embedder: Optional[Callable[[list[str]], Any]] = None
-    semantic_threshold: float = 0.65
+    semantic_threshold: float = 0.75
     semantic_instruction_threshold: float = 0.9
 
     def __post_init__(self) -> None:

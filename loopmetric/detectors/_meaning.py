@@ -11,7 +11,7 @@ A reply counts as a repeat when:
 * it is a reply in a conversation: an LLM output with text, asking for no tool,
   answered by the other side's turn;
 * its embedding's cosine with one of the `_BACK` replies before it is at least
-  `settings.semantic_threshold` (0.65: wordllama 256-d, chosen on the design half),
+  `settings.semantic_threshold` (0.75: wordllama 256-d, chosen on the design half),
   or, when both replies decline (`_DECLINES`: they say something cannot be done,
   is not allowed), at least `_REFUSAL_CUTOFF` (0.35): one refusal in other words
   shares its topic, not its words ("insurance cannot be added once a trip is

@@ -31,7 +31,7 @@ REFUSALS = ["Sorry, insurance cannot be added once a trip is booked.",
             "Unfortunately our policy does not allow adding insurance after booking.",
             "I understand, but coverage cannot be attached to this reservation now.",
             "Again, insurance is not available for a trip already booked."]
-ASKS = ["Could you tell me your reservation number?", "May I have the booking id, please?",
+ASKS = ["Could you tell me your reservation number, please?", "May I have the booking id, please?",
         "Please share the reservation number so I can look.", "I still need your booking id to go on.",
         "Without the reservation number I cannot continue."]
 PRESS = ["Can you make an exception?", "Please, it matters a lot.", "Is there no other way?", "Please try anyway.",
@@ -222,7 +222,7 @@ def test_a_reply_that_tells_a_new_fact_is_progress():
 
 def test_two_declines_meet_at_a_lower_cut_off_than_two_replies():
     """Every two replies at cosine 0.5 (reply n: a 1 at n and at the end, so 1 / (sqrt 2 * sqrt 2)): a repeat
-    when both decline (0.35), not otherwise (0.65)."""
+    when both decline (0.35), not otherwise (0.75)."""
     def half(texts):
         return [[1.0 if i in (n, len(texts)) else 0.0 for i in range(len(texts) + 1)] for n, _ in enumerate(texts)]
 
@@ -421,10 +421,10 @@ def at_cosine(cosine: float):
 
 
 @pytest.mark.parametrize(("cosine", "cutoff", "count"), [
-    pytest.param(0.70, None, 4, id="cosine-0.70-meets-the-default-0.65"),
-    pytest.param(0.60, None, 0, id="twin-cosine-0.60-does-not"),
-    pytest.param(0.70, 0.75, 0, id="twin-a-higher-cutoff-for-another-model"),
-    pytest.param(0.80, 0.75, 4, id="cosine-0.80-meets-0.75"),
+    pytest.param(0.76, None, 4, id="cosine-0.76-meets-the-default-0.75"),
+    pytest.param(0.74, None, 0, id="twin-cosine-0.74-does-not"),
+    pytest.param(0.80, 0.85, 0, id="twin-a-higher-cutoff-for-another-model"),
+    pytest.param(0.70, 0.65, 4, id="cosine-0.70-meets-a-lower-0.65"),
 ])
 def test_semantic_threshold_is_the_cosine_from_which_replies_mean_the_same(cosine, cutoff, count):
     extra = {} if cutoff is None else {"semantic_threshold": cutoff}
