@@ -936,10 +936,8 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
 
 # The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
 # survivors of `--functions` over them that no test can kill, each with the reason.
-CHANGED_FUNCTIONS = ("loopmetric/detectors/_news.py::__init__", "loopmetric/detectors/_news.py::says_little",
-                     "loopmetric/detectors/_news.py::_wordy", "loopmetric/detectors/_near.py::_keyword_query",
-                     "loopmetric/detectors/_obvious.py::_changes",
-                     "loopmetric/detectors/_obvious.py::_says_change")
+CHANGED_FUNCTIONS = ("loopmetric/detectors/_meaning.py::detect_conversation_loops",
+                     "loopmetric/detectors/_meaning.py::_repeats")
 _COUNTS = "the news counts are only compared with each other (equal, greater): "
 _LITTLE = ("`little` is left uncomputed only for a new call that returned what the previous call of its tool "
            "returned, which `_same` allows only for a result of more than 8 words: `says_little` is False there, "
