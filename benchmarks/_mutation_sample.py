@@ -938,26 +938,17 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
 # survivors of `--functions` over them that no test can kill, each with the reason.
 CHANGED_FUNCTIONS = ("loopmetric/detectors/_meaning.py::detect_conversation_loops",
                      "loopmetric/detectors/_meaning.py::_repeats")
-_COUNTS = "the news counts are only compared with each other (equal, greater): "
-_LITTLE = ("`little` is left uncomputed only for a new call that returned what the previous call of its tool "
-           "returned, which `_same` allows only for a result of more than 8 words: `says_little` is False there, "
-           "as None and \"\" are: ")
+_TOOLS = "the tool counts before each reply are only compared for equality: "
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
-    "loopmetric.detectors._news:237": _COUNTS + "starting them at 1 moves every count alike",
-    "loopmetric.detectors._news:247": _COUNTS + "a new turn of the other side adding 2 keeps every count growing",
-    "loopmetric.detectors._news:318": _COUNTS + "a news call adding 2 keeps every count growing",
-    "loopmetric.detectors._news:280": _LITTLE + "starting it at \"\" changes no decision",
-    "loopmetric.detectors._news:284": "`is_news` is only tested for truth: None and False are both false",
-    "loopmetric.detectors._news:322": _LITTLE + "computing it only when already computed changes no decision",
-    "loopmetric.detectors._news:323": _LITTLE + "setting it to None changes no decision",
-    "loopmetric.detectors._news:56": "no result and the text \"XXXX\" both say little: one word of letters, no escape",
-    "loopmetric.detectors._news:77": "a result of 8 tokens or fewer (the only ones that reach the escape check) splits "
-                                     "into the same tokens with or without the limit of 8",
-    "loopmetric.detectors._news:78": "a result of 8 tokens or fewer splits into the same tokens from either end",
-    "loopmetric.detectors._obvious:21": "a call without a result and one whose result is \"XXXX\" both say no change",
-    **{f"loopmetric.detectors._obvious:{n}": "the change counts are only compared for equality: starting at 1, "
-                                             "counting down or adding 2 tells two counts apart as counting up does"
-       for n in (30, 43, 44, 52, 53)},
+    "loopmetric.detectors._meaning:58": _TOOLS + "starting them at 1 moves every count alike",
+    "loopmetric.detectors._meaning:74": _TOOLS + "counting down tells two counts apart as counting up does",
+    "loopmetric.detectors._meaning:75": _TOOLS + "adding 2 tells two counts apart as adding 1 does",
+    "loopmetric.detectors._meaning:59": "`steps[None:i]` is `steps[0:i]`",
+    "loopmetric.detectors._meaning:93": "`best` is reset to [] at k = 0, which never repeats (no reply before it), "
+                                        "before anything is appended",
+    "loopmetric.detectors._meaning:96": "k = len(replies) + 1 finds no match and flushes a chain the pass at "
+                                        "len(replies) already flushed and emptied",
+    "loopmetric.detectors._meaning:150": "after the loop `_repeats` returns None: `break` and `return` (None) end alike",
 }
 # Survivors at the run's tree killed by tests added after it (none: the pins came before the run).
 PINNED_IN_FUNCTIONS: dict[str, str] = {}

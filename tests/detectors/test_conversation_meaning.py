@@ -220,6 +220,27 @@ def test_a_reply_that_tells_a_new_fact_is_progress():
     assert [f.count for f in detect_conversation_loops(read_chat_messages(same), ON)] == [4]
 
 
+def turns(*texts: str):
+    """A trace of the other side's turns (even places) and replies (odd places), the first step a turn."""
+    from loopmetric._model import LlmOutput, Observation, Trace
+
+    return Trace(steps=tuple(Observation(n, "user", f"turn{n}", text=text) if n % 2 == 0 else LlmOutput(n, text)
+                             for n, text in enumerate(texts)) + (Observation(len(texts), "user", "last", text="?"),))
+
+
+@pytest.mark.parametrize(("booking", "count"), [
+    pytest.param("QX42X", 5, id="a-fact-told-again-is-no-news-whatever-ends-its-sentence"),
+    pytest.param("QX42Y", 0, id="twin-another-booking-is-news"),
+])
+def test_a_fact_from_the_first_step_named_at_a_sentence_end_is_no_news(booking, count):
+    """Step 0 (the other side) gives the booking; replies name it again, once with the sentence's
+    period after it, which is not part of it."""
+    trace = turns("My booking is QX42X, please add insurance.", REFUSALS[0], PRESS[0], REFUSALS[2], PRESS[1],
+                  f"Insurance cannot be added to booking {booking}.", PRESS[2], REFUSALS[3], PRESS[3],
+                  f"Coverage cannot be attached to booking {booking}.")
+    assert [f.count for f in detect_conversation_loops(trace, ON)] == ([count] if count else [])
+
+
 def test_two_declines_meet_at_a_lower_cut_off_than_two_replies():
     """Every two replies at cosine 0.5 (reply n: a 1 at n and at the end, so 1 / (sqrt 2 * sqrt 2)): a repeat
     when both decline (0.35), not otherwise (0.75)."""
