@@ -211,6 +211,30 @@ def test_the_default_embedder_reads_refusals_by_structure_offline(messages, loop
     assert detect_loops(messages).success is True  # words alone see none of them
 
 
+def test_the_docs_refusal_example_runs_as_pasted_with_sockets_blocked(monkeypatch):
+    """docs/scoring.md's meaning example, the default embedder, no network: it prints what the page says."""
+    import contextlib
+    import io
+    import re
+
+    pytest.importorskip("wordllama")
+    page = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"^```python\n(.*?)^```", page, re.M | re.S)
+              if "travel insurance" in b and "embedder" not in b]
+    assert len(blocks) == 1, "the page has one refusal example run with the default embedder"
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a socket was opened")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "docs/scoring.md", "exec"), {})
+    assert out.getvalue().splitlines() == re.findall(r"# prints: (.*)$", blocks[0], re.M) == \
+        ["True", "False conversation_loop"]
+
+
 def test_a_reply_that_tells_a_new_fact_is_progress():
     """The toy embedder sees one meaning in every reply; each names another flight, so none repeats."""
     replies = [f"Flight {code} cannot be booked, it is full." for code in ("HAT101", "HAT205", "HAT311", "HAT402")]
