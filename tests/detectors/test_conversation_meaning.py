@@ -126,7 +126,9 @@ REAL_PRESS = ["Can you please double-check? I really want the insurance.", "Is t
               "Please, there must be another way.", "Are you sure there is nothing else?"]
 
 
-def test_wordllama_sees_one_refusal_in_four_wordings_without_any_network(monkeypatch):
+@pytest.fixture
+def offline(monkeypatch):
+    """wordllama loaded and run with sockets blocked: opening one fails the test."""
     pytest.importorskip("wordllama")
 
     def no_network(*args, **kwargs):
@@ -134,6 +136,9 @@ def test_wordllama_sees_one_refusal_in_four_wordings_without_any_network(monkeyp
 
     monkeypatch.setattr(socket, "socket", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
+
+
+def test_wordllama_sees_one_refusal_in_four_wordings_without_any_network(offline):
     messages = chat(REAL, REAL_PRESS)
     report = detect_loops(messages, semantic=True)
     assert [f.pattern for f in report.findings] == ["conversation_loop"]
@@ -198,36 +203,22 @@ DECLINES = [
 
 
 @pytest.mark.parametrize(("messages", "loop"), DECLINES)
-def test_the_default_embedder_reads_refusals_by_structure_offline(messages, loop, monkeypatch):
-    pytest.importorskip("wordllama")
-
-    def no_network(*args, **kwargs):
-        raise AssertionError("a socket was opened")
-
-    monkeypatch.setattr(socket, "socket", no_network)
-    monkeypatch.setattr(socket, "create_connection", no_network)
+def test_the_default_embedder_reads_refusals_by_structure_offline(messages, loop, offline):
     report = detect_loops(messages, semantic=True)
     assert [f.pattern for f in report.findings] == (["conversation_loop"] if loop else [])
     assert detect_loops(messages).success is True  # words alone see none of them
 
 
-def test_the_docs_refusal_example_runs_as_pasted_with_sockets_blocked(monkeypatch):
+def test_the_docs_refusal_example_runs_as_pasted_with_sockets_blocked(offline):
     """docs/scoring.md's meaning example, the default embedder, no network: it prints what the page says."""
     import contextlib
     import io
     import re
 
-    pytest.importorskip("wordllama")
     page = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
     blocks = [b for b in re.findall(r"^```python\n(.*?)^```", page, re.M | re.S)
               if "travel insurance" in b and "embedder" not in b]
     assert len(blocks) == 1, "the page has one refusal example run with the default embedder"
-
-    def no_network(*args, **kwargs):
-        raise AssertionError("a socket was opened")
-
-    monkeypatch.setattr(socket, "socket", no_network)
-    monkeypatch.setattr(socket, "create_connection", no_network)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(blocks[0], "docs/scoring.md", "exec"), {})
@@ -465,29 +456,21 @@ def at_cosine(cosine: float):
     return embed
 
 
-@pytest.mark.parametrize(("cosine", "cutoff", "count"), [
-    pytest.param(0.76, None, 4, id="cosine-0.76-meets-the-default-0.75"),
-    pytest.param(0.74, None, 0, id="twin-cosine-0.74-does-not"),
-    pytest.param(0.80, 0.85, 0, id="twin-a-higher-cutoff-for-another-model"),
-    pytest.param(0.70, 0.65, 4, id="cosine-0.70-meets-a-lower-0.65"),
+@pytest.mark.parametrize(("replies", "cosine", "cutoff", "count"), [
+    pytest.param(ASKS, 0.76, None, 4, id="cosine-0.76-meets-the-default-0.75"),
+    pytest.param(ASKS, 0.74, None, 0, id="twin-cosine-0.74-does-not"),
+    pytest.param(ASKS, 0.80, 0.85, 0, id="twin-a-higher-cutoff-for-another-model"),
+    pytest.param(ASKS, 0.70, 0.65, 4, id="cosine-0.70-meets-a-lower-0.65"),
+    pytest.param(REFUSALS, 0.36, None, 4, id="two-declines-at-0.36-meet-0.35"),
+    pytest.param(REFUSALS, 0.34, None, 0, id="twin-two-declines-at-0.34-do-not"),
+    pytest.param(REFUSALS, 0.32, 0.30, 4, id="a-reply-cutoff-below-0.35-holds-for-declines-too"),
+    pytest.param(REFUSALS, 0.28, 0.30, 0, id="twin-below-that-cutoff"),
 ])
-def test_semantic_threshold_is_the_cosine_from_which_replies_mean_the_same(cosine, cutoff, count):
+def test_semantic_threshold_is_the_cosine_from_which_replies_mean_the_same(replies, cosine, cutoff, count):
+    """Requests (`ASKS`) repeat from `semantic_threshold`; refusals (`REFUSALS`, each declining) from 0.35."""
     extra = {} if cutoff is None else {"semantic_threshold": cutoff}
     settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
-    found = detect_conversation_loops(read_chat_messages(chat(ASKS[:4], PRESS)), settings)
-    assert [f.count for f in found] == ([count] if count else [])
-
-
-@pytest.mark.parametrize(("cosine", "cutoff", "count"), [
-    pytest.param(0.36, None, 4, id="two-declines-at-0.36-meet-0.35"),
-    pytest.param(0.34, None, 0, id="twin-two-declines-at-0.34-do-not"),
-    pytest.param(0.32, 0.30, 4, id="a-reply-cutoff-below-0.35-holds-for-declines-too"),
-    pytest.param(0.28, 0.30, 0, id="twin-below-that-cutoff"),
-])
-def test_replies_that_decline_repeat_from_a_lower_cosine(cosine, cutoff, count):
-    extra = {} if cutoff is None else {"semantic_threshold": cutoff}
-    settings = LoopSettings(semantic=True, embedder=at_cosine(cosine), **extra)
-    found = detect_conversation_loops(read_chat_messages(chat(REFUSALS[:4], PRESS)), settings)
+    found = detect_conversation_loops(read_chat_messages(chat(replies[:4], PRESS)), settings)
     assert [f.count for f in found] == ([count] if count else [])
 
 
