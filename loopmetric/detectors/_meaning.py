@@ -66,10 +66,13 @@ _INSTRUCTION_CHAIN = 5  # instructions in a row to one tool, each the same as on
 _PROSE = 0.7  # share of tokens that are plain words in an instruction (shell commands, code: 0.4 median)
 _TITLE = 0.5  # share of capitalised tokens from which a text is a title (a product, an option), not prose
 _PLAIN_WORD = re.compile(r"[\"'(\[]*[A-Za-z][a-z]*(?:'[a-z]+)?[\"')\].,;:!?]*")
-# A reply that declines: it says something cannot be done ("cannot", "unable to", "is not allowed").
+# A reply that declines: it says something cannot be done ("cannot", "unable to", "is not allowed",
+# "I don't have the ability to", "there is no way to", "no exceptions").
+_NOT = r"(?:\bnot|(?<=\w)n[’']t)"  # "not", or "n't" ending a word ("doesn't", "won't")
 _DECLINES = re.compile(
-    r"\b(?:can ?not|can[’']t|unable to|not able to|(?:not|n[’']t) (?:be )?(?:possible|allowed|permitted|eligible)"
-    r"|(?:not|n[’']t) (?:allow|permit))\b", re.IGNORECASE)
+    r"\bcan ?not\b|\bcan[’']t\b|\bunable to\b|\bnot able to\b|\bnot in a position to\b|\bno way to\b"
+    rf"|\bno exceptions?\b|{_NOT} (?:be )?(?:possible|allowed|permitted|eligible)\b|{_NOT} (?:allow|permit)\b"
+    rf"|{_NOT} have the (?:ability|authority|option|means)\b", re.IGNORECASE)
 _REFUSAL_CUTOFF = 0.35  # cosine from which two replies that decline, nothing new between, are one refusal
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
