@@ -12,7 +12,7 @@ A reply counts as a repeat when:
   answered by the other side's turn;
 * its embedding's cosine with one of the `_BACK` replies before it is at least
   `settings.semantic_threshold` (0.75: wordllama 256-d, chosen on the design half),
-  or, when both replies decline (`_DECLINES`: they say something cannot be done,
+  or, when both replies decline (`_declines`: they say something cannot be done,
   is not allowed), at least `_REFUSAL_CUTOFF` (0.35): one refusal in other words
   shares its topic, not its words ("insurance cannot be added once a trip is
   booked", "travel cover can't be put on an existing reservation": 0.40), while
@@ -53,6 +53,7 @@ from typing import Any, Callable, Optional, Sequence
 from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
+from ._declines import declines
 from ._evidence import Evidence
 from ._near import only_argument
 
@@ -66,13 +67,6 @@ _INSTRUCTION_CHAIN = 5  # instructions in a row to one tool, each the same as on
 _PROSE = 0.7  # share of tokens that are plain words in an instruction (shell commands, code: 0.4 median)
 _TITLE = 0.5  # share of capitalised tokens from which a text is a title (a product, an option), not prose
 _PLAIN_WORD = re.compile(r"[\"'(\[]*[A-Za-z][a-z]*(?:'[a-z]+)?[\"')\].,;:!?]*")
-# A reply that declines: it says something cannot be done ("cannot", "unable to", "is not allowed",
-# "I don't have the ability to", "there is no way to", "no exceptions").
-_NOT = r"(?:\bnot|(?<=\w)n[’']t)"  # "not", or "n't" ending a word ("doesn't", "won't")
-_DECLINES = re.compile(
-    r"\bcan ?not\b|\bcan[’']t\b|\bunable to\b|\bnot able to\b|\bnot in a position to\b|\bno way to\b"
-    rf"|\bno exceptions?\b|{_NOT} (?:be )?(?:possible|allowed|permitted|eligible)\b|{_NOT} (?:allow|permit)\b"
-    rf"|{_NOT} have the (?:ability|authority|option|means)\b", re.IGNORECASE)
 _REFUSAL_CUTOFF = 0.35  # cosine from which two replies that decline, nothing new between, are one refusal
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
@@ -113,7 +107,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     embed = settings.embedder or default_embedder()
     texts: list[str] = [steps[i].text for i in replies]  # type: ignore[union-attr]
     vectors = _vectors(embed, [text[:_MAX_CHARS] for text in texts])
-    declines = [_DECLINES.search(text) is not None for text in texts]
+    declining = [declines(text) for text in texts]
     news: list[bool] = []  # whether the other side's turn just before each reply, or the reply, told a new fact
     tool_before: list[int] = []  # tool steps up to each reply
     facts: set[str] = set()
@@ -134,7 +128,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     chain: list[int] = []  # positions in `replies`
     best: list[tuple[int, float]] = []  # (position, similarity) of the chain's repeats
     for k in range(len(replies) + 1):
-        match = _repeats(k, vectors, news, tool_before, declines,
+        match = _repeats(k, vectors, news, tool_before, declining,
                          settings.semantic_threshold) if k < len(replies) else None
         if match is not None:
             if not chain:
@@ -148,7 +142,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
-def _repeats(k: int, vectors, news: list[bool], tool_before: list[int], declines: list[bool],
+def _repeats(k: int, vectors, news: list[bool], tool_before: list[int], declining: list[bool],
              cutoff: float) -> Optional[tuple[int, float]]:
     """The earlier reply (position) that reply `k` repeats, and the similarity; None if none."""
     if news[k]:
@@ -157,7 +151,7 @@ def _repeats(k: int, vectors, news: list[bool], tool_before: list[int], declines
         if tool_before[k] != tool_before[j]:
             break  # a tool ran between: what it returned may be why the reply repeats
         similarity = _cosine(vectors[k], vectors[j])
-        if similarity >= (min(cutoff, _REFUSAL_CUTOFF) if declines[k] and declines[j] else cutoff):
+        if similarity >= (min(cutoff, _REFUSAL_CUTOFF) if declining[k] and declining[j] else cutoff):
             return j, similarity
     return None
 

@@ -5,6 +5,13 @@ an id the user never gives.
 
 Replies are compared as reasoning text is (`_similarity`), at the lower
 `reply_similarity_threshold`: a reworded refusal is still the same refusal.
+Two replies that both decline (`_declines`: they say something cannot be done)
+are the same refusal when they share at least `_REFUSAL_SIMILARITY` of their
+content words (Jaccard of the word sets: 0.10, the middle of the range the design
+half gives alike, 0.05-0.15; declines of different requests share none, a story
+whose people cannot do things 0.06); a chain that rests on such a link needs
+`_REFUSAL_CHAIN` (4) replies, since three refusals of varied wording are still a
+conversation working out what can be done.
 A reply that follows a tool call, that differs from the one before, or whose
 new words come from the input it answers (the agent took up what it was told),
 starts afresh; short replies count only when exactly equal.
@@ -17,10 +24,14 @@ from typing import Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
+from ._declines import declines
 from ._evidence import Evidence
 from ._similarity import Words, content_words, similarity
 
 __all__ = ["detect_repeated_replies"]
+
+_REFUSAL_SIMILARITY = 0.10  # share of content words from which two replies that both decline are one refusal
+_REFUSAL_CHAIN = 4  # replies a chain resting on such a link needs
 
 
 def detect_repeated_replies(trace: Trace, settings: LoopSettings,
@@ -34,22 +45,26 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     min_words = settings.min_similarity_words
     findings = []
     vocabulary = _Vocabulary(trace)
-    chain: list[tuple[LlmOutput, float]] = []
+    chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
             continue
         reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
         if reply is not None and chain and _after_input(trace, chain[-1][0], reply):
-            value = _same(chain[-1][0], reply, min_words, cutoff)
-            if value is not None and value < 1.0 and _answers_input(trace, chain[-1][0], reply, vocabulary):
+            earlier = chain[-1][0]
+            value = _same(earlier, reply, min_words, cutoff)
+            refusal = value is None and declines(reply.text) and declines(earlier.text)
+            if refusal:
+                value = _same_refusal(earlier, reply, min_words)
+            if value is not None and value < 1.0 and _answers_input(trace, earlier, reply, vocabulary):
                 value = None
             if value is not None:
-                chain.append((reply, value))
+                chain.append((reply, value, refusal))
                 continue
         finding = _finding(chain, threshold, cutoff)
         if finding is not None:
             findings.append(finding)
-        chain = [(reply, 1.0)] if reply is not None else []
+        chain = [(reply, 1.0, False)] if reply is not None else []
     return tuple(findings)
 
 
@@ -111,6 +126,20 @@ def _same(earlier: LlmOutput, step: LlmOutput, min_words: int, cutoff: float) ->
     return value if value >= cutoff else None
 
 
+def _same_refusal(earlier: LlmOutput, reply: LlmOutput, min_words: int) -> Optional[float]:
+    """The share of content words two declining replies have in common (Jaccard of the word
+    sets) when it is at least `_REFUSAL_SIMILARITY`: one refusal restated names the same things
+    ("travel insurance", "reservation"); declines of different requests, or a story whose people
+    cannot do things, share next to none (0.00-0.06)."""
+    words = _content(reply, min_words)
+    earlier_words = _content(earlier, min_words) if words is not None else None
+    if words is None or earlier_words is None:
+        return None
+    a, b = set(words.joined.split()), set(earlier_words.joined.split())
+    value = len(a & b) / len(a | b)
+    return value if value >= _REFUSAL_SIMILARITY else None
+
+
 def _content(reply: LlmOutput, min_words: int) -> Optional[Words]:
     """The reply's content words when it has at least `min_words` of them (computed only
     for replies that are compared: most follow a tool call and never are)."""
@@ -120,17 +149,22 @@ def _content(reply: LlmOutput, min_words: int) -> Optional[Words]:
     return words if words.count >= min_words else None
 
 
-def _finding(chain: list[tuple[LlmOutput, float]], threshold: int,
+def _finding(chain: list[tuple[LlmOutput, float, bool]], threshold: int,
              cutoff: float) -> Optional[Finding]:
-    if len(chain) < threshold:
+    refusals = any(refusal for _, _, refusal in chain)
+    if len(chain) < (max(threshold, _REFUSAL_CHAIN) if refusals else threshold):
         return None
-    steps = tuple(reply.step for reply, _ in chain)
-    # The chain was built on the verdict's values (the Jaccard alone when it clears the
-    # threshold); the reported similarity is the full max(Jaccard, Indel ratio), computed once.
-    lowest = min(1.0 if value == 1.0 else similarity(Words(earlier.normalized), Words(reply.normalized))
-                 for (earlier, _), (reply, value) in zip(chain, chain[1:]))
-    exact = lowest == 1.0
-    how = "the same reply" if exact else f"nearly the same reply (similarity >= {lowest:.2f}, threshold {cutoff:.2f})"
+    steps = tuple(reply.step for reply, _, _ in chain)
+    if refusals:  # the values of refusal links are shares of words, not text similarities
+        lowest = min(value for _, value, refusal in chain[1:] if refusal)
+        how = (f"the same refusal in other words (replies that decline, sharing at least {lowest:.2f} of their "
+               f"content words, from {_REFUSAL_SIMILARITY:.2f})")
+    else:  # the chain was built on the verdict's values (the Jaccard alone when it clears the
+        # threshold); the reported similarity is the full max(Jaccard, Indel ratio), computed once
+        lowest = min(1.0 if value == 1.0 else similarity(Words(earlier.normalized), Words(reply.normalized))
+                     for (earlier, _, _), (reply, value, _) in zip(chain, chain[1:]))
+        how = ("the same reply" if lowest == 1.0 else
+               f"nearly the same reply (similarity >= {lowest:.2f}, threshold {cutoff:.2f})")
     return Finding(
         pattern="repeated_reply",
         signal="reasoning_stagnation",
@@ -139,6 +173,6 @@ def _finding(chain: list[tuple[LlmOutput, float]], threshold: int,
                 f"and no tool call ({step_range(steps)}).",
         count=len(chain),
         steps=steps,
-        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply, _ in chain if reply.fingerprint)),
+        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply, _, _ in chain if reply.fingerprint)),
         similarity=round(lowest, 4),
     )

@@ -139,17 +139,20 @@ def offline(monkeypatch):
 
 
 def test_wordllama_sees_one_refusal_in_four_wordings_without_any_network(offline):
+    """Refusals that name the same things are one refusal to words too (`repeated_reply`); meaning
+    adds `conversation_loop` over the same replies."""
     messages = chat(REAL, REAL_PRESS)
-    report = detect_loops(messages, semantic=True)
-    assert [f.pattern for f in report.findings] == ["conversation_loop"]
-    assert detect_loops(messages).success is True
+    found = detect_conversation_loops(read_chat_messages(messages), LoopSettings(semantic=True))
+    assert [(f.pattern, f.count) for f in found] == [("conversation_loop", 4)]
+    assert [f.pattern for f in detect_loops(messages).findings] == ["repeated_reply"]
+    assert [f.pattern for f in detect_loops(messages, semantic=True).findings] == ["repeated_reply"]  # the same steps
 
 
 def test_wordllama_reports_are_identical_across_processes():
     pytest.importorskip("wordllama")
     code = ("import json, sys\nfrom loopmetric import detect_loops\n"
             "print(json.dumps(detect_loops(json.load(sys.stdin), semantic=True).to_dict(), sort_keys=True))\n")
-    data = json.dumps(chat(REAL, REAL_PRESS))
+    data = json.dumps(chat(REFUSALS[:4], PRESS))  # found by meaning alone
     outputs = {subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, text=True, cwd=ROOT,
                               timeout=120, env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout for seed in ("0", "1")}
     assert len(outputs) == 1 and "conversation_loop" in outputs.pop()
@@ -160,7 +163,7 @@ def test_command_line_semantic_flag(tmp_path, capsys):
     from loopmetric.cli import main
 
     path = tmp_path / "refusals.json"
-    path.write_text(json.dumps(chat(REAL, REAL_PRESS)))
+    path.write_text(json.dumps(chat(REFUSALS[:4], PRESS)))  # the docs' refusals: no key word in common
     assert main(["score", str(path), "--fail-under", "1"]) == 0
     assert main(["score", str(path), "--fail-under", "1", "--semantic"]) == 1
     assert "conversation_loop" in capsys.readouterr().out

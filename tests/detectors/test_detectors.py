@@ -276,6 +276,24 @@ def chat(*turns: str) -> dict:
 
 
 REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
+# One refusal restated: each declines and names the same things (insurance, reservation), in other words.
+RESTATED = [
+    "I understand your concern, but travel insurance cannot be added to an existing reservation after booking.",
+    "Unfortunately, I am unable to add travel insurance to your existing reservation due to policy restrictions.",
+    "I understand the importance of insurance for your trip. However, I am unable to add insurance to your "
+    "existing reservation.",
+    "I understand your frustration, but due to the policies in place travel insurance is not allowed on your "
+    "reservation once it is booked.",
+]
+PRESSING = ["Can you please double-check? I really want the insurance.", "Is there anything else you can do?",
+            "Please, there must be another way.", "Are you sure there is nothing else?"]
+# Declines of four different requests: no content word in common.
+OTHER_REQUESTS = [
+    "Sorry, hotel bookings are something this airline desk cannot arrange for customers, only flights themselves.",
+    "I'm unable to arrange car rentals at airports; please contact a rental company directly for vehicles.",
+    "Pets are not allowed inside the cabin on this particular route, according to the carrier's animal rules.",
+    "I can't change the passenger name printed on a ticket; names are fixed when tickets get issued.",
+]
 
 
 @pytest.mark.parametrize(("messages", "expected"), [
@@ -300,6 +318,18 @@ REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is
                  [], id="twin-templated-replies-about-different-requests"),
     pytest.param(chat("Hi.", "Got it.", "Item two.", "Got it.", "Item three.", "Got it."),
                  [("repeated_reply", "severe", 3)], id="short-replies-count-when-exactly-equal"),
+    pytest.param(chat("Add insurance to my reservation.", *[x for pair in zip(RESTATED, PRESSING) for x in pair]),
+                 [("repeated_reply", "severe", 4)], id="one-refusal-restated-four-ways-sharing-key-words"),
+    pytest.param(chat("Add insurance to my reservation.",
+                      *[x for pair in zip(RESTATED[:3], PRESSING) for x in pair]), [],
+                 id="twin-restated-three-times-is-not-yet"),
+    pytest.param(chat("Add insurance to my reservation.", *[x for pair in zip(
+        [RESTATED[0], RESTATED[1], RESTATED[2].replace("unable to", "happy to"), RESTATED[3]], PRESSING) for x in pair]),
+        [], id="twin-one-reply-that-does-not-decline-breaks-it"),
+    pytest.param(chat("Can you book me a hotel in Rome for the conference?", *[x for pair in zip(OTHER_REQUESTS, [
+        "Then can you rent me a car at the airport?", "Can my dog come with me in the cabin?",
+        "Can you put my wife's name on the ticket instead?", "Fine, thank you."]) for x in pair]), [],
+        id="twin-four-different-requests-each-declined"),
 ])
 def test_repeated_replies(messages, expected):
     from loopmetric import read_chat_messages
