@@ -254,6 +254,7 @@ def main(argv: Optional[list[str]] = None) -> str:
             f"{tuple(round(x, 2) for x in load_after)}; 2 cores.\n")
     if not args.smoke:
         name = f"versions_{args.before}_{args.after}.md" if args.after else "versions.md"
+        args.out.mkdir(parents=True, exist_ok=True)
         (args.out / name).write_text(text)
     print(text)
     return text
