@@ -151,8 +151,10 @@ def _content(reply: LlmOutput, min_words: int) -> Optional[Words]:
 
 def _finding(chain: list[tuple[LlmOutput, float, bool]], threshold: int,
              cutoff: float) -> Optional[Finding]:
+    if len(chain) < threshold:  # most chains: one reply (called after every step)
+        return None
     refusals = any(refusal for _, _, refusal in chain)
-    if len(chain) < (max(threshold, _REFUSAL_CHAIN) if refusals else threshold):
+    if refusals and len(chain) < _REFUSAL_CHAIN:
         return None
     steps = tuple(reply.step for reply, _, _ in chain)
     if refusals:  # the values of refusal links are shares of words, not text similarities
