@@ -937,7 +937,11 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
 # The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
 # survivors of `--functions` over them that no test can kill, each with the reason.
 CHANGED_FUNCTIONS = ("loopmetric/detectors/_meaning.py::detect_conversation_loops",
-                     "loopmetric/detectors/_meaning.py::_repeats")
+                     "loopmetric/detectors/_meaning.py::_repeats",
+                     "loopmetric/detectors/_declines.py::declines",
+                     "loopmetric/detectors/_replies.py::detect_repeated_replies",
+                     "loopmetric/detectors/_replies.py::_same_refusal",
+                     "loopmetric/detectors/_replies.py::_finding")
 _TOOLS = "the tool counts before each reply are only compared for equality: "
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
     "loopmetric.detectors._meaning:58": _TOOLS + "starting them at 1 moves every count alike",
