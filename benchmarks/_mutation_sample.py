@@ -944,15 +944,24 @@ CHANGED_FUNCTIONS = ("loopmetric/detectors/_meaning.py::detect_conversation_loop
                      "loopmetric/detectors/_replies.py::_finding")
 _TOOLS = "the tool counts before each reply are only compared for equality: "
 EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
-    "loopmetric.detectors._meaning:58": _TOOLS + "starting them at 1 moves every count alike",
-    "loopmetric.detectors._meaning:74": _TOOLS + "counting down tells two counts apart as counting up does",
-    "loopmetric.detectors._meaning:75": _TOOLS + "adding 2 tells two counts apart as adding 1 does",
-    "loopmetric.detectors._meaning:59": "`steps[None:i]` is `steps[0:i]`",
-    "loopmetric.detectors._meaning:93": "`best` is reset to [] at k = 0, which never repeats (no reply before it), "
+    "loopmetric.detectors._meaning:57": _TOOLS + "starting them at 1 moves every count alike",
+    "loopmetric.detectors._meaning:73": _TOOLS + "counting down tells two counts apart as counting up does",
+    "loopmetric.detectors._meaning:74": _TOOLS + "adding 2 tells two counts apart as adding 1 does",
+    "loopmetric.detectors._meaning:58": "`steps[None:i]` is `steps[0:i]`",
+    "loopmetric.detectors._meaning:92": "`best` is reset to [] at k = 0, which never repeats (no reply before it), "
                                         "before anything is appended",
-    "loopmetric.detectors._meaning:96": "k = len(replies) + 1 finds no match and flushes a chain the pass at "
+    "loopmetric.detectors._meaning:95": "k = len(replies) + 1 finds no match and flushes a chain the pass at "
                                         "len(replies) already flushed and emptied",
-    "loopmetric.detectors._meaning:150": "after the loop `_repeats` returns None: `break` and `return` (None) end alike",
+    "loopmetric.detectors._meaning:149": "after the loop `_repeats` returns None: `break` and `return` (None) end alike",
+    **{f"loopmetric.detectors._replies:{n}": "a link of value 1.0 joins replies with the same content words, so none "
+                                              "is new and `_answers_input` is False for it: checking it changes nothing"
+       for n in (61, 62)},
+    "loopmetric.detectors._replies:85": "the first reply's value is never read (links are read from chain[1:])",
+    "loopmetric.detectors._replies:217": "a link of value 1.0 joins equal content words, whose similarity is 1.0 too",
 }
-# Survivors at the run's tree killed by tests added after it (none: the pins came before the run).
-PINNED_IN_FUNCTIONS: dict[str, str] = {}
+# Survivors at the run's tree killed by tests added after it.
+PINNED_IN_FUNCTIONS: dict[str, str] = {
+    "loopmetric.detectors._replies:197": "`tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported` (checked by hand: the line changed, the test run and seen failing, the change reverted)",
+    "loopmetric.detectors._replies:211": "`tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported` (checked by hand: the line changed, the test run and seen failing, the change reverted)",
+    "loopmetric.detectors._replies:212": "`tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported` (checked by hand: the line changed, the test run and seen failing, the change reverted)",
+}

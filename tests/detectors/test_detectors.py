@@ -338,6 +338,25 @@ def test_repeated_replies(messages, expected):
             for f in detect_repeated_replies(read_chat_messages(messages), DEFAULT)] == expected
 
 
+# Two declining replies of 11 content words sharing 2 ("insurance", "cannot"): 2 / (11 + 11 - 2) = 0.10,
+# exactly the share from which they are one refusal; the next two are near copies of the second.
+AT_THE_SHARE = ["Insurance cannot apply alpha bravo charlie delta echo foxtrot golf hotel.",
+                "Insurance cannot india juliet kilo lima mike november oscar papa quebec.",
+                "Insurance cannot india juliet kilo lima mike november oscar papa romeo.",
+                "Insurance cannot india juliet kilo lima mike november oscar papa sierra."]
+
+
+def test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported():
+    from loopmetric import read_chat_messages
+
+    messages = chat("add insurance.", *[x for pair in zip(AT_THE_SHARE, ["please.", "try again.", "really?",
+                                                                          "once more."]) for x in pair])
+    [finding] = detect_repeated_replies(read_chat_messages(messages), DEFAULT)
+    assert (finding.count, finding.similarity) == (4, 0.1)  # the refusal link's share, not the copies' similarity
+    assert finding.message.startswith("The agent gave the same refusal in other words (replies that decline, "
+                                      "sharing at least 0.10 of their content words, from 0.10) 4 times in a row")
+
+
 FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
 ACTING = {"role": "system", "content": "Reply with a THOUGHT and exactly one ```bash code block; it runs."}
 
