@@ -229,36 +229,6 @@ def test_the_docs_refusal_example_runs_as_pasted_with_sockets_blocked(offline):
         ["True", "False conversation_loop"]
 
 
-@pytest.mark.parametrize(("phrase", "declines"), [
-    pytest.param("Insurance cannot be added", True, id="cannot"),
-    pytest.param("Insurance can not be added", True, id="can-not"),
-    pytest.param("I can't add insurance", True, id="cant"),
-    pytest.param("I can’t add insurance", True, id="cant-curly"),
-    pytest.param("I'm unable to add insurance", True, id="unable-to"),
-    pytest.param("I am not able to add insurance", True, id="not-able-to"),
-    pytest.param("Adding insurance is not possible", True, id="not-possible"),
-    pytest.param("Adding insurance won't be allowed", True, id="wont-be-allowed"),
-    pytest.param("Our policy does not allow adding insurance", True, id="does-not-allow"),
-    pytest.param("Our policy doesn't permit adding insurance", True, id="doesnt-permit"),
-    pytest.param("I don't have the ability to add insurance", True, id="dont-have-the-ability"),
-    pytest.param("There is no way to add insurance now", True, id="no-way-to"),
-    pytest.param("I'm not in a position to add insurance", True, id="not-in-a-position-to"),
-    pytest.param("There are no exceptions for insurance", True, id="no-exceptions"),
-    pytest.param("Insurance can be added", False, id="twin-can"),
-    pytest.param("I am able to add insurance", False, id="twin-able-to"),
-    pytest.param("Adding insurance is possible", False, id="twin-possible"),
-    pytest.param("Our policy allows adding insurance", False, id="twin-allows"),
-    pytest.param("I have the ability to add insurance", False, id="twin-have-the-ability"),
-    pytest.param("There is a way to add insurance now", False, id="twin-a-way-to"),
-])
-def test_what_reads_as_declining(phrase, declines):
-    """Four replies at cosine 0.5 (below the 0.75 of replies, above the 0.35 of two that decline)."""
-    replies = [f"{phrase}, {tail}." for tail in ("sorry", "I am afraid", "regrettably", "unfortunately")]
-    settings = LoopSettings(semantic=True, embedder=at_cosine(0.5))
-    found = detect_conversation_loops(read_chat_messages(chat(replies, PRESS)), settings)
-    assert [f.count for f in found] == ([4] if declines else [])
-
-
 def test_a_reply_that_tells_a_new_fact_is_progress():
     """The toy embedder sees one meaning in every reply; each names another flight, so none repeats."""
     replies = [f"Flight {code} cannot be booked, it is full." for code in ("HAT101", "HAT205", "HAT311", "HAT402")]
