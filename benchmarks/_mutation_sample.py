@@ -959,9 +959,7 @@ EQUIVALENT_IN_FUNCTIONS: dict[str, str] = {
     "loopmetric.detectors._replies:85": "the first reply's value is never read (links are read from chain[1:])",
     "loopmetric.detectors._replies:217": "a link of value 1.0 joins equal content words, whose similarity is 1.0 too",
 }
-# Survivors at the run's tree killed by tests added after it.
-PINNED_IN_FUNCTIONS: dict[str, str] = {
-    "loopmetric.detectors._replies:197": "`tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported` (checked by hand: the line changed, the test run and seen failing, the change reverted)",
-    "loopmetric.detectors._replies:211": "`tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported` (checked by hand: the line changed, the test run and seen failing, the change reverted)",
-    "loopmetric.detectors._replies:212": "`tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported` (checked by hand: the line changed, the test run and seen failing, the change reverted)",
-}
+# Survivors at the run's tree killed by tests added after it (each checked by hand: the line changed,
+# the test run and seen failing, the change reverted).
+_AT_THE_SHARE = "tests/detectors/test_detectors.py::test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported"
+PINNED_IN_FUNCTIONS: dict[str, str] = {f"loopmetric.detectors._replies:{n}": _AT_THE_SHARE for n in (197, 211, 212)}

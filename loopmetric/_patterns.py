@@ -67,7 +67,9 @@ PATTERNS: dict[str, PatternInfo] = {
     "repeated_reply": PatternInfo(
         "reasoning_stagnation", "reply_similarity_threshold",
         "the agent answers turn after turn with nearly the same reply, only the other side's turns between "
-        "(the same refusal, the same request the user never meets)",
+        "(the same refusal, the same request the user never meets); replies that each decline (say something "
+        "cannot be done, is not allowed) and share at least a tenth of their content words are one refusal "
+        "restated, from 4 in a row",
     ),
     "rejected_output": PatternInfo(
         "reasoning_stagnation", "rejected_output_threshold",
