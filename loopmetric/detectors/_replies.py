@@ -42,7 +42,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     if threshold is None:
         return ()
     cutoff = settings.reply_similarity_threshold
-    min_words = settings.min_similarity_words
+    contents = _Contents(settings.min_similarity_words)
     findings = []
     vocabulary = _Vocabulary(trace)
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
@@ -52,16 +52,16 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
         reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
         if reply is not None and chain and _after_input(trace, chain[-1][0], reply):
             earlier = chain[-1][0]
-            value = _same(earlier, reply, min_words, cutoff)
+            value = _same(earlier, reply, contents, cutoff)
             refusal = value is None and declines(reply.text) and declines(earlier.text)
             if refusal:
-                value = _same_refusal(earlier, reply, min_words)
+                value = _same_refusal(earlier, reply, contents)
             if value is not None and value < 1.0 and _answers_input(trace, earlier, reply, vocabulary):
                 value = None
             if value is not None:
                 chain.append((reply, value, refusal))
                 continue
-        finding = _finding(chain, threshold, cutoff)
+        finding = _finding(chain, threshold, cutoff, contents)
         if finding is not None:
             findings.append(finding)
         chain = [(reply, 1.0, False)] if reply is not None else []
@@ -115,29 +115,49 @@ class _Vocabulary:
         return self._seen
 
 
-def _same(earlier: LlmOutput, step: LlmOutput, min_words: int, cutoff: float) -> Optional[float]:
+def _same(earlier: LlmOutput, step: LlmOutput, contents: "_Contents", cutoff: float) -> Optional[float]:
     if earlier.fingerprint == step.fingerprint:
         return 1.0
-    words = _content(step, min_words)
-    earlier_words = _content(earlier, min_words) if words is not None else None
-    if words is None or earlier_words is None:
+    pair = contents.pair(earlier, step)
+    if pair is None:
         return None
-    value = similarity(words, earlier_words, cutoff)
+    value = similarity(pair[1], pair[0], cutoff)
     return value if value >= cutoff else None
 
 
-def _same_refusal(earlier: LlmOutput, reply: LlmOutput, min_words: int) -> Optional[float]:
+def _same_refusal(earlier: LlmOutput, reply: LlmOutput, contents: "_Contents") -> Optional[float]:
     """The share of content words two declining replies have in common (Jaccard of the word
     sets) when it is at least `_REFUSAL_SIMILARITY`: one refusal restated names the same things
     ("travel insurance", "reservation"); declines of different requests, or a story whose people
     cannot do things, share next to none (0.00-0.06)."""
-    words = _content(reply, min_words)
-    earlier_words = _content(earlier, min_words) if words is not None else None
-    if words is None or earlier_words is None:
+    pair = contents.pair(earlier, reply)
+    if pair is None:
         return None
-    a, b = set(words.joined.split()), set(earlier_words.joined.split())
+    a, b = set(pair[1].joined.split()), set(pair[0].joined.split())
     value = len(a & b) / len(a | b)
     return value if value >= _REFUSAL_SIMILARITY else None
+
+
+class _Contents:
+    """The content words of each reply compared (`_content`), computed once per reply: a reply
+    is compared as the later one, then as the earlier one, and again when both decline."""
+
+    def __init__(self, min_words: int) -> None:
+        self._min_words = min_words
+        self._of: dict[int, Optional[Words]] = {}
+
+    def of(self, reply: LlmOutput) -> Optional[Words]:
+        try:
+            return self._of[reply.step]
+        except KeyError:
+            words = self._of[reply.step] = _content(reply, self._min_words)
+            return words
+
+    def pair(self, earlier: LlmOutput, later: LlmOutput) -> Optional[tuple[Words, Words]]:
+        """Both replies' content words (earlier, later), or None when either has too few."""
+        words = self.of(later)
+        earlier_words = self.of(earlier) if words is not None else None
+        return None if words is None or earlier_words is None else (earlier_words, words)
 
 
 def _content(reply: LlmOutput, min_words: int) -> Optional[Words]:
@@ -149,8 +169,8 @@ def _content(reply: LlmOutput, min_words: int) -> Optional[Words]:
     return words if words.count >= min_words else None
 
 
-def _finding(chain: list[tuple[LlmOutput, float, bool]], threshold: int,
-             cutoff: float) -> Optional[Finding]:
+def _finding(chain: list[tuple[LlmOutput, float, bool]], threshold: int, cutoff: float,
+             contents: _Contents) -> Optional[Finding]:
     if len(chain) < threshold:  # most chains: one reply (called after every step)
         return None
     refusals = any(refusal for _, _, refusal in chain)
@@ -163,8 +183,8 @@ def _finding(chain: list[tuple[LlmOutput, float, bool]], threshold: int,
                f"content words, from {_REFUSAL_SIMILARITY:.2f})")
     else:  # the chain was built on the verdict's values (the Jaccard alone when it clears the
         # threshold); the reported similarity is the full max(Jaccard, Indel ratio), computed once
-        lowest = min(1.0 if value == 1.0 else similarity(Words(earlier.normalized), Words(reply.normalized))
-                     for (earlier, _, _), (reply, value, _) in zip(chain, chain[1:]))
+        lowest = min(1.0 if value == 1.0 else similarity(contents.of(earlier), contents.of(reply))  # type: ignore[arg-type]
+                     for (earlier, _, _), (reply, value, _) in zip(chain, chain[1:]))  # (a link below 1.0 had both)
         how = ("the same reply" if lowest == 1.0 else
                f"nearly the same reply (similarity >= {lowest:.2f}, threshold {cutoff:.2f})")
     return Finding(
