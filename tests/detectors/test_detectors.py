@@ -357,6 +357,24 @@ def test_a_refusal_link_at_exactly_the_share_counts_and_is_the_one_reported():
                                       "sharing at least 0.10 of their content words, from 0.10) 4 times in a row")
 
 
+# 8 bigrams (A) and 7 (B) sharing 5 (alpha-bravo ... echo-foxtrot): Jaccard 5 / (8 + 7 - 5) = 0.5; the Indel
+# ratio of their words, 55 and 50 characters, 21 insertions and deletions apart ("golf hotel india" against
+# "zulu yankee"): 1 - 21 / 105 = 0.8.
+AT_HALF = ["alpha bravo charlie delta echo foxtrot golf hotel india.", "alpha bravo charlie delta echo foxtrot zulu yankee."]
+
+
+@pytest.mark.parametrize(("cutoff", "count"), [
+    pytest.param(0.5, 3, id="a-reply-at-exactly-the-threshold-is-the-same-reply"),
+    pytest.param(0.81, 0, id="twin-above-both-the-jaccard-and-the-indel-ratio"),
+])
+def test_reply_similarity_threshold_is_met_at_equality(cutoff, count):
+    from loopmetric import LoopSettings, read_chat_messages
+
+    messages = chat("go on.", AT_HALF[0], "and?", AT_HALF[1], "more.", AT_HALF[0], "again.")
+    found = detect_repeated_replies(read_chat_messages(messages), LoopSettings(reply_similarity_threshold=cutoff))
+    assert [f.count for f in found] == ([count] if count else [])
+
+
 FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."
 ACTING = {"role": "system", "content": "Reply with a THOUGHT and exactly one ```bash code block; it runs."}
 
