@@ -57,15 +57,26 @@ _FAILURE_WORDS = re.compile(
 # The first word of each `_FAILURE_WORDS` alternative: an ASCII head none of whose
 # words is one of these cannot match, and one with a word of `_FAILURE_WORD` does
 # (a word standing alone), so the pattern itself runs only on the rest.
-_FAILURE_WORD = frozenset("invalid incorrect wrong malformed failed failure error denied refused unknown".split())
-_FAILURE_LEADS = frozenset("no not does doesn could couldn can cannot unable usage too nothing timed".split())
-_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+_FAILURE_WORD = frozenset(b"invalid incorrect wrong malformed failed failure error denied refused unknown".split())
+_FAILURE_LEADS = frozenset(b"no not does doesn could couldn can cannot unable usage too nothing timed".split())
+# ASCII text's words (`\w+` under re.ASCII), lowercased, by one table lookup per byte:
+# letters folded to lower case, digits and "_" kept, every other byte a space.
+_WORD_BYTES = bytes(
+    byte + 32 if 65 <= byte <= 90 else byte if (97 <= byte <= 122 or 48 <= byte <= 57 or byte == 95) else 32
+    for byte in range(256)
+)
+
+
+def _ascii_words(text: str) -> list[bytes]:
+    r"""The words of an ASCII `text`, lowercased: what `re.findall(r"\w+", text.lower(), re.ASCII)`
+    finds, as bytes."""
+    return text.encode("ascii").translate(_WORD_BYTES).split()
 
 
 def _reports_failure(head: str) -> bool:
     """Whether a result's head reports a failure in words (`_FAILURE_WORDS`)."""
     if head.isascii():
-        words = set(_ASCII_WORD.findall(head.lower()))
+        words = _ascii_words(head)
         if not _FAILURE_WORD.isdisjoint(words):
             return True
         if _FAILURE_LEADS.isdisjoint(words):
@@ -184,13 +195,15 @@ def failure_kind(call: ToolCall) -> Optional[str]:
     lines = [line for line in call.result[:_KIND_CHARS * 20].splitlines() if line.strip()]
     if not lines:
         return "error"
-    head = _SENTENCE_END.split(lines[0].strip(), 1)[0][:_KIND_CHARS]
+    # A sentence that ends after _KIND_CHARS is cut there anyway: only that much of the line is searched.
+    head = _SENTENCE_END.split(lines[0].strip()[:_KIND_CHARS + 1], 1)[0][:_KIND_CHARS]
     tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
     own = _argument_words(call.args)
     parts = []
     for text in (head, tail):
         text = text.replace("'", "")
-        if not own.isdisjoint(map(str.lower, _WORD.findall(text))):  # most name none of their arguments
+        # Most name none of their arguments (ASCII lowercased first: the same words, found once).
+        if not own.isdisjoint(_WORD.findall(text.lower()) if text.isascii() else map(str.lower, _WORD.findall(text))):
             text = _WORD.sub(lambda m: "*" if m.group(0).lower() in own else m.group(0), text)
         if _DIGIT.search(text) is not None:
             text = _COUNTER.sub("#", text)

@@ -8,7 +8,7 @@ import pytest
 
 from loopmetric import detect_loops, read_chat_messages, read_deepeval_trace
 from loopmetric._model import ToolCall
-from loopmetric.detectors._news import Progress, failure_kind, info_units
+from loopmetric.detectors._news import _FAILURE_WORDS, Progress, _reports_failure, failure_kind, info_units
 from tests._traces import agent, tool
 
 
@@ -50,6 +50,23 @@ def test_failure_kind(a, b, same_kind):
 @pytest.mark.parametrize("result", ["orders 20-29", "Found 3 matches", "You open the drawer 1."])
 def test_a_plain_result_is_no_failure(result):
     assert failure_kind(call({"q": 1}, result)) is None
+
+
+@pytest.mark.parametrize(("head", "reports"), [
+    pytest.param("ERROR: disk full", True, id="upper-case-word"),
+    pytest.param("status=Failed.", True, id="word-between-punctuation"),
+    pytest.param("error_code 0", False, id="underscore-joins-a-word"),
+    pytest.param("terror517 and errors", False, id="inside-a-longer-word"),
+    pytest.param("No such file", True, id="lead-word-then-the-pattern"),
+    pytest.param("Nothing to do; no-op", False, id="lead-words-that-are-no-failure"),
+    pytest.param("doesn't exist", True, id="an-apostrophe-splits-the-lead"),
+    pytest.param("Fehler: Datei nicht gefunden. Error", True, id="non-ascii-free"),
+    pytest.param("Größe: 3 — nothing happens", True, id="non-ascii-uses-the-pattern"),
+    pytest.param("Größe: 3 — alles gut", False, id="non-ascii-healthy"),
+])
+def test_a_failure_reported_in_words(head, reports):
+    assert _reports_failure(head) is reports
+    assert (_FAILURE_WORDS.search(head) is not None) is reports  # the fast path agrees with the pattern
 
 
 _ITEMS = ("Alpha tempered glass window film, two pack, 23.6 in", "Beta frosted window film for privacy, one roll",
