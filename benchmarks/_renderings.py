@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["Call", "HOLDS", "RENDERINGS", "Step", "chat_messages"]
+__all__ = ["Call", "HOLDS", "RENDERINGS", "Step", "UNTOLD", "chat_messages"]
 
 
 @dataclass(frozen=True)
@@ -535,6 +535,11 @@ HOLDS: dict[str, Callable[[list[Step]], list[Step]]] = {
     "LangSmith run": _spans_hold,
     "Agents SDK spans": _spans_hold,
 }
+
+
+# Renderings whose LLM inputs hold no text: a reader says the format does not record what the model
+# was told (`Trace.turns_recorded`), so their control is read that way too.
+UNTOLD = frozenset({"deepeval (step counter)"})
 
 
 def iter_renderings(steps: list[Step]) -> Iterator[tuple[str, Any]]:

@@ -23,6 +23,7 @@ against the reference, with the first changed run ids.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import tempfile
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ._common import RESULTS, Confusion, markdown_table
-from ._renderings import HOLDS, RENDERINGS, Call, Step, chat_messages
+from ._renderings import HOLDS, RENDERINGS, UNTOLD, Call, Step, chat_messages
 
 REFERENCE = "reference (native reading)"
 SHOWN_IDS = 6
@@ -247,14 +248,19 @@ def _merge_calls(steps: list[Step]) -> list[Step]:
 
 
 # -- scoring a document the way the command line does ---------------------------------------------------
-def score_file(path: Path) -> dict[str, Any]:
+def score_file(path: Path, *, untold: bool = False) -> dict[str, Any]:
     """{loop, score, pattern, reason} of a file: every trace in it at default settings (the one
-    that scores lowest speaks for the file); an unread record or an empty file is a loop."""
+    that scores lowest speaks for the file); an unread record or an empty file is a loop.
+    `untold`: read each trace as a recording of what the model was not told
+    (`Trace.turns_recorded` False), as a format without LLM input text is read."""
     from loopmetric import load_traces
 
     loaded = list(load_traces(str(path)))
     if not loaded:
         return {"loop": True, "score": None, "pattern": "(not read)", "reason": "no trace in the file"}
+    if untold:
+        loaded = [dataclasses.replace(item, trace=dataclasses.replace(item.trace, turns_recorded=False))
+                  if item.trace is not None else item for item in loaded]
     verdicts = [_verdict_of_loaded(item) for item in loaded]
     unread = [v for v in verdicts if v["score"] is None]
     if unread:
@@ -263,11 +269,11 @@ def score_file(path: Path) -> dict[str, Any]:
     return dict(worst, loop=any(v["loop"] for v in verdicts))
 
 
-def score_document(document: Any, folder: Path, name: str) -> dict[str, Any]:
+def score_document(document: Any, folder: Path, name: str, *, untold: bool = False) -> dict[str, Any]:
     path = folder / f"{name}.json"
     path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
     try:
-        return score_file(path)
+        return score_file(path, untold=untold)
     finally:
         path.unlink()
 
@@ -330,10 +336,11 @@ def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
             for name in chosen:
                 if name in HOLDS:
                     held = chat_messages(HOLDS[name](run["steps"]))
-                    if held != whole:
-                        key = json.dumps(held, sort_keys=True, ensure_ascii=False)
+                    untold = name in UNTOLD
+                    if held != whole or untold:
+                        key = json.dumps([held, untold], sort_keys=True, ensure_ascii=False)
                         if key not in controls:
-                            controls[key] = score_document(held, Path(folder), f"h{n}")
+                            controls[key] = score_document(held, Path(folder), f"h{n}", untold=untold)
                         run["held"][name] = controls[key]
             for name in chosen:
                 try:
@@ -425,7 +432,8 @@ def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, co
            "Per source (rows) and rendering (columns); the last row adds up every source. The first "
            "figure counts the changes the reading makes; '(+k)' counts those that what the format does "
            "not record explains (`_renderings.HOLDS`: the OpenAI chat rendering of only what the format "
-           "holds gets the same changed verdict): the step counter records no turn of the other side, a "
+           "holds gets the same changed verdict): the step counter records no turn of the other side (its "
+           "control is read as a recording of what the model was not told, `_renderings.UNTOLD`), a "
            "span format no turn after the last model call (a text action's last observation), the "
            "Responses API no error flag, and some formats no user calling tools.", "",
            matrix(rows, renderings), "",

@@ -177,6 +177,10 @@ class Trace:
     name: str = ""
     source: str = "deepeval"
     notes: tuple[str, ...] = field(default=())  # what the reader skipped, and why
+    # False when the recording holds the model's replies but not what it was told (every LLM
+    # input recorded without text: a step counter, nothing): turns of the other side, and the
+    # answers to actions written in text, may lie unseen between two replies.
+    turns_recorded: bool = True
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:

@@ -7,10 +7,12 @@ or `Action: tool` with `Action Input: ...`), a JSON action blob
 (`{"action": ..., "action_input": ...}`) or a fenced code block (```bash).
 `find_text_action` finds the one a reply ends with and says which syntax it
 is written in (`TextAction.syntax`: "tag", "react", "fence" or "json") and how
-(`written`: `<execute>`, `Search[...]`, ```` ```bash ````), so `_inference` can
-check the run declares that syntax or treats it as an action (markup or a code
-block in an answer is text unless the run shows it ran). `text_action` is the
-request alone.
+(`written`: `<execute>`, `Search[...]`, ```` ```bash ````), so
+`readers._inference` can check the run declares that syntax or treats it as an
+action (markup or a code block in an answer is text unless the run shows it
+ran), and the text detectors can tell a reply that wrote an action from one
+that did not when nothing recorded what answered it. One rule, in the core,
+for both.
 
 These are syntaxes, not any one agent's tools: the action is named by what
 the syntax names it (the tag, the ReAct verb, the code block's language).
@@ -21,24 +23,25 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional
 
-from .._deep_json import raw_decode
+from typing import Any
 
-from ._shapes import ToolRequest
+from ._deep_json import raw_decode
 
-__all__ = ["TextAction", "find_text_action", "text_action"]
+__all__ = ["TextAction", "find_text_action"]
 
 
 class TextAction(NamedTuple):
-    """An action written in a reply's text: the call it asks for, and its syntax."""
+    """An action written in a reply's text: the call it asks for (name, arguments), and its syntax."""
 
-    request: ToolRequest
+    name: str
+    args: Any
     syntax: str  # "tag", "react", "fence" or "json"
     written: str  # how it is written, for evidence: "<execute>", "Search[...]", "```bash"
 
     @property
     def key(self) -> tuple[str, str]:
         """What a run declares or is seen running: the syntax and the action's name."""
-        return self.syntax, self.request.name
+        return self.syntax, self.name
 
 # Tags that hold the model's reasoning, not an action.
 _REASONING_TAGS = frozenset({
@@ -57,12 +60,6 @@ _MAX_TEXT = 200_000
 _JSON_TAIL = 5_000  # a JSON action closes the reply: only its tail is searched
 
 
-def text_action(text: str) -> Optional[ToolRequest]:
-    """The action a reply writes, or None when it writes none (a plain answer)."""
-    found = find_text_action(text)
-    return found.request if found is not None else None
-
-
 def find_text_action(text: str) -> Optional[TextAction]:
     """The action a reply writes with its syntax, or None when it writes none."""
     if not text or len(text) > _MAX_TEXT:
@@ -73,7 +70,7 @@ def find_text_action(text: str) -> Optional[TextAction]:
         tagged = [(tag, body) for tag, body in _TAGGED.findall(text) if tag.lower() not in _REASONING_TAGS]
         if tagged:
             tag, body = tagged[-1]
-            return TextAction(ToolRequest(tag.lower(), {"input": body.strip()}), "tag", f"<{tag}>")
+            return TextAction(tag.lower(), {"input": body.strip()}, "tag", f"<{tag}>")
     if ":" in text and "Action" in text:
         found = _react(text)
         if found is not None:
@@ -83,11 +80,11 @@ def find_text_action(text: str) -> Optional[TextAction]:
         if blocks:
             language = blocks[-1][0].lower() or "code"
             body = "\n".join(block.strip() for _, block in blocks)
-            return TextAction(ToolRequest(language, {"input": body}), "fence", "```" + blocks[-1][0])
+            return TextAction(language, {"input": body}, "fence", "```" + blocks[-1][0])
     if '"' in text and '"action"' in text:
-        request = _json_action(text[-_JSON_TAIL:])
-        if request is not None:
-            return TextAction(request, "json", '{"action": "%s"}' % request.name)
+        named = _json_action(text[-_JSON_TAIL:])
+        if named is not None:
+            return TextAction(named[0], named[1], "json", '{"action": "%s"}' % named[0])
     return None
 
 
@@ -95,16 +92,16 @@ def _react(text: str) -> Optional[TextAction]:
     bracket = _REACT_BRACKET.findall(text)
     if bracket:
         name, argument = bracket[-1]
-        return TextAction(ToolRequest(name.lower(), {"input": argument.strip()}), "react", f"{name}[...]")
+        return TextAction(name.lower(), {"input": argument.strip()}, "react", f"{name}[...]")
     matches = _REACT_INPUT.findall(text)
     if matches:
         name, argument = matches[-1]
-        return TextAction(ToolRequest(name.lower(), {"input": argument.strip()}), "react",
-                          f"Action: {name} / Action Input")
+        return TextAction(name.lower(), {"input": argument.strip()}, "react", f"Action: {name} / Action Input")
     return None
 
 
-def _json_action(text: str) -> Optional[ToolRequest]:
+def _json_action(text: str) -> Optional[tuple[str, Any]]:
+    """(name, arguments) of the first JSON object in `text` with a non-empty "action"."""
     start = text.find("{")
     while 0 <= start < len(text):
         try:
@@ -113,6 +110,6 @@ def _json_action(text: str) -> Optional[ToolRequest]:
             start = text.find("{", start + 1)
             continue
         if isinstance(value, dict) and isinstance(value.get("action"), str) and value["action"]:
-            return ToolRequest(value["action"].lower(), value.get("action_input", value.get("args")))
+            return value["action"].lower(), value.get("action_input", value.get("args"))
         start = text.find("{", start + 1)
     return None

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "loopmetric"
 
 _CORE = {"_canonical", "_deep_json", "_errors", "_fingerprint", "_gc", "_version", "_settings", "_findings", "_patterns",
-         "_model", "_scoring", "_report", "_numbers"}
+         "_model", "_scoring", "_report", "_numbers", "_text_actions"}
 
 
 def _module_name(path: Path) -> str:

@@ -1,33 +1,39 @@
-"""Unit tests of `readers._text_actions.text_action`: the action a reply writes in its text."""
+"""Unit tests of `_text_actions.find_text_action`: the action a reply writes in its text (one rule for the
+readers, which read it as a call where the run shows it ran, and the text detectors)."""
 
 from __future__ import annotations
 
 import pytest
 
-from loopmetric.readers._shapes import ToolRequest
-from loopmetric.readers._text_actions import text_action
+from loopmetric._text_actions import find_text_action
+
+
+def text_action(text: str):
+    """(name, arguments) of the action `text` writes, or None."""
+    found = find_text_action(text)
+    return None if found is None else (found.name, found.args)
 
 
 @pytest.mark.parametrize("text, expected", [
-    pytest.param("Thought: hm\nAction: search[cats]", ToolRequest("search", {"input": "cats"}), id="react-bracket"),
-    pytest.param("Action 2: Finish[yes]", ToolRequest("finish", {"input": "yes"}), id="react-numbered"),
-    pytest.param("Action: search[a]\nObservation: x\nAction: lookup[b]", ToolRequest("lookup", {"input": "b"}),
+    pytest.param("Thought: hm\nAction: search[cats]", ("search", {"input": "cats"}), id="react-bracket"),
+    pytest.param("Action 2: Finish[yes]", ("finish", {"input": "yes"}), id="react-numbered"),
+    pytest.param("Action: search[a]\nObservation: x\nAction: lookup[b]", ("lookup", {"input": "b"}),
                  id="react-last-action"),
-    pytest.param("Action: Lookup\nAction Input: dogs\nObservation: x", ToolRequest("lookup", {"input": "dogs"}),
+    pytest.param("Action: Lookup\nAction Input: dogs\nObservation: x", ("lookup", {"input": "dogs"}),
                  id="react-action-input"),
-    pytest.param("<execute>ls</execute>", ToolRequest("execute", {"input": "ls"}), id="tagged"),
+    pytest.param("<execute>ls</execute>", ("execute", {"input": "ls"}), id="tagged"),
     pytest.param("<think>x</think> done", None, id="reasoning-tag-is-not-an-action"),
-    pytest.param("<think>x</think><Execute_Bash> pwd </Execute_Bash>", ToolRequest("execute_bash", {"input": "pwd"}),
+    pytest.param("<think>x</think><Execute_Bash> pwd </Execute_Bash>", ("execute_bash", {"input": "pwd"}),
                  id="tag-after-reasoning-lower-cased"),
-    pytest.param("```bash\nls -la\n```", ToolRequest("bash", {"input": "ls -la"}), id="fenced"),
-    pytest.param("```\nx = 1\n```\nthen\n```\nprint(x)\n```", ToolRequest("code", {"input": "x = 1\nprint(x)"}),
+    pytest.param("```bash\nls -la\n```", ("bash", {"input": "ls -la"}), id="fenced"),
+    pytest.param("```\nx = 1\n```\nthen\n```\nprint(x)\n```", ("code", {"input": "x = 1\nprint(x)"}),
                  id="fenced-without-language-joined"),
-    pytest.param('I will do {"action": "Search", "action_input": {"q": 1}}', ToolRequest("search", {"q": 1}),
+    pytest.param('I will do {"action": "Search", "action_input": {"q": 1}}', ("search", {"q": 1}),
                  id="json-action"),
-    pytest.param('{"action": "go", "args": [1]}', ToolRequest("go", [1]), id="json-action-args"),
-    pytest.param('{"action": ""} {"action": "b"}', ToolRequest("b", None), id="json-empty-action-skipped"),
+    pytest.param('{"action": "go", "args": [1]}', ("go", [1]), id="json-action-args"),
+    pytest.param('{"action": ""} {"action": "b"}', ("b", None), id="json-empty-action-skipped"),
     pytest.param('{"action": 3', None, id="json-unclosed"),
-    pytest.param('{"x": {"z": 1}} then {"action": "go"} {"k": 1}', ToolRequest("go", None),
+    pytest.param('{"x": {"z": 1}} then {"action": "go"} {"k": 1}', ("go", None),
                  id="json-first-object-with-an-action"),
     pytest.param("plain answer", None, id="plain-answer"),
     pytest.param("", None, id="empty"),
@@ -42,8 +48,6 @@ def test_text_action(text, expected):
     pytest.param(200_001, False, id="twin-one-character-more-is-not"),
 ])
 def test_a_reply_up_to_200000_characters_is_searched_for_an_action(size, found):
-    from loopmetric.readers._text_actions import find_text_action
-
     action = "<execute>ls</execute>"
     text = "x" * (size - len(action)) + action
     assert len(text) == size
@@ -58,7 +62,5 @@ def test_a_reply_up_to_200000_characters_is_searched_for_an_action(size, found):
     pytest.param("Action: search[cats]", "react", "search[...]", id="a-react-line"),
 ])
 def test_a_text_action_says_how_it_was_written(text, syntax, written):
-    from loopmetric.readers._text_actions import find_text_action
-
     found = find_text_action(text)
     assert (found.syntax, found.written) == (syntax, written)

@@ -13,6 +13,7 @@ of different requests (hotels, car rentals, pets) share neither. Used by
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 __all__ = ["declines"]
 
@@ -23,6 +24,14 @@ _DECLINES = re.compile(
     rf"|{_NOT} have the (?:ability|authority|option|means)\b", re.IGNORECASE)
 
 
-def declines(text: str) -> bool:
-    """Whether `text` says something cannot be done (see the module docstring)."""
+def declines(text: str, *, folded: Optional[str] = None) -> bool:
+    """Whether `text` says something cannot be done (see the module docstring). `folded`: the
+    text case-folded (whitespace may be folded too: an LLM output's `normalized`), when known."""
+    # Every phrasing of the pattern holds one of these, lowercased (none has a letter whose case the
+    # pattern folds another way, as "i" with "ı"): a text holding none is no decline, and the
+    # pattern, whose alternatives cost about 0.1 microseconds a character, runs only on the others.
+    lowered = folded if folded is not None else text.lower()
+    if not ("not " in lowered or "can" in lowered or "n't " in lowered or "n’t " in lowered
+            or "unable" in lowered or "no way" in lowered or "no exc" in lowered):
+        return False
     return _DECLINES.search(text) is not None

@@ -24,6 +24,7 @@ from typing import Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
+from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence
 from ._similarity import Words, content_words, similarity
@@ -45,15 +46,23 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     contents = _Contents(settings.min_similarity_words)
     findings = []
     vocabulary = _Vocabulary(trace)
+    # A recording of an agent that calls tools and whose LLM inputs hold no text of what the model
+    # was told (`Trace.turns_recorded`): such an agent's model is called again after a tool's result
+    # or after a turn of the other side, so two replies in a row, no tool call between, had a turn
+    # between them that was not recorded, unless the first wrote an action (what answered it is
+    # not recorded either: `_text`). A recording of replies alone says nothing of what came between.
+    unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
             continue
         reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
-        if reply is not None and chain and _after_input(trace, chain[-1][0], reply):
+        if reply is not None and chain and (_after_input(trace, chain[-1][0], reply) or
+                                            unrecorded and _in_a_row(chain[-1][0], reply)):
             earlier = chain[-1][0]
             value = _same(earlier, reply, contents, cutoff)
-            refusal = value is None and declines(reply.text) and declines(earlier.text)
+            refusal = (value is None and declines(reply.text, folded=reply.normalized)
+                       and declines(earlier.text, folded=earlier.normalized))
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
             if value is not None and value < 1.0 and _answers_input(trace, earlier, reply, vocabulary):
@@ -74,6 +83,11 @@ def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
     return bool(between) and all(s.kind == "input" for s in between)
 
 
+def _in_a_row(earlier: LlmOutput, later: LlmOutput) -> bool:
+    """Two replies with nothing between them, the first writing no action in its text."""
+    return later.step == earlier.step + 1 and find_text_action(earlier.text) is None
+
+
 def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Vocabulary") -> bool:
     """Whether the reply took up a specific fact it was just told: a word the previous
     reply had not, written in the input between them as a name, number or id would be
@@ -81,13 +95,13 @@ def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabular
     "Booked ... Rome ..."). That is a conversation going on, not a loop; a refusal that
     echoes the user's plain words ("appreciate help" -> "happy to help") is not an
     answer to anything new."""
-    new = _words(later.normalized) - _words(earlier.normalized)
-    if not new:
-        return False
     told: set[str] = set()
     for step in trace.steps[earlier.step:later.step - 1]:
         text = getattr(step, "text", "") or ""  # only the other side's inputs lie between
         told |= _words(" ".join(w for w in text.split() if not w.islower()).casefold())
+    if not told:  # (replies to turns that were not recorded, or named nothing)
+        return False
+    new = _words(later.normalized) - _words(earlier.normalized)
     return bool((new & told) - vocabulary.before(earlier.step))
 
 

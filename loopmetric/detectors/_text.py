@@ -11,14 +11,18 @@ repeated outputs; loopmetric's detail (how many, how alike) follows.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
+from .._canonical import normalize_text
 from .._findings import Finding, step_list
 from .._model import LlmOutput, Trace
 from .._settings import LoopSettings
+from .._text_actions import find_text_action
 from ._evidence import Evidence
+from ._news import is_note
 from ._similarity import Words, similarity
 
 __all__ = ["detect_reasoning_stagnation", "detect_repeated_text", "detect_text_loops", "text_episodes"]
@@ -56,6 +60,16 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
     templated answers about new data are progress, while a poll that keeps
     returning what it returned before is not.
 
+    In a recording that holds the model's replies but not what it was told
+    (`Trace.turns_recorded` False: an LLM input recorded as a step counter), an
+    action a reply wrote in its text may have run unseen and changed what the
+    next replies see: when no earlier reply wrote it (nor one of the same name
+    as alike as two repeated outputs), the next reply starts afresh too. The
+    same action written again is not new, nor is one the very next reply
+    writes again (it saw nothing that changed its mind), so a reply repeated
+    with its action is still a repeat; a note to self (`_news.is_note`)
+    changes nothing.
+
     Each output is compared with the previous `text_window` ones: equal
     normalized text is a repeat; otherwise, when both have at least
     `min_similarity_words` content words, similarity >= `similarity_threshold`.
@@ -63,16 +77,24 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
     episodes: list[Episode] = []
     window_info: set[tuple[str, Optional[str]]] = set()  # observed since the last fresh start
     pending: list[tuple[str, Optional[str]]] = []  # observed since the last output
-    recent: deque[list] = deque(maxlen=settings.text_window)  # [output, Words or None]
+    recent: deque[list] = deque(maxlen=settings.text_window)  # [output, Words or None, fingerprint or None]
     current: Optional[Episode] = None
     cutoff = settings.similarity_threshold
     min_words = settings.min_similarity_words
+    untold = not trace.turns_recorded
+    written = _Written(cutoff)  # the unanswered actions replies wrote so far
+    # The last output with text when nothing was recorded after it (in a recording that does
+    # not say what the model was told), and the action it wrote once read (_UNREAD: not yet).
+    previous: Optional[LlmOutput] = None
+    previous_action: Any = _UNREAD
     for step in trace.steps:
         if step.kind != "llm":
             pending.append((step.call, step.outcome) if step.kind == "tool" else ("input", step.fingerprint))
+            previous = None
             continue
         if not step.has_text:  # (without normalizing: most outputs are never compared)
             continue
+        action: Any = _UNREAD  # (read only when an action before it could have run unseen)
         if pending:
             if any(key not in window_info for key in pending):
                 recent.clear()
@@ -81,13 +103,32 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             else:
                 window_info.update(pending)
             pending.clear()
+        elif previous is not None:
+            if previous_action is _UNREAD:
+                previous_action = _unanswered_action(previous)
+            if previous_action is not None and written.add(previous_action):
+                action = _unanswered_action(step)
+                if not _alike(action, previous_action, cutoff):
+                    # A new action ran unseen and this reply did not write it again: it may have
+                    # seen something new.
+                    recent.clear()
+                    current = None
+                    window_info = set()
+        if untold:
+            previous, previous_action = step, action
         match: Optional[LlmOutput] = None
         value_of_match = 1.0
-        for earlier, _ in reversed(recent):
-            if earlier.fingerprint == step.fingerprint:
-                match = earlier
+        # (Normalized and hashed only when there is something to compare with: after a new
+        # observation the window is empty, and most outputs never need it.)
+        fingerprint = step.fingerprint if recent else None
+        for earlier_entry in reversed(recent):
+            earlier_fingerprint = earlier_entry[2]
+            if earlier_fingerprint is None:
+                earlier_fingerprint = earlier_entry[2] = earlier_entry[0].fingerprint
+            if earlier_fingerprint == fingerprint:
+                match = earlier_entry[0]
                 break
-        entry = [step, None]
+        entry = [step, None, fingerprint]
         if match is None and recent and len(step.normalized) >= min_words:
             # Content words only when there is something to compare with: after a new
             # observation the window is empty, and most outputs never need them.
@@ -110,12 +151,63 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             current.members.setdefault(match.step, match)
             current.members[step.step] = step
             current.repeats += 1
-            if match.fingerprint != step.fingerprint:
+            if match.fingerprint != fingerprint:
                 current.exact = False
                 if current.least is None or value_of_match < current.least[0]:
                     current.least = (value_of_match, match, step)
         recent.append(entry)
     return episodes
+
+
+_UNREAD = object()
+
+
+def _unanswered_action(output: LlmOutput) -> Optional[tuple[str, str]]:
+    """The action an output without tool calls wrote in its text (the readers' one rule), as
+    (name, its input with case and whitespace folded); None for an output that writes none, or
+    only a note to itself (`_news.is_note`: a line of prose changes nothing)."""
+    if output.requests:
+        return None
+    found = find_text_action(output.text)
+    if found is None:
+        return None
+    args = json.dumps(found.args)
+    if is_note(args):
+        return None
+    return found.name, normalize_text(args)
+
+
+class _Written:
+    """The actions replies wrote: each compared with the ones written before, exactly, and by
+    similarity with the last `_ALIKE_WINDOW` distinct ones of its name (a bounded scan)."""
+
+    def __init__(self, cutoff: float) -> None:
+        self._cutoff = cutoff
+        self._all: set[tuple[str, str]] = set()
+        self._recent: dict[str, deque[Words]] = {}
+
+    def add(self, action: tuple[str, str]) -> bool:
+        """Record `action`; whether it is new (neither written before nor alike one that was)."""
+        if action in self._all:
+            return False
+        self._all.add(action)
+        name, text = action
+        words = Words(text)
+        recent = self._recent.setdefault(name, deque(maxlen=_ALIKE_WINDOW))
+        new = not any(similarity(words, other, self._cutoff) >= self._cutoff for other in recent)
+        recent.append(words)
+        return new
+
+
+_ALIKE_WINDOW = 32
+
+
+def _alike(action: Optional[tuple[str, str]], other: Optional[tuple[str, str]], cutoff: float) -> bool:
+    """The same action, or one of the same name whose input is as alike as two repeated
+    outputs (`similarity_threshold`)."""
+    if action is None or other is None or action[0] != other[0]:
+        return False
+    return action == other or similarity(Words(action[1]), Words(other[1]), cutoff) >= cutoff
 
 
 def _words(entry: list) -> Words:

@@ -44,6 +44,7 @@ class TraceBuilder:
         self._dropped_notes = 0
         self.actions = ActionInference()  # the run's declared and running text-action syntaxes
         self._user_turns = 0  # inputs added as the user's: only those may be inferred the harness's
+        self.turns_recorded = True  # a reader whose format holds no text in any LLM input says so
 
     # -- what readers call -------------------------------------------------
     def note(self, message: str) -> None:
@@ -181,4 +182,5 @@ class TraceBuilder:
         notes = list(self._notes)
         if self._dropped_notes:
             notes.append(f"... and {self._dropped_notes} more notes like these.")
-        return Trace(spans=tuple(spans), steps=steps, name=self.name, source=self.source, notes=tuple(notes))
+        return Trace(spans=tuple(spans), steps=steps, name=self.name, source=self.source, notes=tuple(notes),
+                     turns_recorded=self.turns_recorded)

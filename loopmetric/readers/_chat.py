@@ -7,7 +7,7 @@ Assistant messages are LLM outputs; their `tool_calls` (OpenAI's nested
 `tool_call_id` or `id` (an `"error": true` result is an error). A user that
 calls tools (tau2-bench's simulated user) is a second actor whose calls count
 like the agent's. An assistant message without tool calls whose text writes an
-action (see `_text_actions`) makes that action a call, and the next user
+action (see `loopmetric._text_actions`) makes that action a call, and the next user
 message its result, when the run shows it ran (`_inference.ActionInference`:
 the system prompt, the first user prompt or a `tools` list declares it, or the
 next user message is written like an observation); otherwise the markup is

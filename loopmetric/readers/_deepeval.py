@@ -20,8 +20,8 @@ from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
 from ._owned import owns
-from ._inference import first_prompt, other_side_turn, prompt_messages
-from ._text_actions import TextAction, find_text_action
+from ._inference import as_request, first_prompt, holds_text, other_side_turn, prompt_messages
+from .._text_actions import TextAction, find_text_action
 
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
@@ -67,6 +67,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     stack: list[tuple] = [(_ENTER, root, -1, 0, i) for i, root in reversed(list(enumerate(roots)))]
     read = 0
     llm_calls = 0  # LLM spans read so far: the first one's input is the run's prompt
+    told = False  # whether any LLM input holds text (what the model was told is recorded)
     last_reply = ""
     prompt: Optional[str] = None  # the user text of the first LLM input
     # A text action the last reply wrote, answered by the next LLM input: (action, the reply's item,
@@ -123,6 +124,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         claims = []
         if type_ == "llm":
             llm_input = m.get("input")
+            if not told:
+                told = holds_text(llm_input)
             if not llm_calls:
                 for where, declared in prompt_messages(llm_input):
                     builder.actions.declare(declared, where)
@@ -145,7 +148,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                     why = builder.actions.accept(action, None)
                     written = (action, builder.position, why)
                     if why:
-                        requests = [action.request._replace(inferred=why)]
+                        requests = [as_request(action, why)]
             builder.add_llm_output(
                 text,
                 requests,
@@ -190,6 +193,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 f"span {span} ({span_name or type_}) has children of type "
                 f"{type(children).__name__}, not a list; ignored."
             )
+    builder.turns_recorded = told or not llm_calls
     return builder.build()
 
 
@@ -201,8 +205,8 @@ def _text_result(builder: TraceBuilder, written: tuple[TextAction, int, str], tu
         why = builder.actions.accept(action, turn)
         if not why:
             return False
-        builder.add_request(item, action.request._replace(inferred=why))
-    builder.add_tool_call(action.request.name, action.request.args, turn, span=span, inferred=why)
+        builder.add_request(item, as_request(action, why))
+    builder.add_tool_call(action.name, action.args, turn, span=span, inferred=why)
     return True
 
 

@@ -36,10 +36,10 @@ from .._canonical import mask_error, mask_result
 from .._deep_json import loads
 from ._items import Call, Input, Llm
 from ._shapes import ToolRequest
-from ._text_actions import TextAction, find_text_action
+from .._text_actions import TextAction, find_text_action
 
-__all__ = ["ASSISTANT_ROLES", "ActionInference", "USER_ROLES", "infer_harness_turns", "observation_shaped",
-           "first_prompt", "other_side_turn", "prompt_messages"]
+__all__ = ["ASSISTANT_ROLES", "ActionInference", "USER_ROLES", "as_request", "first_prompt", "holds_text",
+           "infer_harness_turns", "observation_shaped", "other_side_turn", "prompt_messages"]
 
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "model"})
 USER_ROLES = frozenset({"user", "human"})
@@ -125,14 +125,14 @@ class ActionInference:
         if action is None:
             return None
         why = self.accept(action, answer)
-        return action.request._replace(inferred=why) if why else None
+        return as_request(action, why) if why else None
 
     def _why(self, action: TextAction, answer: Optional[str]) -> str:
         written = action.written
         if action.key in self._running or (action.syntax in ("react", "json")
                                             and action.syntax in self._running_syntax):
             return f"text action {written} ran earlier in the run"
-        if action.request.name.casefold() in self._tools:
+        if action.name.casefold() in self._tools:
             return f"text action {written} names a tool of the run's tool list"
         for where, text, folded in self._prompts:
             if _declares(action, text, folded):
@@ -142,8 +142,13 @@ class ActionInference:
         return ""
 
 
+def as_request(action: TextAction, inferred: str) -> ToolRequest:
+    """The tool request a text action is read as, `inferred` saying why it is a call."""
+    return ToolRequest(action.name, action.args, inferred=inferred)
+
+
 def _declares(action: TextAction, text: str, folded: str) -> bool:
-    name = action.request.name.casefold()
+    name = action.name.casefold()
     if action.syntax == "tag":
         tag = re.escape(name)
         return re.search(rf"<{tag}[\s>]", folded) is not None and re.search(rf"</{tag}\s*>", folded) is not None
@@ -273,6 +278,30 @@ def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = 
         return None  # a transcript rendered into one prompt, the previous reply in it
     joined = "\n".join(reversed(texts))
     return None if prompt is not None and joined == prompt else joined
+
+
+def holds_text(value: Any) -> bool:
+    """Whether an LLM input records what the model was told: text, a list of messages, or a
+    mapping with text or messages among its values (`{"prompt": ...}`), not only numbers
+    (`{"step": 3}`) or nothing."""
+    # (Runs for every LLM input of a recording that holds no text: a dict is told apart first.)
+    if type(value) is not dict:
+        if isinstance(value, str):
+            return not value.isspace() and bool(value)
+        if isinstance(value, (list, tuple)):
+            return bool(value)
+        if not isinstance(value, Mapping):
+            return False
+    for item in value.values():
+        kind = type(item)
+        if kind is int or kind is float or item is None:
+            continue
+        if isinstance(item, str):
+            if item and not item.isspace():
+                return True
+        elif item and isinstance(item, (list, tuple, Mapping)):
+            return True
+    return False
 
 
 def first_prompt(messages: Any) -> Optional[str]:

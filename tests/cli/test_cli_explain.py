@@ -73,3 +73,19 @@ def test_explain_says_none_for_a_call_whose_result_was_never_recorded(tmp_path, 
     line = capsys.readouterr().out.splitlines()[2]
     call = read_deepeval_trace(trace).steps[1].call
     assert line.startswith(f'    2  tool status({{"job":7}}) [{call[:8]}] {said}'), line
+
+
+@pytest.mark.parametrize(("llm_input", "said"), [
+    pytest.param({"step": 1}, True, id="a-step-counter-records-no-text"),
+    pytest.param({"prompt": "Go on."}, False, id="twin-an-input-with-text"),
+])
+def test_explain_says_when_the_recording_holds_no_text_of_what_the_model_was_told(tmp_path, capsys, llm_input,
+                                                                                    said):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(agent({"type": "llm", "name": "llm", "input": llm_input, "output": "checking",
+                                      "children": []})))
+    main(["explain", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    line = ("       recorded: the model's replies, not what it was told (no LLM input holds text): turns of the "
+            "other side may lie unseen between replies")
+    assert (out[1] == line) is said and (line in out) is said

@@ -32,4 +32,18 @@ from loopmetric.detectors._declines import declines
     pytest.param("There is a way to add insurance now", False, id="twin-a-way-to"),
 ])
 def test_what_reads_as_declining(phrase, declining):
-    assert declines(f"{phrase}, sorry.") is declining
+    text = f"{phrase}, sorry."
+    assert declines(text) is declining
+    assert declines(text.upper()) is declining  # the cheap check before the pattern folds case too
+    assert declines(text, folded=" ".join(text.split()).casefold()) is declining  # an output's `normalized`
+
+
+@pytest.mark.parametrize(("text", "declining"), [
+    pytest.param("IT IS NOT POSSIBLE", True, id="upper-case"),
+    pytest.param("NO EXCEPTIONS", True, id="upper-case-no-exceptions"),
+    pytest.param("Can\tNot", False, id="a-tab-is-no-space-of-the-pattern"),
+    pytest.param("No  way to do it", False, id="two-spaces-are-not-one"),
+])
+def test_the_cheap_check_agrees_with_the_pattern_whatever_the_case_or_spacing(text, declining):
+    assert declines(text) is declining
+    assert declines(text, folded=" ".join(text.split()).casefold()) is declining

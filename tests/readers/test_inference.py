@@ -12,7 +12,7 @@ import pytest
 
 from loopmetric import detect_loops, read_chat_messages
 from loopmetric.readers._inference import ActionInference, observation_shaped
-from loopmetric.readers._text_actions import find_text_action
+from loopmetric._text_actions import find_text_action
 from tests._renderings import SHAPES
 
 HELPFUL = "You are a helpful assistant."

@@ -1,0 +1,110 @@
+"""Recordings that hold the model's replies but not what it was told (`Trace.turns_recorded`
+False: every LLM input a step counter). Between two replies a turn of the other side, or the
+answer to an action written in the text, may lie unseen: `_text` starts afresh after a new
+action, `_replies` reads replies in a row of an agent that calls tools as answers to unrecorded
+turns."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import detect_loops, read_deepeval_trace
+from tests._traces import agent, span
+
+VERIFY = "THOUGHT: Now I verify the change was applied to line 97.\n\n```bash\nsed -n '97p' django/core/validators.py\n```"
+EDITS = [  # three different changes, each written once
+    "THOUGHT: The backslash is missing, so I fix the regex.\n\n```bash\nsed -i '97s/\\[^s:@/\\[^\\\\s:@/' "
+    "django/core/validators.py\n```",
+    "THOUGHT: The tests need a case for the new rule.\n\n```bash\ncat >> tests/validators/invalid_urls.txt <<'EOF'\n"
+    "http://foo/bar@example.com\nEOF\n```",
+    "THOUGHT: Let me check the whole diff before running anything.\n\n```bash\ngit diff --stat && git status\n```",
+]
+NOTE = ("Action: think[The item is not what I want, so I will go back to the results and check the next "
+        "one in the list before I decide anything.]")
+REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
+# One refusal restated four ways (as in `test_detectors.RESTATED`): too reworded for a text loop.
+RESTATED = [
+    "I understand your concern, but travel insurance cannot be added to an existing reservation after booking.",
+    "Unfortunately, I am unable to add travel insurance to your existing reservation due to policy restrictions.",
+    "I understand the importance of insurance for your trip. However, I am unable to add insurance to your "
+    "existing reservation.",
+    "I understand your frustration, but due to the policies in place travel insurance is not allowed on your "
+    "reservation once it is booked.",
+]
+
+
+def counted(*replies: str) -> dict:
+    """LLM spans whose inputs are only a step counter: nothing of what the model was told."""
+    return agent(*[span("llm", "llm", input={"step": i}, output=text) for i, text in enumerate(replies)])
+
+
+def counted_with_a_lookup(*replies: str) -> dict:
+    """The same, in a run that calls a tool first: its model is called again after a tool's
+    result or a turn of the other side."""
+    lookup = span("tool", "get_reservation", input={"id": "ZX91Q"}, output='{"insurance": "yes"}')
+    return agent(lookup, *[span("llm", "llm", input={"step": i}, output=text) for i, text in enumerate(replies)])
+
+
+def told(*replies: str) -> dict:
+    """The same replies, each LLM input holding a prompt's text."""
+    return agent(*[span("llm", "llm", input={"prompt": "Go on."}, output=text) for text in replies])
+
+
+def patterns(trace: dict) -> list[str]:
+    """The patterns of the severe findings (the ones that fail a run)."""
+    return sorted({f.pattern for f in detect_loops(trace).findings if f.severity == "severe"})
+
+
+@pytest.mark.parametrize(("trace", "expected"), [
+    pytest.param(counted(VERIFY, EDITS[0], VERIFY, EDITS[1], VERIFY, EDITS[2], VERIFY), [],
+                 id="verify-after-each-new-edit-passes"),
+    pytest.param(counted(VERIFY, EDITS[0], VERIFY, EDITS[0], VERIFY, EDITS[0], VERIFY), ["repeated_text"],
+                 id="twin-the-same-edit-each-time-is-a-loop"),
+    pytest.param(counted(VERIFY, VERIFY, VERIFY), ["repeated_text"], id="the-same-reply-and-action-three-times"),
+    pytest.param(counted(VERIFY, NOTE, VERIFY, NOTE, VERIFY), ["repeated_text"],
+                 id="a-note-to-self-between-changes-nothing"),
+    pytest.param(told(VERIFY, EDITS[0], VERIFY, EDITS[1], VERIFY, EDITS[2], VERIFY), ["repeated_text"],
+                 id="inputs-recorded-and-no-answer-between-so-no-action-ran"),
+])
+def test_an_action_written_in_a_reply_no_one_recorded_answering(trace, expected):
+    assert patterns(trace) == expected
+
+
+@pytest.mark.parametrize(("trace", "expected"), [
+    pytest.param(counted_with_a_lookup(*RESTATED), ["repeated_reply"],
+                 id="one-refusal-restated-to-four-unrecorded-turns"),
+    pytest.param(counted_with_a_lookup(*RESTATED[:2], "Your flight is booked: seat 12A, Monday at 9am, total "
+                                       "340 dollars.", *RESTATED[2:]), [], id="twin-a-different-reply-between"),
+    pytest.param(counted(*RESTATED), [], id="twin-a-recording-of-replies-alone-says-nothing-of-what-came-between"),
+    pytest.param(told(*RESTATED), [], id="twin-inputs-recorded-with-no-turn-between"),
+    pytest.param(counted_with_a_lookup(*[text + "\n\n```bash\nls\n```" for text in RESTATED]), [],
+                 id="twin-replies-that-write-an-action-are-not-answers-to-a-turn"),
+])
+def test_replies_in_a_row_when_turns_are_not_recorded(trace, expected):
+    assert patterns(trace) == expected
+
+
+@pytest.mark.parametrize(("llm_input", "recorded"), [
+    pytest.param({"step": 3}, False, id="a-step-counter"),
+    pytest.param(None, False, id="no-input"),
+    pytest.param({}, False, id="an-empty-mapping"),
+    pytest.param("   ", False, id="blank-text"),
+    pytest.param({"prompt": "Go on."}, True, id="a-prompt-in-a-mapping"),
+    pytest.param("Go on.", True, id="text"),
+    pytest.param([{"role": "user", "content": "Go on."}], True, id="messages"),
+    pytest.param({"messages": [{"role": "user", "content": "Go on."}]}, True, id="messages-in-a-mapping"),
+])
+def test_the_reader_says_whether_the_llm_inputs_record_what_the_model_was_told(llm_input, recorded):
+    trace = read_deepeval_trace(agent(span("llm", "llm", input=llm_input, output="Hello there.")))
+    assert trace.turns_recorded is recorded
+
+
+def test_a_trace_with_no_llm_call_records_its_turns_as_far_as_it_goes():
+    trace = read_deepeval_trace(agent(span("tool", "search", input={"q": "x"}, output="found")))
+    assert trace.turns_recorded is True
+
+
+def test_one_llm_input_with_text_is_enough():
+    trace = read_deepeval_trace(agent(span("llm", "llm", input={"step": 1}, output="a"),
+                                      span("llm", "llm", input="Go on.", output="b")))
+    assert trace.turns_recorded is True
