@@ -93,7 +93,28 @@ def run_detectors(trace: Trace, settings: LoopSettings, evidence: Optional[Evide
     """The findings of every detector the settings turn on, in registry order."""
     evidence = evidence if evidence is not None and evidence.trace is trace else Evidence(trace)
     findings: list[Finding] = []
-    for detector in DETECTORS:
-        if detector.enabled(settings):
-            findings.extend(detector.run(trace, settings, evidence))
+    for detector in _enabled(settings):
+        findings.extend(detector.run(trace, settings, evidence))
     return findings
+
+
+# The detectors each settings turn on, with the registry they were picked from (a frozen settings
+# object is hashable, and a batch scores under one).
+_ENABLED: dict[LoopSettings, tuple[tuple[Detector, ...], tuple[Detector, ...]]] = {}
+
+
+def _enabled(settings: LoopSettings) -> tuple[Detector, ...]:
+    """The detectors `settings` turn on, in registry order, worked out once per settings."""
+    try:
+        registry, on = _ENABLED[settings]
+        if registry is DETECTORS:
+            return on
+    except KeyError:
+        pass
+    except TypeError:  # settings holding something unhashable (an embedder object): worked out each time
+        return tuple(detector for detector in DETECTORS if detector.enabled(settings))
+    on = tuple(detector for detector in DETECTORS if detector.enabled(settings))
+    if len(_ENABLED) >= 64:
+        _ENABLED.clear()
+    _ENABLED[settings] = (DETECTORS, on)
+    return on

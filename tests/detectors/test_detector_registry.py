@@ -74,3 +74,28 @@ def test_evidence_of_another_trace_is_not_used():
 def test_no_module_keeps_state_between_traces():
     # The news model used to be cached per thread; nothing module-level may hold a trace now.
     assert not [name for name, value in vars(_news).items() if type(value).__name__ == "_local"]
+
+
+class _UnhashableEmbedder:
+    """An embedder object with `__eq__` and no `__hash__`: settings holding it cannot be a dict key."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _UnhashableEmbedder)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        return [[1.0, 0.0] for _ in texts]
+
+
+@pytest.mark.parametrize("settings", [
+    pytest.param(LoopSettings(), id="the-defaults"),
+    pytest.param(LoopSettings(check_tool_repetition=False), id="a-signal-off"),
+    pytest.param(LoopSettings(embedder=_UnhashableEmbedder()), id="unhashable-settings-are-worked-out-each-time"),
+])
+def test_the_detectors_that_run_are_the_ones_the_settings_turn_on_every_time(settings):
+    from loopmetric.detectors import _enabled
+
+    expected = tuple(d for d in DETECTORS if d.enabled(settings))
+    assert _enabled(settings) == expected
+    assert _enabled(settings) == expected  # the second time, from what the first worked out
