@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric import detect_loops, read_deepeval_trace
+from loopmetric import detect_loops
 from tests._traces import agent, span
 
 VERIFY = "THOUGHT: Now I verify the change was applied to line 97.\n\n```bash\nsed -n '97p' django/core/validators.py\n```"
@@ -82,29 +82,3 @@ def test_an_action_written_in_a_reply_no_one_recorded_answering(trace, expected)
 ])
 def test_replies_in_a_row_when_turns_are_not_recorded(trace, expected):
     assert patterns(trace) == expected
-
-
-@pytest.mark.parametrize(("llm_input", "recorded"), [
-    pytest.param({"step": 3}, False, id="a-step-counter"),
-    pytest.param(None, False, id="no-input"),
-    pytest.param({}, False, id="an-empty-mapping"),
-    pytest.param("   ", False, id="blank-text"),
-    pytest.param({"prompt": "Go on."}, True, id="a-prompt-in-a-mapping"),
-    pytest.param("Go on.", True, id="text"),
-    pytest.param([{"role": "user", "content": "Go on."}], True, id="messages"),
-    pytest.param({"messages": [{"role": "user", "content": "Go on."}]}, True, id="messages-in-a-mapping"),
-])
-def test_the_reader_says_whether_the_llm_inputs_record_what_the_model_was_told(llm_input, recorded):
-    trace = read_deepeval_trace(agent(span("llm", "llm", input=llm_input, output="Hello there.")))
-    assert trace.turns_recorded is recorded
-
-
-def test_a_trace_with_no_llm_call_records_its_turns_as_far_as_it_goes():
-    trace = read_deepeval_trace(agent(span("tool", "search", input={"q": "x"}, output="found")))
-    assert trace.turns_recorded is True
-
-
-def test_one_llm_input_with_text_is_enough():
-    trace = read_deepeval_trace(agent(span("llm", "llm", input={"step": 1}, output="a"),
-                                      span("llm", "llm", input="Go on.", output="b")))
-    assert trace.turns_recorded is True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import pytest
 
 from loopmetric import TraceReadError, read_deepeval_trace
@@ -178,3 +180,38 @@ def test_a_trace_is_named_after_its_root_span_only_when_that_name_is_text(root_n
     assert read_deepeval_trace(trace).name == named
     assert detect_loops(trace).trace_name == named  # the report's name of the trace
     assert read_deepeval_trace(trace, name="run-7.json").name == "run-7.json"  # a name given wins
+
+
+# -- whether the LLM inputs record what the model was told (`Trace.turns_recorded`) ----------------------
+
+@pytest.mark.parametrize(("llm_input", "recorded"), [
+    pytest.param({"step": 3}, False, id="a-step-counter"),
+    pytest.param(None, False, id="no-input"),
+    pytest.param({}, False, id="an-empty-mapping"),
+    pytest.param("   ", False, id="blank-text"),
+    pytest.param({"prompt": "Go on."}, True, id="a-prompt-in-a-mapping"),
+    pytest.param("Go on.", True, id="text"),
+    pytest.param([{"role": "user", "content": "Go on."}], True, id="messages"),
+    pytest.param({"messages": [{"role": "user", "content": "Go on."}]}, True, id="messages-in-a-mapping"),
+    pytest.param({"step": 3, "messages": []}, False, id="an-empty-message-list"),
+    pytest.param({"step": 2.5, "seed": None}, False, id="numbers-and-null"),
+    pytest.param({"step": 3, "text": "Go on."}, True, id="text-beside-a-counter"),
+    pytest.param({"step": 3, "text": " \n"}, False, id="blank-text-beside-a-counter"),
+    pytest.param(MappingProxyType({"prompt": "Go on."}), True, id="a-mapping-that-is-not-a-dict"),
+    pytest.param(MappingProxyType({"step": 3}), False, id="twin-a-mapping-of-a-counter"),
+    pytest.param(("Go on.",), True, id="a-tuple-of-messages"),
+])
+def test_the_reader_says_whether_the_llm_inputs_record_what_the_model_was_told(llm_input, recorded):
+    trace = read_deepeval_trace(agent(span("llm", "llm", input=llm_input, output="Hello there.")))
+    assert trace.turns_recorded is recorded
+
+
+def test_a_trace_with_no_llm_call_records_its_turns_as_far_as_it_goes():
+    trace = read_deepeval_trace(agent(span("tool", "search", input={"q": "x"}, output="found")))
+    assert trace.turns_recorded is True
+
+
+def test_one_llm_input_with_text_is_enough():
+    trace = read_deepeval_trace(agent(span("llm", "llm", input={"step": 1}, output="a"),
+                                      span("llm", "llm", input="Go on.", output="b")))
+    assert trace.turns_recorded is True
