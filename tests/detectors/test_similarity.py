@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loopmetric import detect_loops
-from loopmetric.detectors._similarity import Words, content_words, similarity
+from loopmetric.detectors._similarity import Words, _only_words_and_spaces, content_words, similarity
 from tests._traces import agent, llm
 
 
@@ -24,6 +24,9 @@ from tests._traces import agent, llm
                  id="a-bigram-met-twice-is-one"),
     pytest.param("run the run of my run", "run run run", {("run", "run")}, id="stop-words-between-make-no-gap"),
     pytest.param("our plan_b x_y to a_", "plan_b x_y", {("plan_b", "x_y")}, id="underscores-are-word-characters"),
+    pytest.param("café crème brûlée", "café crème brûlée", {("café", "crème"), ("crème", "brûlée")},
+                 id="non-ascii-words"),
+    pytest.param("café, crème!", "café crème", {("café", "crème")}, id="non-ascii-with-punctuation"),
 ])
 def test_content_words(text, joined, bigrams):
     words = content_words(text)
@@ -111,3 +114,21 @@ def test_a_repeated_reply_reports_the_larger_of_jaccard_and_ratio():
     messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": t} for i, t in enumerate(turns)]
     (finding,) = [f for f in detect_loops(read_chat_messages(messages)).findings if f.pattern == "repeated_reply"]
     assert finding.similarity == round(RATIO, 4)
+
+
+@pytest.mark.parametrize(("text", "only"), [
+    pytest.param("alpha beta", True, id="words-and-a-space"),
+    pytest.param("plan_b x_y", True, id="underscores"),
+    pytest.param("XX", True, id="letters-alone"),
+    pytest.param("a-b", False, id="a-hyphen"),
+    pytest.param(" ", False, id="a-space-alone-holds-no-word"),
+    pytest.param("", False, id="empty"),
+    pytest.param("café crème", True, id="non-ascii-words"),
+    pytest.param("café-crème", False, id="non-ascii-with-a-hyphen"),
+])
+def test_only_words_and_spaces_chooses_the_fast_split(text, only):
+    """Whether a text holds only word characters and spaces (then `str.split` finds its words): ASCII
+    checked as bytes, the rest as text, both as `text.replace(" ", "").replace("_", "").isalnum()`."""
+    assert _only_words_and_spaces(text) is only
+    assert text.replace(" ", "").replace("_", "").isalnum() is only
+
