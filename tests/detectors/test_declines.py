@@ -43,6 +43,9 @@ def test_what_reads_as_declining(phrase, declining):
     pytest.param("NO EXCEPTIONS", True, id="upper-case-no-exceptions"),
     pytest.param("Can\tNot", False, id="a-tab-is-no-space-of-the-pattern"),
     pytest.param("No  way to do it", False, id="two-spaces-are-not-one"),
+    pytest.param("Sorry, I cannot.", True, id="cannot-at-the-end"),
+    pytest.param("That, I can't.", True, id="cant-at-the-end"),
+    pytest.param("Our policy doesn’t permit it", True, id="a-curly-nt-alone"),
 ])
 def test_the_cheap_check_agrees_with_the_pattern_whatever_the_case_or_spacing(text, declining):
     assert declines(text) is declining

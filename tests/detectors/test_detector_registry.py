@@ -99,3 +99,12 @@ def test_the_detectors_that_run_are_the_ones_the_settings_turn_on_every_time(set
     expected = tuple(d for d in DETECTORS if d.enabled(settings))
     assert _enabled(settings) == expected
     assert _enabled(settings) == expected  # the second time, from what the first worked out
+
+
+def test_a_registry_replaced_is_noticed(monkeypatch):
+    from loopmetric import detectors
+
+    settings = LoopSettings()
+    assert detectors._enabled(settings) == tuple(d for d in DETECTORS if d.enabled(settings))
+    monkeypatch.setattr(detectors, "DETECTORS", DETECTORS[:2])
+    assert detectors._enabled(settings) == DETECTORS[:2]

@@ -125,6 +125,7 @@ def test_a_repeated_reply_reports_the_larger_of_jaccard_and_ratio():
     pytest.param("", False, id="empty"),
     pytest.param("café crème", True, id="non-ascii-words"),
     pytest.param("café-crème", False, id="non-ascii-with-a-hyphen"),
+    pytest.param("naïve_plan b", True, id="non-ascii-with-an-underscore"),
 ])
 def test_only_words_and_spaces_chooses_the_fast_split(text, only):
     """Whether a text holds only word characters and spaces (then `str.split` finds its words): ASCII

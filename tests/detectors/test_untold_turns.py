@@ -65,6 +65,17 @@ def patterns(trace: dict) -> list[str]:
                  id="a-note-to-self-between-changes-nothing"),
     pytest.param(told(VERIFY, EDITS[0], VERIFY, EDITS[1], VERIFY, EDITS[2], VERIFY), ["repeated_text"],
                  id="inputs-recorded-and-no-answer-between-so-no-action-ran"),
+    pytest.param(counted(*[f"Thought: I still need the population.\nAction: {verb}[Tokyo population 2020]"
+                           for verb in ("search", "lookup", "search", "search")]), [],
+                 id="an-action-of-another-name-on-the-same-input-is-new"),
+    pytest.param(counted(*[f"Thought: I still need the population.\nAction: {verb}[Tokyo population 2020]"
+                           for verb in ("search", "lookup", "search", "lookup", "search")]), ["reasoning_stagnation"],
+                 id="twin-both-written-before-they-cycle"),
+    pytest.param(counted(*[f"THOUGHT: Now I verify the change was applied to line 97.\n\n```bash\n{command}\n```"
+                           for command in ("sed -n '97p' django/core/validators.py",
+                                           "sed -n '97p' django/core/validators.py | cat",
+                                           "sed -n '97p' django/core/validators.py")]), ["reasoning_stagnation"],
+                 id="the-same-action-lightly-reworded-is-written-again"),
 ])
 def test_an_action_written_in_a_reply_no_one_recorded_answering(trace, expected):
     assert patterns(trace) == expected
