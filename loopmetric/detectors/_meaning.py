@@ -114,12 +114,12 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     tools = 0
     previous = 0
     for index, text in zip(replies, texts):
-        told = {fact.rstrip(".") for fact in _FACT.findall(text)}  # the reply's own, then the other side's
+        told = _facts(text)  # the reply's own, then the other side's
         for step in steps[previous:index]:
             if step.kind == "tool":
                 tools += 1
             elif step.kind == "input":
-                told.update(fact.rstrip(".") for fact in _FACT.findall(step.text))  # "ZX91Q." is "ZX91Q"
+                told |= _facts(step.text)
         news.append(bool(told - facts))
         facts |= told
         tool_before.append(tools)
@@ -140,6 +140,12 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
             findings.append(_finding(steps, [replies[p] for p in chain], min(s for _, s in best)))
         chain, best = [], []
     return tuple(findings)
+
+
+def _facts(text: str) -> set[str]:
+    """The facts a text tells (`_FACT`: tokens with a digit, e-mail addresses), a sentence's full
+    stop dropped ("ZX91Q." is "ZX91Q")."""
+    return {fact.rstrip(".") for fact in _FACT.findall(text)}
 
 
 def _repeats(k: int, vectors, news: list[bool], tool_before: list[int], declining: list[bool],

@@ -654,3 +654,15 @@ def test_a_reworded_instruction_finding_names_its_steps_and_tool():
     assert finding.steps == tuple(c.step for c in trace.tool_calls)
     assert finding.message.startswith("Tool 'WebSurfer' was given 5 instructions in a row of the same meaning")
     assert finding.tools == ("WebSurfer",) and finding.similarity == 1.0
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    pytest.param("My booking is ZX91Q.", {"ZX91Q"}, id="an-id-its-full-stop-dropped"),
+    pytest.param("Write to ana@example.com, or call 555-0199", {"ana@example.com", "555-0199"},
+                 id="an-e-mail-address-and-a-number"),
+    pytest.param("No facts in these words at all", set(), id="twin-words-alone"),
+])
+def test_the_facts_a_text_tells(text, facts):
+    from loopmetric.detectors._meaning import _facts
+
+    assert _facts(text) == facts
