@@ -21,9 +21,7 @@ the syntax names it (the tag, the ReAct verb, the code block's language).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
-
-from typing import Any
+from typing import Any, NamedTuple, Optional
 
 from ._deep_json import raw_decode
 

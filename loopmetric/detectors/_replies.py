@@ -65,7 +65,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
                        and declines(earlier.text, folded=earlier.normalized))
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
-            if value is not None and value < 1.0 and _answers_input(trace, earlier, reply, vocabulary):
+            if value is not None and value < 1.0 and _answers_input(trace, earlier, reply, vocabulary, contents):
                 value = None
             if value is not None:
                 chain.append((reply, value, refusal))
@@ -88,7 +88,8 @@ def _in_a_row(earlier: LlmOutput, later: LlmOutput) -> bool:
     return later.step == earlier.step + 1 and find_text_action(earlier.text) is None
 
 
-def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Vocabulary") -> bool:
+def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Vocabulary",
+                   contents: "_Contents") -> bool:
     """Whether the reply took up a specific fact it was just told: a word the previous
     reply had not, written in the input between them as a name, number or id would be
     (capitals or digits), that nobody had said before that input ("Now Rome." ->
@@ -101,12 +102,13 @@ def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabular
         told |= _words(" ".join(w for w in text.split() if not w.islower()).casefold())
     if not told:  # (replies to turns that were not recorded, or named nothing)
         return False
-    new = _words(later.normalized) - _words(earlier.normalized)
+    # (A link below 1.0 rests on both replies' content words, already read: `_same`, `_same_refusal`.)
+    new = set(contents.of(later).words) - set(contents.of(earlier).words)  # type: ignore[union-attr]
     return bool((new & told) - vocabulary.before(earlier.step))
 
 
 def _words(text: str) -> set[str]:
-    return set(content_words(text).joined.split())
+    return set(content_words(text).words)
 
 
 class _Vocabulary:
@@ -147,7 +149,7 @@ def _same_refusal(earlier: LlmOutput, reply: LlmOutput, contents: "_Contents") -
     pair = contents.pair(earlier, reply)
     if pair is None:
         return None
-    a, b = set(pair[1].joined.split()), set(pair[0].joined.split())
+    a, b = set(pair[1].words), set(pair[0].words)
     value = len(a & b) / len(a | b)
     return value if value >= _REFUSAL_SIMILARITY else None
 

@@ -83,14 +83,13 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
     min_words = settings.min_similarity_words
     untold = not trace.turns_recorded
     written = _Written(cutoff)  # the unanswered actions replies wrote so far
-    # The last output with text when nothing was recorded after it (in a recording that does
-    # not say what the model was told), and the action it wrote once read (_UNREAD: not yet).
+    # The last output with text (in a recording that does not say what the model was told), and
+    # the action it wrote once read (_UNREAD: not yet); read only when nothing was recorded after it.
     previous: Optional[LlmOutput] = None
     previous_action: Any = _UNREAD
     for step in trace.steps:
         if step.kind != "llm":
             pending.append((step.call, step.outcome) if step.kind == "tool" else ("input", step.fingerprint))
-            previous = None
             continue
         if not step.has_text:  # (without normalizing: most outputs are never compared)
             continue
