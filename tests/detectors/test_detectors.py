@@ -17,6 +17,7 @@ from loopmetric.detectors import (
     detect_revisited_calls,
     detect_similar_attempts,
 )
+from tests._texts import REFUSAL, RESTATED
 from tests._traces import agent, llm, span, tool
 
 DEFAULT = LoopSettings()
@@ -275,16 +276,6 @@ def chat(*turns: str) -> dict:
     return [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(turns)]
 
 
-REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
-# One refusal restated: each declines and names the same things (insurance, reservation), in other words.
-RESTATED = [
-    "I understand your concern, but travel insurance cannot be added to an existing reservation after booking.",
-    "Unfortunately, I am unable to add travel insurance to your existing reservation due to policy restrictions.",
-    "I understand the importance of insurance for your trip. However, I am unable to add insurance to your "
-    "existing reservation.",
-    "I understand your frustration, but due to the policies in place travel insurance is not allowed on your "
-    "reservation once it is booked.",
-]
 PRESSING = ["Can you please double-check? I really want the insurance.", "Is there anything else you can do?",
             "Please, there must be another way.", "Are you sure there is nothing else?"]
 # Declines of four different requests: no content word in common.

@@ -11,10 +11,10 @@ from loopmetric.detectors import (
     detect_similar_attempts,
 )
 from loopmetric.readers._builder import TraceBuilder
+from tests._texts import REFUSAL
 from tests._traces import agent, tool
 
 DEFAULT = LoopSettings()
-REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
 
 
 def chat(*turns: str) -> list[dict]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from loopmetric import detect_loops
+from tests._texts import RESTATED
 from tests._traces import agent, span
 
 VERIFY = "THOUGHT: Now I verify the change was applied to line 97.\n\n```bash\nsed -n '97p' django/core/validators.py\n```"
@@ -21,16 +22,6 @@ EDITS = [  # three different changes, each written once
 ]
 NOTE = ("Action: think[The item is not what I want, so I will go back to the results and check the next "
         "one in the list before I decide anything.]")
-REFUSAL = "I'm sorry, but travel insurance cannot be refunded once purchased. Is there anything else I can help with?"
-# One refusal restated four ways (as in `test_detectors.RESTATED`): too reworded for a text loop.
-RESTATED = [
-    "I understand your concern, but travel insurance cannot be added to an existing reservation after booking.",
-    "Unfortunately, I am unable to add travel insurance to your existing reservation due to policy restrictions.",
-    "I understand the importance of insurance for your trip. However, I am unable to add insurance to your "
-    "existing reservation.",
-    "I understand your frustration, but due to the policies in place travel insurance is not allowed on your "
-    "reservation once it is booked.",
-]
 
 
 def counted(*replies: str) -> dict:
