@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, Optional
 
 from ._deep_json import raw_decode
 
-__all__ = ["TextAction", "find_text_action"]
+__all__ = ["TextAction", "count_text_actions", "find_text_action"]
 
 
 class TextAction(NamedTuple):
@@ -84,6 +84,20 @@ def find_text_action(text: str) -> Optional[TextAction]:
         if named is not None:
             return TextAction(named[0], named[1], "json", '{"action": "%s"}' % named[0])
     return None
+
+
+def count_text_actions(text: str) -> int:
+    """How many action blocks a reply's text writes: tagged blocks (a tag that holds
+    reasoning, `<thought>`, is no action) and fenced code blocks. Two where a harness
+    takes exactly one is a reply the harness may refuse whatever the actions."""
+    if not text or len(text) > _MAX_TEXT:
+        return 0
+    count = 0
+    if "<" in text and "</" in text:
+        count += sum(1 for tag, _ in _TAGGED.findall(text) if tag.lower() not in _REASONING_TAGS)
+    if "`" in text and "```" in text:
+        count += len(_FENCED.findall(text))
+    return count
 
 
 def _react(text: str) -> Optional[TextAction]:

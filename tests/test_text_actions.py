@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric._text_actions import find_text_action
+from loopmetric._text_actions import count_text_actions, find_text_action
 
 
 def text_action(text: str):
@@ -67,3 +67,20 @@ def test_a_reply_up_to_200000_characters_is_searched_for_an_action(size, found):
 def test_a_text_action_says_how_it_was_written(text, syntax, written):
     found = find_text_action(text)
     assert (found.syntax, found.written) == (syntax, written)
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    pytest.param("", 0, id="nothing"),
+    pytest.param("I will look in the cabinet.", 0, id="prose"),
+    pytest.param("<thought>look</thought>", 0, id="a-thought-alone"),
+    pytest.param("<thought>look</thought>\n<execute>print(1)</execute>", 1, id="a-thought-and-code"),
+    pytest.param("<think>a</think><reasoning>b</reasoning><plan>c</plan><execute>x</execute>", 1,
+                 id="three-kinds-of-reasoning-and-code"),
+    pytest.param("<execute>print(1)</execute>\n<solution>42</solution>", 2, id="code-and-an-answer"),
+    pytest.param("```bash\nls\n```", 1, id="one-fenced-block"),
+    pytest.param("```bash\nls\n```\nthen\n```bash\npwd\n```", 2, id="two-fenced-blocks"),
+    pytest.param("<Thought>a</Thought>```python\nx\n```", 1, id="a-capitalised-thought-and-a-fence"),
+    pytest.param("<execute>" + "x" * 200_001 + "</execute>", 0, id="over-200000-characters-is-not-read"),
+])
+def test_count_text_actions(text, count):
+    assert count_text_actions(text) == count

@@ -24,13 +24,13 @@ result instead. Found by structure, never by the feedback's words.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from .._canonical import mask_error, mask_result
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
+from .._text_actions import count_text_actions
 from ._evidence import Evidence
 from ._similarity import Words, similarity
 
@@ -75,16 +75,6 @@ def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
-# Actions written into a reply's text: fenced code blocks and tagged blocks (`<execute>`).
-_FENCE = re.compile(r"^[ \t]*```", re.MULTILINE)
-_TAG = re.compile(r"<([A-Za-z][\w-]{0,39})>.*?</\1\s*>", re.DOTALL)
-
-
-def _written_actions(text: str) -> int:
-    """How many action blocks a reply's text writes (fenced or tagged)."""
-    return len(_FENCE.findall(text)) // 2 + (len(_TAG.findall(text)) if "</" in text else 0)
-
-
 def _feedback_findings(steps, threshold: int) -> list[Finding]:
     """Replies that each write several actions where the harness takes one, each
     answered (as the result of the action read from the text) by the same feedback."""
@@ -98,7 +88,7 @@ def _feedback_findings(steps, threshold: int) -> list[Finding]:
             continue
         call = steps[position + 1] if position + 1 < len(steps) else None
         if (call is None or call.kind != "tool" or call.result is None or call.call not in step.requests
-                or _written_actions(step.text) < 2):
+                or count_text_actions(step.text) < 2):
             findings.extend(_feedback_finding(chain, threshold))
             chain = []
             continue

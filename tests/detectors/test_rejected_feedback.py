@@ -172,3 +172,32 @@ def test_replies_writing_the_same_two_blocks_answered_alike_are_reported_once(fe
     messages = chat([same_two_actions(i) for i in range(4)], feedback)
     assert _rejections(read_chat_messages(messages)) == rejected
     assert [f.pattern for f in detect_loops(messages).findings] == patterns
+
+
+TAGGED_SYSTEM = ("You are an agent. Think inside <thought></thought>, then act with exactly one "
+                 "<execute>python code</execute> block, or answer with <solution>answer</solution>.")
+PLACES = ["cabinet 1", "toilet 1", "garbagecan 1", "countertop 1"]
+
+
+def thought_and_code(n: int) -> str:
+    return (f"<thought>\nThe soap may be in {PLACES[n]}.\n</thought>\n"
+            f"<execute>\nfor place in ['{PLACES[n]}']:\n    found = look(place)\n    if found: print(found)\n</execute>")
+
+
+def code_and_answer(n: int) -> str:
+    return f"<execute>\nprint(look('{PLACES[n]}'))\n</execute>\n<solution>{PLACES[n]}</solution>"
+
+
+@pytest.mark.parametrize(("reply", "found"), [
+    pytest.param(thought_and_code, [], id="a-thought-and-one-block-of-code-is-one-action"),
+    pytest.param(code_and_answer, [("rejected_output", 4)], id="twin-code-and-an-answer-are-two-actions"),
+])
+def test_a_tag_that_holds_reasoning_is_no_action(reply, found):
+    """The rule `readers._inference` reads actions by: a `<thought>` is the model's reasoning, so a
+    reply of a thought and one code block, answered by the harness's footer alone ("3 steps left":
+    the code printed nothing), wrote one action; code and an answer together are two."""
+    messages = [{"role": "system", "content": TAGGED_SYSTEM}, {"role": "user", "content": TASK}]
+    for n in range(4):
+        messages += [{"role": "assistant", "content": reply(n)},
+                     {"role": "user", "content": f"Observation:\nYou have {5 - n} steps left."}]
+    assert _rejections(read_chat_messages(messages)) == found
