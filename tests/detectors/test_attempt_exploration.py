@@ -350,3 +350,40 @@ def test_a_run_of_keyword_queries_that_ends_in_success_does_not_hide_a_later_one
                 tool("lookup", {"input": "offices"}, output="Observation 6: (Result 1 / 1) Offices in Florida."),
                 *[tool("find", {"input": w}, output="No results found") for w in ("based", "located", "placed", "sited")]]
     assert [(f.tools, f.count) for f in _similar(agent(*children))] == [(("find",), 4)]
+
+
+FOOTER = "You have {n} steps left and 2 chances to propose solution left."
+PLACES = ["cabinet 1", "sinkbasin 1", "toilet 1", "garbagecan 1", "countertop 1", "shelf 2"]
+
+
+def _observed(text: str, n: int) -> str:
+    return "Observation:\n" + (text + "\n" if text else "") + FOOTER.format(n=n)
+
+
+def _looks(places, output) -> list:
+    """Code run at each place, its result framed by the harness ("Observation:", the steps left)."""
+    return [tool("execute", {"code": f"found = look('{p}')\nif found: print(found)"}, output=_observed(output(i, p), 9 - i))
+            for i, p in enumerate(places)]
+
+
+SEEN = [f"On the {p}, you see a {thing} 1." for p, thing in zip(PLACES, ("mug", "sponge", "candle"))]
+
+
+@pytest.mark.parametrize(("children", "found"), [
+    pytest.param(_looks(PLACES[:3], lambda i, p: SEEN[i]) + _looks(PLACES[3:], lambda i, p: ""), [],
+                 id="code-printing-nothing-at-three-places-returns-the-footer-alone"),
+    pytest.param(_looks(PLACES[3:], lambda i, p: "") + _looks(PLACES[:3], lambda i, p: SEEN[i]), [],
+                 id="the-footer-alone-first-then-places-seen"),
+    pytest.param(_looks(PLACES[:3], lambda i, p: SEEN[i])
+                 + _looks(PLACES[3:], lambda i, p: "Nothing here matches what you are looking for, try another place."),
+                 [3], id="twin-the-same-sentence-of-its-own-at-three-places"),
+    # A frame is known by what it frames: three results of that text alone are the tool's result.
+    pytest.param(_looks(PLACES[:3], lambda i, p: ""), [3], id="twin-the-footer-alone-with-nothing-to-frame"),
+    pytest.param(_looks(PLACES[:2], lambda i, p: SEEN[i])
+                 + _looks(PLACES[2:], lambda i, p: "The whole kitchen is dark and you can see nothing at all here."),
+                 [4], id="twin-one-result-of-its-own-returned-again-for-most-of-the-run"),
+])
+def test_the_harness_footer_alone_says_nothing_about_the_attempt(children, found):
+    """A line the harness writes around results of different contents (first or last lines of half of
+    them) is the harness's: a result of nothing else is no "same result" of different attempts."""
+    assert [f.count for f in _similar(agent(*children))] == found
