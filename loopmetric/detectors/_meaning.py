@@ -55,6 +55,7 @@ from .._model import Trace
 from .._settings import LoopSettings
 from ._declines import declines
 from ._evidence import Evidence
+from ._facts import facts
 from ._near import only_argument
 
 __all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]
@@ -68,7 +69,6 @@ _PROSE = 0.7  # share of tokens that are plain words in an instruction (shell co
 _TITLE = 0.5  # share of capitalised tokens from which a text is a title (a product, an option), not prose
 _PLAIN_WORD = re.compile(r"[\"'(\[]*[A-Za-z][a-z]*(?:'[a-z]+)?[\"')\].,;:!?]*")
 _REFUSAL_CUTOFF = 0.35  # cosine from which two replies that decline, nothing new between, are one refusal
-_FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _LOCK = threading.Lock()
 _MODEL: list[Any] = []
@@ -110,18 +110,18 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     declining = [declines(text) for text in texts]
     news: list[bool] = []  # whether the other side's turn just before each reply, or the reply, told a new fact
     tool_before: list[int] = []  # tool steps up to each reply
-    facts: set[str] = set()
+    known: set[str] = set()
     tools = 0
     previous = 0
     for index, text in zip(replies, texts):
-        told = _facts(text)  # the reply's own, then the other side's
+        told = facts(text)  # the reply's own, then the other side's
         for step in steps[previous:index]:
             if step.kind == "tool":
                 tools += 1
             elif step.kind == "input":
-                told |= _facts(step.text)
-        news.append(bool(told - facts))
-        facts |= told
+                told |= facts(step.text)
+        news.append(bool(told - known))
+        known |= told
         tool_before.append(tools)
         previous = index
     findings = []
@@ -140,12 +140,6 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
             findings.append(_finding(steps, [replies[p] for p in chain], min(s for _, s in best)))
         chain, best = [], []
     return tuple(findings)
-
-
-def _facts(text: str) -> set[str]:
-    """The facts a text tells (`_FACT`: tokens with a digit, e-mail addresses), a sentence's full
-    stop dropped ("ZX91Q." is "ZX91Q")."""
-    return {fact.rstrip(".") for fact in _FACT.findall(text)}
 
 
 def _repeats(k: int, vectors, news: list[bool], tool_before: list[int], declining: list[bool],

@@ -27,6 +27,7 @@ from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence
+from ._facts import facts
 from ._similarity import Words, content_words, similarity
 
 __all__ = ["detect_repeated_replies"]
@@ -46,6 +47,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     contents = _Contents(settings.min_similarity_words)
     findings = []
     vocabulary = _Vocabulary(trace)
+    told = _Facts(trace)
     # A recording of an agent that calls tools and whose LLM inputs hold no text of what the model
     # was told (`Trace.turns_recorded`): such an agent's model is called again after a tool's result
     # or after a turn of the other side, so two replies in a row, no tool call between, had a turn
@@ -65,7 +67,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
                        and declines(earlier.text, folded=earlier.normalized))
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
-            if value is not None and value < 1.0 and _answers_input(trace, earlier, reply, vocabulary, contents):
+            if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents)
+                                                      or told.new_in(reply)):
                 value = None
             if value is not None:
                 chain.append((reply, value, refusal))
@@ -129,6 +132,30 @@ class _Vocabulary:
                 self._seen |= _words(text.casefold())
             self._upto += 1
         return self._seen
+
+
+class _Facts:
+    """The facts (`_facts.facts`) the conversation has told, in its inputs and the model's texts,
+    read once, step by step, as the scan moves forward."""
+
+    def __init__(self, trace: Trace) -> None:
+        self._steps = trace.steps
+        self._upto = 0
+        self._seen: set[str] = set()
+
+    def new_in(self, later: LlmOutput) -> bool:
+        """Whether reply `later` tells a fact nobody had told before it: the agent worked out or
+        found something new (another fare, total or date), which a reply restated does not
+        ("the same request or refusal by its key nouns and numbers")."""
+        told = facts(later.text)
+        if not told:
+            return False
+        while self._upto < later.step - 1:
+            step = self._steps[self._upto]
+            if step.kind != "tool":
+                self._seen |= facts(getattr(step, "text", "") or "")
+            self._upto += 1
+        return not told <= self._seen
 
 
 def _same(earlier: LlmOutput, step: LlmOutput, contents: "_Contents", cutoff: float) -> Optional[float]:

@@ -656,13 +656,27 @@ def test_a_reworded_instruction_finding_names_its_steps_and_tool():
     assert finding.tools == ("WebSurfer",) and finding.similarity == 1.0
 
 
-@pytest.mark.parametrize(("text", "facts"), [
-    pytest.param("My booking is ZX91Q.", {"ZX91Q"}, id="an-id-its-full-stop-dropped"),
-    pytest.param("Write to ana@example.com, or call 555-0199", {"ana@example.com", "555-0199"},
-                 id="an-e-mail-address-and-a-number"),
-    pytest.param("No facts in these words at all", set(), id="twin-words-alone"),
-])
-def test_the_facts_a_text_tells(text, facts):
-    from loopmetric.detectors._meaning import _facts
+FARE = ("I have checked the options for your trip. Upgrading both flights to business class would cost {a} in total, "
+        "and the fare difference paid with your credit card ending in 7447 would be {b}. Would you like to proceed?")
+ASKED = ["That is too much, what else is there?", "Still over my budget, anything cheaper?",
+         "Hmm, maybe another combination?", "What would that be then?"]
 
-    assert _facts(text) == facts
+
+@pytest.mark.parametrize(("amounts", "count"), [
+    pytest.param([("$1,240", "$620"), ("$980", "$490"), ("$760", "$380")], None,
+                 id="three-fares-worked-out-each-new"),
+    pytest.param([("$1,240", "$620"), ("$980", "$490"), ("$760", "$380"), ("$540", "$270")], None,
+                 id="four-fares-worked-out-each-new"),
+    pytest.param([("$1,240", "$620")] * 3, 3, id="twin-the-same-fare-three-times"),
+    # The second fare was news; the third and fourth only go back to fares already given.
+    pytest.param([("$1,240", "$620"), ("$980", "$490"), ("$1,240", "$620"), ("$980", "$490")], 3,
+                 id="twin-back-and-forth-between-fares-already-given"),
+])
+def test_a_reply_stating_a_number_nobody_stated_is_no_repeat(amounts, count):
+    """Replies alike in words that each state figures nobody in the conversation stated before (another
+    fare worked out) tell something new; the same figures again, or figures already given, do not."""
+    messages = [{"role": "user", "content": "I want to upgrade my trip but keep it under my budget."}]
+    for (a, b), asked in zip(amounts, ASKED):
+        messages += [{"role": "assistant", "content": FARE.format(a=a, b=b)}, {"role": "user", "content": asked}]
+    found = [f for f in detect_loops(messages).findings if f.pattern == "repeated_reply"]
+    assert [f.count for f in found] == ([count] if count else [])

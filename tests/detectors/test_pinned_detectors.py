@@ -44,9 +44,9 @@ def replies(messages) -> list[tuple[str, int]]:
     pytest.param(chat("Refund my insurance.", REFUSAL, "my booking is zx91q.",
                       REFUSAL.replace("Is there", "Booking zx91q has none. Is there"), "Please?", REFUSAL),
                  [("repeated_reply", 3)], id="a-lower-case-word-taken-up-is-an-echo"),
-    # The reply takes up a word of its own that no input between said.
+    # The reply takes up a word of its own that no input between said (no fact: a number would be one).
     pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?",
-                      REFUSAL.replace("Is there", "Policy QX77 says so. Is there"), "Please?", REFUSAL),
+                      REFUSAL.replace("Is there", "Policy QUIXOTE says so. Is there"), "Please?", REFUSAL),
                  [("repeated_reply", 3)], id="a-new-word-nobody-said-answers-nothing"),
 ])
 def test_a_reply_answers_the_input_only_with_a_new_specific_word_it_was_just_told(messages, expected):
