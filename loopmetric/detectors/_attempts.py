@@ -54,8 +54,7 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
     for name, run in model.runs("tool", window):  # the same result, nothing new between
         chain: list[int] = []
         for index in run + [-1]:
-            if (index >= 0 and chain and model.same_as_previous[index] and model.kinds[index] is None
-                    and not model.says_nothing(index)):
+            if index >= 0 and chain and model.same_as_previous[index] and model.kinds[index] is None:
                 chain.append(index)
                 continue
             findings.extend(_finding(model, name, chain, threshold))

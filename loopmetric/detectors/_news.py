@@ -213,47 +213,10 @@ def failure_kind(call: ToolCall) -> Optional[str]:
     return " / ".join(part for part in parts if part)
 
 
-_BOILERPLATE_RESULTS = 3  # results with nothing else in common a line must frame to be the harness's
-_EDGE_LINES = 2  # lines at each end of a result that may be the harness's
-
-
-def _boilerplate(calls: list[ToolCall]) -> frozenset[str]:
-    """Lines (numbers masked, as `info_units` masks them) the harness writes around results
-    ("Observation:", "You have 3 steps left", an editor's "[File: a.py (# lines total)]"): each
-    is among the first or last `_EDGE_LINES` lines of at least half of the run's results, and
-    frames `_BOILERPLATE_RESULTS` results whose other lines (those that frame no half of the
-    results) are there and have none in common. What a result holds is its own, however often it
-    is returned: a loop's lines, or one short result returned again and again, are never the harness's."""
-    framed: list[tuple[frozenset[str], frozenset[str]]] = []  # (edge lines, all lines) of each result
-    for call in calls:
-        if not call.result:
-            continue
-        lines = [_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line
-                 for line in (line.rstrip() for line in call.result.splitlines()[:_MAX_LINES]) if line]
-        framed.append((frozenset(lines[:_EDGE_LINES] + lines[-_EDGE_LINES:]), frozenset(lines)))
-    counts: dict[str, int] = {}
-    for edges, _ in framed:
-        for line in edges:
-            counts[line] = counts.get(line, 0) + 1
-    common = frozenset(line for line, count in counts.items()
-                       if 2 * count >= len(framed) and count >= _BOILERPLATE_RESULTS)
-    found = []
-    for line in common:
-        kept: list[frozenset[str]] = []  # the other lines of results it frames, sharing none
-        for edges, lines in framed:
-            rest = lines - common
-            if line in edges and rest and all(rest.isdisjoint(other) for other in kept):
-                kept.append(rest)
-                if len(kept) == _BOILERPLATE_RESULTS:
-                    found.append(line)
-                    break
-    return frozenset(found)
-
-
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes", "_boilerplate")
+    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -264,7 +227,6 @@ class Progress:
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
-        self._boilerplate: Optional[frozenset[str]] = None  # read on demand: `says_nothing`
         seen_units: set[str] = set()  # every line any result has shown, counters masked
         seen_lines: set[str] = set()  # ... and as shown, numbers kept
         made: set[str] = set()
@@ -337,17 +299,6 @@ class Progress:
         if len(second.result.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS:
             return False
         return first.outcome == second.outcome or units_a == units
-
-    def says_nothing(self, index: int) -> bool:
-        """Whether call `index` returned nothing of its own: its lines, but for the ones the
-        harness writes around every result (`_boilerplate`: "Observation:", "You have 3 steps
-        left"), hold at most `_SUBSTANTIAL_WORDS` words. Code that prints nothing, at one place
-        and then at another, returns the same footer: that says nothing about whether the two
-        were the same attempt."""
-        if self._boilerplate is None:
-            self._boilerplate = _boilerplate(self.calls)
-        own = info_units(self.calls[index].result) - self._boilerplate
-        return sum(len(unit.split()) for unit in own) <= _SUBSTANTIAL_WORDS
 
     def quiet_between(self, earlier: int, later: int) -> bool:
         """Nothing new happened after call `earlier` and before call `later`."""

@@ -8,8 +8,7 @@ import pytest
 
 from loopmetric import detect_loops, read_chat_messages, read_deepeval_trace
 from loopmetric._model import ToolCall
-from loopmetric.detectors._news import (_FAILURE_WORDS, Progress, _boilerplate, _reports_failure, failure_kind,
-                                        info_units)
+from loopmetric.detectors._news import _FAILURE_WORDS, Progress, _reports_failure, failure_kind, info_units
 from tests._traces import agent, tool
 
 
@@ -243,27 +242,3 @@ def test_the_same_note_after_each_new_item_is_comparing_items(children, loop):
     """Each item page repeats lines of the list that named it; opening one the run had not opened is still a
     new place, so the same short note after each is comparing items, not a loop."""
     assert detect_loops(agent(*children)).success is not loop
-
-
-def _calls(*results) -> list:
-    return [call({"n": n}, result) for n, result in enumerate(results)]
-
-
-_VIEW = "[File: /repo/a.py (1{n} lines total)]\n(2{n} more lines above)\n" + "\n".join(
-    f"{n}: line {n} of the file" for n in range(30, 36)) + "\n(7{n} more lines below)"
-
-
-@pytest.mark.parametrize(("results", "expected"), [
-    pytest.param(["Observation:\nOn the desk you see a pen.\n3 steps left.", "Observation:\nThe drawer is open.\n2 steps left.",
-                  "Observation:\nYou pick up the pen.\n1 steps left.", "Observation:\n0 steps left."],
-                 {"Observation:", "# steps left."}, id="a-label-and-a-countdown-framing-different-contents"),
-    pytest.param(["Observation:\nThe desk is empty.\n3 steps left."] * 4, set(), id="one-result-returned-again"),
-    pytest.param(["Observation:\nOn the desk you see a pen.\n3 steps left.", "Observation:\nThe drawer is open.\n2 steps left.",
-                  "Observation:\n1 steps left.", "Observation:\n0 steps left."], set(),
-                 id="two-contents-are-not-enough-to-tell-a-frame"),
-    pytest.param([_VIEW.format(n=n) for n in range(5)], set(), id="an-editor-view-after-each-edit-is-the-file"),
-    pytest.param(["Observation:\nA.\n3 left", "Observation:\nB.\n2 left", "Observation:\nC.\n1 left",
-                  "x", "y", "z", "w", "v"], set(), id="a-frame-of-fewer-than-half-the-results"),
-])
-def test_the_lines_the_harness_writes_around_results(results, expected):
-    assert set(_boilerplate(_calls(*results))) == expected
