@@ -70,12 +70,17 @@ def is_openai_agents(data: Any) -> bool:
 
 
 def _items(data: Any) -> list[Mapping[str, Any]]:
+    """Every trace and span object in `data`, in order, each container walked once: a list that
+    holds itself (objects built in memory can) is read once, never walked for ever."""
     out: list[Mapping[str, Any]] = []
     pending = [parse_text(data, many=True)]
+    walked: set[int] = set()
     while pending:
         node = _live(pending.pop())
         if isinstance(node, (list, tuple)):
-            pending.extend(reversed(node))
+            if id(node) not in walked:
+                walked.add(id(node))
+                pending.extend(reversed(node))
             continue
         m = as_mapping(node)
         if m is None:

@@ -308,3 +308,44 @@ def test_failures_are_told_apart_by_the_tools_own_message(messages, repeated):
         tool(f"t{i}", i + 1, error={"message": GENERIC, "data": {"error": text}}) for i, text in enumerate(messages)]
     report = detect_loops(spans)
     assert ("repeated_error" in {f.pattern for f in report.findings}) is repeated
+
+
+def _holding_itself(items: list) -> list:
+    held = list(items)
+    held.append(held)
+    return held
+
+
+def _batch_holding_itself(items: list) -> dict:
+    batch: dict = {"data": list(items)}
+    batch["data"].append(batch)
+    return batch
+
+
+def _bounded(function, *args):
+    """`function(*args)`, stopped with an error after 30 s (pytest-timeout is not installed here)."""
+    import signal
+
+    def stop(*_):
+        raise TimeoutError("still walking after 30 s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(30)
+    try:
+        return function(*args)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("shape", [
+    pytest.param(_holding_itself, id="a-list-holding-itself"),
+    pytest.param(_batch_holding_itself, id="a-batch-whose-data-holds-the-batch"),
+])
+def test_spans_built_in_memory_that_hold_themselves_are_read_once(runs, shape):
+    """Objects built in memory can hold themselves; each list is walked once, in a bounded time,
+    and gives the report of the spans it holds (never a hang: found by `benchmarks.report_identity`)."""
+    items = runs["looping"]
+    expected = detect_loops(items)
+    report = _bounded(detect_loops, shape(items))
+    assert (report.score, evidence(report)) == (expected.score, evidence(expected))
