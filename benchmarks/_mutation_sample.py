@@ -45,7 +45,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -876,7 +876,7 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
                    pinned: Optional[dict[str, str]] = None) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
-    change touched, beside the sample over every module. Writes `mutation_functions.md`;
+    change touched, beside the sample over every module. Writes `mutation_functions_<rev>.md`;
     `explained` maps a surviving mutant's id to why it is equivalent; `pinned`, a survivor
     of `rev` to the later test that kills it (put back by hand on the later tree and seen to fail)."""
     from ._common import markdown_table
@@ -890,7 +890,7 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         wanted[rel].add(function)
     tree = snapshot(rev)  # the mutants are made of the tree they are run on
     chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
-    progress = out / "mutation_functions.jsonl"  # one line per mutant run: a stopped run goes on from it
+    progress = out / f"mutation_functions_{rev}.jsonl"  # one line per mutant run: a stopped run goes on from it
     done = load_progress(progress) if progress.exists() else {}
     todo = [m for m in chosen if m.id not in done]
     results = dict(done)
@@ -929,9 +929,20 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         *( [markdown_table(["mutant", "change", "verdict"], rows), ""] if rows else []),
     ])
     out.mkdir(parents=True, exist_ok=True)
-    (out / "mutation_functions.md").write_text(text)
+    (out / f"mutation_functions_{rev}.md").write_text(text)
     print(text)
     return text
+
+
+class FunctionRun(NamedTuple):
+    """One `--functions` run: the functions a change touched, mutated on the tree of its commit
+    (mutant ids number each module's mutants on that tree, so each run keeps its own verdicts):
+    the survivors no test can kill, each with the reason, and the survivors killed by tests added
+    after that commit, each with the test."""
+
+    targets: tuple[str, ...]
+    equivalent: dict[str, str]
+    pinned: dict[str, str]
 
 
 # The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
@@ -1011,4 +1022,24 @@ PINNED_IN_FUNCTIONS: dict[str, str] = {
     **{f"loopmetric.detectors._similarity:{n}": _SPLIT for n in (33, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 48)},
     "loopmetric.detectors:15": "tests/detectors/test_detector_registry.py::test_a_registry_replaced_is_noticed",
     **{f"loopmetric._text_actions:{n}": "tests/test_text_actions.py::test_text_action" for n in (152, 153, 154, 155, 156)},
+}
+
+
+# The functions touched by the session of 2026-12-05 (fourth): the actions a reply writes, facts in
+# replies, spans that hold themselves; and functions of the session before left out of its run.
+ISSUE_29_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
+                      "loopmetric/detectors/_rejections.py::_feedback_findings",
+                      "loopmetric/detectors/_replies.py::new_in",
+                      "loopmetric/detectors/_replies.py::detect_repeated_replies",
+                      "loopmetric/detectors/_facts.py::facts",
+                      "loopmetric/readers/_openai_agents.py::_items",
+                      "loopmetric/detectors/_news.py::failure_kind",
+                      "loopmetric/detectors/_similarity.py::__init__")
+EQUIVALENT_IN_ISSUE_29: dict[str, str] = {}
+PINNED_IN_ISSUE_29: dict[str, str] = {}
+
+# Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
+FUNCTION_RUNS: dict[str, FunctionRun] = {
+    "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
+    "REV29": FunctionRun(ISSUE_29_FUNCTIONS, EQUIVALENT_IN_ISSUE_29, PINNED_IN_ISSUE_29),
 }

@@ -373,13 +373,18 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--min-timeout", type=float, default=30.0, help="with --sample: seconds")
     parser.add_argument("--part", default="0/1", metavar="K/N", help="with --sample: every N-th mutant not run yet")
     parser.add_argument("--functions", nargs="*", metavar="PATH::FUNCTION",
-                        help="every mutant of these functions (none given: the ones the last change touched)")
+                        help="every mutant of these functions (none given: the last recorded run's, on its commit)")
     args = parser.parse_args(argv)
     if args.functions is not None:
-        from ._mutation_sample import CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS, functions_main
+        from ._mutation_sample import FUNCTION_RUNS, functions_main
 
-        functions_main(args.functions or list(CHANGED_FUNCTIONS), args.rev, args.out, EQUIVALENT_IN_FUNCTIONS,
-                       PINNED_IN_FUNCTIONS)
+        rev = args.rev if args.functions or args.rev != "HEAD" else list(FUNCTION_RUNS)[-1]
+        known = FUNCTION_RUNS.get(rev)
+        targets = args.functions or (list(known.targets) if known else [])
+        if not targets:
+            raise SystemExit(f"Expected function names or a --rev of a recorded run ({', '.join(FUNCTION_RUNS)}), "
+                             f"but got --rev {rev}.")
+        functions_main(targets, rev, args.out, known.equivalent if known else {}, known.pinned if known else {})
         return
     if args.sample:
         from ._mutation_sample import sample_main
