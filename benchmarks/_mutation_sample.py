@@ -1041,5 +1041,5 @@ PINNED_IN_ISSUE_29: dict[str, str] = {}
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
-    "REV29": FunctionRun(ISSUE_29_FUNCTIONS, EQUIVALENT_IN_ISSUE_29, PINNED_IN_ISSUE_29),
+    "d756956": FunctionRun(ISSUE_29_FUNCTIONS, EQUIVALENT_IN_ISSUE_29, PINNED_IN_ISSUE_29),
 }
