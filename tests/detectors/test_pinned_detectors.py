@@ -53,6 +53,29 @@ def test_a_reply_answers_the_input_only_with_a_new_specific_word_it_was_just_tol
     assert replies(messages) == expected
 
 
+def two_turns(first: str, second: str, reply: str) -> list[dict]:
+    """A refusal, two turns of the user, `reply`, one more turn, the refusal again."""
+    return chat("Refund my insurance.", REFUSAL, first) + [
+        {"role": "user", "content": second}, {"role": "assistant", "content": reply},
+        {"role": "user", "content": "Please?"}, {"role": "assistant", "content": REFUSAL}]
+
+
+@pytest.mark.parametrize("messages, expected", [
+    # Two turns between the replies: the id told in the first is taken up after the second.
+    pytest.param(two_turns("My booking is ZX91Q.", "Please check.",
+                           REFUSAL.replace("Is there", "Booking ZX91Q has none. Is there")),
+                 [], id="takes-up-an-id-told-two-turns-back"),
+    pytest.param(two_turns("My booking is ZX91Q.", "Please check.",
+                           REFUSAL.replace("Is there", "Card XXXX has none. Is there")),
+                 [("repeated_reply", 3)], id="twin-a-word-neither-turn-told"),
+    # A turn with no text tells nothing the reply could take up.
+    pytest.param(two_turns("Please.", "", REFUSAL.replace("Is there", "Card XXXX has none. Is there")),
+                 [("repeated_reply", 3)], id="an-empty-turn-tells-nothing"),
+])
+def test_every_turn_between_two_replies_is_what_the_reply_was_told(messages, expected):
+    assert replies(messages) == expected
+
+
 def test_replies_back_to_back_without_input_between_are_not_a_reply_chain():
     """Three replies with no turn of the other side between them: not `repeated_reply`
     (that needs the other side's input between each two)."""
