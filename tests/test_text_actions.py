@@ -80,7 +80,9 @@ def test_a_text_action_says_how_it_was_written(text, syntax, written):
     pytest.param("```bash\nls\n```", 1, id="one-fenced-block"),
     pytest.param("```bash\nls\n```\nthen\n```bash\npwd\n```", 2, id="two-fenced-blocks"),
     pytest.param("<Thought>a</Thought>```python\nx\n```", 1, id="a-capitalised-thought-and-a-fence"),
-    pytest.param("<execute>" + "x" * 200_001 + "</execute>", 0, id="over-200000-characters-is-not-read"),
+    pytest.param("<execute>x</execute>\n```bash\nls\n```", 2, id="a-tag-and-a-fence"),
+    pytest.param("<execute>" + "x" * (200_000 - 19) + "</execute>", 1, id="200000-characters-are-read"),
+    pytest.param("<execute>" + "x" * (200_001 - 19) + "</execute>", 0, id="over-200000-characters-are-not"),
 ])
 def test_count_text_actions(text, count):
     assert count_text_actions(text) == count

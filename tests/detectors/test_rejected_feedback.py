@@ -201,3 +201,69 @@ def test_a_tag_that_holds_reasoning_is_no_action(reply, found):
         messages += [{"role": "assistant", "content": reply(n)},
                      {"role": "user", "content": f"Observation:\nYou have {5 - n} steps left."}]
     assert _rejections(read_chat_messages(messages)) == found
+
+
+# -- the chain of replies answered by the same feedback, at its edges -----------------------------
+def test_a_turn_of_the_other_side_ends_a_chain_of_rejected_replies():
+    feedback = [ONE_ACTION.format(n=2, k=9 - i) for i in range(3)]
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TASK}]
+    for i in range(3):
+        messages += [{"role": "assistant", "content": two_actions(i)}, {"role": "user", "content": feedback[i]}]
+        if i == 1:
+            messages.append({"role": "user", "content": "Take your time, and write one block."})
+    assert _rejections(read_chat_messages(messages)) == []
+
+
+def test_a_reply_writing_one_action_before_the_chain_does_not_end_the_scan():
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TASK},
+                {"role": "assistant", "content": one_action(0)}, {"role": "user", "content": "app.py  tests/"}]
+    for i in range(1, 4):
+        messages += [{"role": "assistant", "content": two_actions(i)},
+                     {"role": "user", "content": ONE_ACTION.format(n=2, k=9 - i)}]
+    assert _rejections(read_chat_messages(messages)) == [("rejected_output", 3)]
+
+
+def _built(*steps) -> "Trace":
+    from loopmetric._model import Trace
+
+    return Trace(steps=tuple(steps), source="test")
+
+
+def _reply(step: int, call: str) -> "LlmOutput":
+    from loopmetric._model import LlmOutput
+
+    return LlmOutput(step, two_actions(step % 5), requests=(call,))
+
+
+def _call(step: int, call: str, result) -> "ToolCall":
+    from loopmetric._model import ToolCall
+
+    return ToolCall(step, "bash", '{"input": "ls"}', result, False, call, None if result is None else "o")
+
+
+def _said(step: int) -> "Observation":
+    from loopmetric._model import Observation
+
+    return Observation(step, "user", f"i{step}", text="Go on.")
+
+
+FEEDBACK = "Please always provide EXACTLY ONE action in triple backticks."
+
+
+@pytest.mark.parametrize(("steps", "found"), [
+    pytest.param([_reply(1, "c1"), _call(2, "c1", FEEDBACK), _reply(3, "c2"), _call(4, "c2", FEEDBACK),
+                  _reply(5, "c3"), _call(6, "c3", FEEDBACK)], 1, id="three-replies-answered-alike"),
+    pytest.param([_reply(1, "c1"), _call(2, "c1", FEEDBACK), _reply(3, "c2"), _call(4, "c2", FEEDBACK),
+                  _reply(5, "c3")], 0, id="the-last-reply-with-nothing-recorded-after-it"),
+    pytest.param([_reply(1, "c1"), _said(2), _reply(3, "c2"), _said(4), _reply(5, "c3"), _said(6)], 0,
+                 id="replies-answered-by-a-turn-not-a-result"),
+    pytest.param([_reply(1, "c1"), _call(2, "c1", None), _reply(3, "c2"), _call(4, "c2", None),
+                  _reply(5, "c3"), _call(6, "c3", None)], 0, id="results-not-recorded"),
+    pytest.param([_reply(1, "c1"), _call(2, "x1", FEEDBACK), _reply(3, "c2"), _call(4, "x2", FEEDBACK),
+                  _reply(5, "c3"), _call(6, "x3", FEEDBACK)], 0, id="calls-the-replies-did-not-ask-for"),
+])
+def test_only_results_of_the_calls_a_reply_asked_for_are_its_feedback(steps, found):
+    """A trace built by hand, as a caller may build one: a reply that asked for calls is answered
+    only by the result of one of them, recorded; nothing after it, a turn, an unrecorded result or
+    another call's result is no feedback (and never an error)."""
+    assert len(detect_rejected_outputs(_built(*steps), LoopSettings())) == found
