@@ -10,6 +10,7 @@ import pytest
 
 from loopmetric import (LoopSettings, detect_loops, read_chat_messages, read_otlp_traces, read_pydantic_ai_messages,
                         read_swe_agent)
+from loopmetric._model import LlmOutput, Observation, ToolCall, Trace
 from loopmetric.detectors import detect_rejected_outputs
 from loopmetric.readers._feedback import harness_turn
 
@@ -223,27 +224,19 @@ def test_a_reply_writing_one_action_before_the_chain_does_not_end_the_scan():
     assert _rejections(read_chat_messages(messages)) == [("rejected_output", 3)]
 
 
-def _built(*steps) -> "Trace":
-    from loopmetric._model import Trace
-
+def _built(*steps) -> Trace:
     return Trace(steps=tuple(steps), source="test")
 
 
-def _reply(step: int, call: str) -> "LlmOutput":
-    from loopmetric._model import LlmOutput
-
+def _reply(step: int, call: str) -> LlmOutput:
     return LlmOutput(step, two_actions(step % 5), requests=(call,))
 
 
-def _call(step: int, call: str, result) -> "ToolCall":
-    from loopmetric._model import ToolCall
-
+def _call(step: int, call: str, result) -> ToolCall:
     return ToolCall(step, "bash", '{"input": "ls"}', result, False, call, None if result is None else "o")
 
 
-def _said(step: int) -> "Observation":
-    from loopmetric._model import Observation
-
+def _said(step: int) -> Observation:
     return Observation(step, "user", f"i{step}", text="Go on.")
 
 

@@ -43,6 +43,9 @@ def test_a_huge_output_is_compared_on_its_head_and_tail():
     # (two letters: dropped); the last 20,000 are "a " (dropped) and 3,333 "omega ".
     assert (words.joined.count("alpha"), words.joined.count("omega"), words.count) == (3333, 3333, 6666)
     assert Words("alpha " * 6000).count == 6000  # 36,000 characters: read whole
+    # Exactly 40,000 characters are read whole: no cut through the word at the 20,000th.
+    exact = ("wordy " * 7000)[:40_000]
+    assert len(exact) == 40_000 and Words(exact).words == exact.split()
 
 
 A = "alpha beta gamma delta"

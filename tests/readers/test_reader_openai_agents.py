@@ -349,3 +349,33 @@ def test_spans_built_in_memory_that_hold_themselves_are_read_once(runs, shape):
     expected = detect_loops(items)
     report = _bounded(detect_loops, shape(items))
     assert (report.score, evidence(report)) == (expected.score, evidence(expected))
+
+
+def test_the_reader_itself_takes_one_span_per_line(runs):
+    """JSON lines handed to the reader directly (no `read_trace` before it): every document is a span."""
+    items = runs["looping"]
+    [expected] = read_openai_agents_spans(items)
+    [read] = read_openai_agents_spans("\n".join(json.dumps(item) for item in items))
+    assert read.steps == expected.steps
+
+
+def test_what_is_no_object_in_a_list_of_spans_is_passed_by(runs):
+    """A list of spans with something else in it (None, a number, text) reads as the spans alone."""
+    items = runs["looping"]
+    expected = detect_loops(items)
+    report = detect_loops([items[0], None, 7, *items[1:3], "junk", *items[3:]])
+    assert (report.score, evidence(report)) == (expected.score, evidence(expected))
+
+
+def test_a_span_without_its_object_field_is_a_span_though_it_holds_a_data_list(runs):
+    """Spans are known by `span_data` and `trace_id` when `object` is missing; a `data` list in such a
+    span is its own field, not a batch of spans to open instead."""
+    items = runs["looping"]
+    expected = detect_loops(items)
+    bare = [dict(item) for item in items]
+    for item in bare:
+        if item.get("object") == "trace.span":
+            del item["object"]
+            item["data"] = []
+    report = detect_loops(bare)
+    assert (report.score, evidence(report)) == (expected.score, evidence(expected))
