@@ -69,7 +69,8 @@ PATTERNS: dict[str, PatternInfo] = {
         "the agent answers turn after turn with nearly the same reply, only the other side's turns between "
         "(the same refusal, the same request the user never meets); replies that each decline (say something "
         "cannot be done, is not allowed) and share at least a tenth of their content words are one refusal "
-        "restated, from 4 in a row",
+        "restated, from 4 in a row; a reply that tells a fact nobody in the conversation had told (a number, a "
+        "date, an id, an e-mail: another fare worked out) is news, not a repeat",
     ),
     "rejected_output": PatternInfo(
         "reasoning_stagnation", "rejected_output_threshold",
