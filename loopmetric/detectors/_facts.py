@@ -1,16 +1,24 @@
 """Facts a text tells: tokens with a digit (an amount, a date, an id, a flight number) and
 e-mail addresses. A reply or a turn that states one the conversation had not is news,
-whatever its words: the conversation detectors (`_replies`, `_meaning`) read facts alike."""
+whatever its words: the conversation detectors (`_replies`, `_meaning`) read facts alike.
+What changes without telling anything is no fact: clocks, attempt counters and ids named
+as such are masked first (`mask_result`, as results of one call are compared), so a
+reply restated with "(attempt 3)" or the time of day is still the same reply."""
 
 from __future__ import annotations
 
 import re
 
+from .._canonical import mask_result
+
 __all__ = ["facts"]
 
+_DIGIT = re.compile(r"\d")
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def facts(text: str) -> set[str]:
     """The facts `text` tells, a sentence's full stop dropped ("ZX91Q." is "ZX91Q")."""
-    return {fact.rstrip(".") for fact in _FACT.findall(text)} if text else set()
+    if not text:
+        return set()
+    return {fact.rstrip(".") for fact in _FACT.findall(mask_result(text) if _DIGIT.search(text) else text)}

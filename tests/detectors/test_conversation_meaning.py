@@ -680,3 +680,19 @@ def test_a_reply_stating_a_number_nobody_stated_is_no_repeat(amounts, count):
         messages += [{"role": "assistant", "content": FARE.format(a=a, b=b)}, {"role": "user", "content": asked}]
     found = [f for f in detect_loops(messages).findings if f.pattern == "repeated_reply"]
     assert [f.count for f in found] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(("counter", "count"), [
+    pytest.param(lambda n: f"(attempt {n})", 3, id="an-attempt-counter-is-no-fact"),
+    pytest.param(lambda n: f"at 10:3{n}", 3, id="a-clock-is-no-fact"),
+    pytest.param(lambda n: f"for flight HAT0{n}5", None, id="twin-another-flight-is-one"),
+])
+def test_a_reply_restated_with_a_counter_or_a_clock_is_still_the_same_reply(counter, count):
+    """Replies reworded a little (so not the same text) whose only new token is a counter or a clock."""
+    messages = [{"role": "user", "content": "Please look up my reservation."}]
+    for n, (asked, wait) in enumerate(zip(ASKED, ("Please hold on", "Please wait", "Bear with me")), start=1):
+        reply = (f"I could not reach the booking system {counter(n)}. {wait} while I try again to look up "
+                 "your reservation and its payment details.")
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": asked}]
+    found = [f for f in detect_loops(messages).findings if f.pattern == "repeated_reply"]
+    assert [f.count for f in found] == ([count] if count else [])

@@ -14,6 +14,8 @@ from loopmetric.detectors._facts import facts
     pytest.param("The fare is $412.50 for flight HAT045 on 2024-05-14.", {"412.50", "HAT045", "2024-05-14"},
                  id="an-amount-a-flight-and-a-date"),
     pytest.param("No facts in these words at all", set(), id="twin-words-alone"),
+    pytest.param("I could not reach the server (attempt 3), at 10:32.", set(), id="an-attempt-counter-and-a-clock"),
+    pytest.param("Request id: a1b2c3d4e5 failed for flight HAT045", {"HAT045"}, id="an-id-named-as-a-request-id"),
     pytest.param("", set(), id="no-text"),
 ])
 def test_the_facts_a_text_tells(text, expected):
