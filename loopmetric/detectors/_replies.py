@@ -19,7 +19,7 @@ starts afresh; short replies count only when exactly equal.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
@@ -46,8 +46,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     cutoff = settings.reply_similarity_threshold
     contents = _Contents(settings.min_similarity_words)
     findings = []
-    vocabulary = _Vocabulary(trace)
-    told = _Facts(trace)
+    vocabulary = _Said(trace, lambda text: _words(text.casefold()))
+    known = _Said(trace, facts)
     # A recording of an agent that calls tools and whose LLM inputs hold no text of what the model
     # was told (`Trace.turns_recorded`): such an agent's model is called again after a tool's result
     # or after a turn of the other side, so two replies in a row, no tool call between, had a turn
@@ -68,7 +68,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
             if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents)
-                                                      or told.new_in(reply)):
+                                                      or _tells_news(known, reply)):
                 value = None
             if value is not None:
                 chain.append((reply, value, refusal))
@@ -91,7 +91,7 @@ def _in_a_row(earlier: LlmOutput, later: LlmOutput) -> bool:
     return later.step == earlier.step + 1 and find_text_action(earlier.text) is None
 
 
-def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Vocabulary",
+def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Said",
                    contents: "_Contents") -> bool:
     """Whether the reply took up a specific fact it was just told: a word the previous
     reply had not, written in the input between them as a name, number or id would be
@@ -114,48 +114,33 @@ def _words(text: str) -> set[str]:
     return set(content_words(text).words)
 
 
-class _Vocabulary:
-    """Content words of the conversation's texts (inputs and LLM outputs), read once,
-    step by step, as the scan moves forward."""
+class _Said:
+    """What the conversation's texts (its inputs and the model's outputs, never a tool's result)
+    hold, read by `read` (content words, facts), once, step by step, as the scan moves forward."""
 
-    def __init__(self, trace: Trace) -> None:
+    def __init__(self, trace: Trace, read: Callable[[str], set[str]]) -> None:
         self._steps = trace.steps
+        self._read = read
         self._upto = 0
         self._seen: set[str] = set()
 
     def before(self, end: int) -> set[str]:
-        """Words of every text in the first `end` steps."""
+        """What the texts of the first `end` steps hold."""
         while self._upto < end:
             step = self._steps[self._upto]
             text = getattr(step, "text", None) if step.kind != "tool" else None
             if text:
-                self._seen |= _words(text.casefold())
+                self._seen |= self._read(text)
             self._upto += 1
         return self._seen
 
 
-class _Facts:
-    """The facts (`_facts.facts`) the conversation has told, in its inputs and the model's texts,
-    read once, step by step, as the scan moves forward."""
-
-    def __init__(self, trace: Trace) -> None:
-        self._steps = trace.steps
-        self._upto = 0
-        self._seen: set[str] = set()
-
-    def new_in(self, later: LlmOutput) -> bool:
-        """Whether reply `later` tells a fact nobody had told before it: the agent worked out or
-        found something new (another fare, total or date), which a reply restated does not
-        ("the same request or refusal by its key nouns and numbers")."""
-        told = facts(later.text)
-        if not told:
-            return False
-        while self._upto < later.step - 1:
-            step = self._steps[self._upto]
-            if step.kind != "tool":
-                self._seen |= facts(getattr(step, "text", "") or "")
-            self._upto += 1
-        return not told <= self._seen
+def _tells_news(said: _Said, later: LlmOutput) -> bool:
+    """Whether reply `later` tells a fact (`_facts.facts`) nobody had told before it: the agent
+    worked out or found something new (another fare, total or date), which a reply restated does
+    not ("the same request or refusal by its key nouns and numbers")."""
+    told = facts(later.text)
+    return bool(told) and not told <= said.before(later.step - 1)
 
 
 def _same(earlier: LlmOutput, step: LlmOutput, contents: "_Contents", cutoff: float) -> Optional[float]:
