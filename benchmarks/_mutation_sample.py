@@ -1092,4 +1092,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     "d756956": FunctionRun(ISSUE_29_FUNCTIONS, EQUIVALENT_IN_ISSUE_29, PINNED_IN_ISSUE_29),
     # `facts` again once it read texts with clocks and attempt counters masked.
     "2ff58e0": FunctionRun(("loopmetric/detectors/_facts.py::facts",), {}, {}),
+    # The one forward reader of what the conversation said, once `_Vocabulary` and `_Facts` were folded.
+    "9a7961a": FunctionRun(("loopmetric/detectors/_replies.py::before", "loopmetric/detectors/_replies.py::_tells_news"),
+                           {"loopmetric.detectors._replies:193": _NO_TEXT + "the default of `getattr` is never taken",
+                            **{f"loopmetric.detectors._replies:{n}": "a tool call has no text: read, it adds nothing"
+                               for n in (197, 198)}}, {}),
 }
