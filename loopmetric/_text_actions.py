@@ -64,21 +64,19 @@ def find_text_action(text: str) -> Optional[TextAction]:
         return None
     # Each marker is looked for behind one character that must be in it: a one-character
     # search is a memchr, many times cheaper than a search for two or more (a reply is long).
-    if "<" in text and "</" in text:
-        tagged = [(tag, body) for tag, body in _TAGGED.findall(text) if tag.lower() not in _REASONING_TAGS]
-        if tagged:
-            tag, body = tagged[-1]
-            return TextAction(tag.lower(), {"input": body.strip()}, "tag", f"<{tag}>")
+    tagged = _action_tags(text)
+    if tagged:
+        tag, body = tagged[-1]
+        return TextAction(tag.lower(), {"input": body.strip()}, "tag", f"<{tag}>")
     if ":" in text and "Action" in text:
         found = _react(text)
         if found is not None:
             return found
-    if "`" in text and "```" in text:
-        blocks = _FENCED.findall(text)
-        if blocks:
-            language = blocks[-1][0].lower() or "code"
-            body = "\n".join(block.strip() for _, block in blocks)
-            return TextAction(language, {"input": body}, "fence", "```" + blocks[-1][0])
+    blocks = _fenced_blocks(text)
+    if blocks:
+        language = blocks[-1][0].lower() or "code"
+        body = "\n".join(block.strip() for _, block in blocks)
+        return TextAction(language, {"input": body}, "fence", "```" + blocks[-1][0])
     if '"' in text and '"action"' in text:
         named = _json_action(text[-_JSON_TAIL:])
         if named is not None:
@@ -92,12 +90,22 @@ def count_text_actions(text: str) -> int:
     takes exactly one is a reply the harness may refuse whatever the actions."""
     if not text or len(text) > _MAX_TEXT:
         return 0
-    count = 0
-    if "<" in text and "</" in text:
-        count += sum(1 for tag, _ in _TAGGED.findall(text) if tag.lower() not in _REASONING_TAGS)
-    if "`" in text and "```" in text:
-        count += len(_FENCED.findall(text))
-    return count
+    return len(_action_tags(text)) + len(_fenced_blocks(text))
+
+
+def _action_tags(text: str) -> list[tuple[str, str]]:
+    """(tag, body) of each tagged block that holds an action, not the model's reasoning."""
+    # Each marker is looked for behind one character that must be in it (see `find_text_action`).
+    if "<" not in text or "</" not in text:
+        return []
+    return [(tag, body) for tag, body in _TAGGED.findall(text) if tag.lower() not in _REASONING_TAGS]
+
+
+def _fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """(language, body) of each fenced code block."""
+    if "`" not in text or "```" not in text:
+        return []
+    return _FENCED.findall(text)
 
 
 def _react(text: str) -> Optional[TextAction]:

@@ -106,15 +106,17 @@ _ENABLED: dict[LoopSettings, tuple[tuple[Detector, ...], tuple[Detector, ...]]] 
 def _enabled(settings: LoopSettings) -> tuple[Detector, ...]:
     """The detectors `settings` turn on, in registry order, worked out once per settings."""
     try:
-        registry, on = _ENABLED[settings]
-        if registry is DETECTORS:
-            return on
-    except KeyError:
-        pass
+        cached = _ENABLED.get(settings)
     except TypeError:  # settings holding something unhashable (an embedder object): worked out each time
-        return tuple(detector for detector in DETECTORS if detector.enabled(settings))
-    on = tuple(detector for detector in DETECTORS if detector.enabled(settings))
+        return _turned_on(settings)
+    if cached is not None and cached[0] is DETECTORS:
+        return cached[1]
+    on = _turned_on(settings)
     if len(_ENABLED) >= 64:
         _ENABLED.clear()
     _ENABLED[settings] = (DETECTORS, on)
     return on
+
+
+def _turned_on(settings: LoopSettings) -> tuple[Detector, ...]:
+    return tuple(detector for detector in DETECTORS if detector.enabled(settings))
