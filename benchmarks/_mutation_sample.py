@@ -1097,4 +1097,14 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                            {"loopmetric.detectors._replies:193": _NO_TEXT + "the default of `getattr` is never taken",
                             **{f"loopmetric.detectors._replies:{n}": "a tool call has no text: read, it adds nothing"
                                for n in (197, 198)}}, {}),
+    # The text-action helpers and the detector cache once their twins were folded (a refactor).
+    "9b4071c": FunctionRun(
+        ("loopmetric/_text_actions.py::find_text_action", "loopmetric/_text_actions.py::count_text_actions",
+         "loopmetric/_text_actions.py::_action_tags", "loopmetric/_text_actions.py::_fenced_blocks",
+         "loopmetric/detectors/__init__.py::_enabled", "loopmetric/detectors/__init__.py::_turned_on"),
+        {**{f"loopmetric._text_actions:{n}": _FAST + "the cheap check lets the text through, and the pattern decides "
+            "alike" for n in (21, 61, 92, 100)},
+         "loopmetric.detectors:19": _CACHE + "the cached tuple is never the registry itself, so the cache is never read",
+         **{f"loopmetric.detectors:{n}": _CACHE + "a cache of 64 or 65 settings answers alike" for n in (24, 25)},
+         "loopmetric.detectors:26": _CACHE + "None stored is no cached answer"}, {}),
 }
