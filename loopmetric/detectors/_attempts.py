@@ -18,6 +18,13 @@ Two more signs of progress break a run of attempts:
 * a run that ends in success: the next call of the tool, within the window, does
   not fail (a query refined until it works, the fourth payment id accepted).
 
+A change sent again is one attempt too: near-identical calls of one tool in a row,
+each answered with the same empty result or short acknowledgement, with nothing new
+between (a comment-prefixed command reworded, a script written and "run" on one line
+without a separator, the same no-op `sed` re-sent). Here a word holding digits that
+differs makes another target whatever its shape (`f1.txt` / `f2.txt`, lines 51 / 60):
+writing different files or lines is work, not a loop. Notes to self are no change.
+
 Keyword queries in a row that all fail with the very same answer, one that names
 none of them ("No Results" for "based", "headquartered", "located" on one page),
 are one attempt reworded whatever their words and whatever leads they took
@@ -33,6 +40,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
+from ._news import is_note, says_little
 from ._near import argument_words, blind_queries, near_identical_groups, result_words
 
 __all__ = ["detect_similar_attempts"]
@@ -80,6 +88,7 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                     findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
     findings.extend(_blind(model, findings, threshold, window))
+    findings.extend(_silent(model, findings, threshold, window))
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
 
@@ -99,6 +108,39 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
         if taken.isdisjoint(model.calls[i].step for i in run):
             findings.extend(_finding(model, name, run, threshold + _BLIND_MORE))
     return findings
+
+
+def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) -> list[Finding]:
+    """A change re-sent: calls of one tool in a row (each the next of its tool, within the window),
+    each answered with the same result that says little (nothing, "OK"), with nothing new between,
+    grouped by attempt with numbers as targets (`near_identical_groups(numbered=True)`). Notes to
+    self change nothing and are left out; runs already part of a finding are not told twice."""
+    taken = {step for finding in found for step in finding.steps}
+    findings: list[Finding] = []
+    chains: dict[str, list[int]] = {}
+
+    def close(name: str, chain: list[int]) -> None:
+        for attempts in near_identical_groups(model.calls, chain, numbered=True):
+            if taken.isdisjoint(model.calls[i].step for i in attempts):
+                findings.extend(_finding(model, name, attempts, threshold, how=_SILENT))
+
+    for index, call in enumerate(model.calls):
+        silent = (model.kinds[index] is None and not call.error and call.result is not None
+                  and says_little(call.result) and not is_note(call.args))
+        chain = chains.get(call.name)
+        if (silent and chain and call.outcome == model.calls[chain[-1]].outcome
+                and (window is None or index - chain[-1] <= window) and model.quiet_between(chain[-1], index)):
+            chain.append(index)
+            continue
+        if chain:
+            close(call.name, chain)
+        chains[call.name] = [index] if silent else []
+    for name, chain in chains.items():
+        close(name, chain)
+    return findings
+
+
+_SILENT = "each answered with the same empty or short acknowledgement (a change sent again)"
 
 
 def _succeeds(model, index: int, last: int, window: Optional[int]) -> bool:
@@ -145,14 +187,14 @@ _LEAD_CALLS = 20  # how many earlier results a lead may come from
 _BLIND_MORE = 1  # keyword queries need one attempt more than the threshold: three words can be three answers tried
 
 
-def _finding(model, name: str, members: list[int], threshold: int) -> list[Finding]:
+def _finding(model, name: str, members: list[int], threshold: int, *, how: str = "") -> list[Finding]:
     calls = [model.calls[i] for i in members]
     distinct = list(dict.fromkeys(c.call for c in calls))
     if len(members) < threshold or len(distinct) < 2:
         return []
     steps = tuple(c.step for c in calls)
     failing = all(model.kinds[i] is not None for i in members)
-    how = "each failing the same way" if failing else "each returning the same result"
+    how = how or ("each failing the same way" if failing else "each returning the same result")
     return [Finding(
         pattern="similar_attempts",
         signal="tool_repetition",

@@ -89,12 +89,16 @@ def _same_target(a: str, b: str) -> bool:
     return Indel.normalized_similarity(a, b) >= _SPELLING
 
 
-def near_identical(a: list[str], b: list[str]) -> bool:
-    """Whether two argument lists' words (`argument_words`) are one attempt (module docstring)."""
+def near_identical(a: list[str], b: list[str], *, numbered: bool = False) -> bool:
+    """Whether two argument lists' words (`argument_words`) are one attempt (module docstring).
+    With `numbered`, a word holding digits that the other list lacks makes another target
+    whatever its shape (file `f1.txt` / `f2.txt`, line 51 / 60): the rule for changes."""
     if a == b:
         return True
     only_a = Counter(a) - Counter(b)
     only_b = Counter(b) - Counter(a)
+    if numbered and any(_DIGITS.search(word) for word in (only_a + only_b)):
+        return False
     if not only_a or not only_b:
         return bool(set(a) & set(b)) or not (a and b)
     if all(any(_same_target(x, y) for y in only_b) for x in only_a) and \
@@ -106,11 +110,13 @@ def near_identical(a: list[str], b: list[str]) -> bool:
     return len(union) >= _LONG and len(set(a) & set(b)) / len(union) >= _SHARED
 
 
-def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[int]) -> list[list[int]]:
+def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[int], *,
+                          numbered: bool = False) -> list[list[int]]:
     """`members` (indices into `calls`) grouped by attempt: each joins the first group
     holding a near-identical attempt, in order; groups in order of their first member. An
     attempt with no argument words is near-identical to every attempt, so it bridges none:
-    an attempt with words joins a group through the group's attempts with words, if any."""
+    an attempt with words joins a group through the group's attempts with words, if any.
+    `numbered`: as in `near_identical`."""
     if len(members) < 2:
         return [members] if members else []
     groups: list[list[int]] = []
@@ -123,7 +129,7 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
             mine = cache[args] = argument_words(args)
         for group, group_words in zip(groups, words):
             worded = [other for other in group_words if other] if mine else group_words
-            if any(near_identical(mine, other) for other in (worded or group_words)):
+            if any(near_identical(mine, other, numbered=numbered) for other in (worded or group_words)):
                 group.append(index)
                 if mine not in group_words:
                     group_words.append(mine)

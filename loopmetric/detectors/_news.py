@@ -121,8 +121,9 @@ def _wordy(token: str) -> bool:
 
 def says_little(result: Optional[str]) -> bool:
     """An empty result or a short acknowledgement in words ("OK", "File written",
-    "edited"); not data (a list, an object, a number, null, escaped bytes: most of its
-    tokens not words, `b'\\x1c\\x01'`)."""
+    "edited"), one line of words at most (markup and a return code around it aside); not
+    data (a list, an object, a number, null, escaped bytes: most of its tokens not words,
+    `b'\\x1c\\x01'`; two lines of words: a listing, lines found)."""
     stripped = result.strip() if result is not None else ""
     if not stripped:
         return True
@@ -131,6 +132,8 @@ def says_little(result: Optional[str]) -> bool:
     tokens = stripped.split(None, _SUBSTANTIAL_WORDS)
     if len(tokens) > _SUBSTANTIAL_WORDS:
         return False
+    if "\n" in stripped and sum(1 for line in _MARKUP.sub("", stripped).splitlines() if _LETTER.search(line)) > 1:
+        return False  # lines of words: a listing, not an acknowledgement (markup and a return code are none)
     if "\\" in stripped and 2 * sum(map(_wordy, tokens)) < len(tokens):
         return False  # escaped bytes, not words
     if stripped.isascii():
@@ -138,6 +141,8 @@ def says_little(result: Optional[str]) -> bool:
     return any(c.isalpha() for c in stripped)
 
 
+_MARKUP = re.compile(r"<[^<>\n]*>")
+_LETTER = re.compile(r"[^\W\d_]")
 _NOTE_WORDS = 12  # words of prose in a call's only argument that make it a note to self
 
 

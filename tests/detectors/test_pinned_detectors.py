@@ -371,6 +371,14 @@ def test_a_short_output_between_near_duplicates_is_skipped_not_a_stop(between):
     pytest.param("\\xab\\xcd\\xef", False, id="escaped-letters-are-data"),
     pytest.param("abcd12 \\x01", False, id="two-thirds-letters-is-not-a-word"),
     pytest.param("abcdefg123 \\x01", True, id="seven-tenths-letters-is-a-word"),
+    pytest.param("a.py\nb.py", False, id="two-lines-are-a-listing"),
+    pytest.param("Received: from mail.test\r\nReceived: from localhost\r\n", False, id="lines-found-are-data"),
+    pytest.param("File written.\n", True, id="twin-one-line-and-a-newline"),
+    pytest.param("File written.\n\n  \n", True, id="twin-blank-lines-are-no-lines"),
+    pytest.param("<returncode>0</returncode>\n<output>\n</output>", True, id="twin-markup-around-an-empty-output"),
+    pytest.param("<returncode>0</returncode>\n<output>\nFile written\n</output>", True, id="twin-markup-around-one-line"),
+    pytest.param("<returncode>1</returncode>\n<output>\nb.py\na.py\n</output>", False, id="markup-around-lines"),
+    pytest.param("12\n34\nOK", True, id="twin-lines-of-numbers-beside-one-of-words"),
 ])
 def test_says_little(result, little):
     from loopmetric.detectors._news import says_little
