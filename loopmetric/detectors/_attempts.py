@@ -40,7 +40,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
-from ._news import is_note, says_little
+from ._news import is_note
 from ._near import argument_words, blind_queries, near_identical_groups, result_words
 
 __all__ = ["detect_similar_attempts"]
@@ -120,13 +120,15 @@ def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) 
     chains: dict[str, list[int]] = {}
 
     def close(name: str, chain: list[int]) -> None:
+        if len(chain) < threshold:
+            return
         for attempts in near_identical_groups(model.calls, chain, numbered=True):
             if taken.isdisjoint(model.calls[i].step for i in attempts):
                 findings.extend(_finding(model, name, attempts, threshold, how=_SILENT))
 
     for index, call in enumerate(model.calls):
         silent = (model.kinds[index] is None and not call.error and call.result is not None
-                  and says_little(call.result) and not is_note(call.args))
+                  and model.says_little(index) and not is_note(call.args))
         chain = chains.get(call.name)
         if (silent and chain and call.outcome == model.calls[chain[-1]].outcome
                 and (window is None or index - chain[-1] <= window) and model.quiet_between(chain[-1], index)):

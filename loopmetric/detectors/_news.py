@@ -221,7 +221,7 @@ def failure_kind(call: ToolCall) -> Optional[str]:
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes")
+    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes", "_little")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -230,6 +230,7 @@ class Progress:
         self.kinds: list[Optional[str]] = []
         self.failing: list[bool] = []  # whether each call failed: an error, or a failure reported in words
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
+        self._little: list[Optional[bool]] = []  # says_little of each result, when computed (`says_little`)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
         seen_units: set[str] = set()  # every line any result has shown, counters masked
@@ -290,6 +291,7 @@ class Progress:
                 if little and not is_note(step.args):
                     changes += 1  # a new action that reports little: it likely changed something (not a note)
             self.changes.append(changes)
+            self._little.append(little)
             last_of_tool[step.name] = index
             last_units[step.name] = units
 
@@ -304,6 +306,13 @@ class Progress:
         if len(second.result.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS:
             return False
         return first.outcome == second.outcome or units_a == units
+
+    def says_little(self, index: int) -> bool:
+        """`says_little` of call `index`'s result, computed once."""
+        little = self._little[index]
+        if little is None:
+            little = self._little[index] = says_little(self.calls[index].result)
+        return little
 
     def quiet_between(self, earlier: int, later: int) -> bool:
         """Nothing new happened after call `earlier` and before call `later`."""
