@@ -111,35 +111,49 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
 
 
 def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) -> list[Finding]:
-    """A change re-sent: calls of one tool in a row (each the next of its tool, within the window),
+    """A change sent again: calls of one tool in a row (each the next of its tool, within the window),
     each answered with the same result that says little (nothing, "OK"), with nothing new between,
     grouped by attempt with numbers as targets (`near_identical_groups(numbered=True)`). Notes to
-    self change nothing and are left out; runs already part of a finding are not told twice."""
+    self change nothing: they split a run (read only for runs long enough to count). Runs already
+    part of a finding are not told twice."""
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     chains: dict[str, list[int]] = {}
 
     def close(name: str, chain: list[int]) -> None:
-        if len(chain) < threshold:
-            return
-        for attempts in near_identical_groups(model.calls, chain, numbered=True):
-            if taken.isdisjoint(model.calls[i].step for i in attempts):
-                findings.extend(_finding(model, name, attempts, threshold, how=_SILENT))
+        notes = [i for i in chain if is_note(model.calls[i].args)]
+        for part in _split(chain, notes) if notes else (chain,):
+            for attempts in near_identical_groups(model.calls, part, numbered=True):
+                if taken.isdisjoint(model.calls[i].step for i in attempts):
+                    findings.extend(_finding(model, name, attempts, threshold, how=_SILENT))
 
-    for index, call in enumerate(model.calls):
-        silent = (model.kinds[index] is None and not call.error and call.result is not None
-                  and model.says_little(index) and not is_note(call.args))
+    calls, kinds = model.calls, model.kinds
+    for index, call in enumerate(calls):
+        silent = kinds[index] is None and not call.error and call.result is not None and model.says_little(index)
         chain = chains.get(call.name)
-        if (silent and chain and call.outcome == model.calls[chain[-1]].outcome
+        if (silent and chain and call.outcome == calls[chain[-1]].outcome
                 and (window is None or index - chain[-1] <= window) and model.quiet_between(chain[-1], index)):
             chain.append(index)
             continue
-        if chain:
+        if chain and len(chain) >= threshold:
             close(call.name, chain)
         chains[call.name] = [index] if silent else []
     for name, chain in chains.items():
-        close(name, chain)
+        if len(chain) >= threshold:
+            close(name, chain)
     return findings
+
+
+def _split(chain: list[int], at: list[int]) -> list[list[int]]:
+    """`chain` cut at the members `at` (left out)."""
+    parts: list[list[int]] = [[]]
+    cut = set(at)
+    for index in chain:
+        if index in cut:
+            parts.append([])
+        else:
+            parts[-1].append(index)
+    return [part for part in parts if part]
 
 
 _SILENT = "each answered with the same empty or short acknowledgement (a change sent again)"
