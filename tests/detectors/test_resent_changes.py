@@ -48,8 +48,10 @@ LOOPS = [
 def test_a_change_sent_again_is_one_attempt(children, count):
     findings = found(*children)
     assert [(pattern, n) for pattern, n, _ in findings] == [("similar_attempts", count)]
+    name = next(c["name"] for c in children if c["name"] != "ls")
     report = detect_loops(agent(*children))
-    assert not report.success and SEND_AGAIN in report.reason
+    assert not report.success and f"Tool '{name}' called {count} times in a row" in report.reason
+    assert SEND_AGAIN in report.reason
 
 
 HEALTHY = [
@@ -63,6 +65,12 @@ HEALTHY = [
                  id="other-files-acknowledged"),
     pytest.param([tool("think", {"thought": f"The action is invalid because there is no size {n} women in stock."},
                        output="OK.") for n in (11, 12, 13, 14)], id="notes-to-self-change-nothing"),
+    pytest.param([tool("think", {"thought": words + " before I change anything else in the parser module"},
+                       output="OK.") for words in ("I should read the failing test again carefully",
+                                                   "I should read the failing test once more carefully",
+                                                   "I should read the failing test again, carefully",
+                                                   "I must read the failing test again carefully")],
+                 id="the-same-note-to-self-reworded-changes-nothing"),
     pytest.param([x for text in ("return parse(value)", "return parse(value, strict)", "return parse(value)")
                   for x in (tool("edit", {"path": "a.py", "new": text}, output="File updated."),
                             bash("pytest -q", f"1 failed: {text} raised"))], id="each-change-checked-with-news"),
