@@ -116,3 +116,28 @@ def test_numbers_are_targets_for_changes(a, b, plain, numbered):
     words = argument_words(f'{{"c": "{a}"}}'), argument_words(f'{{"c": "{b}"}}')
     assert near_identical(*words) is plain
     assert near_identical(*words, numbered=True) is numbered
+
+
+def test_a_run_broken_by_another_call_of_its_tool_is_told_with_its_tool_steps_and_attempts():
+    sent = [bash("sed -i 's/return mmsubsup/return mmsubsup/' a.py")] * 2 + [
+        bash("sed -i 's/return  mmsubsup/return mmsubsup/' a.py")]
+    children = [*sent, bash("python test.py", "FAILED test_mmsubsup: expected <mi>, got <msub>")]
+    trace = read_deepeval_trace(agent(*children))
+    [finding] = detect_similar_attempts(trace, LoopSettings())
+    assert (finding.count, finding.steps, finding.tools) == (3, (1, 2, 3), ("bash",))
+    assert finding.fingerprints == tuple(dict.fromkeys(call.call for call in trace.tool_calls[:3]))
+    assert len(finding.fingerprints) == 2
+    assert finding.message == ("Tool 'bash' called 3 times in a row with 2 different argument lists, " + SEND_AGAIN
+                               + ", with nothing new between (steps 1-3).")
+
+
+NOTE = "I will press the save button once more because the form might not have been stored yet"
+
+
+def test_a_note_to_self_splits_a_run_of_changes_sent_again():
+    pressed = [tool("act", {"text": t}, output="OK.") for t in ("click the save button", "click save button")]
+    again = [tool("act", {"text": t}, output="OK.") for t in ("click the save button", "click on the save button",
+                                                              "click save button")]
+    children = [*pressed, tool("act", {"text": NOTE}, output="OK."), *again]
+    assert found(*children) == [("similar_attempts", 3, (4, 5, 6))]
+    assert found(*pressed, *again) == [("similar_attempts", 5, (1, 2, 3, 4, 5))]
