@@ -350,3 +350,28 @@ def test_a_run_of_keyword_queries_that_ends_in_success_does_not_hide_a_later_one
                 tool("lookup", {"input": "offices"}, output="Observation 6: (Result 1 / 1) Offices in Florida."),
                 *[tool("find", {"input": w}, output="No results found") for w in ("based", "located", "placed", "sited")]]
     assert [(f.tools, f.count) for f in _similar(agent(*children))] == [(("find",), 4)]
+
+
+SHARED_7 = "alpha bravo charlie delta echo foxtrot golf".split()
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    pytest.param(SHARED_7 + ["kilimanjaro"], SHARED_7 + ["zanzibar", "quebec"], True, id="seven-of-ten-words-shared"),
+    pytest.param(SHARED_7[:6] + ["kilimanjaro"], SHARED_7[:6] + ["zanzibar", "quebec"], False,
+                 id="twin-six-of-nine-words-shared"),
+])
+def test_long_argument_lists_sharing_seven_tenths_of_their_words_are_one_attempt(a, b, same):
+    assert near_identical(a, b) is same
+
+
+@pytest.mark.parametrize(("queries", "groups"), [
+    pytest.param(["grep -rn parseDate src", "grep -rn toInstant src"], [[0], [1]], id="two-targets-two-groups"),
+    pytest.param(["grep -rn parseDate src", "grep -rn parseDates src"], [[0, 1]], id="twin-one-target-one-group"),
+    pytest.param(["grep -rn parseDate src"], [[0]], id="one"),
+    pytest.param([], [], id="none"),
+])
+def test_two_attempts_are_grouped_by_target(queries, groups):
+    from loopmetric.detectors._near import near_identical_groups
+
+    calls = read_deepeval_trace(agent(*attempts("bash", "command", queries, lambda v: "no match"))).tool_calls
+    assert near_identical_groups(calls, list(range(len(queries)))) == groups
