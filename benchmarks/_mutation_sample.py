@@ -1086,6 +1086,10 @@ PINNED_IN_ISSUE_29: dict[str, str] = {
                                           "head_and_tail",
 }
 
+_SENT_AGAIN = "tests/detectors/test_resent_changes.py::"
+_ONCE = "a value kept so as not to compute it twice: "
+_EXPLORATION = "tests/detectors/test_attempt_exploration.py::"
+
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
@@ -1107,4 +1111,31 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors:19": _CACHE + "the cached tuple is never the registry itself, so the cache is never read",
          **{f"loopmetric.detectors:{n}": _CACHE + "a cache of 64 or 65 settings answers alike" for n in (24, 25)},
          "loopmetric.detectors:26": _CACHE + "None stored is no cached answer"}, {}),
+    # Issue 29, a change sent again: the pass over silent calls, numbers as targets, a short listing as data.
+    "f335167": FunctionRun(
+        ("loopmetric/detectors/_attempts.py::_silent", "loopmetric/detectors/_attempts.py::_split",
+         "loopmetric/detectors/_attempts.py::_finding", "loopmetric/detectors/_near.py::near_identical",
+         "loopmetric/detectors/_near.py::near_identical_groups", "loopmetric/detectors/_news.py::says_little"),
+        {"loopmetric.detectors._near:78": "a list with no word the other lacks is part of it: they share all its "
+         "words, or it is empty and the second clause holds",
+         "loopmetric.detectors._near:102": "with no word shared the Jaccard below is 0 and returns False too: the "
+         "check is a shortcut",
+         **{f"loopmetric.detectors._near:{n}": _ONCE + "each argument list's words read again, alike"
+            for n in (117, 118)},
+         "loopmetric.detectors._news:58": "no result read as a four-letter word says little, as the empty text does",
+         **{f"loopmetric.detectors._news:{n}": "a result past 8 words returns before its tokens are read, so the "
+            "split's limit (and its side) only saves time" for n in (79, 80)},
+         "loopmetric.detectors._news:366": _ONCE + "what a result says computed again, alike"},
+        {**{f"loopmetric.detectors._attempts:{n}": _SENT_AGAIN + "test_a_change_sent_again_is_one_attempt"
+            for n in (206, 256)},
+         **{f"loopmetric.detectors._attempts:{n}": _SENT_AGAIN + "test_a_run_broken_by_another_call_of_its_tool_is_"
+            "told_with_its_tool_steps_and_attempts" for n in (249, 250, 357, 364)},
+         "loopmetric.detectors._attempts:190": _SENT_AGAIN + "test_changes_to_other_targets_or_checked_between_are_work",
+         **{f"loopmetric.detectors._attempts:{n}": _SENT_AGAIN + "test_a_note_to_self_splits_a_run_of_changes_sent_"
+            "again" for n in (263, 264, 265, 266, 267)},
+         **{f"loopmetric.detectors._near:{n}": _EXPLORATION + "test_long_argument_lists_sharing_seven_tenths_of_"
+            "their_words_are_one_attempt" for n in (107, 109)},
+         **{f"loopmetric.detectors._near:{n}": _EXPLORATION + "test_two_attempts_are_grouped_by_target"
+            for n in (111, 112)},
+         "loopmetric.detectors._news:369": _SENT_AGAIN + "test_what_a_result_says_is_read_for_calls_made_again_too"}),
 }

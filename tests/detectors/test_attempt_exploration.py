@@ -359,6 +359,9 @@ SHARED_7 = "alpha bravo charlie delta echo foxtrot golf".split()
     pytest.param(SHARED_7 + ["kilimanjaro"], SHARED_7 + ["zanzibar", "quebec"], True, id="seven-of-ten-words-shared"),
     pytest.param(SHARED_7[:6] + ["kilimanjaro"], SHARED_7[:6] + ["zanzibar", "quebec"], False,
                  id="twin-six-of-nine-words-shared"),
+    pytest.param(SHARED_7[:6] + ["kilimanjaro"], SHARED_7[:6] + ["zanzibar"], True, id="six-of-eight-words-shared"),
+    pytest.param(SHARED_7[:5] + ["kilimanjaro"], SHARED_7[:5] + ["zanzibar"], False,
+                 id="twin-seven-words-are-not-long"),
 ])
 def test_long_argument_lists_sharing_seven_tenths_of_their_words_are_one_attempt(a, b, same):
     assert near_identical(a, b) is same

@@ -141,3 +141,16 @@ def test_a_note_to_self_splits_a_run_of_changes_sent_again():
     children = [*pressed, tool("act", {"text": NOTE}, output="OK."), *again]
     assert found(*children) == [("similar_attempts", 3, (4, 5, 6))]
     assert found(*pressed, *again) == [("similar_attempts", 5, (1, 2, 3, 4, 5))]
+
+
+@pytest.mark.parametrize(("output", "little"), [
+    pytest.param("Traceback (most recent call last): ValueError: the parser expected a closing tag here", False,
+                 id="a-result-of-substance"),
+    pytest.param("OK.", True, id="twin-an-acknowledgement"),
+])
+def test_what_a_result_says_is_read_for_calls_made_again_too(output, little):
+    from loopmetric.detectors._news import Progress
+
+    trace = read_deepeval_trace(agent(*[bash("make", output)] * 3))
+    progress = Progress(trace)
+    assert [progress.says_little(i) for i in range(3)] == [little] * 3
