@@ -114,34 +114,42 @@ def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) 
     """A change sent again: calls of one tool in a row (each the next of its tool, within the window),
     each answered with the same result that says little (nothing, "OK"), with nothing new between,
     grouped by attempt with numbers as targets (`near_identical_groups(numbered=True)`). Notes to
-    self change nothing: they split a run (read only for runs long enough to count). Runs already
-    part of a finding are not told twice."""
+    self change nothing. Runs of one outcome are found first; what each member says (`_silent_call`:
+    a note, a failure, a result of substance split a run) is read only for runs long enough to
+    count. Runs already part of a finding are not told twice."""
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     chains: dict[str, list[int]] = {}
 
     def close(name: str, chain: list[int]) -> None:
-        notes = [i for i in chain if is_note(model.calls[i].args)]
-        for part in _split(chain, notes) if notes else (chain,):
+        loud = [i for i in chain if not _silent_call(model, i)]
+        for part in _split(chain, loud) if loud else (chain,):
             for attempts in near_identical_groups(model.calls, part, numbered=True):
                 if taken.isdisjoint(model.calls[i].step for i in attempts):
                     findings.extend(_finding(model, name, attempts, threshold, how=_SILENT))
 
-    calls, kinds = model.calls, model.kinds
+    calls = model.calls
     for index, call in enumerate(calls):
-        silent = kinds[index] is None and not call.error and call.result is not None and model.says_little(index)
         chain = chains.get(call.name)
-        if (silent and chain and call.outcome == calls[chain[-1]].outcome
+        if (chain and call.outcome == calls[chain[-1]].outcome
                 and (window is None or index - chain[-1] <= window) and model.quiet_between(chain[-1], index)):
             chain.append(index)
             continue
         if chain and len(chain) >= threshold:
             close(call.name, chain)
-        chains[call.name] = [index] if silent else []
+        chains[call.name] = [index]
     for name, chain in chains.items():
         if len(chain) >= threshold:
             close(name, chain)
     return findings
+
+
+def _silent_call(model, index: int) -> bool:
+    """Whether call `index` neither failed nor said anything (its result empty or a short
+    acknowledgement) and is no note to self."""
+    call = model.calls[index]
+    return (model.kinds[index] is None and not call.error and call.result is not None
+            and model.says_little(index) and not is_note(call.args))
 
 
 def _split(chain: list[int], at: list[int]) -> list[list[int]]:
