@@ -225,6 +225,9 @@ def main(argv: Optional[list[str]] = None) -> str:
         para_lines.append([f"`{row['id']}`", row["half"], *("found" if p[row["id"]][0] else "missed"
                                                           for p in signals.values())])
     para_lines.append(["caught", "", *(f"{sum(p[r['id']][0] for r in para)}/{len(para)}" for p in signals.values())])
+    tags = {r["id"]: r["reason"].count("[paraphrase]") for r in para}  # a pattern may carry the tag twice
+    para_lines.append(["caught, by tag", "", *(f"{sum(tags[r['id']] for r in para if p[r['id']][0])}/{sum(tags.values())}"
+                                               for p in signals.values())])
     load = os.getloadavg()[0]
     text = "\n".join([
         "# Meaning: which signal finds reworded repeats", "",
@@ -236,7 +239,9 @@ def main(argv: Optional[list[str]] = None) -> str:
         *notes, "",
         markdown_table(header, lines), "",
         "## The `[paraphrase]` loops of the released labels", "",
-        "Runs an independent reader labelled `[paraphrase]` (a query or instruction reworded, the same outcome):", "",
+        "Runs an independent reader labelled `[paraphrase]` (a query or instruction reworded, the same outcome). "
+        "Some patterns carry the tag twice (before and after their text): `caught, by tag` counts each tag, as a "
+        "count of the tag in the label files does:", "",
         markdown_table(["run", "half", *signals], para_lines), "",
         "## The docs' meaning example (four refusals of travel insurance)", "",
         "Cosine of each reply with the closest reply before it, and the verdict (4 replies in a row must each reach "
