@@ -113,7 +113,7 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
 def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) -> list[Finding]:
     """A change sent again: calls of one tool in a row (each the next of its tool, within the window),
     each answered with the same result that says little (nothing, "OK"), with nothing new between,
-    grouped by attempt with numbers as targets (`near_identical_groups(numbered=True)`). Notes to
+    grouped by change (`_near.same_change`). Notes to
     self change nothing. Runs of one outcome are found first; what each member says (`_silent_call`:
     a note, a failure, a result of substance split a run) is read only for runs long enough to
     count. Runs already part of a finding are not told twice."""
@@ -124,7 +124,7 @@ def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) 
     def close(name: str, chain: list[int]) -> None:
         loud = [i for i in chain if not _silent_call(model, i)]
         for part in _split(chain, loud) if loud else (chain,):
-            for attempts in near_identical_groups(model.calls, part, numbered=True):
+            for attempts in near_identical_groups(model.calls, part, change=True):
                 if taken.isdisjoint(model.calls[i].step for i in attempts):
                     findings.extend(_finding(model, name, attempts, threshold, how=_SILENT))
 

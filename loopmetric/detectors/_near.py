@@ -16,6 +16,11 @@ Different targets are not near-identical: `grep foo` / `grep bar`, a search for
 one name and then for another, option 1 and option 2, one mirror and another.
 Failing attempts at different targets are exploration, never a loop.
 
+A change sent again (a call answered with nothing, or "OK") is judged more strictly
+(`same_change`): the same words in any order, every differing word respelled, or a
+long text reworded. A word added or dropped, or another number, is another target:
+`mkdir repo` then `mkdir repo/src`, `f1.txt` then `f2.txt` are work, not a loop.
+
 One more kind of attempt is the same whatever its words (`blind_queries`): calls of
 one tool in a row, each a keyword query (lowercase words only: no name, no id, no
 path, no code), each answered with the very same result that does not name what was
@@ -38,7 +43,7 @@ from .._deep_json import loads
 from .._model import ToolCall
 
 __all__ = ["argument_words", "blind_queries", "near_identical", "near_identical_groups", "only_argument",
-           "result_words"]
+           "result_words", "same_change"]
 
 _WORD = re.compile(r"\w+")
 _MAX_WORDS = 400
@@ -89,16 +94,12 @@ def _same_target(a: str, b: str) -> bool:
     return Indel.normalized_similarity(a, b) >= _SPELLING
 
 
-def near_identical(a: list[str], b: list[str], *, numbered: bool = False) -> bool:
-    """Whether two argument lists' words (`argument_words`) are one attempt (module docstring).
-    With `numbered`, a word holding digits that the other list lacks makes another target
-    whatever its shape (file `f1.txt` / `f2.txt`, line 51 / 60): the rule for changes."""
+def near_identical(a: list[str], b: list[str]) -> bool:
+    """Whether two argument lists' words (`argument_words`) are one attempt (module docstring)."""
     if a == b:
         return True
     only_a = Counter(a) - Counter(b)
     only_b = Counter(b) - Counter(a)
-    if numbered and any(_DIGITS.search(word) for word in (only_a + only_b)):
-        return False
     if not only_a or not only_b:
         return bool(set(a) & set(b)) or not (a and b)
     if all(any(_same_target(x, y) for y in only_b) for x in only_a) and \
@@ -110,13 +111,31 @@ def near_identical(a: list[str], b: list[str], *, numbered: bool = False) -> boo
     return len(union) >= _LONG and len(set(a) & set(b)) / len(union) >= _SHARED
 
 
+def same_change(a: list[str], b: list[str]) -> bool:
+    """Whether two argument lists' words are one change sent again (module docstring): the same
+    words in any order, or every word that differs respelled, or a long text reworded; never
+    another number (file `f1.txt` / `f2.txt`, line 51 / 60) and never a word added or dropped
+    (`mkdir repo` / `mkdir repo/src`): a change to another target is work, not the same change."""
+    only_a = Counter(a) - Counter(b)
+    only_b = Counter(b) - Counter(a)
+    if not only_a and not only_b:
+        return True
+    if any(_DIGITS.search(word) for word in only_a + only_b):
+        return False
+    if only_a and only_b and all(any(Indel.normalized_similarity(x, y) >= _SPELLING for y in only_b) for x in only_a) \
+            and all(any(Indel.normalized_similarity(y, x) >= _SPELLING for x in only_a) for y in only_b):
+        return True
+    union = set(a) | set(b)
+    return len(union) >= _LONG and len(set(a) & set(b)) / len(union) >= _SHARED
+
+
 def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[int], *,
-                          numbered: bool = False) -> list[list[int]]:
+                          change: bool = False) -> list[list[int]]:
     """`members` (indices into `calls`) grouped by attempt: each joins the first group
     holding a near-identical attempt, in order; groups in order of their first member. An
     attempt with no argument words is near-identical to every attempt, so it bridges none:
     an attempt with words joins a group through the group's attempts with words, if any.
-    `numbered`: as in `near_identical`."""
+    `change`: grouped by `same_change` instead, the rule for changes sent again."""
     if len(members) < 2:
         return [members] if members else []
     groups: list[list[int]] = []
@@ -129,7 +148,8 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
             mine = cache[args] = argument_words(args)
         for group, group_words in zip(groups, words):
             worded = [other for other in group_words if other] if mine else group_words
-            if any(near_identical(mine, other, numbered=numbered) for other in (worded or group_words)):
+            same = same_change if change else near_identical
+            if any(same(mine, other) for other in (worded or group_words)):
                 group.append(index)
                 if mine not in group_words:
                     group_words.append(mine)

@@ -10,7 +10,7 @@ import pytest
 
 from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
 from loopmetric.detectors import detect_similar_attempts
-from loopmetric.detectors._near import argument_words, near_identical
+from loopmetric.detectors._near import argument_words, near_identical, same_change
 from tests._traces import agent, tool
 
 SEND_AGAIN = "each answered with the same empty or short acknowledgement (a change sent again)"
@@ -37,7 +37,7 @@ LOOPS = [
     pytest.param([bash("sed -i 's/return mmsubsup/return mmsubsup/' a.py")] * 2
                  + [bash("sed -i 's/return  mmsubsup/return mmsubsup/' a.py")], 3, id="the-same-no-op-edit-re-sent"),
     pytest.param([tool("edit", {"path": "a.py", "new": text}, output="File updated.")
-                  for text in ("return parse(value)", "return parse(value, strict)", "return parse(value)")], 3,
+                  for text in ("return parse(value)", "return parse( value )", "return parse(value)")], 3,
                  id="a-patch-re-sent-acknowledged-each-time"),
     pytest.param([LISTING, bash(f"# {APOLOGY[0]}\ncat level4.py"), LISTING, bash(f"# {APOLOGY[1]}\ncat level4.py"),
                   LISTING, bash(f"# {APOLOGY[2]}\ncat level4.py")], 3, id="an-old-listing-between-is-nothing-new"),
@@ -58,6 +58,13 @@ HEALTHY = [
     pytest.param([bash(f"echo hi > f{n}.txt") for n in range(4)], id="other-files-by-number"),
     pytest.param([bash(f"sed -i '{line},{line + 2}d' f.py") for line in (51, 60, 75)], id="other-lines-by-number"),
     pytest.param([bash(f"mkdir {name}") for name in ("src", "tests", "docs", "build")], id="other-folders"),
+    pytest.param([bash(f"mkdir {name}") for name in ("repo", "repo/src", "repo/tests", "repo/docs")],
+                 id="a-tree-of-folders"),
+    pytest.param([bash(f"pip install {names}") for names in ("numpy", "numpy scipy", "numpy pandas")],
+                 id="packages-added"),
+    pytest.param([tool("edit", {"path": "a.py", "new": text}, output="File updated.")
+                  for text in ("return parse(value)", "return parse(value, strict)", "return parse(value, strict, 2)")],
+                 id="a-change-grown-step-by-step"),
     pytest.param([bash(f"cd /app/{name}") for name in ("src", "tests", "docs")], id="other-places"),
     pytest.param([bash(f"echo '{line}' >> s.py") for line in ("import os", "print(os.getcwd())",
                                                              "print(os.listdir())")], id="a-script-built-line-by-line"),
@@ -104,18 +111,26 @@ def test_a_change_sent_again_counts_within_the_window(window, expected):
     assert [n for _, n, _ in findings] == ([expected] if expected else [])
 
 
-@pytest.mark.parametrize(("a", "b", "plain", "numbered"), [
+@pytest.mark.parametrize(("a", "b", "attempt", "change"), [
     pytest.param("echo hi > f1.txt", "echo hi > f2.txt", True, False, id="an-id-of-one-shape"),
     pytest.param("the size 11 women shoe in stock today", "the size 12 women shoe in stock today", True, False,
                  id="a-long-text-with-another-number"),
     pytest.param("sed -i s/a/b/ x.py", "sed -i s/a/b/  x.py", True, True, id="the-same-words"),
-    pytest.param("return parse(value)", "return parse(value, strict)", True, True, id="a-word-added"),
+    pytest.param("x.py sed -i s/a/b/", "sed -i s/a/b/ x.py", True, True, id="the-same-words-reordered"),
+    pytest.param("return parse(value)", "return parse(value, strict)", True, False, id="a-word-added"),
+    pytest.param("mkdir repo", "mkdir repo/src", True, False, id="a-folder-inside"),
     pytest.param("git add a.py", "git add a.py 2", True, False, id="a-number-added"),
+    pytest.param("cat XmlSerializer.java", "cat XmlDeserializer.java", True, True, id="a-word-respelled"),
+    pytest.param("cat Foo.java", "cat FooImpl.java", True, False, id="a-name-contained"),
+    pytest.param("# It seems there was an error. Let's try again", "# It seems there was an error, let me try again",
+                 True, True, id="a-long-text-reworded"),
+    pytest.param("", "", True, True, id="no-words-twice"),
+    pytest.param("", "ls", True, False, id="no-words-beside-words"),
 ])
-def test_numbers_are_targets_for_changes(a, b, plain, numbered):
+def test_changes_are_the_same_by_stricter_words_than_attempts(a, b, attempt, change):
     words = argument_words(f'{{"c": "{a}"}}'), argument_words(f'{{"c": "{b}"}}')
-    assert near_identical(*words) is plain
-    assert near_identical(*words, numbered=True) is numbered
+    assert near_identical(*words) is attempt
+    assert same_change(*words) is change
 
 
 def test_a_run_broken_by_another_call_of_its_tool_is_told_with_its_tool_steps_and_attempts():
@@ -135,9 +150,9 @@ NOTE = "I will press the save button once more because the form might not have b
 
 
 def test_a_note_to_self_splits_a_run_of_changes_sent_again():
-    pressed = [tool("act", {"text": t}, output="OK.") for t in ("click the save button", "click save button")]
-    again = [tool("act", {"text": t}, output="OK.") for t in ("click the save button", "click on the save button",
-                                                              "click save button")]
+    pressed = [tool("act", {"text": t}, output="OK.") for t in ("click the save button", "click the Save button")]
+    again = [tool("act", {"text": t}, output="OK.") for t in ("click the save button", "Click the save button",
+                                                              "click the SAVE button")]
     children = [*pressed, tool("act", {"text": NOTE}, output="OK."), *again]
     assert found(*children) == [("similar_attempts", 3, (4, 5, 6))]
     assert found(*pressed, *again) == [("similar_attempts", 5, (1, 2, 3, 4, 5))]
