@@ -39,8 +39,9 @@ PATTERNS: dict[str, PatternInfo] = {
         "one tool called with near-identical arguments (a reworded query, one argument changed or dropped) "
         "while every result fails the same way or repeats the one before; different targets failing alike "
         "are exploration; near-identical calls each answered with the same empty result or short "
-        "acknowledgement, nothing new between, are a change sent again (another number in the arguments is "
-        "another target); keyword queries in a row (lowercase words: no name, id, path or flag) that one "
+        "acknowledgement, nothing new between, are a change sent again (the same words in any order, a word "
+        "respelled or a long text reworded: a word added or dropped, or another number, is another target); "
+        "keyword queries in a row (lowercase words: no name, id, path or flag) that one "
         "failing answer meets, naming none of them, are one attempt whatever their words (needs one call "
         "more than the threshold)",
     ),

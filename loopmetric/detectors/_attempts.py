@@ -21,9 +21,10 @@ Two more signs of progress break a run of attempts:
 A change sent again is one attempt too: near-identical calls of one tool in a row,
 each answered with the same empty result or short acknowledgement, with nothing new
 between (a comment-prefixed command reworded, a script written and "run" on one line
-without a separator, the same no-op `sed` re-sent). Here a word holding digits that
-differs makes another target whatever its shape (`f1.txt` / `f2.txt`, lines 51 / 60):
-writing different files or lines is work, not a loop. Notes to self are no change.
+without a separator, the same no-op `sed` re-sent). Changes are the same by stricter
+words than attempts (`_near.same_change`): a word added or dropped, or another number,
+is another target (`mkdir repo` / `mkdir repo/src`, `f1.txt` / `f2.txt`): making other
+folders, files or lines is work, not a loop. Notes to self are no change.
 
 Keyword queries in a row that all fail with the very same answer, one that names
 none of them ("No Results" for "based", "headquartered", "located" on one page),
