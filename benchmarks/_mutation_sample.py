@@ -1141,4 +1141,16 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # The same pass once it found runs of one outcome first and read what each member says only in long runs.
     "e5eb61d": FunctionRun(("loopmetric/detectors/_attempts.py::_silent",
                             "loopmetric/detectors/_attempts.py::_silent_call"), {}, {}),
+    # Changes judged by stricter words than attempts (`same_change`), `near_identical` without its flag.
+    "717486c": FunctionRun(
+        ("loopmetric/detectors/_near.py::same_change", "loopmetric/detectors/_near.py::near_identical",
+         "loopmetric/detectors/_near.py::near_identical_groups"),
+        {"loopmetric.detectors._near:72": "a list with no word the other lacks is part of it: they share all its "
+         "words, or it is empty and the second clause holds",
+         "loopmetric.detectors._near:96": "with no word shared the Jaccard below is 0 and returns False too: the "
+         "check is a shortcut",
+         **{f"loopmetric.detectors._near:{n}": _ONCE + "each argument list's words read again, alike"
+            for n in (153, 154)}},
+        {f"loopmetric.detectors._near:{n}": _SENT_AGAIN + "test_same_change_by_hand"
+         for n in (118, 129, 136, 139, 143, 144, 145)}),
 }

@@ -169,3 +169,25 @@ def test_what_a_result_says_is_read_for_calls_made_again_too(output, little):
     trace = read_deepeval_trace(agent(*[bash("make", output)] * 3))
     progress = Progress(trace)
     assert [progress.says_little(i) for i in range(3)] == [little] * 3
+
+
+SEVEN = "alpha bravo charlie delta echo foxtrot golf".split()
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    pytest.param(SEVEN + ["hotel"], SEVEN + ["hotel", "2"], False, id="a-long-text-with-a-number-added"),
+    pytest.param(SEVEN + ["hotel"], SEVEN + ["hotel", "india"], True, id="twin-a-long-text-with-a-word-added"),
+    pytest.param(["cat", "abcd"], ["cat", "abce"], True, id="respelled-at-three-quarters"),
+    pytest.param(["cat", "abcd"], ["cat", "abxy"], False, id="twin-respelled-below-three-quarters"),
+    pytest.param(SEVEN + ["hotel"] + ["kilo", "lima", "mike", "november"],
+                 SEVEN + ["hotel"] + ["oscar", "papa", "quebec", "romeo"], False, id="eight-of-sixteen-words-shared"),
+    pytest.param(SEVEN[:6] + ["kilo"], SEVEN[:6] + ["oscar"], True, id="six-of-eight-words-shared"),
+    pytest.param(SEVEN[:5] + ["kilo"], SEVEN[:5] + ["oscar"], False, id="twin-six-of-seven-words-is-not-long"),
+    pytest.param(SEVEN + ["kilo"], SEVEN + ["oscar", "papa"], True, id="seven-of-ten-words-shared"),
+    pytest.param(SEVEN[:6] + ["kilo"], SEVEN[:6] + ["oscar", "papa"], False, id="twin-six-of-nine-words-shared"),
+])
+def test_same_change_by_hand(a, b, same):
+    """Eight words or more sharing seven tenths of them; a word respelled at an Indel similarity of
+    three quarters ("abcd" / "abce": 1 - 2/8)."""
+    assert same_change(a, b) is same
+    assert same_change(b, a) is same
