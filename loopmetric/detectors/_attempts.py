@@ -114,10 +114,10 @@ def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -
 def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) -> list[Finding]:
     """A change sent again: calls of one tool in a row (each the next of its tool, within the window),
     each answered with the same result that says little (nothing, "OK"), with nothing new between,
-    grouped by change (`_near.same_change`). Notes to
-    self change nothing. Runs of one outcome are found first; what each member says (`_silent_call`:
-    a note, a failure, a result of substance split a run) is read only for runs long enough to
-    count. Runs already part of a finding are not told twice."""
+    grouped by change (`_near.same_change`). Notes to self change nothing. Runs of one outcome are
+    found first; what each member says (`_silent_call`: a note, a failure, a result of substance
+    split a run) is read only for runs long enough to count. Runs already part of a finding are not
+    told twice."""
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     chains: dict[str, list[int]] = {}

@@ -141,6 +141,7 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
     groups: list[list[int]] = []
     words: list[list[list[str]]] = []
     cache: dict[str, list[str]] = {}
+    same = same_change if change else near_identical
     for index in members:
         args = calls[index].args
         mine = cache.get(args)
@@ -148,7 +149,6 @@ def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members:
             mine = cache[args] = argument_words(args)
         for group, group_words in zip(groups, words):
             worded = [other for other in group_words if other] if mine else group_words
-            same = same_change if change else near_identical
             if any(same(mine, other) for other in (worded or group_words)):
                 group.append(index)
                 if mine not in group_words:
