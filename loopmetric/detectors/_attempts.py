@@ -165,7 +165,7 @@ def _split(chain: list[int], at: list[int]) -> list[list[int]]:
     return [part for part in parts if part]
 
 
-_SILENT = "each answered with the same empty or short acknowledgement (a change sent again)"
+_SILENT = "each answered with the same empty or short acknowledgement (the same call sent again)"
 
 
 def _succeeds(model, index: int, last: int, window: Optional[int]) -> bool:

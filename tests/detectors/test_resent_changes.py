@@ -13,7 +13,7 @@ from loopmetric.detectors import detect_similar_attempts
 from loopmetric.detectors._near import argument_words, near_identical, same_change
 from tests._traces import agent, tool
 
-SEND_AGAIN = "each answered with the same empty or short acknowledgement (a change sent again)"
+SEND_AGAIN = "each answered with the same empty or short acknowledgement (the same call sent again)"
 
 
 def bash(command: str, output: str = "") -> dict:
