@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from rapidfuzz.distance import Indel
 
@@ -91,7 +91,24 @@ def _same_target(a: str, b: str) -> bool:
         return True
     if not a.isdigit() and not b.isdigit() and _DIGITS.sub("#", a) == _DIGITS.sub("#", b):
         return True  # another id of one shape: "P6" / "P7", seat "0A" / "1A"
+    return _respelled(a, b)
+
+
+def _respelled(a: str, b: str) -> bool:
+    """Two words nearly the same spelling ("XmlSerializer" / "XmlDeserializer")."""
     return Indel.normalized_similarity(a, b) >= _SPELLING
+
+
+def _paired(only_a: Counter[str], only_b: Counter[str], same: Callable[[str, str], bool]) -> bool:
+    """Whether every word only one list holds is `same` as some word only the other holds."""
+    return all(any(same(x, y) for y in only_b) for x in only_a) and \
+        all(any(same(y, x) for x in only_a) for y in only_b)
+
+
+def _reworded(a: list[str], b: list[str]) -> bool:
+    """A long text reworded: `_LONG` distinct words or more, `_SHARED` of them shared (Jaccard)."""
+    union = set(a) | set(b)
+    return len(union) >= _LONG and len(set(a) & set(b)) / len(union) >= _SHARED
 
 
 def near_identical(a: list[str], b: list[str]) -> bool:
@@ -102,13 +119,11 @@ def near_identical(a: list[str], b: list[str]) -> bool:
     only_b = Counter(b) - Counter(a)
     if not only_a or not only_b:
         return bool(set(a) & set(b)) or not (a and b)
-    if all(any(_same_target(x, y) for y in only_b) for x in only_a) and \
-            all(any(_same_target(y, x) for x in only_a) for y in only_b):
+    if _paired(only_a, only_b, _same_target):
         return True
-    union = set(a) | set(b)
     if not set(a) & set(b):
         return False
-    return len(union) >= _LONG and len(set(a) & set(b)) / len(union) >= _SHARED
+    return _reworded(a, b)
 
 
 def same_change(a: list[str], b: list[str]) -> bool:
@@ -122,11 +137,9 @@ def same_change(a: list[str], b: list[str]) -> bool:
         return True
     if any(_DIGITS.search(word) for word in only_a + only_b):
         return False
-    if only_a and only_b and all(any(Indel.normalized_similarity(x, y) >= _SPELLING for y in only_b) for x in only_a) \
-            and all(any(Indel.normalized_similarity(y, x) >= _SPELLING for x in only_a) for y in only_b):
+    if only_a and only_b and _paired(only_a, only_b, _respelled):
         return True
-    union = set(a) | set(b)
-    return len(union) >= _LONG and len(set(a) & set(b)) / len(union) >= _SHARED
+    return _reworded(a, b)
 
 
 def near_identical_groups(calls: tuple[ToolCall, ...] | list[ToolCall], members: list[int], *,
