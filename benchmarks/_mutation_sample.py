@@ -1153,4 +1153,12 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
             for n in (153, 154)}},
         {f"loopmetric.detectors._near:{n}": _SENT_AGAIN + "test_same_change_by_hand"
          for n in (118, 129, 136, 139, 143, 144, 145)}),
+    # The same functions once they shared `_respelled`, `_paired` and `_reworded` (a refactor).
+    "c1a3e14": FunctionRun(
+        tuple(f"loopmetric/detectors/_near.py::{name}" for name in
+              ("_respelled", "_paired", "_reworded", "_same_target", "near_identical", "same_change")),
+        {"loopmetric.detectors._near:97": "a list with no word the other lacks is part of it: they share all its "
+         "words, or it is empty and the second clause holds",
+         "loopmetric.detectors._near:110": "with no word shared the Jaccard below is 0 and returns False too: the "
+         "check is a shortcut"}, {}),
 }
