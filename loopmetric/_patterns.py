@@ -37,8 +37,9 @@ PATTERNS: dict[str, PatternInfo] = {
     "similar_attempts": PatternInfo(
         "tool_repetition", "similar_attempts_threshold",
         "one tool called with near-identical arguments (a reworded query, one argument changed or dropped) "
-        "while every result fails the same way or repeats the one before; different targets failing alike "
-        "are exploration; near-identical calls each answered with the same empty result or short "
+        "while every result fails the same way or repeats the one before (more than a counter: results alike "
+        "only in a step countdown or a clock, all else under 9 words, are not the same result); different "
+        "targets failing alike are exploration; near-identical calls each answered with the same empty result or short "
         "acknowledgement, nothing new between, are a change sent again (the same words in any order, a word "
         "respelled or a long text reworded: a word added or dropped, or another number, is another target); "
         "keyword queries in a row (lowercase words: no name, id, path or flag) that one "

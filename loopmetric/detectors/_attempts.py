@@ -3,6 +3,11 @@ again with different arguments (a reworded query, one argument changed or
 dropped, another guessed id) while nothing new comes back: every result fails
 the same way, or is nearly the same text as the one before.
 
+Results alike only in a counter are not the same result: different calls answered each
+time by a harness's countdown alone ("You have 3 steps left", then 2) or a clock under
+an empty output share nothing about the calls (`Progress.alike_in_counters_only`): code
+run at different places that prints only when it finds something is exploration.
+
 A query refined until it succeeds, different pages, different files and
 different objects looked at are progress: their results differ. Different
 targets that each fail the same way (searches for different names, clicks on
@@ -63,7 +68,8 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
     for name, run in model.runs("tool", window):  # the same result, nothing new between
         chain: list[int] = []
         for index in run + [-1]:
-            if index >= 0 and chain and model.same_as_previous[index] and model.kinds[index] is None:
+            if (index >= 0 and chain and model.same_as_previous[index] and model.kinds[index] is None
+                    and not model.alike_in_counters_only(chain[-1], index)):
                 chain.append(index)
                 continue
             findings.extend(_finding(model, name, chain, threshold))
@@ -118,6 +124,8 @@ def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) 
     found first; what each member says (`_silent_call`: a note, a failure, a result of substance
     split a run) is read only for runs long enough to count. Runs already part of a finding are not
     told twice."""
+    if model.longest_outcome_run < threshold:
+        return []  # no tool returned one outcome `threshold` times in a row (most traces)
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     chains: dict[str, list[int]] = {}

@@ -221,7 +221,8 @@ def failure_kind(call: ToolCall) -> Optional[str]:
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes", "_little")
+    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes", "_little",
+                 "longest_outcome_run", "_runs")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -243,6 +244,8 @@ class Progress:
         seen_wholes: set[int] = set()
         last_of_tool: dict[str, int] = {}
         last_units: dict[str, frozenset[str]] = {}  # of the last call of each tool (only they are compared)
+        outcome_run: dict[str, int] = {}  # how many calls of each tool in a row (its own calls) returned one outcome
+        longest = 0
         news = 0
         changes = 0
         for step in trace.steps:
@@ -292,8 +295,18 @@ class Progress:
                     changes += 1  # a new action that reports little: it likely changed something (not a note)
             self.changes.append(changes)
             self._little.append(little)
+            if previous is not None and step.outcome == self.calls[previous].outcome:
+                repeats = outcome_run[step.name] = outcome_run[step.name] + 1
+                if repeats > longest:
+                    longest = repeats
+            else:
+                outcome_run[step.name] = 1
             last_of_tool[step.name] = index
             last_units[step.name] = units
+        # The most calls of one tool in a row (each the next of its tool, whatever came between)
+        # that returned one outcome: no run of one outcome, within a window or not, is longer.
+        self.longest_outcome_run = longest or min(len(self.calls), 1)
+        self._runs: dict[tuple[str, Optional[int]], list[tuple[str, list[int]]]] = {}
 
     def _same(self, a: int, b: int, units_a: frozenset[str], units: frozenset[str]) -> bool:
         """Whether call `b` returned what call `a` returned (the same lines, `units_a` and
@@ -306,6 +319,18 @@ class Progress:
         if len(second.result.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS:
             return False
         return first.outcome == second.outcome or units_a == units
+
+    def alike_in_counters_only(self, earlier: int, later: int) -> bool:
+        """Whether two results equal once their numbers are masked (`same_as_previous`) share
+        little but the lines whose numbers changed: a harness's countdown ("You have 3 steps
+        left") or a clock ticking under an otherwise empty output. What the two share as shown
+        (spacing folded) must have substance to mean the same attempt; a counter says nothing
+        about the call."""
+        first, second = self.calls[earlier].result, self.calls[later].result
+        if first == second or first is None or second is None:
+            return False
+        shared = {" ".join(line.split()) for line in _lines(first)} & {" ".join(line.split()) for line in _lines(second)}
+        return sum(len(line.split(None, _SUBSTANTIAL_WORDS)) for line in shared) <= _SUBSTANTIAL_WORDS
 
     def says_little(self, index: int) -> bool:
         """`says_little` of call `index`'s result, computed once."""
@@ -330,7 +355,11 @@ class Progress:
     def runs(self, key: str, window: Optional[int]) -> list[tuple[str, list[int]]]:
         """Runs of two or more calls sharing `key` ("call": name and arguments; "tool":
         the tool's name), each following the previous one of its key within `window`
-        calls, with nothing new between them and nothing new in it; in order of start."""
+        calls, with nothing new between them and nothing new in it; in order of start.
+        Computed once for each key and window (the lists are shared: not to be changed)."""
+        cached = self._runs.get((key, window))
+        if cached is not None:
+            return cached
         current: dict[str, list[int]] = {}
         runs: list[tuple[str, list[int]]] = []
         for index, call in enumerate(self.calls):
@@ -345,4 +374,5 @@ class Progress:
             current[group] = [index]
         runs.extend((group, run) for group, run in current.items() if len(run) > 1)
         runs.sort(key=lambda item: item[1][0])
+        self._runs[(key, window)] = runs
         return runs

@@ -13,6 +13,7 @@ import pytest
 from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
 from loopmetric.detectors import detect_similar_attempts
 from loopmetric.detectors._near import argument_words, near_identical
+from loopmetric.detectors._news import Progress
 from tests._traces import agent, tool
 
 NO_MATCH = 'No matches found for "{q}" in /repo'
@@ -378,3 +379,66 @@ def test_two_attempts_are_grouped_by_target(queries, groups):
 
     calls = read_deepeval_trace(agent(*attempts("bash", "command", queries, lambda v: "no match"))).tool_calls
     assert near_identical_groups(calls, list(range(len(queries)))) == groups
+
+
+COUNTDOWN = "Observation:\nYou have {n} steps left and 2 chances to propose solution left.\n"
+DESK = "Observation:\nOn the desk 1, you see a alarmclock 1, a creditcard 1, a desklamp 1, and a mug 1.\n"
+PLACES = ("sinkbasin 1", "cabinet 2", "toilet 1", "garbagecan 1")
+
+
+def _searches_in(places, output) -> list:
+    code = 'for loc in ["{p}"]:\n    found = look_in(loc)\n    if found:\n        print(found)'
+    return [tool("execute", {"input": code.format(p=p)}, output=output(4 - n)) for n, p in enumerate(places)]
+
+
+COUNTED_HEALTHY = [
+    pytest.param(_searches_in(PLACES, lambda n: COUNTDOWN.format(n=n)),
+                 id="searches-in-different-places-answered-by-a-countdown-alone"),
+    pytest.param([tool("run", {"command": c}, output=f"(no output)\nCommand completed in 0.{n}1 seconds "
+                                                     f"with exit code 0 and no warnings.")
+                  for n, c in enumerate(("make lint", "make docs", "make wheel", "make sdist"), 1)],
+                 id="different-commands-answered-by-a-clock-alone"),
+]
+
+COUNTED_LOOPS = [
+    pytest.param(_searches_in(PLACES, lambda n: DESK + COUNTDOWN.format(n=n)),
+                 id="one-observation-under-a-countdown"),
+    pytest.param(_searches_in(PLACES, lambda n: COUNTDOWN.format(n=3)), id="a-countdown-that-does-not-tick"),
+]
+
+
+@pytest.mark.parametrize("children", COUNTED_HEALTHY)
+def test_different_calls_answered_by_a_counter_alone_are_not_one_attempt(children):
+    trace = agent(*children)
+    assert _similar(trace) == []
+    report = detect_loops(trace)
+    assert report.success is True, report.reason
+
+
+@pytest.mark.parametrize("children", COUNTED_LOOPS)
+def test_different_calls_answered_alike_beyond_a_counter_are_one_attempt(children):
+    found = _similar(agent(*children))
+    assert [(f.steps, f.count) for f in found] == [((1, 2, 3, 4), 4)], found
+    assert "each returning the same result" in found[0].message
+
+
+SEVEN = "one two three four five six seven"
+
+
+@pytest.mark.parametrize(("first", "second", "counters_only"), [
+    pytest.param("x\nYou have 3 steps left", "x\nYou have 2 steps left", True, id="a-countdown-under-one-word"),
+    pytest.param(COUNTDOWN.format(n=3), COUNTDOWN.format(n=3), False, id="equal-texts"),
+    pytest.param(f"{SEVEN} eight\nleft 3", f"{SEVEN} eight\nleft 2", True, id="eight-shared-words"),
+    pytest.param(f"{SEVEN} eight nine\nleft 3", f"{SEVEN} eight nine\nleft 2", False, id="nine-shared-words"),
+    pytest.param(f"{SEVEN}\neight\nleft 3", f"{SEVEN}\neight\nleft 2", True, id="eight-shared-words-on-two-lines"),
+    pytest.param(f"{SEVEN}\neight nine\nleft 3", f"{SEVEN}\neight nine\nleft 2", False,
+                 id="nine-shared-words-on-two-lines"),
+    pytest.param(f"{SEVEN} eight nine", f"{SEVEN}  eight nine", False, id="one-line-respaced"),
+    pytest.param(f"{SEVEN} eight nine\nleft 3", f"{SEVEN} eight  nine \nleft 2", False, id="shared-line-respaced"),
+    pytest.param(None, "left 2", False, id="no-result-recorded"),
+    pytest.param("left 2", None, False, id="no-later-result-recorded"),
+])
+def test_results_alike_in_counters_only(first, second, counters_only):
+    model = Progress(read_deepeval_trace(agent(tool("run", {"c": "a"}, output=first),
+                                               tool("run", {"c": "b"}, output=second))))
+    assert model.alike_in_counters_only(0, 1) is counters_only

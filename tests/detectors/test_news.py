@@ -265,3 +265,32 @@ def test_the_same_note_after_each_new_item_is_comparing_items(children, loop):
     """Each item page repeats lines of the list that named it; opening one the run had not opened is still a
     new place, so the same short note after each is comparing items, not a loop."""
     assert detect_loops(agent(*children)).success is not loop
+
+
+@pytest.mark.parametrize(("calls", "longest"), [
+    pytest.param([], 0, id="no-call"),
+    pytest.param([("a", "x")], 1, id="one-call"),
+    pytest.param([("a", "x"), ("a", "y"), ("a", "z")], 1, id="every-outcome-new"),
+    pytest.param([("a", "x"), ("a", "x"), ("b", "y"), ("a", "x")], 3, id="another-tool-between-breaks-nothing"),
+    pytest.param([("a", "x"), ("a", "y"), ("a", "y"), ("b", "y")], 2, id="another-tool-same-text-is-not-the-run"),
+    pytest.param([("a", "x"), ("a", "x"), ("a", "y"), ("a", "x")], 2, id="broken-run-starts-again"),
+    pytest.param([("a", None), ("a", None), ("a", None)], 3, id="results-not-recorded-alike"),
+])
+def test_the_longest_run_of_one_outcome_of_a_tool(calls, longest):
+    model = Progress(read_deepeval_trace(agent(*[tool(name, {"n": n}, output=out) for n, (name, out) in enumerate(calls)])))
+    assert model.longest_outcome_run == longest
+
+
+def test_runs_are_computed_once_for_each_key_and_window():
+    status = {"status": "queued", "position": 3}
+    children = [tool("poll", {"job": 1}, output=status) for _ in range(5)]
+    model = Progress(read_deepeval_trace(agent(*children)))
+    assert model.runs("call", None) is model.runs("call", None)
+    assert [run for _, run in model.runs("call", None)] == [[0, 1, 2, 3, 4]]
+    assert [run for _, run in model.runs("tool", None)] == [[0, 1, 2, 3, 4]]
+    assert model.runs("call", 1) == model.runs("call", None)
+    children[2] = tool("poll", {"job": 2}, output=status)  # another job, the same page: no news
+    model = Progress(read_deepeval_trace(agent(*children)))
+    assert [run for _, run in model.runs("call", 1)] == [[0, 1], [3, 4]]
+    assert [run for _, run in model.runs("call", 2)] == [[0, 1, 3, 4]]
+    assert [run for _, run in model.runs("tool", 2)] == [[0, 1, 2, 3, 4]]
