@@ -124,13 +124,15 @@ def says_little(result: Optional[str]) -> bool:
     "edited"), one line of words at most (markup and a return code around it aside); not
     data (a list, an object, a number, null, escaped bytes: most of its tokens not words,
     `b'\\x1c\\x01'`; two lines of words: a listing, lines found)."""
-    stripped = result.strip() if result is not None else ""
+    if result is None:
+        return True
+    tokens = result.split(None, _SUBSTANTIAL_WORDS)  # stops at the ninth word: most results are long
+    if len(tokens) > _SUBSTANTIAL_WORDS:
+        return False
+    stripped = result.strip()
     if not stripped:
         return True
     if stripped[:1] in "[{\"" or stripped in ("null", "None", "false", "true"):
-        return False
-    tokens = stripped.split(None, _SUBSTANTIAL_WORDS)
-    if len(tokens) > _SUBSTANTIAL_WORDS:
         return False
     if "\n" in stripped and sum(1 for line in _MARKUP.sub("", stripped).splitlines() if _LETTER.search(line)) > 1:
         return False  # lines of words: a listing, not an acknowledgement (markup and a return code are none)
