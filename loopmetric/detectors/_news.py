@@ -114,6 +114,28 @@ def _lines(text: Optional[str]) -> frozenset[str]:
     return frozenset(line.rstrip() for line in lines[:_MAX_LINES] if line.strip())
 
 
+def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """`info_units(text)` and `_lines(text)` in one reading of the text."""
+    if not text:
+        return _NOTHING, _NOTHING
+    if "\n" not in text and "\r" not in text:
+        units = info_units(text)
+        # A line already folded (no run of spaces, no space at either end, no other line break:
+        # `str.split` splits at those too) is shown as it is: one set serves as both.
+        return units, units if text in units else _lines(text)
+    lines: set[str] = set()
+    units_: set[str] = set()
+    for line in text.splitlines()[:_MAX_LINES]:
+        line = line.rstrip()
+        if line:
+            lines.add(line)
+            units_.add(_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line)
+    return frozenset(units_), frozenset(lines)
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+
 def _wordy(token: str) -> bool:
     """A token that reads as a word: no escape in it, 70% of it letters ("Saved", "file.txt")."""
     return "\\" not in token and 10 * sum(c.isalpha() for c in token) >= 7 * len(token)
@@ -265,23 +287,23 @@ class Progress:
             self.kinds.append(kind)
             self.failing.append(step.error or kind is not None)
             previous = last_of_tool.get(step.name)
-            units = info_units(step.result)
-            same = previous is not None and self._same(previous, index, last_units[step.name], units)
+            units, shown = _units_and_lines(step.result)
+            # (`_same` ends on this test: most calls fail it, and the call is not made)
+            repeats_outcome = previous is not None and step.outcome == self.calls[previous].outcome
+            same = ((repeats_outcome or (previous is not None and units == last_units[step.name]))
+                    and self._same(previous, index, last_units[step.name], units))
             self.same_as_previous.append(same)
             first_time = step.call not in made
             little: Optional[bool] = None  # says_little(step.result), computed once, when needed
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again a page shown before
-                lines = _lines(step.result)
                 if not same:
                     little = says_little(step.result)
-                is_news = not same and (little or not lines <= seen_lines or hash(units) not in seen_wholes)
-                seen_lines |= lines
+                is_news = not same and (little or not shown <= seen_lines or hash(units) not in seen_wholes)
             else:
                 is_news = not units <= seen_units
-            if not first_time:
-                seen_lines |= _lines(step.result)
+            seen_lines |= shown
             made.add(step.call)
             seen_units |= units
             seen_wholes.add(hash(units))
@@ -297,7 +319,7 @@ class Progress:
                     changes += 1  # a new action that reports little: it likely changed something (not a note)
             self.changes.append(changes)
             self._little.append(little)
-            if previous is not None and step.outcome == self.calls[previous].outcome:
+            if repeats_outcome:
                 repeats = outcome_run[step.name] = outcome_run[step.name] + 1
                 if repeats > longest:
                     longest = repeats

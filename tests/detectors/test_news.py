@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from loopmetric import detect_loops, read_chat_messages, read_deepeval_trace
 from loopmetric._model import ToolCall
-from loopmetric.detectors._news import _FAILURE_WORDS, Progress, _reports_failure, failure_kind, info_units
+from loopmetric.detectors._news import (_FAILURE_WORDS, Progress, _lines, _reports_failure, _units_and_lines,
+                                        failure_kind, info_units)
 from tests._traces import agent, tool
 
 
@@ -294,3 +297,23 @@ def test_runs_are_computed_once_for_each_key_and_window():
     assert [run for _, run in model.runs("call", 1)] == [[0, 1], [3, 4]]
     assert [run for _, run in model.runs("call", 2)] == [[0, 1, 3, 4]]
     assert [run for _, run in model.runs("tool", 2)] == [[0, 1, 2, 3, 4]]
+
+
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029 \t"
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param(None, id="none"), pytest.param("", id="empty"), pytest.param("   ", id="spaces"),
+    pytest.param("3 rows: ab", id="one-line-folded"), pytest.param("3  rows: ab ", id="one-line-unfolded"),
+    pytest.param("a\x0bb", id="vertical-tab"), pytest.param("a\u2028b 3", id="unicode-line-separator"),
+    pytest.param("a 1\nb 2\n\n  \nc", id="lines-with-numbers"), pytest.param("x\r\ny  \n", id="crlf"),
+    pytest.param(" \n", id="a-blank-line"), pytest.param("abc\n", id="one-line-and-a-break"),
+])
+def test_units_and_lines_read_once_are_info_units_and_lines(text):
+    assert _units_and_lines(text) == (info_units(text), _lines(text))
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab1 .%") + list(_LINE_BREAKS)), max_size=40))
+@settings(max_examples=400, deadline=None)
+def test_units_and_lines_read_once_are_info_units_and_lines_for_any_text(text):
+    assert _units_and_lines(text) == (info_units(text), _lines(text))
