@@ -1161,4 +1161,28 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "words, or it is empty and the second clause holds",
          "loopmetric.detectors._near:110": "with no word shared the Jaccard below is 0 and returns False too: the "
          "check is a shortcut"}, {}),
+    # The counter rule and the speed work of the sixth session: the progress model's walk (its longest run
+    # of one outcome, `_units_and_lines`, the `_same` precheck), `runs` computed once, `says_little`
+    # counting words first, the change-sent-again pass's skip, `alike_in_counters_only`.
+    "a27045d": FunctionRun(
+        tuple(f"loopmetric/detectors/_news.py::{name}" for name in
+              ("__init__", "says_little", "runs", "_units_and_lines", "alike_in_counters_only"))
+        + ("loopmetric/detectors/_attempts.py::_silent",),
+        {"loopmetric.detectors._news:48": "the shortcut for a line already folded: the other path calls `info_units` and `_lines` themselves, right for any text",
+         "loopmetric.detectors._news:49": "the shortcut for a line already folded: the other path calls `info_units` and `_lines` themselves, right for any text",
+         "loopmetric.detectors._news:51": "the shortcut for a line already folded: the other path calls `info_units` and `_lines` themselves, right for any text",
+         "loopmetric.detectors._news:85": "split without a limit: more than 8 words either way, and the same tokens when there are 8 or fewer",
+         "loopmetric.detectors._news:86": "rsplit with the same limit: more than 8 words either way, and the same tokens when there are 8 or fewer",
+         "loopmetric.detectors._news:285": "every news count one higher: only differences and equalities of counts are read",
+         "loopmetric.detectors._news:295": "an input counts two: only whether a count moved is read (`is_news`, `quiet_between`)",
+         "loopmetric.detectors._news:339": "None is as false as False",
+         "loopmetric.detectors._news:367": "a call counts two: only whether a count moved is read (`is_news`, `quiet_between`)",
+         "loopmetric.detectors._news:371": "reached with little None only for a result the same as before, which has more than 8 words and so never says little",
+         "loopmetric.detectors._news:372": "reached only for a result the same as before, which has more than 8 words: says_little is False, as falsy as None",
+         "loopmetric.detectors._news:381": "a cache: `Progress.says_little` computes a value left None",
+         "loopmetric.detectors._news:385": "the same maximum",
+         "loopmetric.detectors._news:426": "a cache: `Progress.says_little` computes a value left None"},
+        {"loopmetric.detectors._news:469": "tests/detectors/test_news.py::test_runs_are_in_order_of_their_start_and_of_two_calls_or_more",
+         "loopmetric.detectors._news:476": "tests/detectors/test_news.py::test_runs_are_in_order_of_their_start_and_of_two_calls_or_more",
+         "loopmetric.detectors._news:479": "tests/detectors/test_news.py::test_runs_are_in_order_of_their_start_and_of_two_calls_or_more"}),
 }

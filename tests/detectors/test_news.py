@@ -317,3 +317,11 @@ def test_units_and_lines_read_once_are_info_units_and_lines(text):
 @settings(max_examples=400, deadline=None)
 def test_units_and_lines_read_once_are_info_units_and_lines_for_any_text(text):
     assert _units_and_lines(text) == (info_units(text), _lines(text))
+
+
+@pytest.mark.parametrize("names", [pytest.param("ABBA", id="a-first"), pytest.param("BAAB", id="b-first")])
+def test_runs_are_in_order_of_their_start_and_of_two_calls_or_more(names):
+    status = {"status": "queued", "position": 3}  # the same page each time: no call is news
+    model = Progress(read_deepeval_trace(agent(*[tool("poll", {"job": name}, output=status) for name in names])))
+    assert [run for _, run in model.runs("call", None)] == [[0, 3], [1, 2]]
+    assert [run for _, run in model.runs("call", 1)] == [[1, 2]]  # the first call's run of one is closed, not told
