@@ -136,6 +136,11 @@ def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str
 _NOTHING: frozenset[str] = frozenset()
 
 
+def _folded(lines: frozenset[str]) -> set[str]:
+    """Lines with their spacing folded."""
+    return {" ".join(line.split()) for line in lines}
+
+
 def _wordy(token: str) -> bool:
     """A token that reads as a word: no escape in it, 70% of it letters ("Saved", "file.txt")."""
     return "\\" not in token and 10 * sum(c.isalpha() for c in token) >= 7 * len(token)
@@ -289,9 +294,12 @@ class Progress:
             previous = last_of_tool.get(step.name)
             units, shown = _units_and_lines(step.result)
             # (`_same` ends on this test: most calls fail it, and the call is not made)
-            repeats_outcome = previous is not None and step.outcome == self.calls[previous].outcome
-            same = ((repeats_outcome or (previous is not None and units == last_units[step.name]))
-                    and self._same(previous, index, last_units[step.name], units))
+            if previous is None:
+                repeats_outcome = same = False
+            else:
+                repeats_outcome = step.outcome == self.calls[previous].outcome
+                same = ((repeats_outcome or units == last_units[step.name])
+                        and self._same(previous, index, last_units[step.name], units))
             self.same_as_previous.append(same)
             first_time = step.call not in made
             little: Optional[bool] = None  # says_little(step.result), computed once, when needed
@@ -353,7 +361,7 @@ class Progress:
         first, second = self.calls[earlier].result, self.calls[later].result
         if first == second or first is None or second is None:
             return False
-        shared = {" ".join(line.split()) for line in _lines(first)} & {" ".join(line.split()) for line in _lines(second)}
+        shared = _folded(_lines(first)) & _folded(_lines(second))
         return sum(len(line.split(None, _SUBSTANTIAL_WORDS)) for line in shared) <= _SUBSTANTIAL_WORDS
 
     def says_little(self, index: int) -> bool:

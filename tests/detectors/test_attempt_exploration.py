@@ -81,6 +81,32 @@ HEALTHY = [
                  id="different-answers-incorrect"),
 ]
 
+COUNTDOWN = "Observation:\nYou have {n} steps left and 2 chances to propose solution left.\n"
+DESK = "Observation:\nOn the desk 1, you see a alarmclock 1, a creditcard 1, a desklamp 1, and a mug 1.\n"
+PLACES = ("sinkbasin 1", "cabinet 2", "toilet 1", "garbagecan 1")
+
+
+def _searches_in(places, output) -> list:
+    code = 'for loc in ["{p}"]:\n    found = look_in(loc)\n    if found:\n        print(found)'
+    return [tool("execute", {"input": code.format(p=p)}, output=output(4 - n)) for n, p in enumerate(places)]
+
+
+COUNTED_HEALTHY = [
+    pytest.param(_searches_in(PLACES, lambda n: COUNTDOWN.format(n=n)),
+                 id="searches-in-different-places-answered-by-a-countdown-alone"),
+    pytest.param([tool("run", {"command": c}, output=f"(no output)\nCommand completed in 0.{n}1 seconds "
+                                                     f"with exit code 0 and no warnings.")
+                  for n, c in enumerate(("make lint", "make docs", "make wheel", "make sdist"), 1)],
+                 id="different-commands-answered-by-a-clock-alone"),
+]
+
+COUNTED_LOOPS = [
+    pytest.param(_searches_in(PLACES, lambda n: DESK + COUNTDOWN.format(n=n)),
+                 id="one-observation-under-a-countdown"),
+    pytest.param(_searches_in(PLACES, lambda n: COUNTDOWN.format(n=3)), id="a-countdown-that-does-not-tick"),
+]
+
+
 
 def _similar(trace) -> list:
     return list(detect_similar_attempts(read_deepeval_trace(trace), LoopSettings()))
@@ -94,8 +120,9 @@ def test_near_identical_attempts_failing_alike_are_a_loop(children):
     assert detect_loops(trace).success is False
 
 
-@pytest.mark.parametrize("children", HEALTHY)
+@pytest.mark.parametrize("children", HEALTHY + COUNTED_HEALTHY)
 def test_different_targets_failing_alike_are_exploration(children):
+    """... and different calls answered by a counter alone (a step countdown, a clock) are no one attempt."""
     trace = agent(*children)
     assert _similar(trace) == []
     report = detect_loops(trace)
@@ -379,40 +406,6 @@ def test_two_attempts_are_grouped_by_target(queries, groups):
 
     calls = read_deepeval_trace(agent(*attempts("bash", "command", queries, lambda v: "no match"))).tool_calls
     assert near_identical_groups(calls, list(range(len(queries)))) == groups
-
-
-COUNTDOWN = "Observation:\nYou have {n} steps left and 2 chances to propose solution left.\n"
-DESK = "Observation:\nOn the desk 1, you see a alarmclock 1, a creditcard 1, a desklamp 1, and a mug 1.\n"
-PLACES = ("sinkbasin 1", "cabinet 2", "toilet 1", "garbagecan 1")
-
-
-def _searches_in(places, output) -> list:
-    code = 'for loc in ["{p}"]:\n    found = look_in(loc)\n    if found:\n        print(found)'
-    return [tool("execute", {"input": code.format(p=p)}, output=output(4 - n)) for n, p in enumerate(places)]
-
-
-COUNTED_HEALTHY = [
-    pytest.param(_searches_in(PLACES, lambda n: COUNTDOWN.format(n=n)),
-                 id="searches-in-different-places-answered-by-a-countdown-alone"),
-    pytest.param([tool("run", {"command": c}, output=f"(no output)\nCommand completed in 0.{n}1 seconds "
-                                                     f"with exit code 0 and no warnings.")
-                  for n, c in enumerate(("make lint", "make docs", "make wheel", "make sdist"), 1)],
-                 id="different-commands-answered-by-a-clock-alone"),
-]
-
-COUNTED_LOOPS = [
-    pytest.param(_searches_in(PLACES, lambda n: DESK + COUNTDOWN.format(n=n)),
-                 id="one-observation-under-a-countdown"),
-    pytest.param(_searches_in(PLACES, lambda n: COUNTDOWN.format(n=3)), id="a-countdown-that-does-not-tick"),
-]
-
-
-@pytest.mark.parametrize("children", COUNTED_HEALTHY)
-def test_different_calls_answered_by_a_counter_alone_are_not_one_attempt(children):
-    trace = agent(*children)
-    assert _similar(trace) == []
-    report = detect_loops(trace)
-    assert report.success is True, report.reason
 
 
 @pytest.mark.parametrize("children", COUNTED_LOOPS)
