@@ -1185,4 +1185,20 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric.detectors._news:469": "tests/detectors/test_news.py::test_runs_are_in_order_of_their_start_and_of_two_calls_or_more",
          "loopmetric.detectors._news:476": "tests/detectors/test_news.py::test_runs_are_in_order_of_their_start_and_of_two_calls_or_more",
          "loopmetric.detectors._news:479": "tests/detectors/test_news.py::test_runs_are_in_order_of_their_start_and_of_two_calls_or_more"}),
+    # The same walk once the first call of a tool compares with nothing (for mypy), and `_folded`.
+    "6a1f7c5": FunctionRun(
+        tuple(f"loopmetric/detectors/_news.py::{name}" for name in ("__init__", "alike_in_counters_only", "_folded")),
+        {"loopmetric.detectors._news:72": "both sides folded with the same joiner, which holds one space: equal lines stay equal and keep their "
+         "number of words",
+         "loopmetric.detectors._news:287": "every news count one higher: only differences and equalities of counts are read",
+         "loopmetric.detectors._news:297": "an input counts two: only whether a count moved is read (`is_news`, `quiet_between`)",
+         "loopmetric.detectors._news:317": "None is as false as False wherever the two are read",
+         "loopmetric.detectors._news:340": "None is as false as False",
+         "loopmetric.detectors._news:368": "a call counts two: only whether a count moved is read (`is_news`, `quiet_between`)",
+         "loopmetric.detectors._news:372": "reached with little None only for a result the same as before, which has more than 8 words and so "
+         "never says little",
+         "loopmetric.detectors._news:373": "reached only for a result the same as before, which has more than 8 words: says_little is False, as "
+         "falsy as None",
+         "loopmetric.detectors._news:382": "a cache: `Progress.says_little` computes a value left None",
+         "loopmetric.detectors._news:386": "the same maximum"}, {}),
 }
