@@ -226,6 +226,29 @@ def far_apart_reruns(trace: Any) -> int:
     return max(runs.values(), default=0)
 
 
+def different_calls_answered_alike(trace: Any) -> int:
+    """The most calls of one tool in a row (each the next of its tool), none failing, each with an
+    argument list new to the streak and each returning the result of the one before once numbers
+    are masked: code run at different places, each answered by a harness's countdown alone."""
+    from loopmetric.detectors._news import failure_kind, info_units
+
+    best = 0
+    streaks: dict[str, tuple[frozenset, set, int]] = {}  # tool -> (units, argument lists, length)
+    for call in trace.tool_calls:
+        if call.result is None or call.error or failure_kind(call) is not None:
+            streaks.pop(call.name, None)
+            continue
+        units = info_units(call.result)
+        streak = streaks.get(call.name)
+        if streak is not None and streak[0] == units and call.call not in streak[1]:
+            streak = (units, streak[1] | {call.call}, streak[2] + 1)
+        else:
+            streak = (units, {call.call}, 1)
+        streaks[call.name] = streak
+        best = max(best, streak[2])
+    return best
+
+
 EXPLORATION = (
     ("different attempts failing alike", different_failing_attempts,
      "`no_loop` runs in which one tool failed (an error, or a result reporting a failure in words) with 3 or more "
@@ -236,6 +259,10 @@ EXPLORATION = (
     ("far-apart re-runs", far_apart_reruns,
      "`no_loop` runs in which one call (the same name and arguments) was made 3 or more times with other calls "
      "between: a build or a test re-run after changes."),
+    ("different calls answered alike", different_calls_answered_alike,
+     "`no_loop` runs in which one tool was called 3 or more times in a row with a different argument list each "
+     "time, none failing, each answered by the result of the one before once numbers are masked (code run at "
+     "different places, each answered by a harness's steps-left line alone)."),
 )
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.accuracy import different_failing_attempts, exploration_section, far_apart_reruns, revisits_then_news
+from benchmarks.accuracy import (different_calls_answered_alike, different_failing_attempts, exploration_section,
+                                 far_apart_reruns, revisits_then_news)
 from loopmetric import read_deepeval_trace
 from tests._traces import agent, tool
 
@@ -75,3 +76,30 @@ def test_each_kind_of_exploration_has_its_table():
     # the walk opens "a" three times with other calls between: a far-apart re-run as well
     assert "| all sources (far-apart re-runs) | both | 1 | 1 | 0 | 0 |" in text
     assert "| all sources (different attempts failing alike) | both | 0 | 0 | 0 | 0 |" in text
+    assert "| all sources (different calls answered alike) | both | 0 | 0 | 0 | 0 |" in text
+
+
+def steps_left(n: int) -> str:
+    return f"Observation:\nYou have {n} steps left."
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param([tool("run", {"code": p}, output=steps_left(4 - n)) for n, p in enumerate("abc")], 3,
+                 id="three-places-a-countdown-alone"),
+    pytest.param([tool("run", {"code": "a"}, output=steps_left(4 - n)) for n in range(3)], 1,
+                 id="twin-one-call-thrice"),
+    pytest.param([tool("run", {"code": p}, output=steps_left(4 - n)) for n, p in enumerate("aba")], 2,
+                 id="twin-back-to-a-call-of-the-streak"),
+    pytest.param([tool("run", {"code": p}, output=f"Observation:\nFound {p}.\nYou have 3 steps left.")
+                  for p in "abc"], 1, id="twin-each-answer-its-own"),
+    pytest.param([tool("run", {"code": p}, output="Error: nothing found\nYou have 3 steps left.") for p in "abc"], 0,
+                 id="twin-failing-alike-is-the-other-table"),
+    pytest.param([tool("run", {"code": "a"}, output=steps_left(4)), tool("look", {}, output="a room"),
+                  tool("run", {"code": "b"}, output=steps_left(3)), tool("run", {"code": "c"}, output=steps_left(2))], 3,
+                 id="another-tool-between-breaks-nothing"),
+    pytest.param([tool("run", {"code": "a"}, output=steps_left(4)), tool("run", {"code": "b"}, output=None),
+                  tool("run", {"code": "c"}, output=steps_left(2)), tool("run", {"code": "d"}, output=steps_left(1))], 2,
+                 id="a-result-not-recorded-breaks-the-streak"),
+])
+def test_different_calls_answered_alike(children, expected):
+    assert different_calls_answered_alike(read_deepeval_trace(agent(*children))) == expected
