@@ -156,9 +156,7 @@ def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) 
 def _silent_call(model, index: int) -> bool:
     """Whether call `index` neither failed nor said anything (its result empty or a short
     acknowledgement) and is no note to self."""
-    call = model.calls[index]
-    return (model.kinds[index] is None and not call.error and call.result is not None
-            and model.says_little(index) and not is_note(call.args))
+    return _answered(model, index) and model.says_little(index) and not is_note(model.calls[index].args)
 
 
 def _split(chain: list[int], at: list[int]) -> list[list[int]]:
@@ -179,9 +177,13 @@ _SILENT = "each answered with the same empty or short acknowledgement (the same 
 def _succeeds(model, index: int, last: int, window: Optional[int]) -> bool:
     """Whether call `index`, the next of its tool after attempt `last`, ends the run of attempts in
     success: within the window, it does not fail, and the trace records its result (unknown is no success)."""
+    return _answered(model, index) and (window is None or index - last <= window)
+
+
+def _answered(model, index: int) -> bool:
+    """Whether call `index` did not fail and the trace records its result (unknown is neither)."""
     call = model.calls[index]
-    return (model.kinds[index] is None and not call.error and call.result is not None
-            and (window is None or index - last <= window))
+    return model.kinds[index] is None and not call.error and call.result is not None
 
 
 class _Leads:

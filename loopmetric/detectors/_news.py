@@ -95,12 +95,19 @@ def info_units(text: Optional[str]) -> frozenset[str]:
     if "\n" not in text and "\r" not in text:
         folded = " ".join(text.split())
         return frozenset((text if folded == text else folded,))  # no copy of a result already folded
-    units = set()
+    return _read_lines(text)[0]
+
+
+def _read_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A result of several lines read once: its units (`info_units`) and its lines as shown (`_lines`)."""
+    lines: set[str] = set()
+    units: set[str] = set()
     for line in text.splitlines()[:_MAX_LINES]:
         line = line.rstrip()  # spacing inside a line is kept: in code it is content
         if line:
+            lines.add(line)
             units.add(_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line)
-    return frozenset(units)
+    return frozenset(units), frozenset(lines)
 
 
 def _lines(text: Optional[str]) -> frozenset[str]:
@@ -123,14 +130,7 @@ def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str
         # A line already folded (no run of spaces, no space at either end, no other line break:
         # `str.split` splits at those too) is shown as it is: one set serves as both.
         return units, units if text in units else _lines(text)
-    lines: set[str] = set()
-    units_: set[str] = set()
-    for line in text.splitlines()[:_MAX_LINES]:
-        line = line.rstrip()
-        if line:
-            lines.add(line)
-            units_.add(_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line)
-    return frozenset(units_), frozenset(lines)
+    return _read_lines(text)
 
 
 _NOTHING: frozenset[str] = frozenset()
@@ -293,13 +293,11 @@ class Progress:
             self.failing.append(step.error or kind is not None)
             previous = last_of_tool.get(step.name)
             units, shown = _units_and_lines(step.result)
-            # (`_same` ends on this test: most calls fail it, and the call is not made)
             if previous is None:
                 repeats_outcome = same = False
-            else:
+            else:  # the same result (outcome or lines), and one of substance
                 repeats_outcome = step.outcome == self.calls[previous].outcome
-                same = ((repeats_outcome or units == last_units[step.name])
-                        and self._same(previous, index, last_units[step.name], units))
+                same = (repeats_outcome or units == last_units[step.name]) and self._substantial(previous, index)
             self.same_as_previous.append(same)
             first_time = step.call not in made
             little: Optional[bool] = None  # says_little(step.result), computed once, when needed
@@ -340,17 +338,15 @@ class Progress:
         self.longest_outcome_run = longest or min(len(self.calls), 1)
         self._runs: dict[tuple[str, Optional[int]], list[tuple[str, list[int]]]] = {}
 
-    def _same(self, a: int, b: int, units_a: frozenset[str], units: frozenset[str]) -> bool:
-        """Whether call `b` returned what call `a` returned (the same lines, `units_a` and
-        `units`: see `info_units`), and that result has some substance: a short acknowledgement
-        ("OK", "edited") returned by different calls says nothing about whether they
-        were the same attempt."""
-        first, second = self.calls[a], self.calls[b]
-        if first.result is None or second.result is None:
+    def _substantial(self, a: int, b: int) -> bool:
+        """Whether calls `a` and `b`, which returned the same result (the same outcome, or the
+        same lines: see `info_units`), returned one of some substance: a short acknowledgement
+        ("OK", "edited") returned by different calls says nothing about whether they were the
+        same attempt, and a result not recorded is unknown."""
+        first, second = self.calls[a].result, self.calls[b].result
+        if first is None or second is None:
             return False
-        if len(second.result.split(None, _SUBSTANTIAL_WORDS)) <= _SUBSTANTIAL_WORDS:
-            return False
-        return first.outcome == second.outcome or units_a == units
+        return len(second.split(None, _SUBSTANTIAL_WORDS)) > _SUBSTANTIAL_WORDS
 
     def alike_in_counters_only(self, earlier: int, later: int) -> bool:
         """Whether two results equal once their numbers are masked (`same_as_previous`) share
