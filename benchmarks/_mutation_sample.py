@@ -1201,4 +1201,25 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "falsy as None",
          "loopmetric.detectors._news:382": "a cache: `Progress.says_little` computes a value left None",
          "loopmetric.detectors._news:386": "the same maximum"}, {}),
+    # The simplification after the review: `_read_lines` shared by `info_units` and `_units_and_lines`,
+    # `_substantial` (was `_same`), `_answered` shared by `_succeeds` and `_silent_call`.
+    "d913816": FunctionRun(
+        tuple(f"loopmetric/detectors/_news.py::{name}" for name in
+              ("_read_lines", "info_units", "_units_and_lines", "_substantial", "__init__"))
+        + tuple(f"loopmetric/detectors/_attempts.py::{name}" for name in ("_answered", "_silent_call", "_succeeds")),
+        {"loopmetric.detectors._news:53": "the shortcut for a line already folded: the other path calls `info_units` and `_lines` themselves, right for any text",
+         "loopmetric.detectors._news:54": "the shortcut for a line already folded: the other path calls `info_units` and `_lines` themselves, right for any text",
+         "loopmetric.detectors._news:56": "the shortcut for a line already folded: the other path calls `info_units` and `_lines` themselves, right for any text",
+         "loopmetric.detectors._news:279": "every news count one higher: only differences and equalities of counts are read",
+         "loopmetric.detectors._news:289": "an input counts two: only whether a count moved is read (`is_news`, `quiet_between`)",
+         "loopmetric.detectors._news:309": "None is as false as False wherever the two are read",
+         "loopmetric.detectors._news:328": "None is as false as False",
+         "loopmetric.detectors._news:356": "a call counts two: only whether a count moved is read (`is_news`, `quiet_between`)",
+         "loopmetric.detectors._news:360": "reached with little None only for a result the same as before, which has more than 8 words and so "
+         "never says little",
+         "loopmetric.detectors._news:361": "reached only for a result the same as before, which has more than 8 words: says_little is False, as "
+         "falsy as None",
+         "loopmetric.detectors._news:370": "a cache: `Progress.says_little` computes a value left None",
+         "loopmetric.detectors._news:374": "the same maximum"},
+        {"loopmetric.detectors._news:389": "tests/detectors/test_news.py::test_a_result_not_recorded_is_never_the_same_as_the_one_before"}),
 }

@@ -325,3 +325,11 @@ def test_runs_are_in_order_of_their_start_and_of_two_calls_or_more(names):
     model = Progress(read_deepeval_trace(agent(*[tool("poll", {"job": name}, output=status) for name in names])))
     assert [run for _, run in model.runs("call", None)] == [[0, 3], [1, 2]]
     assert [run for _, run in model.runs("call", 1)] == [[1, 2]]  # the first call's run of one is closed, not told
+
+
+@pytest.mark.parametrize("outputs", [pytest.param(["", None], id="empty-then-not-recorded"),
+                                     pytest.param([None, ""], id="not-recorded-then-empty"),
+                                     pytest.param([None, None], id="neither-recorded")])
+def test_a_result_not_recorded_is_never_the_same_as_the_one_before(outputs):
+    model = Progress(read_deepeval_trace(agent(*[tool("run", {"n": n}, output=out) for n, out in enumerate(outputs)])))
+    assert model.same_as_previous == [False, False]
