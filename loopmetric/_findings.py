@@ -14,6 +14,7 @@ Pattern = Literal[
     "repeated_result",
     "repeated_error",
     "similar_attempts",
+    "fruitless_changes",
     "repeated_reply",
     "rejected_output",
     "alternating_calls",

@@ -44,7 +44,17 @@ PATTERNS: dict[str, PatternInfo] = {
         "respelled or a long text reworded: a word added or dropped, or another number, is another target); "
         "keyword queries in a row (lowercase words: no name, id, path or flag) that one "
         "failing answer meets, naming none of them, are one attempt whatever their words (needs one call "
-        "more than the threshold)",
+        "more than the threshold); calls one after another that each get nothing back (the same empty output or "
+        "the same failure), whatever their arguments, are a loop when re-sent (twice the threshold, at most half "
+        "of them different) or kept on at (four times the threshold)",
+    ),
+    "fruitless_changes": PatternInfo(
+        "tool_repetition", "fruitless_changes_threshold",
+        "the same check (a call with the same arguments) answers the same failure run after run while changes "
+        "are made between (edits, files written), one way of changing things tried again and again (at most one "
+        "tool for every two changes), however different the changes: they made no difference the check could "
+        "see; a check whose answer changes, or that passes, is progress, and so is a round of different "
+        "remedies (a tool each) checked after each",
     ),
     "alternating_calls": PatternInfo(
         "tool_repetition", "alternating_calls_threshold",

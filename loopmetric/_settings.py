@@ -26,6 +26,10 @@ class LoopSettings:
       ``repeated_result_threshold`` times severe; for errors (texts compared
       with numbers masked) the two rungs are ``repeated_error_threshold - 1``
       and ``repeated_error_threshold``.
+    * ``fruitless_changes``: the same check (a call with the same arguments)
+      answering the same failure ``fruitless_changes_threshold`` times in a row
+      while changes were made between (edits, files written) is severe, one
+      fewer mild: the changes made no difference the check could see.
     * ``alternating_calls``: a block of 2 to 4 calls with the same results
       repeated ``alternating_calls_threshold - 1`` times back to back is mild,
       ``alternating_calls_threshold`` times severe.
@@ -61,6 +65,7 @@ class LoopSettings:
     alternating_calls_threshold: Optional[int] = 3
     repeated_text_threshold: Optional[int] = 3
     similar_attempts_threshold: Optional[int] = 3
+    fruitless_changes_threshold: Optional[int] = 7
     revisited_calls_threshold: Optional[int] = 6
     rejected_output_threshold: Optional[int] = 3
     text_window: int = 4
@@ -89,7 +94,7 @@ class LoopSettings:
             _check_int("window", self.window, minimum=2, optional=True)
         for name in ("repeated_result_threshold", "repeated_error_threshold",
                      "alternating_calls_threshold", "repeated_text_threshold", "similar_attempts_threshold",
-                     "revisited_calls_threshold",
+                     "fruitless_changes_threshold", "revisited_calls_threshold",
                      "rejected_output_threshold"):
             value = getattr(self, name)
             if value is not None:

@@ -31,6 +31,8 @@ MEANINGS = {
     "repeated_text_threshold": "repeated_text: this many equal LLM outputs with nothing new observed between",
     "similar_attempts_threshold": "similar_attempts: one tool called this many times in a row with changed "
                                   "arguments, every result failing the same way",
+    "fruitless_changes_threshold": "fruitless_changes: the same check answering the same failure this many times "
+                                   "in a row while changes are made between",
     "revisited_calls_threshold": "revisited_calls: this many calls in a row, each one made before, none "
                                  "bringing anything new",
     "rejected_output_threshold": "rejected_output: this many replies in a row each rejected by the harness",

@@ -76,7 +76,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("repeated_results", "tool_repetition", detect_repeated_results,
              ("repeated_result_threshold", "repeated_error_threshold")),
     Detector("identical_repeats", "tool_repetition", detect_identical_repeats,
-             ("repeated_result_threshold", "repeated_error_threshold")),
+             ("repeated_result_threshold", "repeated_error_threshold", "fruitless_changes_threshold")),
     Detector("similar_attempts", "tool_repetition", detect_similar_attempts, ("similar_attempts_threshold",)),
     Detector("call_cycles", "tool_repetition", detect_call_cycles, ("alternating_calls_threshold",)),
     Detector("revisited_calls", "tool_repetition", detect_revisited_calls, ("revisited_calls_threshold",)),

@@ -96,6 +96,7 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
         last[call.name] = [index] if kind is not None else []
     findings.extend(_blind(model, findings, threshold, window))
     findings.extend(_silent(model, findings, threshold, window))
+    findings.extend(_nothing_back(model, findings, threshold))
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
 
@@ -151,6 +152,49 @@ def _silent(model, found: list[Finding], threshold: int, window: Optional[int]) 
         if len(chain) >= threshold:
             close(name, chain)
     return findings
+
+
+def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
+    """Calls that get nothing back: calls of one tool one after another, no other call between, each
+    answered with the same nothing (an empty output, or the same failure), whatever their arguments.
+    They are a loop when the agent re-sends them (at least `2 * threshold` calls, at most half of them
+    different) or keeps on at it (`4 * threshold` calls in a row): making a few folders, each answered
+    with nothing, is work; a dozen commands in a row none of which shows anything, or the same few
+    no-ops re-sent, are not. Runs already part of a finding are not told twice."""
+    calls = model.calls
+    taken = {step for finding in found for step in finding.steps}
+    findings: list[Finding] = []
+    run: list[int] = []
+    for index in range(len(calls) + 1):
+        answer = _nothing(model, index) if index < len(calls) else None
+        if (answer is not None and run and calls[index].name == calls[run[-1]].name
+                and answer == _nothing(model, run[-1])):
+            run.append(index)
+            continue
+        distinct = len({calls[i].call for i in run})
+        if (len(run) >= _KEEPS_ON * threshold or len(run) >= _RESENT * threshold and 2 * distinct <= len(run)) \
+                and taken.isdisjoint(calls[i].step for i in run):
+            how = ("each answered with nothing (the same empty output)" if not model.kinds[run[0]]
+                   else "each failing the same way")
+            findings.extend(_finding(model, calls[run[0]].name, run, threshold, how=how + ", whatever its arguments"))
+        run = [index] if answer is not None else []
+    return findings
+
+
+_RESENT = 2  # x threshold: calls in a row answered with nothing, at most half of them different
+_KEEPS_ON = 4  # x threshold: calls in a row answered with nothing, whatever they are
+
+
+def _nothing(model, index: int) -> Optional[str]:
+    """What call `index` got back when that was nothing: "" for an empty output, its failure kind
+    for a failure; None when it got something (or the trace does not say)."""
+    call = model.calls[index]
+    if call.result is None:
+        return None
+    kind = model.kinds[index]
+    if kind is not None:
+        return kind
+    return "" if not call.error and not call.result.strip() else None
 
 
 def _silent_call(model, index: int) -> bool:

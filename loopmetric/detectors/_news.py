@@ -32,7 +32,8 @@ from .._deep_json import loads
 
 from .._model import ToolCall, Trace
 
-__all__ = ["Progress", "failure_kind", "info_units", "is_note", "says_little"]
+__all__ = ["Progress", "acknowledges", "carries_content", "failure_kind", "fails", "info_units", "is_note",
+           "says_change", "says_little"]
 
 # Numbers standing alone, except percentages ("running 30%" -> "running 70%" is a job
 # moving on); digits inside a word ("list1", "v2") are part of the word.
@@ -82,6 +83,26 @@ def _reports_failure(head: str) -> bool:
         if _FAILURE_LEADS.isdisjoint(words):
             return False
     return _FAILURE_WORDS.search(head) is not None
+
+
+# A failure said on a result's last lines (where a test run or a build sums up): the words of
+# `_FAILURE_WORDS`, "fail" and its forms, or a line that opens with an exception's name and a colon
+# (`ValueError: ...`, `java.lang.NullPointerException: ...`); "0 errors", "no failures" say the opposite.
+_FAILS = re.compile(
+    r"(?<!\b0 )(?<!\bno )\b(?:fail(?:s|ed|ing|ures?)?|errors?)\b|^[\w.]*(?:Error|Exception)\b:",
+    re.IGNORECASE | re.MULTILINE,
+)
+_LAST_LINES = 2
+
+
+def fails(result: Optional[str]) -> bool:
+    """Whether a result reports a failure at its head (`failure_kind` reads it) or in its last lines."""
+    if not result:
+        return False
+    if _reports_failure(result[:_HEAD_CHARS]):
+        return True
+    last = [line for line in result[-_HEAD_CHARS:].splitlines() if line.strip()][-_LAST_LINES:]
+    return any(_reports_failure(line) or _FAILS.search(line) is not None for line in last)
 
 
 def info_units(text: Optional[str]) -> frozenset[str]:
@@ -173,6 +194,12 @@ def says_little(result: Optional[str]) -> bool:
 _MARKUP = re.compile(r"<[^<>\n]*>")
 _LETTER = re.compile(r"[^\W\d_]")
 _NOTE_WORDS = 12  # words of prose in a call's only argument that make it a note to self
+_ACK_WORDS = 3  # words of an acknowledgement ("OK", "Done.", "File written.")
+
+
+def acknowledges(result: Optional[str]) -> bool:
+    """An empty result or an acknowledgement of at most three words ("OK", "Done.")."""
+    return result is None or (says_little(result) and len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
 
 
 def is_note(args: str) -> bool:
@@ -212,6 +239,45 @@ def _argument_words(args: str) -> set[str]:
         elif value is not None:
             words |= _words(str(value))
     return words
+
+
+def carries_content(args: str) -> bool:
+    """Whether an argument list carries multi-line text (code, a file's content)."""
+    if "\\n" not in args:
+        return False
+    try:
+        stack = [loads(args)]
+    except ValueError:
+        return True
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and "\n" in value.strip():
+            return True
+    return False
+
+
+# A result saying, in words, that the action changed something (checked on its head); "is" or "are"
+# before the word describes a state ("the apps are installed", "Wi-Fi is enabled"), not a change.
+_REPORTS_CHANGE = re.compile(
+    r"\b(?:is|are) now\b|\bsuccessful(?:ly)?\b|\bsucceeded\b|\bset to\b|"
+    r"(?<!\bis )(?<!\bare )\b(?:updated|changed|created|saved|written|deleted|removed|added|enabled|disabled|"
+    r"reset|restarted|restarting|applied|installed|toggled|moved|renamed|modified|replaced|inserted|cleared|edited|"
+    r"turned (?:on|off))\b",
+    re.IGNORECASE,
+)
+_CHANGE_HEAD = 300
+
+
+def says_change(result: Optional[str]) -> list[str]:
+    """The lines of a result's head that say a change in words (`_REPORTS_CHANGE`), stripped."""
+    head = (result or "")[:_CHANGE_HEAD]
+    if _REPORTS_CHANGE.search(head) is None:  # a line that says a change: the head says one
+        return []
+    return [line.strip() for line in head.splitlines() if _REPORTS_CHANGE.search(line) is not None]
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
@@ -277,6 +343,7 @@ class Progress:
         longest = 0
         news = 0
         changes = 0
+        said_so_far: Optional[set[str]] = None  # lines that said a change so far, once a call says one
         for step in trace.steps:
             if step.kind == "input":
                 if step.fingerprint not in seen_inputs:
@@ -309,6 +376,7 @@ class Progress:
                 is_news = not same and (little or not shown <= seen_lines or hash(units) not in seen_wholes)
             else:
                 is_news = not units <= seen_units
+            shows_new = first_time and kind is None and not shown <= seen_lines  # a line no result had shown
             seen_lines |= shown
             made.add(step.call)
             seen_units |= units
@@ -318,11 +386,22 @@ class Progress:
             if is_news:
                 news += 1
             self.after.append(news)
-            if kind is None and first_time:
+            said: Optional[list[str]] = None  # `says_change` of this call, once asked
+            if kind is None and first_time and not step.error and not is_note(step.args):
                 if little is None:
                     little = says_little(step.result)
-                if little and not is_note(step.args):
-                    changes += 1  # a new action that reports little: it likely changed something (not a note)
+                if little and acknowledges(step.result) or carries_content(step.args):
+                    changes += 1  # a new action acknowledged in a few words, or writing text: it likely changed it
+                elif said := says_change(step.result):
+                    if said_so_far is None:  # built once a call says a change, from the calls before it
+                        said_so_far = {line for earlier in self.calls[:index]
+                                       for line in says_change(earlier.result)}
+                    # A line saying a change seen before is a display seen again (a status bar), unless the
+                    # result also shows a line no result had shown (the same file edited again, shown back).
+                    if not said_so_far.issuperset(said) or shows_new:
+                        changes += 1
+            if said_so_far is not None:
+                said_so_far.update(says_change(step.result) if said is None else said)
             self.changes.append(changes)
             self._little.append(little)
             if repeats_outcome:

@@ -14,7 +14,8 @@ answer, learned nothing it used. What resets it:
   test re-run after a different fix is checking the fix. A note to self (one
   line of prose as the only argument, `think`) changes nothing, nor does a check
   that describes a state ("the apps are installed", "is enabled") or shows again a
-  line an earlier result showed (a status bar: "Data Enabled");
+  line an earlier result showed (a status bar: "Data Enabled") and nothing else new (the
+  same file edited again, its new lines shown back, is a change);
 * more than `window` calls between two occurrences.
 
 Revisits are judged by the walk: a call that succeeds with the same result again and
@@ -32,98 +33,36 @@ An acknowledgement or an empty result repeated (a sleep) says nothing either way
 A failure is never waiting: the same failure repeated is a
 loop, also when only an attempt counter in it changes.
 
+Progress is judged by what the agent sees, not by what it sends. A change resets the count only
+for what it could have moved: the same check (the same call) re-run after each change and answering
+the same failure every time (`fails`: at its head, or on its last lines, where a test run sums up)
+is `fruitless_changes`, however different the changes, when they are one way of changing things
+tried again and again (at most one tool for every two changes: the same code rewritten, a copy the
+check does not read edited); a round of different remedies, a tool each, checked after each, is
+exploring. A call that errored and was re-run with nothing changed at least as often as after a
+change is retried, not tested: one run, whatever changes came between.
+
 Findings are `repeated_result` (or `repeated_error` when the call failed), mild at
 `threshold - 1` occurrences (never fewer than 3) and severe at the threshold
-(`repeated_result_threshold`, `repeated_error_threshold`).
+(`repeated_result_threshold`, `repeated_error_threshold`); `fruitless_changes` likewise at
+`fruitless_changes_threshold` (its message ends with the unchanged answer's last line).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Optional
+from typing import Callable, Optional
 
-from .._deep_json import loads
 
 from .._canonical import mask_result
 from .._findings import Finding, Severity, step_range
 from .._fingerprint import fingerprint
 from .._model import ToolCall, Trace
 from ._near import argument_words, result_words
-from ._news import failure_kind, is_note, says_little
+from ._news import acknowledges, carries_content, failure_kind, fails, says_little
 from .._settings import LoopSettings
 from ._evidence import Evidence, evidence_for
 
 __all__ = ["acknowledges", "detect_identical_repeats", "new_states", "waits"]
-
-
-def _carries_content(args: str) -> bool:
-    """Whether an argument list carries multi-line text (code, a file's content)."""
-    if "\\n" not in args:
-        return False
-    try:
-        stack = [loads(args)]
-    except ValueError:
-        return True
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, str) and "\n" in value.strip():
-            return True
-    return False
-
-
-# A result saying, in words, that the action changed something (checked on its head); "is" or "are"
-# before the word describes a state ("the apps are installed", "Wi-Fi is enabled"), not a change.
-_REPORTS_CHANGE = re.compile(
-    r"\b(?:is|are) now\b|\bsuccessful(?:ly)?\b|\bsucceeded\b|\bset to\b|"
-    r"(?<!\bis )(?<!\bare )\b(?:updated|changed|created|saved|written|deleted|removed|added|enabled|disabled|"
-    r"reset|restarted|restarting|applied|installed|toggled|moved|renamed|modified|replaced|inserted|cleared|"
-    r"turned (?:on|off))\b",
-    re.IGNORECASE,
-)
-_CHANGE_HEAD = 300
-
-
-_ACK_WORDS = 3
-
-
-def acknowledges(result: Optional[str]) -> bool:
-    """An empty result or an acknowledgement of at most three words ("OK", "Done.")."""
-    return result is None or (says_little(result) and len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
-
-
-def _says_change(result: Optional[str]) -> list[str]:
-    """The lines of a result's head that say a change in words (`_REPORTS_CHANGE`), stripped."""
-    head = (result or "")[:_CHANGE_HEAD]
-    if _REPORTS_CHANGE.search(head) is None:  # a line that says a change: the head says one
-        return []
-    return [line.strip() for line in head.splitlines() if _REPORTS_CHANGE.search(line) is not None]
-
-
-def _changes(calls: tuple[ToolCall, ...], failing: list[bool]) -> list[int]:
-    """For each call, how many changes (see the module docstring) happened up to it."""
-    made: set[str] = set()
-    shown: Optional[set[str]] = None  # lines that said a change so far: a display seen again says none
-    counts = []
-    changes = 0
-    for index, call in enumerate(calls):
-        said: Optional[list[str]] = None  # `_says_change` of this call, once asked
-        if call.call not in made and not failing[index] and not is_note(call.args):
-            if acknowledges(call.result) or _carries_content(call.args):
-                changes += 1
-            elif said := _says_change(call.result):
-                if shown is None:  # built once a call says a change, from the calls before it
-                    shown = {line for earlier in calls[:index] for line in _says_change(earlier.result)}
-                if not shown.issuperset(said):
-                    changes += 1
-        if shown is not None:
-            shown.update(_says_change(call.result) if said is None else said)
-        made.add(call.call)
-        counts.append(changes)
-    return counts
 
 
 def detect_identical_repeats(trace: Trace, settings: LoopSettings,
@@ -149,32 +88,97 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
         return found
 
     states: list[bool] = []  # `new_states`, once a repeat that did not fail needs them
+
+    def walks_on(run: list[int]) -> bool:
+        nonlocal states
+        states = states or new_states(calls, failing, [key(i) for i in range(len(calls))])
+        return _walks_on(calls, states, run)
+
     findings = []
     for members in groups.values():
         if len(members) < 3:
             continue
         if changes is None:
-            changes = _changes(calls, failing)
-        keys = [key(i) for i in members]
-        chain: list[int] = []  # positions in `members`
-        for pos in range(len(members) + 1):
-            if pos < len(members) and chain:
-                index, last = members[pos], members[chain[-1]]
-                if (keys[pos] == keys[chain[-1]] and (window is None or index - last <= window)
-                        and changes[index - 1] == changes[last]):
-                    chain.append(pos)
-                    continue
-            if len(chain) >= 3 and not acknowledges(calls[members[chain[0]]].result) \
-                    and not waits(calls, [members[p] for p in chain]) \
-                    and (failing[members[chain[0]]] or not _walks_on(
-                        calls, states := states or new_states(calls, failing, [key(i) for i in range(len(calls))]),
-                        [members[p] for p in chain])):
-                finding = _finding(calls, [members[p] for p in chain], failing, settings)
-                if finding is not None:
-                    findings.append(finding)
-            chain = [pos]
+            changes = news.changes
+        chain: list[int] = []  # indices into `calls`: one answer, each within `window` of the one before
+        for index in members + [-1]:
+            if (index >= 0 and chain and key(index) == key(chain[-1])
+                    and (window is None or index - chain[-1] <= window)):
+                chain.append(index)
+                continue
+            if len(chain) >= 3:
+                findings.extend(_judged(calls, chain, changes, failing, walks_on, settings))
+            chain = [index]
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
+
+
+def _judged(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], failing: list[bool],
+            walks_on: Callable[[list[int]], bool], settings: LoopSettings) -> list[Finding]:
+    """The findings of one chain of the same call with the same answer: each stretch of it with no
+    change between is the obvious loop. A call that errored, re-run with nothing changed at least as often
+    as after a change, is one stretch, whatever changes came between: retried, not tested (a check that
+    reports a failing state in words, re-run after remedies, is testing them). Otherwise the whole
+    chain, across changes, is `fruitless_changes` when its answer is a failure and the changes are one
+    way of changing things (a check the changes did not move). A severe `fruitless_changes` says all the
+    stretches say."""
+    first = calls[chain[0]]
+    if acknowledges(first.result) or waits(calls, chain):
+        return []
+    stretches: list[list[int]] = [[chain[0]]]
+    for last, index in zip(chain, chain[1:]):
+        if changes[index - 1] == changes[last]:
+            stretches[-1].append(index)
+        else:
+            stretches.append([index])
+    if first.error and 1 < len(stretches) <= len(chain) - len(stretches) + 1:
+        stretches = [chain]  # re-run with nothing changed at least as often as after a change: retried, not tested
+    fruitless = None
+    if len(stretches) > 1 and (failing[chain[0]] or fails(first.result)) and _one_way(calls, chain, changes):
+        fruitless = _fruitless(calls, chain, changes, settings)
+        if fruitless is not None and fruitless.severity == "severe":
+            return [fruitless]
+    found = [finding for run in stretches if len(run) >= 3 and (failing[run[0]] or not walks_on(run))
+             for finding in [_finding(calls, run, failing, settings)] if finding is not None]
+    return found + ([fruitless] if fruitless is not None else [])
+
+
+def _one_way(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int]) -> bool:
+    """Whether the changes made between a chain's first and last call are one way of changing things
+    tried again and again (at most one tool for every two changes: the same code rewritten), not a
+    round of different remedies (a tool each), which is exploring."""
+    tools = {calls[j].name for j in range(chain[0] + 1, chain[-1]) if changes[j] > changes[j - 1]}
+    return 2 * len(tools) <= changes[chain[-1] - 1] - changes[chain[0]]
+
+
+_ANSWER_CHARS = 80
+
+
+def _fruitless(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int],
+               settings: LoopSettings) -> Optional[Finding]:
+    """`fruitless_changes` for a chain of one call answering one failure across changes."""
+    threshold = settings.fruitless_changes_threshold
+    count = len(chain)
+    if threshold is None or count < max(3, threshold - 1):
+        return None
+    first = calls[chain[0]]
+    made = changes[chain[-1] - 1] - changes[chain[0]]
+    lines = [line.strip() for line in (first.result or "").splitlines() if line.strip()]
+    answer = lines[-1] if lines else ""
+    answer = answer if len(answer) <= _ANSWER_CHARS else answer[:_ANSWER_CHARS - 3] + "..."
+    steps = tuple(calls[i].step for i in chain)
+    return Finding(
+        pattern="fruitless_changes",
+        signal="tool_repetition",
+        severity="severe" if count >= threshold else "mild",
+        message=(f"Tool '{first.name}' ran {count} times with identical arguments and answered the same failure "
+                 f"each time, with {made} change{'s' if made != 1 else ''} between that made no difference it "
+                 f"could see; the unchanged answer ends \"{answer}\" ({step_range(steps)})."),
+        count=count,
+        steps=steps,
+        tools=(first.name,),
+        fingerprints=(first.call, fingerprint("masked", ("error:" if first.error else "result:") + _key(first)[1])),
+    )
 
 
 def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool],
@@ -256,7 +260,7 @@ def waits(calls: tuple[ToolCall, ...], run: list[int]) -> bool:
     A call that carries content (an edit) never waits, nor one whose repeated result
     is a failure (the result it ends on may be: "failed" is a status too)."""
     first = calls[run[0]]
-    if _carries_content(first.args):  # an edit re-applied is not a poll
+    if carries_content(first.args):  # an edit re-applied is not a poll
         return False
     stretches: list[list] = []  # [key, length, failed]
     for call in calls[run[0]:]:

@@ -104,7 +104,7 @@ def test_every_constructor_argument_is_stored_and_copied():
                     check_reasoning_stagnation=True, check_call_graph_cycles=False, include_reason=False,
                     async_mode=False, strict_mode=True, verbose_mode=False, window=30, repeated_result_threshold=5,
                     repeated_error_threshold=4, alternating_calls_threshold=None, repeated_text_threshold=None,
-                    similar_attempts_threshold=4, revisited_calls_threshold=7, rejected_output_threshold=5,
+                    similar_attempts_threshold=4, fruitless_changes_threshold=9, revisited_calls_threshold=7, rejected_output_threshold=5,
                     reply_similarity_threshold=0.7,
                     text_window=6, min_similarity_words=10, aggregation="arithmetic", semantic=True,
                     embedder=_two_topic_embedder, semantic_threshold=0.7, semantic_instruction_threshold=0.95)

@@ -1,0 +1,71 @@
+"""Calls that get nothing back (`similar_attempts`, `_attempts._nothing_back`): a command that does
+nothing, answered by the same empty output or the same failure over and over, whatever its text, is a
+loop; different commands each answered by nothing while they make different things are work. With the
+healthy twins: `mkdir a`, `mkdir a/b`, `mkdir a/c`; a few files written; no-ops between which the agent
+looked at something; a dozen commands that each print something."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
+from loopmetric.detectors import detect_similar_attempts
+from tests._traces import agent, tool
+
+
+def bash(command: str, output: str = "") -> dict:
+    return tool("bash", {"command": command}, output=output)
+
+
+NO_OPS = [": ls -la", "}", ": python3 eval.py"]
+NAMES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
+
+
+def found(children, settings=LoopSettings()) -> list[tuple[str, int]]:
+    trace = read_deepeval_trace(agent(*children))
+    return [(f.pattern, f.count) for f in detect_similar_attempts(trace, settings)]
+
+
+LOOPS = [
+    pytest.param([bash(NO_OPS[k % 3]) for k in range(6)], 6, id="three-no-ops-re-sent-in-turn"),
+    pytest.param([bash(NO_OPS[k % 3]) for k in range(24)], 24, id="no-ops-dozens-of-times"),
+    pytest.param([bash(f": step {k}: python3 solve.py --try {k}") for k in range(12)], 12,
+                 id="a-dozen-different-no-ops-in-a-row"),
+    pytest.param([bash(f"pyhton{k} run.py", output=f"bash: pyhton{k}: command not found") for k in range(12)], 12,
+                 id="a-dozen-commands-not-found-whatever-their-text"),
+    pytest.param([bash(c, output="cat: out.txt: No such file or directory") for c in
+                  ["cat out.txt", "cat ./out.txt", "cat out.txt", "cat  out.txt", "cat ./out.txt", "cat out.txt"]], 6,
+                 id="the-same-no-such-file-re-sent"),
+]
+
+
+@pytest.mark.parametrize(("children", "count"), LOOPS)
+def test_calls_that_get_nothing_back_are_a_loop(children, count):
+    assert ("similar_attempts", count) in found(children)
+    report = detect_loops(agent(*children))
+    assert not report.success
+    assert "whatever its arguments" in report.reason or "called" in report.reason
+
+
+HEALTHY = [
+    pytest.param([bash(c) for c in ("mkdir a", "mkdir a/b", "mkdir a/c")], id="mkdir-a-a-b-a-c"),
+    pytest.param([bash(f"touch src/m{k}.py") for k in range(8)] + [bash("ls src", "m0.py m1.py m2.py")],
+                 id="eight-files-made-then-listed"),
+    pytest.param([step for k in range(6) for step in (bash(NO_OPS[k % 3]), bash("ls", f"{NAMES[k]}.txt\nnotes.md"))],
+                 id="no-ops-with-a-listing-of-new-files-between"),
+    pytest.param([bash(f"echo {k}", output=str(k)) for k in range(14)], id="a-dozen-commands-each-printing"),
+    pytest.param([bash(f"git add f{k}.py") for k in range(5)], id="five-files-staged"),
+]
+
+
+@pytest.mark.parametrize("children", HEALTHY)
+def test_work_answered_with_nothing_is_no_loop(children):
+    assert [f for f in found(children)] == []
+    assert detect_loops(agent(*children)).success
+
+
+def test_the_counts_follow_the_threshold():
+    children = [bash(NO_OPS[k % 3]) for k in range(8)]  # 8 calls, 3 different
+    assert found(children, LoopSettings(similar_attempts_threshold=4)) == [("similar_attempts", 8)]
+    assert found(children, LoopSettings(similar_attempts_threshold=5)) == []  # 8 < 2 x 5, and 8 < 4 x 5
+    assert found([bash(f": no-op {k}") for k in range(11)]) == []  # 11 different: under 4 x 3
