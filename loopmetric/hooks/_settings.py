@@ -17,8 +17,11 @@ __all__ = ["HookAction", "HookSettings", "HOOK_GUARD_DEFAULTS"]
 
 HookAction = Literal["nudge", "stop", "log"]
 
-HOOK_GUARD_DEFAULTS = GuardSettings(mask_volatile_results=True, mask_error_numbers=True)
-"""The guard's defaults as the hooks use them: the spec's thresholds, masking on."""
+HOOK_GUARD_DEFAULTS = GuardSettings(repeated_call_threshold=None, mask_volatile_results=True,
+                                    mask_error_numbers=True)
+"""The guard's defaults as the hooks use them: the spec's thresholds, masking on, and
+`repeated_call` off (a poll, a `git status`, a test run made again and again while its answer
+changes is progress; the same call with the same result is `repeated_result`)."""
 
 _GUARD_FIELDS = frozenset(f.name for f in fields(GuardSettings))
 
