@@ -29,14 +29,22 @@ from typing import Any, Optional, Sequence
 
 from .._version import __version__
 from .._settings import LoopSettings
-from . import _explain, _hook, _report, _score, _spark
+from . import _hook
 from ._args import EXIT_OK, EXIT_USAGE, Parser, say, settings_from
-from ._output import summary_line
 
 __all__ = ["main", "summary_line"]
 
 
+def __getattr__(name: str) -> Any:
+    if name == "summary_line":  # loaded on use: a hook event imports none of the subcommands (`_hook`)
+        from ._output import summary_line
+        return summary_line
+    raise AttributeError(f"module 'loopmetric.cli' has no attribute {name!r}")
+
+
 def _parser() -> argparse.ArgumentParser:
+    from . import _explain, _report, _score, _spark
+
     parser = Parser(prog="loopmetric", description="Tell when an LLM agent got stuck.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Optional, Sequence
+from typing import Any, Sequence
 
 from ._args import EXIT_OK, EXIT_USAGE, Parser, say
 
@@ -51,7 +51,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         _event_flags(agents.add_parser(agent, help=f"answer one {agent} hook event (JSON on stdin)"))
     install = agents.add_parser("install", help="print the settings entry that runs the hook, or merge it in (--write)")
     install.add_argument("target", choices=AGENTS, help="the agent")
-    install.add_argument("--write", action="store_true", help="merge it into the settings file (kept: every other hook)")
+    install.add_argument("--write", action="store_true",
+                         help="merge it into the settings file (kept: every other hook)")
     install.add_argument("--user", action="store_true", help="the user's settings file (~/.claude/settings.json) "
                                                              "instead of the project's (.claude/settings.json)")
     install.add_argument("--project", default=None, metavar="DIR", help="the project folder (default: here)")

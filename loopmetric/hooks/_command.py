@@ -12,13 +12,13 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO, cast
 
 from . import _claude_code, _gemini
 from ._claude_code import Answer
 from ._config import load_settings
 from ._session import Session
-from ._settings import HookSettings
+from ._settings import HookAction, HookSettings
 from ._state import log_line, read_state, session_lock, state_dir, write_state
 
 __all__ = ["AGENTS", "run_hook"]
@@ -73,7 +73,7 @@ def _answer(agent: str, text: str, folder: Path, action: Optional[str],
     if settings is None:
         settings = load_settings(event.get("cwd"))
     if action is not None:
-        settings = replace(settings, action=action)
+        settings = replace(settings, action=cast(HookAction, action))
     key = settings.key()
     with session_lock(folder, session):
         state, why = read_state(folder, session, key)

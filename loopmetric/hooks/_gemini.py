@@ -37,9 +37,9 @@ def respond(session: Session, event: dict[str, Any]) -> Answer:
         verdict = session.before(tool, event.get("tool_input"))
     else:
         response = event.get("tool_response")
-        error = isinstance(response, dict) and bool(response.get("error"))
+        failure = response.get("error") if isinstance(response, dict) else None
         content = response.get("llmContent", response) if isinstance(response, dict) else response
-        verdict = session.after(tool, response.get("error") if error else content, error=error, shown=content)
+        verdict = session.after(tool, failure or content, error=bool(failure), shown=content)
     answer = Answer(logs=[verdict.log] if verdict.log else [], verdict=verdict)
     if verdict.action == "stop":
         answer.output = {"decision": "deny", "reason": verdict.message}

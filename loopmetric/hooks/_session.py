@@ -135,7 +135,7 @@ class Session:
                                    "fingerprints": tuple(due["loop"]["fingerprints"])})
             return Verdict("nudge", self._nudge(loop, due["ids"]), loop, due["log"])
         decision = guard.check_now()
-        return ALLOWED if decision.loop is None else self._found(decision, call_id, before=False)
+        return ALLOWED if decision.loop is None else self._found(decision, call_id or "", before=False)
 
     # -- what a loop turns into ----------------------------------------------------------------
     def _guard(self, tool: str) -> LoopGuard:
@@ -205,7 +205,8 @@ class Session:
 
     def _warning(self, loop: DetectedLoop, ids: list[str]) -> str:
         what = self._what(ids)
-        return (f"loopmetric: the loop it warned about goes on. {loop.message}" + (f" Repeated: {what}." if what else "")
+        return (f"loopmetric: the loop it warned about goes on. {loop.message}"
+                + (f" Repeated: {what}." if what else "")
                 + " The next such call will be refused: do something else, or stop and tell the user what is "
                   "blocking you.")
 

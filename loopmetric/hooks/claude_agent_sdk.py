@@ -60,4 +60,4 @@ def loop_hooks(settings: Optional[HookSettings] = None, **options: Any) -> dict[
             LOG.warning("loopmetric hook failed open: %s: %s", type(error).__name__, error)
             return {}
 
-    return {event: [HookMatcher(hooks=[callback])] for event in EVENTS}
+    return {event: [HookMatcher(hooks=[callback])] for event in EVENTS}  # type: ignore[list-item]
