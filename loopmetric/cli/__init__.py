@@ -5,6 +5,7 @@
     loopmetric guard-replay PATH... [--json] [guard settings]   (needs the pydantic-ai extra)
     loopmetric spark PATH... --output FILE [--master URL] [--conf KEY=VALUE] [settings]
     loopmetric report PATH... -o FILE [--fail-under RATE] [--jobs N] [settings]   (needs the report extra)
+    loopmetric hook claude-code|codex|gemini   (an agent's hook: one event on stdin; `hook install AGENT`)
     loopmetric --version
 
 One module per subcommand (`_score`, `_report`, `_explain`, `_spark`, `_guard_replay`),
@@ -28,14 +29,22 @@ from typing import Any, Optional, Sequence
 
 from .._version import __version__
 from .._settings import LoopSettings
-from . import _explain, _report, _score, _spark
+from . import _hook
 from ._args import EXIT_OK, EXIT_USAGE, Parser, say, settings_from
-from ._output import summary_line
 
 __all__ = ["main", "summary_line"]
 
 
+def __getattr__(name: str) -> Any:
+    if name == "summary_line":  # loaded on use: a hook event imports none of the subcommands (`_hook`)
+        from ._output import summary_line
+        return summary_line
+    raise AttributeError(f"module 'loopmetric.cli' has no attribute {name!r}")
+
+
 def _parser() -> argparse.ArgumentParser:
+    from . import _explain, _report, _score, _spark
+
     parser = Parser(prog="loopmetric", description="Tell when an LLM agent got stuck.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -44,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     _explain.add_parser(commands).set_defaults(run=_explain.run)
     _add_guard_replay(commands)
     _spark.add_parser(commands).set_defaults(run=_spark.run)
+    _hook.add_parser(commands)
     return parser
 
 
@@ -80,6 +90,10 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line on `argv` (default: `sys.argv[1:]`); the exit code."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if _hook.is_event(argv):  # an agent's hook: fails open, whatever its flags (`_hook.run_event`)
+        return _hook.run_event(argv)
     parser = _parser()
     try:
         args, unknown = parser.parse_known_args(argv)
@@ -90,6 +104,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "guard-replay":
             return args.guard_replay(args)
+        if args.command == "hook":
+            return args.hook(args)
         try:
             settings = settings_from(args, LoopSettings)
         except ValueError as error:

@@ -42,6 +42,10 @@ class Decision:
     loop: Optional[DetectedLoop] = None
     """The loop detected (None when allowed)."""
 
+    call_ids: tuple[Optional[str], ...] = ()
+    """The ids of the calls that formed the loop, oldest first (None for a call given without
+    one), the call just checked included; empty when allowed or for `'repeated_text'`."""
+
     @property
     def message(self) -> Optional[str]:
         """The text for the model: the nudge `DetectLoops` sends for the same loop."""
@@ -106,13 +110,14 @@ class LoopGuard:
         call = Call(name, call_fingerprint(name, args), call_id)
         record = self._checks.record
         record.add_call(call)
+        before = self._reported()
         loop = self._checks.check(about=call)
         if loop is None:
             return ALLOW
         call.pending = False  # it will not run
         if call in record.awaiting:
             record.awaiting.remove(call)
-        return Decision(self.action, loop)
+        return Decision(self.action, loop, self._newly_reported(before))
 
     def after_call(self, result: Any, *, call_id: Optional[str] = None, error: bool = False,
                    files: Iterable[str] = ()) -> None:
@@ -141,6 +146,36 @@ class LoopGuard:
     def check(self) -> Optional[DetectedLoop]:
         """The first loop in what was recorded, marked as reported; None when there is none."""
         return self._checks.check()
+
+    def check_now(self) -> Decision:
+        """Whether what was recorded already holds a loop (say, right after the result that
+        completed it): allow, or nudge or stop with the loop and its calls' ids."""
+        before = self._reported()
+        loop = self._checks.check()
+        return ALLOW if loop is None else Decision(self.action, loop, self._newly_reported(before))
+
+    def _reported(self) -> set[int]:
+        return {id(call) for call in self._checks.record.calls if call.consumed}
+
+    def _newly_reported(self, before: set[int]) -> tuple[Optional[str], ...]:
+        return tuple(call.call_id for call in self._checks.record.calls if call.consumed and id(call) not in before)
+
+    # -- a guard that lives longer than its process (the command hooks) ------------------------
+    def to_state(self) -> dict[str, Any]:
+        """What the guard recorded, as plain JSON data (O(window)); `from_state` reads it back."""
+        return self._checks.record.dump()
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], settings: Optional[GuardSettings] = None, *,
+                   action: GuardAction = "nudge") -> "LoopGuard":
+        """A guard that goes on from `to_state`'s data (written at the same settings). Data of
+        another shape raises `ValueError`."""
+        guard = cls(settings, action=action)
+        try:
+            guard._checks.record.load(state)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise ValueError(f"Expected a LoopGuard state as to_state() writes it, but got {error!r}.") from error
+        return guard
 
     @property
     def recorded_calls(self) -> int:

@@ -125,3 +125,25 @@ class Record:
             self.text_count += 1
         else:
             self.text, self.text_count = text, 1
+
+    # -- what a process that lives for one event keeps between events (the command hooks) ------
+    def dump(self) -> dict[str, Any]:
+        """The record as plain JSON data: at most `window` calls and `window` awaited ones."""
+        calls = list(self.calls) + [call for call in self.awaiting if call not in self.calls]
+        index = {id(call): position for position, call in enumerate(calls)}
+        return {"calls": [[c.name, c.fingerprint, c.call_id, c.result, c.consumed, c.pending] for c in calls],
+                "window": len(self.calls), "awaiting": [index[id(call)] for call in self.awaiting],
+                "text": self.text, "text_count": self.text_count}
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Restore what `dump` wrote (into an empty record of the same settings)."""
+        calls = []
+        for name, fingerprint_, call_id, result, consumed, pending in data["calls"]:
+            call = Call(str(name), str(fingerprint_), None if call_id is None else str(call_id))
+            call.result = None if result is None else str(result)
+            call.consumed, call.pending = bool(consumed), bool(pending)
+            calls.append(call)
+        self.calls.extend(calls[:int(data["window"])])
+        self.awaiting.extend(calls[int(position)] for position in data["awaiting"])
+        self.text = None if data["text"] is None else str(data["text"])
+        self.text_count = int(data["text_count"])

@@ -13,7 +13,7 @@ from loopmetric.cli import main
                  id="score-unknown-option"),
     pytest.param(["explain"], "loopmetric explain: error: the following arguments are required: paths", id="explain"),
     pytest.param(["nope"], "loopmetric: error: argument command: invalid choice: 'nope' "
-                           "(choose from 'score', 'report', 'explain', 'guard-replay', 'spark')", id="unknown-command"),
+                           "(choose from 'score', 'report', 'explain', 'guard-replay', 'spark', 'hook')", id="unknown-command"),
 ])
 def test_a_usage_error_leads_with_what_is_wrong_then_where_help_is(argv, first_line, capsys):
     assert main(argv) == 2

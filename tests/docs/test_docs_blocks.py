@@ -45,7 +45,8 @@ EXTRA_OF = {"deepeval": ("deepeval",), "pydantic_ai": PYDANTIC_AI, "loopmetric.g
             "loopmetric.integrations.pydantic_evals": ("pydantic-evals",), "inspect_ai": ("inspect",),
             "loopmetric.integrations.inspect_ai": ("inspect",), "loopmetric.html": ("report",),
             "loopmetric.plot": ("plot",), "matplotlib": ("plot",), "pyspark": ("spark",),
-            "loopmetric.spark": ("spark",)}
+            "loopmetric.spark": ("spark",), "claude_agent_sdk": ("claude-agent-sdk",),
+            "loopmetric.hooks.claude_agent_sdk": ("claude-agent-sdk",)}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,138 @@
+"""Cost of `loopmetric hook claude-code`: wall time per hook call, process start included.
+
+    python -m benchmarks.hook                     # a session of 2,000 tool calls; writes results/hook.md
+    python -m benchmarks.hook --calls 200 --every 10 --out /tmp   # smaller
+
+A session of `--calls` tool calls (PreToolUse then PostToolUse each; most calls different, every
+tenth call a failing one repeated, so the guard nudges and refuses too) is fed to the hook, its
+transcript growing as the session does to `--transcript-mb` at the end. Every `--every`-th event
+runs as Claude Code runs it, `python -m loopmetric hook claude-code` with the event on stdin (its
+wall time); the others run in this process through `run_hook` (the hook's own work, no process
+start), so the measured calls see the state a session of that length has. Then a `Stop` that reads
+the whole transcript. Next to it: `python -c "import loopmetric"`, what every call pays before the
+hook's own work; the hook's own work is the difference of the medians (and of the 95th
+percentiles), and `run_hook` in process.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ._common import markdown_table, parser
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _events(calls: int, folder: Path, transcript: Path) -> list[dict]:
+    out = []
+    for n in range(1, calls + 1):
+        looping = n % 10 in (7, 8, 9, 0)  # a run of 4 same failing calls in every ten
+        args = {"command": "cat /nonexistent" if looping else f"sed -n {n}p src/module.py"}
+        base = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(folder), "tool_name": "Bash",
+                "tool_input": args, "tool_use_id": f"toolu_{n:05d}", "permission_mode": "default"}
+        out.append({**base, "hook_event_name": "PreToolUse"})
+        if looping:
+            out.append({**base, "hook_event_name": "PostToolUseFailure",
+                        "error": "Exit code 1\ncat: /nonexistent: No such file or directory"})
+        else:
+            out.append({**base, "hook_event_name": "PostToolUse",
+                        "tool_response": {"stdout": f"line {n} of src/module.py", "stderr": "", "interrupted": False}})
+    return out
+
+
+def _transcript_line(n: int, size: int) -> str:
+    text = "x" * max(0, size - 400)
+    return json.dumps({"type": "assistant", "message": {"id": f"msg_{n}", "role": "assistant", "content": [
+        {"type": "text", "text": text},
+        {"type": "tool_use", "id": f"toolu_{n:05d}", "name": "Bash", "input": {}}],
+        "usage": {"input_tokens": 1000, "output_tokens": 50}}}) + "\n"
+
+
+def _process(payload: str, env: dict) -> float:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "loopmetric", "hook", "claude-code"], input=payload, env=env,
+                          capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    assert done.returncode == 0, done.stderr
+    return elapsed
+
+
+def main() -> None:
+    options = parser(__doc__.splitlines()[0])
+    options.add_argument("--calls", type=int, default=2000)
+    options.add_argument("--every", type=int, default=20, help="run every N-th event as a process")
+    options.add_argument("--imports", type=int, default=30, help="runs of python -c 'import loopmetric'")
+    options.add_argument("--transcript-mb", type=float, default=50.0)
+    args = options.parse_args()
+    if args.smoke:
+        args.calls, args.every, args.imports, args.transcript_mb = 40, 10, 3, 0.5
+    from loopmetric.hooks import run_hook
+
+    folder = Path(tempfile.mkdtemp(prefix="loopmetric-hook-bench-"))
+    state, transcript = folder / "state", folder / "transcript.jsonl"
+    env = {**os.environ, "LOOPMETRIC_HOOK_DIR": str(state), "PYTHONPATH": str(ROOT)}
+    line_size = int(args.transcript_mb * 1e6 / args.calls)
+    imports = []
+    for _ in range(args.imports):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import loopmetric"], env=env, check=True)
+        imports.append(time.perf_counter() - start)
+    processes, inside, decisions = [], [], 0
+    with transcript.open("w") as file:
+        for index, event in enumerate(_events(args.calls, folder, transcript)):
+            if event["hook_event_name"] == "PreToolUse":
+                file.write(_transcript_line(int(event["tool_use_id"][6:]), line_size))
+                file.flush()
+            payload = json.dumps(event)
+            if index % args.every == 0:
+                processes.append(_process(payload, env))
+                continue
+            out = io.StringIO()
+            start = time.perf_counter()
+            run_hook("claude-code", stdin=io.StringIO(payload), stdout=out, stderr=io.StringIO(), directory=str(state))
+            inside.append(time.perf_counter() - start)
+            decisions += bool(out.getvalue())
+    stop = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(folder),
+            "hook_event_name": "Stop", "stop_hook_active": False}
+    stop_time = _process(json.dumps(stop), env)
+    size = transcript.stat().st_size / 1e6
+    ms = 1000.0
+    rows = [
+        ["python -c 'import loopmetric'", str(len(imports)), f"{statistics.median(imports) * ms:.0f}",
+         f"{_percentile(imports, 0.95) * ms:.0f}"],
+        ["hook call as a process (PreToolUse, PostToolUse)", str(len(processes)),
+         f"{statistics.median(processes) * ms:.0f}", f"{_percentile(processes, 0.95) * ms:.0f}"],
+        ["the hook's own work: process minus import", "",
+         f"{(statistics.median(processes) - statistics.median(imports)) * ms:.0f}",
+         f"{(_percentile(processes, 0.95) - _percentile(imports, 0.95)) * ms:.0f}"],
+        ["the hook's own work: run_hook in process", str(len(inside)), f"{statistics.median(inside) * ms:.1f}",
+         f"{_percentile(inside, 0.95) * ms:.1f}"],
+        [f"Stop, reading the whole {size:.1f} MB transcript, as a process", "1", f"{stop_time * ms:.0f}", ""],
+    ]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    text = "\n".join([
+        "# The Claude Code hook: wall time per call", "",
+        f"A session of {args.calls:,} tool calls ({2 * args.calls:,} events; {decisions} decisions in process), "
+        f"its transcript {size:.1f} MB at the end; every {args.every}th event run as a process. "
+        f"Python {sys.version.split()[0]}, load average {load:.2f} when it ended. `python -m benchmarks.hook`.", "",
+        markdown_table(["what", "n", "p50 ms", "p95 ms"], rows), ""])
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "hook.md").write_text(text, encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""`loopmetric hook claude-code` (and codex, gemini): nudge first, stop second; healthy sessions
+untouched; fails open; the state stays O(window)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.hooks._events import call, event, failing_call, hook_here, hook_process
+
+NUDGE = "this looks like a loop"
+REFUSED = "loopmetric refused this call"
+
+
+def _decisions(events, state, **options):
+    return [(e["hook_event_name"], hook_here(e, state, **options)) for e in events]
+
+
+def _kind(name, decision):
+    if decision is None:
+        return "-"
+    if name == "PreToolUse":
+        assert decision["hookSpecificOutput"]["permissionDecision"] == "deny"
+        return "deny"
+    text = decision.get("reason") or decision["hookSpecificOutput"]["additionalContext"]
+    return "nudge" if NUDGE in text else "warn"
+
+
+def test_a_repeated_failing_call_is_nudged_then_stopped_as_a_real_process(tmp_path):
+    events = [e for n in range(1, 9) for e in failing_call(n)]
+    kinds = []
+    for found in events:
+        done = hook_process(json.dumps(found), tmp_path)
+        assert done.returncode == 0 and done.stderr == ""
+        kinds.append(_kind(found["hook_event_name"], json.loads(done.stdout) if done.stdout else None))
+    # calls 1-3 fail alike: nudged after the 3rd; 4-6 again: warned, and the 7th and 8th are refused
+    assert kinds == ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "-", "warn", "deny", "-", "deny", "-"]
+    nudge = hook_here(failing_call(3, session="again")[1], tmp_path)  # the wording, on a session of its own
+    assert nudge is None
+    log = (tmp_path / "hook.log").read_text()
+    assert "repeated_result Bash x3 at calls 1-3: nudge" in log and "refused Bash at call 7" in log
+
+
+def test_the_nudge_names_the_tool_the_calls_the_arguments_and_the_unchanged_result(tmp_path):
+    decisions = _decisions([e for n in range(1, 4) for e in failing_call(n)], tmp_path)
+    text = decisions[-1][1]["hookSpecificOutput"]["additionalContext"]
+    assert "`Bash`" in text and "tool calls 1-3 of this session" in text and '"cat /nonexistent"' in text
+    assert "No such file or directory" in text and "Change your approach" in text
+
+
+@pytest.mark.parametrize(("action", "expected"), [
+    pytest.param("stop", ["nudge", "warn", "deny", "deny", "deny", "deny"], id="stop-nudges-then-refuses"),
+    pytest.param("nudge", ["nudge", "nudge", "nudge"], id="nudge-never-refuses"),
+    pytest.param("log", [], id="log-says-nothing"),
+])
+def test_action(tmp_path, action, expected):
+    same = {"stdout": "", "stderr": "ls: cannot access 'build': No such file or directory", "interrupted": False,
+            "isImage": False}
+    events = [e for n in range(1, 11) for e in call(n, same, args={"command": "ls build"})]
+    kinds = [_kind(name, d) for name, d in _decisions(events, tmp_path, action=action)]
+    assert [k for k in kinds if k != "-"] == expected
+    if action == "log":
+        assert "repeated_result Bash" in (tmp_path / "hook.log").read_text()
+
+
+def test_post_tool_use_nudge_is_the_documented_block_with_a_reason(tmp_path):
+    same = {"stdout": "FAILED tests/test_x.py::test_y", "stderr": "", "interrupted": False, "isImage": False}
+    decisions = _decisions([e for n in range(1, 4) for e in call(n, same, args={"command": "pytest"})], tmp_path)
+    assert decisions[-1][1]["decision"] == "block" and NUDGE in decisions[-1][1]["reason"]
+
+
+def _healthy(tmp_path):
+    polls = [e for n in range(1, 9) for e in call(n, {"status": f"running {n * 10}%"}, tool="mcp__ci__status",
+                                                   args={"job": 7})]
+    different = [e for n in range(1, 9) for e in call(n, {"stdout": f"{n}", "stderr": ""},
+                                                       args={"command": f"echo {n}"})]
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / ".loopmetric.toml").write_text('[guard]\nexempt = ["wait_for_ci"]\n'
+                                                        '[guard.tools.run_tests]\nrepeated_result_threshold = 6\n')
+    cwd = str(tmp_path / "proj")
+    exempt = [e for n in range(1, 9) for e in call(n, "still running", tool="wait_for_ci", args={}, cwd=cwd)]
+    own = [e for n in range(1, 6) for e in call(n, "1 failed", tool="run_tests", args={}, cwd=cwd)]
+    return {"different-calls": different, "a-poll-whose-answer-changes": polls, "an-exempt-tool": exempt,
+            "a-tool-with-its-own-threshold-under-it": own}
+
+
+@pytest.mark.parametrize("case", ["different-calls", "a-poll-whose-answer-changes", "an-exempt-tool",
+                                  "a-tool-with-its-own-threshold-under-it"])
+def test_a_healthy_session_is_untouched(tmp_path, case):
+    events = _healthy(tmp_path)[case]
+    assert [d for _, d in _decisions(events, tmp_path / "state")] == [None] * len(events)
+
+
+def test_a_tool_with_its_own_threshold_is_nudged_at_it(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.loopmetric.guard.tools.run_tests]\nrepeated_result_threshold = 6\n'
+                                             'window = 10\n')
+    events = [e for n in range(1, 7) for e in call(n, "1 failed", tool="run_tests", args={}, cwd=str(tmp_path))]
+    kinds = [_kind(name, d) for name, d in _decisions(events, tmp_path / "state")]
+    assert kinds.index("nudge") == 11  # after the 6th call's result, not the 3rd
+
+
+def test_stop_prints_a_one_line_summary_and_never_blocks(tmp_path):
+    for found in [e for n in range(1, 8) for e in failing_call(n)]:
+        hook_here(found, tmp_path)
+    done = hook_process(json.dumps(event("Stop", 0)), tmp_path)
+    assert done.returncode == 0 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "7 tool calls, 2 loops" in done.stderr and "1 refused" in done.stderr
+
+
+# -- fails open --------------------------------------------------------------------------------------------
+def _state_of_another_version(state: Path) -> None:
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "s1.json").write_text(json.dumps({"version": 1, "loopmetric": "0.0.1", "settings": "", "state": {}}))
+
+
+def _corrupt_state(state: Path) -> None:
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "s1.json").write_text('{"version": 1, "loopm')
+
+
+FAIL_OPEN = [
+    pytest.param("not json", (), None, "not one JSON event", id="stdin-not-json"),
+    pytest.param("", (), None, "not one JSON event", id="stdin-empty"),
+    pytest.param('{"session_id": "s1", "hook_event_name": "PreToolUse", "tool_na', (), None, "not one JSON event",
+                 id="stdin-truncated"),
+    pytest.param("[1, 2]", (), None, "not a JSON object", id="stdin-a-list"),
+    pytest.param(json.dumps(event("PreToolUse", 1, session="")), (), None, "without a session_id", id="no-session"),
+    pytest.param(json.dumps({**event("PreToolUse", 1), "tool_name": None}), (), None, "without a tool_name",
+                 id="no-tool-name"),
+    pytest.param(json.dumps(event("PreToolUse", 1)), (), _state_of_another_version, "another version",
+                 id="state-of-another-version"),
+    pytest.param(json.dumps(event("PreToolUse", 1)), (), _corrupt_state, "does not parse", id="state-corrupt"),
+    pytest.param(json.dumps(event("Stop", 0, transcript="/no/such/transcript.jsonl")), (), None, "Stop:",
+                 id="stop-with-missing-transcript"),
+    pytest.param(json.dumps(event("PreToolUse", 1)), ("claude-code", "--action", "bogus"), None, "failed open",
+                 id="a-wrong-flag"),
+]
+
+
+@pytest.mark.parametrize(("payload", "args", "prepare", "logged"), FAIL_OPEN)
+def test_fails_open(tmp_path, payload, args, prepare, logged):
+    state = tmp_path / "state"
+    if prepare is not None:
+        prepare(state)
+    done = hook_process(payload, state, *args)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert logged in (state / "hook.log").read_text()
+
+
+def test_fails_open_with_an_unwritable_state_dir_logging_to_the_temp_folder(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = hook_process(json.dumps(event("PreToolUse", 1)), blocker / "state", env={"TMPDIR": str(tmp_path)})
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "failed open" in (tmp_path / "loopmetric" / "hook.log").read_text()
+
+
+def test_fails_open_on_a_wrong_setting_in_the_config_file(tmp_path):
+    (tmp_path / ".loopmetric.toml").write_text("[guard]\nrepeated_result_threshold = 1\n")
+    done = hook_process(json.dumps(event("PreToolUse", 1, cwd=str(tmp_path))), tmp_path / "state")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "repeated_result_threshold" in (tmp_path / "state" / "hook.log").read_text()
+
+
+def test_an_event_it_has_nothing_to_say_about_writes_no_state(tmp_path):
+    done = hook_process(json.dumps({**event("Stop", 0), "hook_event_name": "UserPromptSubmit"}), tmp_path)
+    assert (done.returncode, done.stdout) == (0, "") and list(tmp_path.iterdir()) == []
+
+
+# -- incremental -------------------------------------------------------------------------------------------
+def test_the_state_stays_the_size_of_the_window(tmp_path):
+    sizes = {}
+    for n in range(1, 301):
+        for found in call(n, {"stdout": f"line {n}", "stderr": ""}, args={"command": f"sed -n {n}p f"}):
+            hook_here(found, tmp_path)
+        if n in (100, 300):
+            sizes[n] = (tmp_path / "s1.json").stat().st_size
+    assert sizes[300] < 8000 and abs(sizes[300] - sizes[100]) < 100, sizes  # bounded by the window, not the calls
+
+
+def test_the_transcript_is_read_from_where_the_last_call_stopped(tmp_path):
+    from loopmetric.hooks._transcript import loop_tokens
+
+    def line(n, tokens):
+        return json.dumps({"type": "assistant", "message": {"id": f"m{n}", "content": [
+            {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {}}],
+            "usage": {"input_tokens": tokens, "output_tokens": 1}}}) + "\n"
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps({"type": "summary"}) + "\n" + line(1, 100) + line(2, 200))
+    kept: dict = {}
+    ids = {"toolu_1", "toolu_2", "toolu_3"}
+    assert loop_tokens(str(path), kept, ids) == 302 and kept["offset"] == path.stat().st_size
+    with path.open("a") as file:
+        file.write(line(3, 1000) + '{"type": "assistant", "partial')  # a line still being written
+    text = path.read_text()
+    first = text.index("\n") + 1
+    path.write_text(text[:first] + " " * (kept["offset"] - first) + text[kept["offset"]:])  # old lines blanked
+    assert loop_tokens(str(path), kept, ids) == 1303  # only the new line was read
+    path.write_text(json.dumps({"type": "other"}) + "\n" + line(1, 5))  # another file: from its start
+    assert loop_tokens(str(path), kept, ids) == 6
+
+
+# -- Codex and Gemini CLI ----------------------------------------------------------------------------------
+def test_codex_takes_claude_codes_events_and_answers(tmp_path):
+    same = {"stdout": "", "stderr": "No such file", "exit_code": 1}
+    events = [e for n in range(1, 9) for e in call(n, same, tool="Bash", args={"command": "cat x"})]
+    kinds = [_kind(name, d) for name, d in [(e["hook_event_name"], hook_here(e, tmp_path, "codex")) for e in events]]
+    assert [k for k in kinds if k != "-"] == ["nudge", "warn", "deny", "deny"]
+
+
+def test_gemini_before_and_after_tool(tmp_path):
+    def pair(n):
+        base = {"session_id": "g1", "transcript_path": "", "cwd": "/", "timestamp": f"2026-12-06T06:{n:02d}:00Z",
+                "tool_name": "run_shell_command", "tool_input": {"command": "cat x"}}
+        return [{**base, "hook_event_name": "BeforeTool"},
+                {**base, "hook_event_name": "AfterTool", "tool_response": {
+                    "llmContent": "cat: x: No such file", "returnDisplay": "", "error": None}}]
+    answers = [hook_here(e, tmp_path, "gemini") for n in range(1, 9) for e in pair(n)]
+    shown = [a for a in answers if a]
+    assert NUDGE in shown[0]["hookSpecificOutput"]["additionalContext"]
+    assert shown[-1]["decision"] == "deny" and REFUSED in shown[-1]["reason"]
