@@ -35,6 +35,7 @@ _PATTERN_COLOURS = {
     "call_graph_cycle": "#17becf",
     "repeated_error": "#bcbd22",
     "similar_attempts": "#2ca02c",
+    "fruitless_changes": "#e6550d",
     "repeated_reply": "#843c39",
     "rejected_output": "#7b4173",
     "drifting_cycle": "#3182bd",

@@ -11,7 +11,7 @@ from .._findings import worst_first
 from . import _console
 from .._numbers import count, money, number
 
-__all__ = ["console", "file_problem", "junit_problem", "print_table", "progress", "summary_line", "summary_of",
+__all__ = ["by_waste", "console", "file_problem", "junit_problem", "print_table", "progress", "summary_line", "summary_of",
            "write_junit"]
 
 _COLUMNS = ("trace", "score", "verdict", "worst finding", "steps")
@@ -50,9 +50,13 @@ def _worst(data: dict) -> Optional[dict]:
 
 
 def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str = "") -> None:
-    """One row per scored trace, then `summary_line`."""
+    """One row per scored trace, then `summary_line`. What the loops cost is shown in columns of its
+    own: the steps inside loops, and the tokens and dollars spent in them where a trace records them."""
     from ._console import Table
 
+    tokens = any(data.get("loop_tokens") is not None for _, data in reports)
+    cost = any(data.get("loop_cost") is not None for _, data in reports)
+    columns = _COLUMNS + ("in loops",) + (("tokens",) if tokens else ()) + (("cost",) if cost else ())
     rows = []
     for name, data in reports:
         worst = _worst(data)
@@ -60,15 +64,18 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
             name, f"{data['score']:.2f}", "pass" if data["success"] else "FAIL",
             f"{worst['severity']} {worst['pattern']}: {', '.join(worst['tools']) or '-'}" if worst else "-",
             steps_range(worst["steps"]) if worst else "",
+            count(data["looped_steps"], "step") if data["looped_steps"] else "",
+            *((count(data["loop_tokens"], "token") if data.get("loop_tokens") else "",) if tokens else ()),
+            *((money(data["loop_cost"]) if data.get("loop_cost") else "",) if cost else ()),
         ))
     shown = console()
     # Names never fold (a name must be copyable back into `explain`); findings wrap at spaces. A terminal
     # too narrow for whole names gets plain aligned rows, one line per trace.
-    widest = [max(len(text) for text in column) for column in zip(_COLUMNS, *rows)]
+    widest = [max(len(text) for text in column) for column in zip(columns, *rows)]
     longest_word = max(len(word) for row in rows for word in row[3].split())  # findings wrap at spaces only
-    fits = sum(widest) - widest[3] + longest_word + 3 * len(_COLUMNS) + 1 <= shown.width
+    fits = sum(widest) - widest[3] + longest_word + 3 * len(columns) + 1 <= shown.width
     table = Table() if fits else _console.PlainTable()
-    for column in _COLUMNS:
+    for column in columns:
         table.add_column(column, no_wrap=column != "worst finding", overflow="fold")
     for row in rows:
         table.add_row(*row[:2], f"[green]{row[2]}[/]" if row[2] == "pass" else f"[red]{row[2]}[/]", *row[3:])
@@ -77,6 +84,13 @@ def print_table(reports: list[tuple[str, dict]], unread: int = 0, skipped: str =
     else:
         print("\n".join(table.lines()))  # type: ignore[union-attr]  # the plain table
     print(summary_of(reports, unread=unread, skipped=skipped), flush=True)
+
+
+def by_waste(reports: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """Reports with the most spent inside loops first: dollars, then tokens, then steps (ties, and
+    traces with no loop, keep their order)."""
+    return sorted(reports, key=lambda item: (-(item[1].get("loop_cost") or 0), -(item[1].get("loop_tokens") or 0),
+                                             -item[1]["looped_steps"]))
 
 
 def summary_of(reports: list[tuple[str, dict]], *, unread: int = 0, skipped: str = "") -> str:

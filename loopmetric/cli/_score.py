@@ -15,7 +15,7 @@ from ._help import help_options
 from ._args import EXIT_USAGE, add_gate, add_inputs, add_loop_settings, jobs, say
 from ._gate import exit_status, gate
 from ._limits import work_in_thread
-from ._output import file_problem, junit_problem, print_table, progress, summary_of, write_junit
+from ._output import by_waste, file_problem, junit_problem, print_table, progress, summary_of, write_junit
 from ._targets import nothing_scored, say_skipped, score_file, score_file_with_pages, skipped_line, targets
 
 __all__ = ["add_parser", "run"]
@@ -27,6 +27,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_inputs(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per trace (JSON Lines)")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report, one test case per trace")
+    parser.add_argument("--sort", choices=("waste", "input"), default="waste",
+                        help="order of the rows: the most spent inside loops first (dollars, tokens, steps; "
+                             "default), or the order the traces were read in")
     parser.add_argument("--html", metavar="FILE", default=None,
                         help="also write a self-contained HTML report to FILE (needs loopmetric[report]; "
                              "see `loopmetric report`)")
@@ -95,7 +98,8 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
         for name, data in reports:
             print(json.dumps({**data, "name": name}, sort_keys=True))
     elif reports:  # nothing read: the errors say it all
-        print_table(reports, unread=len(errors), skipped=skipped_line(skipped))
+        print_table(by_waste(reports) if args.sort == "waste" else reports, unread=len(errors),
+                    skipped=skipped_line(skipped))
     if junit:
         try:
             write_junit(junit, reports, errors, skipped)

@@ -186,7 +186,7 @@ def test_a_failed_gate_lists_ten_names_then_counts(workdir, capsys):
 
 def test_names_are_the_same_in_table_json_and_junit(workdir, capsys):
     args = ("score", "looping.json", "runs.jsonl", "sub", "broken/bad.json")
-    _, table, _ = run(capsys, *args, "--junit", "loops.xml")
+    _, table, _ = run(capsys, *args, "--junit", "loops.xml", "--sort", "input")
     _, lines, _ = run(capsys, *args, "--json")
     in_table = [line.split("│")[1].strip() for line in table.splitlines() if line.startswith("│")]
     in_junit = [case.get("name") for case in ElementTree.parse(workdir / "loops.xml").getroot()]
@@ -222,7 +222,7 @@ def on_a_terminal(capsys, monkeypatch, columns):
     """What `score` prints on a terminal `columns` wide (bold escapes dropped)."""
     for name, value in {"COLUMNS": str(columns), "TTY_COMPATIBLE": "1", "NO_COLOR": "1"}.items():
         monkeypatch.setenv(name, value)
-    _, out, _ = run(capsys, "score", *ON_A_TERMINAL)
+    _, out, _ = run(capsys, "score", *ON_A_TERMINAL, "--sort", "input")
     return ANSI.sub("", out).splitlines()[:-1]  # the summary line set aside
 
 
@@ -505,3 +505,44 @@ def test_report_help_says_what_title_the_page_gets_by_default(capsys, monkeypatc
 def test_an_unusable_report_path_is_refused_naming_the_flag_that_gave_it(workdir, capsys, args, flag, why):
     code, out, err = run(capsys, *args)
     assert (code, out, err) == (2, "", f"loopmetric: Expected {flag} {why}\n")
+
+
+def _priced_loop(repeats: int, tokens: int) -> dict:
+    """A deepeval trace dict: `repeats` identical searches, each after a reply of `tokens` input tokens."""
+    children = []
+    for _ in range(repeats):
+        children.append({"name": "llm", "type": "llm", "input": {"prompt": "..."}, "output": "Searching.",
+                         "input_token_count": tokens, "output_token_count": 10, "cost_per_input_token": 1e-06,
+                         "cost_per_output_token": 1e-05, "children": []})
+        children.append({"name": "search", "type": "tool", "input": {"q": "x"}, "output": "no results", "children": []})
+    return {"name": "agent", "type": "agent", "input": {"task": "t"}, "output": "done", "children": children}
+
+
+@pytest.mark.parametrize("sort, order", [
+    pytest.param([], ["big.json", "small.json", "healthy.json"], id="default-the-most-spent-in-loops-first"),
+    pytest.param(["--sort", "waste"], ["big.json", "small.json", "healthy.json"], id="waste"),
+    pytest.param(["--sort", "input"], ["healthy.json", "small.json", "big.json"], id="twin-input-order"),
+])
+def test_sessions_are_listed_by_what_their_loops_cost(tmp_path, capsys, monkeypatch, sort, order):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "healthy.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    (tmp_path / "small.json").write_text(json.dumps(_priced_loop(4, 100)))
+    (tmp_path / "big.json").write_text(json.dumps(_priced_loop(6, 1000)))
+    code, out, _ = run(capsys, "score", "healthy.json", "small.json", "big.json", *sort)
+    rows = [line.split("│") for line in out.splitlines() if line.startswith("│")]
+    assert code == 0 and [row[1].strip() for row in rows] == order
+    header = next(line for line in out.splitlines() if line.startswith("┃"))
+    assert [cell.strip() for cell in header.split("┃")[6:9]] == ["in loops", "tokens", "cost"]
+    by_name = {row[1].strip(): [cell.strip() for cell in row[6:9]] for row in rows}
+    assert by_name["healthy.json"] == ["", "", ""]
+    big_steps, big_tokens, big_cost = by_name["big.json"]
+    assert big_steps.endswith("steps") and big_tokens.endswith("tokens") and big_cost.startswith("$")
+
+
+def test_the_cost_columns_appear_only_where_a_trace_records_them(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop.json").write_text(json.dumps(_priced_loop(6, 0) | {"children": [
+        c for c in _priced_loop(6, 0)["children"] if c["type"] == "tool"]}))
+    _, out, _ = run(capsys, "score", "loop.json")
+    header = next(line for line in out.splitlines() if line.startswith("┃"))
+    assert [cell.strip() for cell in header.split("┃")[1:-1]][-2:] == ["steps", "in loops"]
