@@ -45,8 +45,8 @@ def _models() -> Any:
     try:
         import atif
     except ImportError as error:
-        raise TraceReadError("Reading an ATIF trajectory needs the `atif` package: "
-                             "pip install 'loopmetric[atif]'.") from error
+        raise TraceReadError('Reading an ATIF trajectory needs atif, which is not installed: '
+                             'pip install "loopmetric[atif]"') from error
     return atif
 
 
@@ -63,7 +63,7 @@ def read_atif(data: Any, *, name: str = "") -> Trace:
                                  f"{'; '.join(line.strip() for line in first[:3])}") from None
     converted = Converted("an ATIF trajectory")
     _steps(converted, data, parent=-1)
-    return read_converted(converted, name=name, source="atif")
+    return read_converted(converted, name=name, source="atif", acts=True)
 
 
 def _steps(converted: Converted, trajectory: Any, parent: int) -> None:

@@ -152,7 +152,7 @@ def read_claude_code(data: Any, *, name: str = "") -> Trace:
             for entry in agent.entries:
                 _write(converted, calls, entry)
             converted.span = 0
-    return read_converted(converted, name=name, source="claude-code")
+    return read_converted(converted, name=name, source="claude-code", acts=True)
 
 
 def _sub_agent(line: Mapping[str, Any], chain: dict[str, str]) -> Optional[str]:

@@ -111,7 +111,7 @@ def read_codex(data: Any, *, name: str = "") -> Trace:
         else:
             converted.skip(f"{kind} lines")
     reader.flush()
-    return read_converted(converted, name=name, source="codex")
+    return read_converted(converted, name=name, source="codex", acts=True)
 
 
 def _unwrapped(item: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -162,16 +162,29 @@ class Converted:
         return [f"{count} {why}; skipped." for why, count in self.skipped.items()] + self.notes_after
 
 
-def read_converted(converted: Converted, *, name: str, source: str) -> Trace:
-    """The trace of the converted messages; `TraceReadError` saying why when the items held none."""
+def read_converted(converted: Converted, *, name: str, source: str, acts: bool = False) -> Trace:
+    """The trace of the converted messages; `TraceReadError` saying why when the items held none,
+    or, for a recording of an agent that acts only through tools (`acts`: a coding agent's session),
+    when they held no tool call: such a file is never scored as a clean run."""
     if not converted.messages:
         skipped = "; ".join(f"{count} {why}" for why, count in list(converted.skipped.items())[:5])
         raise TraceReadError(
             f"Expected {converted.what} with messages, tool calls or results, but its {converted.items} "
             f"item{'' if converted.items == 1 else 's'} hold none" + (f" ({skipped})." if skipped else ".")
         )
-    return read_chat_messages(converted.messages, name=name, source=source, notes=converted.notes(),
-                              agents=(converted.spans, converted.span_of) if converted.spans else None)
+    replies = sum(m["role"] == "assistant" for m in converted.messages)
+    turns = sum(m["role"] == "user" for m in converted.messages)
+    trace = read_chat_messages(converted.messages, name=name, source=source, notes=converted.notes(),
+                               agents=(converted.spans, converted.span_of) if converted.spans else None)
+    if acts and not any(step.kind == "tool" for step in trace.steps):
+        skipped = "; ".join(f"{count} {why}" for why, count in list(converted.skipped.items())[:5])
+        raise TraceReadError(
+            f"Expected {converted.what} with at least one tool call, but its {converted.items} "
+            f"item{'' if converted.items == 1 else 's'} hold none ({replies} replies, {turns} user turns"
+            + (f"; {skipped}" if skipped else "") + "): an agent that acts through tools did nothing "
+            "here that can be judged, so it is not scored as a clean run."
+        )
+    return trace
 
 
 def items_of(data: Any, keys: tuple[str, ...]) -> Any:

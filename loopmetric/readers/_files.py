@@ -139,8 +139,7 @@ def _streamed_lines(path: str, fmt: Optional[str]) -> Optional["_Found"]:
         if not found and why is not None:
             return None
         if not decided and data is not None:
-            chosen = line_format([data], fmt if fmt in FORMATS else None)
-            slim = slim_lines(chosen) if chosen is not None else None
+            slim = slim_lines(data, fmt if fmt in FORMATS else None)
             decided = True
         found.append((line, slim(data) if slim is not None and data is not None else data, why))
     return found

@@ -63,7 +63,7 @@ def read_gemini_cli(data: Any, *, name: str = "") -> Trace:
             _reply(converted, calls, message)
         else:
             converted.skip(f"{kind} messages" if isinstance(kind, str) else "messages of no known type")
-    return read_converted(converted, name=name, source="gemini-cli")
+    return read_converted(converted, name=name, source="gemini-cli", acts=True)
 
 
 def _reply(converted: Converted, calls: Calls, message: Mapping[str, Any]) -> None:

@@ -133,7 +133,7 @@ def read_openhands(data: Any, *, name: str = "") -> Trace:
         else:
             converted.skip("events that are neither actions nor observations")
     flush()
-    return read_converted(converted, name=name, source="openhands")
+    return read_converted(converted, name=name, source="openhands", acts=True)
 
 
 def _used(event: Mapping[str, Any], response_id: Optional[str], spent: list[float]) -> Any:

@@ -248,10 +248,15 @@ def line_format(documents: list[Any], fmt: Optional[str] = None) -> Optional[str
     return None
 
 
-def slim_lines(fmt: str) -> Optional[Callable[[Any], Any]]:
-    """What a line format drops from each line as it is parsed (`Format.slim`), None for others."""
-    row = _BY_NAME.get(fmt)
-    return row.slim if row is not None else None
+def slim_lines(first: Any, fmt: Optional[str] = None) -> Optional[Callable[[Any], Any]]:
+    """What the line format whose line `first` (a file's first parsed line) is drops from each line
+    as it is parsed (`Format.slim`); None when it is no such line (or not of `fmt`, when given)."""
+    m = as_mapping(first)
+    for row in REGISTRY:
+        if row.line is not None and row.slim is not None and m is not None and row.line(m) and (
+                fmt is None or row.name == fmt):
+            return row.slim
+    return None
 
 
 def detect_format(data: Any) -> str:
