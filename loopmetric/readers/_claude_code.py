@@ -135,10 +135,11 @@ def read_claude_code(data: Any, *, name: str = "") -> Trace:
         agent = agents.get(key)
         if agent is None:
             agent = agents[key] = _Agent(key)
-            order.append((len(main.entries), agent))
+            order.append((len(main.entries), agent))  # moved past the result that ends the wait below
         agent.add(line, message)
     if not main.entries and len(order) == 1:  # a sub-agent's own file: it is the agent read
         main, order = order[0][1], []
+    order = [(_after_result(main.entries, at), agent) for at, agent in order]
     calls = Calls()
     if order:
         converted.agent("main agent")
@@ -153,6 +154,16 @@ def read_claude_code(data: Any, *, name: str = "") -> Trace:
                 _write(converted, calls, entry)
             converted.span = 0
     return read_converted(converted, name=name, source="claude-code", acts=True)
+
+
+def _after_result(entries: list[list[Any]], at: int) -> int:
+    """Where a sub-agent's steps go: after the main agent's next user entry from `at` on (the result
+    of the call that ran the sub-agent, which the main agent waited for), so that the call and its
+    result stay together and the sub-agent's steps follow them."""
+    for index in range(at, len(entries)):
+        if entries[index][0] == "user":
+            return index + 1
+    return at
 
 
 def _sub_agent(line: Mapping[str, Any], chain: dict[str, str]) -> Optional[str]:
