@@ -10,7 +10,7 @@ its text (a string, or Gemini parts), `thoughts` its reasoning (skipped), `token
 "args", "result", "status", "resultDisplay", ...}`: a call with its result recorded in the
 same place. The result is the `functionResponse` parts the model was sent (their `response`,
 an `output` alone read as that output), else `resultDisplay`; `status` `error` (or
-`cancelled`) makes it an error. Notices are skipped (said in the notes).
+`cancelled`) makes it an error, its `error` the error text. Notices are skipped (said in the notes).
 
 The tokens of a reply: `input` as input (it includes `cached`), `output` plus `thoughts` as
 output. `/chat save` checkpoints hold Gemini `contents` and are read by the `gemini` reader.
@@ -87,9 +87,9 @@ def _reply(converted: Converted, calls: Calls, message: Mapping[str, Any]) -> No
     converted.assistant(text_of(message.get("content")), requested, used)
     for call_id, tool, call in results:
         failed = call.get("status") in _FAILED
-        content = _result(call.get("result"))
+        content = call.get("error") if failed and call.get("error") else _result(call.get("result"))
         if content is None:
-            content = call.get("error") if failed and call.get("error") else call.get("resultDisplay")
+            content = call.get("resultDisplay")
         converted.result(call_id, tool, "" if content is None else content, error=failed)
 
 
