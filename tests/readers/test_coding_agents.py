@@ -134,3 +134,11 @@ def test_real_recordings_of_these_formats_read_with_calls():
     if not read:
         pytest.skip("no collected run is in one of these formats")
     assert all(any(step.kind == "tool" for step in t.trace.steps) for t in read)
+
+
+@pytest.mark.parametrize("folder, stem", [pytest.param(f, s, id=f"{f}-{s.split('_')[0]}") for f, s in SAMPLES])
+def test_guard_replay_reads_each_session_as_one_run(folder, stem, capsys):
+    assert main(["guard-replay", str(_path(folder, stem, "loop")), "--json"]) == 0
+    [run] = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert run["framework"] == SAMPLES[(folder, stem)]
+    assert any(step["action"] != "allow" for step in run["steps"])  # the guard stepped in on the loop
