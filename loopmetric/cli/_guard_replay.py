@@ -23,6 +23,7 @@ from .._numbers import count
 from ..guard._frameworks import framework_of as _framework_of
 from ..guard._settings import GuardSettings
 from ..readers import detect_format, expand_paths
+from ..readers._registry import line_format
 from ._args import EXIT_OK, EXIT_USAGE, add_settings, settings_from
 from ._help import help_options
 from ._output import console
@@ -170,6 +171,9 @@ def _histories(path: str) -> list[tuple[str, str, Any, Optional[str]]]:
             out.append((f"{stem}:{number}", f"{where}:{number}", loads(line), None))
         except ValueError as error:
             out.append((f"{stem}:{number}", f"{where}:{number}", None, f"not valid JSON: {error}"))
+    parsed = [data for _, _, data, error in out if error is None]
+    if len(parsed) > 1 and line_format(parsed) is not None:  # a coding agent's session: the file is one run
+        return [(stem, where, parsed, None)] + [item for item in out if item[3] is not None]
     return out
 
 

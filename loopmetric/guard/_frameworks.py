@@ -25,12 +25,14 @@ from .._numbers import count
 __all__ = ["FRAMEWORKS", "framework_of", "langchain_messages", "replay_framework", "print_replay"]
 
 FRAMEWORKS = {"langchain": "langchain", "openai-agents": "openai_agents", "smolagents": "smolagents",
-              "anthropic": "_trace_replay", "gemini": "_trace_replay"}  # no adapter: read, then the core guard
+              "anthropic": "_trace_replay", "gemini": "_trace_replay",  # no adapter: read, then the core guard
+              **dict.fromkeys(("claude-code", "codex", "gemini-cli", "openhands", "atif"), "_trace_replay")}
 
 # The registry's formats (`loopmetric.readers`) that an adapter replays: `score` and `guard-replay`
 # tell a recording's format by the same sniffers.
 _ADAPTERS = {"langchain": "langchain", "responses": "openai-agents", "smolagents": "smolagents",
-             "anthropic": "anthropic", "gemini": "gemini"}
+             "anthropic": "anthropic", "gemini": "gemini",
+             **{name: name for name in ("claude-code", "codex", "gemini-cli", "openhands", "atif")}}
 
 
 def framework_of(data: Any) -> Optional[str]:

@@ -13,14 +13,15 @@ Thinking blocks, images and documents are skipped (said in the notes).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of
+from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of, usage
+from ._shapes import finite_number
 from ._json import parse_text
 
-__all__ = ["is_anthropic", "read_anthropic_messages"]
+__all__ = ["assistant_blocks", "is_anthropic", "message_usage", "read_anthropic_messages", "user_blocks"]
 
 _CALLS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _OWN = _CALLS | {"tool_result", "thinking", "redacted_thinking", "mcp_tool_result"}
@@ -67,13 +68,27 @@ def read_anthropic_messages(data: Any, *, name: str = "") -> Trace:
         content = m.get("content")
         blocks = content if isinstance(content, (list, tuple)) else [{"type": "text", "text": text_of(content)}]
         if m.get("role") == "assistant":
-            _assistant(converted, calls, blocks)
+            assistant_blocks(converted, calls, blocks, message_usage(m.get("usage")))
         else:
-            _user(converted, calls, blocks)
+            user_blocks(converted, calls, blocks)
     return read_converted(converted, name=name, source="anthropic")
 
 
-def _assistant(converted: Converted, calls: Calls, blocks: Any) -> None:
+def message_usage(value: Any, cost: Any = None) -> Any:
+    """A Messages API `usage` as `_exported.usage`: every input token counted as input (`input_tokens`
+    plus the cache's `cache_read_input_tokens` and `cache_creation_input_tokens`), `output_tokens`."""
+    used = as_mapping(value)
+    if used is None:
+        return usage(cost=finite_number(cost))
+    parts = [finite_number(used.get(key)) for key in ("input_tokens", "cache_read_input_tokens",
+                                                      "cache_creation_input_tokens")]
+    known = [n for n in parts if n is not None]
+    return usage(sum(known) if known else None, finite_number(used.get("output_tokens")), finite_number(cost))
+
+
+def assistant_blocks(converted: Converted, calls: Calls, blocks: Any,
+                     used: Optional[Mapping[str, Any]] = None) -> None:
+    """An assistant message's content blocks (its `usage` read as `_exported.usage`), written to `converted`."""
     texts: list[str] = []
     requested: list[tuple[str, str, Any]] = []
     results: list[tuple[Any, Mapping[str, Any]]] = []  # server tools' results, in the same message
@@ -88,12 +103,13 @@ def _assistant(converted: Converted, calls: Calls, blocks: Any) -> None:
             results.append((b.get("tool_use_id"), b))
         else:
             converted.skip(f"{kind} blocks" if isinstance(kind, str) else "blocks of no known type")
-    converted.assistant("\n".join(t for t in texts if t), requested)
+    converted.assistant("\n".join(t for t in texts if t), requested, used)
     for call_id, block in results:
         _result(converted, calls, call_id, block)
 
 
-def _user(converted: Converted, calls: Calls, blocks: Any) -> None:
+def user_blocks(converted: Converted, calls: Calls, blocks: Any) -> None:
+    """A user message's content blocks (tool results, text), written to `converted`."""
     texts: list[str] = []
     for raw in blocks:
         b = as_mapping(raw) or {}

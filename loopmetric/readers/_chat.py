@@ -17,11 +17,11 @@ text and any user message is new input.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ._builder import TraceBuilder
 from .._canonical import as_mapping
-from ._shapes import ToolRequest, read_llm_output, text_of, tool_request
+from ._shapes import ToolRequest, finite_number, read_llm_output, text_of, tool_request
 from .._model import Trace
 from ._json import parse_text
 from ._owned import owns
@@ -29,9 +29,14 @@ from ._owned import owns
 __all__ = ["read_chat", "read_chat_messages"]
 
 
-def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", notes: Iterable[str] = ()) -> Trace:
+Agents = tuple[Sequence[tuple[int, str]], Sequence[int]]  # agent spans (parent, name), the span of each message
+
+
+def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", notes: Iterable[str] = (),
+                       agents: Optional[Agents] = None) -> Trace:
     """Read a list of chat messages (dicts or objects with `role`); `notes` say what a reader that
-    converted its format to these messages skipped."""
+    converted its format to these messages skipped; `agents` (from `_exported.Converted`) the agent
+    spans of a run with sub-agents and the span of each message."""
     builder = TraceBuilder(name=name, source=source)
     for note in notes:
         builder.note(note)
@@ -46,9 +51,28 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", n
         messages = next((messages[key] for key in ("messages", "conversation", "traj", "history") if key in messages),
                         None)
     messages = messages if owns() and isinstance(messages, list) else builder.sequence(messages, "chat messages")
+    span_of: Sequence[int] = ()
+    if agents is not None:
+        depths: list[int] = []
+        for parent, agent in agents[0]:
+            depths.append(depths[parent] + 1 if 0 <= parent < len(depths) else 0)
+            builder.add_span(parent, depths[-1], "agent", agent)
+        span_of = agents[1]
     if messages is not None:
-        read_chat(builder, messages)
+        read_chat(builder, messages, span_of)
     return builder.build()
+
+
+def _usage(message: Mapping[str, Any]) -> dict[str, Optional[float]]:
+    """The tokens and cost an assistant message's `usage` records (`input_tokens` or `prompt_tokens`,
+    `output_tokens` or `completion_tokens`, `cost`), as `add_llm_output` takes them."""
+    used = as_mapping(message.get("usage"))
+    if used is None:
+        return {}
+    def first(*keys: str) -> Optional[float]:
+        return next((n for n in (finite_number(used.get(key)) for key in keys) if n is not None), None)
+    return {"input_tokens": first("input_tokens", "prompt_tokens"),
+            "output_tokens": first("output_tokens", "completion_tokens"), "cost": first("cost")}
 
 
 def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -> list[ToolRequest]:
@@ -86,8 +110,9 @@ def _tool_names(tools: Any) -> list[str]:
     return names
 
 
-def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
-    """Add every message of a chat log to `builder`, in order."""
+def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int] = ()) -> None:
+    """Add every message of a chat log to `builder`, in order (message `i` in span `span_of[i]`,
+    when given)."""
     requests_by_id: dict[str, ToolRequest] = {}
     awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user message
     listed: list[Any] = list(builder.mappings(messages, "message"))
@@ -99,6 +124,7 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
             messages[listed[at - 1][0]] = listed[at - 1] = None
         role = message.get("role")
         content = message.get("content")
+        span = span_of[index] if index < len(span_of) else -1
         if not replied and role in ("system", "developer", "user"):
             where = "system prompt" if role != "user" else "first user prompt"
             if role != "user" or first_user:
@@ -109,7 +135,7 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
             text, requests = read_llm_output({"content": content})
             calls = requests + _calls(message, requests_by_id)
             awaiting = None if calls else _text_call(builder, text, listed[at + 1][1] if at + 1 < len(listed) else None)
-            builder.add_llm_output(text, calls + ([awaiting] if awaiting else []))
+            builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **_usage(message))
         elif role in ("tool", "function"):
             call_id = message.get("tool_call_id", message.get("id"))
             request = requests_by_id.get(call_id) if isinstance(call_id, str) else None
@@ -118,20 +144,20 @@ def read_chat(builder: TraceBuilder, messages: list[Any]) -> None:
             args = request.args if request is not None and request.name == tool_name else None
             if message.get("error") is True:
                 builder.add_tool_call(tool_name, args, None, content if isinstance(content, str) and content
-                                      else "error")
+                                      else "error", span=span)
             else:
-                builder.add_tool_call(tool_name, args, content)
+                builder.add_tool_call(tool_name, args, content, span=span)
         elif role == "user":
             _calls(message, requests_by_id)  # a user acting through tools: its results follow
             text = text_of(content)  # a string, or the text of its content parts
             if awaiting is not None:
                 builder.add_tool_call(awaiting.name, awaiting.args, text if text or isinstance(content, str)
-                                      else content)
+                                      else content, span=span)
                 awaiting = None
             elif text:
-                builder.add_input(text, "user")
+                builder.add_input(text, "user", span=span)
             elif not message.get("tool_calls"):
-                builder.add_input("", "user")
+                builder.add_input("", "user", span=span)
 
 
 def _text_call(builder: TraceBuilder, text: str, following: Optional[Mapping[str, Any]]) -> Optional[ToolRequest]:

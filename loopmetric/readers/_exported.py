@@ -21,7 +21,7 @@ from ._chat import read_chat_messages
 from ._json import parse_text
 from ._shapes import text_of
 
-__all__ = ["PEEK", "Calls", "Converted", "peek", "peek_items", "read_converted", "text_of"]
+__all__ = ["PEEK", "Calls", "Converted", "peek", "peek_items", "read_converted", "text_of", "usage"]
 
 PEEK = 32  # how many items of a list a sniffer looks at, at most
 
@@ -75,25 +75,69 @@ class Calls:
         return waiting.pop(0) if waiting else None
 
 
+def usage(input_tokens: Any = None, output_tokens: Any = None, cost: Any = None) -> Optional[dict[str, Any]]:
+    """A reply's `usage` as the chat reader reads it (`input_tokens`, `output_tokens`, `cost`), None
+    when the format recorded none of them."""
+    found = {key: value for key, value in (("input_tokens", input_tokens), ("output_tokens", output_tokens),
+                                           ("cost", cost)) if value is not None}
+    return found or None
+
+
 class Converted:
-    """Chat messages being written from another format, with what was skipped and why."""
+    """Chat messages being written from another format, with what was skipped and why.
+
+    A format that records who did what (a main agent and its sub-agents) opens an agent span
+    with `agent` and writes that agent's messages inside it; `spans` and `span_of` (the span
+    of each message) are handed to the chat reader, which puts each step in its agent's span.
+    """
 
     def __init__(self, what: str) -> None:
         self.what = what
         self.messages: list[dict[str, Any]] = []
         self.skipped: dict[str, int] = {}
         self.items = 0
+        self.spans: list[tuple[int, str]] = []  # (parent, name) of each agent span, in pre-order
+        self.span_of: list[int] = []  # the span of each message (-1: none), once a span is opened
+        self.span = -1  # the span messages are written in now
+        self.notes_after: list[str] = []  # notes that are not about skipped items
 
     def skip(self, why: str) -> None:
         self.skipped[why] = self.skipped.get(why, 0) + 1
 
-    def assistant(self, text: str, calls: list[tuple[str, str, Any]]) -> None:
-        """A model reply: its text and its calls as (id, name, arguments)."""
+    def agent(self, name: str, parent: int = -1) -> int:
+        """Opens an agent span (a child of `parent`, -1 for a root) and writes in it from now on;
+        spans must be opened in pre-order (a child after its parent, before its parent's next sibling)."""
+        if not self.spans:
+            self.span_of = [-1] * len(self.messages)
+        self.spans.append((parent, name))
+        self.span = len(self.spans) - 1
+        return self.span
+
+    def _append(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+        if self.spans:
+            self.span_of.append(self.span)
+
+    def assistant(self, text: str, calls: list[tuple[str, str, Any]],
+                  used: Optional[Mapping[str, Any]] = None) -> None:
+        """A model reply: its text, its calls as (id, name, arguments), its `usage` (see `usage`)."""
         message: dict[str, Any] = {"role": "assistant", "content": text}
         if calls:
             message["tool_calls"] = [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}
                                      for call_id, name, args in calls]
-        self.messages.append(message)
+        if used:
+            message["usage"] = dict(used)
+        self._append(message)
+
+    def last_reply_used(self, used: Optional[Mapping[str, Any]]) -> None:
+        """`usage` recorded after the reply it counts (a token count event): set on the newest reply
+        that has none yet."""
+        if not used:
+            return
+        for message in reversed(self.messages):
+            if message["role"] == "assistant":
+                message.setdefault("usage", dict(used))
+                return
 
     def result(self, call_id: Optional[str], name: str, content: Any, *, error: bool = False) -> None:
         message: dict[str, Any] = {"role": "tool", "name": name, "content": content}
@@ -101,32 +145,46 @@ class Converted:
             message["tool_call_id"] = call_id
         if error:
             message["error"] = True
-        self.messages.append(message)
+        self._append(message)
 
     def system(self, text: str) -> None:
         """The system prompt (where an action syntax may be declared)."""
-        self.messages.append({"role": "system", "content": text})
+        self._append({"role": "system", "content": text})
 
     def user(self, text: str) -> None:
-        self.messages.append({"role": "user", "content": text})
+        self._append({"role": "user", "content": text})
 
     def not_a_list(self, value: Any) -> TraceReadError:
         """The error for a document that holds no list of them."""
         return TraceReadError(f"Expected {self.what} (a list of them), but got {describe(value)}.")
 
     def notes(self) -> list[str]:
-        return [f"{count} {why}; skipped." for why, count in self.skipped.items()]
+        return [f"{count} {why}; skipped." for why, count in self.skipped.items()] + self.notes_after
 
 
-def read_converted(converted: Converted, *, name: str, source: str) -> Trace:
-    """The trace of the converted messages; `TraceReadError` saying why when the items held none."""
+def read_converted(converted: Converted, *, name: str, source: str, acts: bool = False) -> Trace:
+    """The trace of the converted messages; `TraceReadError` saying why when the items held none,
+    or, for a recording of an agent that acts only through tools (`acts`: a coding agent's session),
+    when they held no tool call: such a file is never scored as a clean run."""
     if not converted.messages:
         skipped = "; ".join(f"{count} {why}" for why, count in list(converted.skipped.items())[:5])
         raise TraceReadError(
             f"Expected {converted.what} with messages, tool calls or results, but its {converted.items} "
             f"item{'' if converted.items == 1 else 's'} hold none" + (f" ({skipped})." if skipped else ".")
         )
-    return read_chat_messages(converted.messages, name=name, source=source, notes=converted.notes())
+    replies = sum(m["role"] == "assistant" for m in converted.messages)
+    turns = sum(m["role"] == "user" for m in converted.messages)
+    trace = read_chat_messages(converted.messages, name=name, source=source, notes=converted.notes(),
+                               agents=(converted.spans, converted.span_of) if converted.spans else None)
+    if acts and not any(step.kind == "tool" for step in trace.steps):
+        skipped = "; ".join(f"{count} {why}" for why, count in list(converted.skipped.items())[:5])
+        raise TraceReadError(
+            f"Expected {converted.what} with at least one tool call, but its {converted.items} "
+            f"item{'' if converted.items == 1 else 's'} hold none ({replies} replies, {turns} user turns"
+            + (f"; {skipped}" if skipped else "") + "): an agent that acts through tools did nothing "
+            "here that can be judged, so it is not scored as a clean run."
+        )
+    return trace
 
 
 def items_of(data: Any, keys: tuple[str, ...]) -> Any:

@@ -14,11 +14,11 @@ from typing import Any, Callable, Optional
 
 from .._gc import collector_paused
 from .._model import Trace
-from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, records
+from ._registry import FORMATS, LoadedTrace, NotATrace, detect_format, line_format, records, slim_lines
 from ._json import Unreadable, compact
 from ._json import documents as parse_documents
 from ._owned import owned
-from ._stream import stream_document
+from ._stream import stream_document, stream_lines
 from ._otlp import is_otlp
 from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export (issue 22)
 
@@ -66,6 +66,10 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
             streamed: list[_Found] = [[(1, document, None)]]
             del document  # held only by `streamed`, which `_read_found` empties
             yield from _read_found(streamed, path, fmt)
+            return
+        lines = _streamed_lines(path, fmt)  # JSON Lines: a line at a time, each slimmed as it is parsed
+        if lines is not None:
+            yield from _read_found([lines], path, fmt)
             return
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -124,6 +128,23 @@ def _read_found(held: list["_Found"], path: str, fmt: Optional[str]) -> Iterator
                           index=index if several else None, label=label)
 
 
+def _streamed_lines(path: str, fmt: Optional[str]) -> Optional["_Found"]:
+    """The documents of a big file of JSON Lines, parsed a line at a time (its text never held
+    whole); each line slimmed by the format its first lines are (`Format.slim`). None when the file
+    is not JSON Lines (its first line is not a whole JSON value)."""
+    found: "_Found" = []
+    slim: Optional[Callable[[Any], Any]] = None
+    decided = False
+    for line, data, why in stream_lines(path):
+        if not found and why is not None:
+            return None
+        if not decided and data is not None:
+            slim = slim_lines(data, fmt if fmt in FORMATS else None)
+            decided = True
+        found.append((line, slim(data) if slim is not None and data is not None else data, why))
+    return found
+
+
 def _names(path: str) -> tuple[str, str]:
     """How a file is named in errors (its path) and in trace names (its file name); "-" is stdin."""
     return ("<stdin>", "<stdin>") if path == "-" else (path, Path(path).name)
@@ -165,6 +186,12 @@ def _entries(found: _Found, fmt: Optional[str]) -> Iterator[_Entry]:
     if len(parsed) > 1 and (fmt in (None, "otlp") and all(is_otlp(d) for d in parsed)
                             or fmt in (None, "openai-agents") and all(is_openai_agents(d) for d in parsed)):
         first = next(line for line, _, why in found if why is None)  # span batches of one export: one tree
+        found = [item for item in found if item[2] is not None] + [(first, parsed, None)]
+        found.sort(key=lambda item: item[0])
+    elif len(parsed) > 1 and line_format(parsed, fmt if fmt in FORMATS else None) is not None:
+        # the lines of a coding agent's session: the whole file is one trace (a line that did not parse is
+        # said, and the rest read)
+        first = next(line for line, _, why in found if why is None)
         found = [item for item in found if item[2] is not None] + [(first, parsed, None)]
         found.sort(key=lambda item: item[0])
     for line, data, why in found:

@@ -21,15 +21,20 @@ from .._errors import TraceReadError, describe
 from .._gc import without_collector_pauses
 from .._model import Trace
 from ._anthropic import is_anthropic, read_anthropic_messages
+from ._atif import is_atif, read_atif
 from ._chat import read_chat_messages
+from ._claude_code import is_claude_code, is_claude_code_line, read_claude_code, slim_claude_code_line
+from ._codex import is_codex, is_codex_line, read_codex, slim_codex_line
 from ._deepeval import read_deepeval_trace
 from ._gemini import is_gemini, read_gemini_contents
+from ._gemini_cli import is_gemini_cli, read_gemini_cli
 from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
 from ._langchain import is_langchain, read_langchain_messages
 from ._magentic import is_group_chat, read_group_chat
 from ._mlflow import live_trace_dict
 from ._openai_agents import is_openai_agents, read_openai_agents_spans
+from ._openhands import is_openhands, read_openhands
 from ._otlp import is_otlp, read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._responses import is_responses, read_responses_items
@@ -37,8 +42,8 @@ from ._smolagents import is_smolagents, read_smolagents_steps
 from ._sweagent import read_swe_agent
 from ._platforms import PLATFORMS  # platform exports (issue 22): MLflow, Langfuse, LangSmith
 
-__all__ = ["ACCEPTED", "FORMATS", "REGISTRY", "Format", "LoadedTrace", "NotATrace", "detect_format", "read_trace",
-           "records"]
+__all__ = ["ACCEPTED", "FORMATS", "REGISTRY", "Format", "LoadedTrace", "NotATrace", "detect_format", "line_format",
+           "read_trace", "records"]
 
 Records = Iterator[tuple[str, Callable[[], Trace]]]
 
@@ -82,6 +87,11 @@ class Format:
     sniff_object: Optional[Callable[[Mapping[str, Any]], bool]] = None
     sniff_list: Optional[Callable[[Mapping[str, Any]], bool]] = None
     sniff: Optional[Callable[[Any], bool]] = None  # any shape (OTLP: an export, a list of spans, ...)
+    # A format written as JSON Lines whose whole file is one trace (a coding agent's session):
+    # `line` tells one parsed line of it, `slim` drops from a line what the reader never reads
+    # (a big file's lines are slimmed as they are parsed).
+    line: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    slim: Optional[Callable[[Any], Any]] = None
 
 
 # -- the rows: how each format is recognised and read -----------------------------------------
@@ -171,6 +181,15 @@ def _list_pydantic_ai(first: Mapping[str, Any]) -> bool:
 
 REGISTRY: tuple[Format, ...] = (
     Format("otlp", "OTLP/OpenTelemetry span JSON", _otlp_records, sniff=is_otlp),
+    # coding agents' own recordings (issue 54): JSON Lines sessions first, each file one trace
+    Format("claude-code", "Claude Code session transcripts or stream-json output", _one(read_claude_code),
+           sniff=is_claude_code, line=is_claude_code_line, slim=slim_claude_code_line),
+    Format("codex", "Codex CLI session rollouts", _one(read_codex), sniff=is_codex, line=is_codex_line,
+           slim=slim_codex_line),
+    Format("gemini-cli", "Gemini CLI sessions", _one(read_gemini_cli), sniff=is_gemini_cli),
+    Format("openhands", "OpenHands events (a trajectory or an evaluation record's history)", _one(read_openhands),
+           sniff=is_openhands),
+    Format("atif", "ATIF trajectories (Harbor, Terminal-Bench trajectory.json)", _one(read_atif), sniff=is_atif),
     *(Format(name, accepted, read, sniff=sniff) for name, accepted, read, sniff in PLATFORMS),  # issue 22
     Format("openai-agents", "OpenAI Agents SDK spans (span.export() dicts)", _openai_agents_records,
            sniff=is_openai_agents),
@@ -203,7 +222,10 @@ _BY_NAME = {row.name: row for row in REGISTRY}
 
 FORMATS = tuple(row.name for row in REGISTRY)
 # What errors say is accepted: written as prose (a test checks it names every row's `accepted`).
-ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenAI Agents SDK spans "
+ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, Claude Code session transcripts or "
+            "stream-json output, Codex CLI session rollouts, Gemini CLI sessions, OpenHands events (a trajectory or "
+            "an evaluation record's history), ATIF trajectories (Harbor, Terminal-Bench trajectory.json), "
+            "OpenAI Agents SDK spans "
             "(span.export() dicts), OpenAI Responses-API items (the Agents SDK's to_input_list()), "
             "Anthropic Messages (tool_use / tool_result blocks), LangChain messages (messages_to_dict or dumpd), "
             "smolagents memory steps (agent.memory.get_full_steps()), Gemini contents (parts with functionCall / "
@@ -211,6 +233,30 @@ ACCEPTED = ("a Trace, a deepeval trace dict, OTLP/OpenTelemetry span JSON, OpenA
             "a tau-bench or tau2-bench record, a SWE-agent .traj dict, an InterCode run, a Magentic-One log, "
             "a MINT record, an MLflow trace, a Langfuse trace or a LangSmith run, as objects or as JSON text "
             "or bytes")
+
+
+def line_format(documents: list[Any], fmt: Optional[str] = None) -> Optional[str]:
+    """The format of which the parsed documents of a file are the lines, when the whole file is one
+    trace of it (a Claude Code transcript, a Codex rollout): every document a line of it, the list of
+    them recognised as it. `fmt` (a --format) names the only row tried."""
+    for row in REGISTRY:
+        if row.line is None or fmt is not None and row.name != fmt:
+            continue
+        if all((m := as_mapping(d)) is not None and row.line(m) for d in documents) and (
+                fmt is not None or row.sniff is not None and row.sniff(documents)):
+            return row.name
+    return None
+
+
+def slim_lines(first: Any, fmt: Optional[str] = None) -> Optional[Callable[[Any], Any]]:
+    """What the line format whose line `first` (a file's first parsed line) is drops from each line
+    as it is parsed (`Format.slim`); None when it is no such line (or not of `fmt`, when given)."""
+    m = as_mapping(first)
+    for row in REGISTRY:
+        if row.line is not None and row.slim is not None and m is not None and row.line(m) and (
+                fmt is None or row.name == fmt):
+            return row.slim
+    return None
 
 
 def detect_format(data: Any) -> str:
@@ -324,7 +370,7 @@ def _parse(value: Any) -> Any:
     found = parse_all(value)
     if len(found) == 1:
         return found[0]
-    if all(is_otlp(d) for d in found) or all(is_openai_agents(d) for d in found):
+    if all(is_otlp(d) for d in found) or all(is_openai_agents(d) for d in found) or line_format(found):
         return found
     raise TypeError(
         f"Expected JSON text of one trace, but it holds {len(found)} JSON documents; "

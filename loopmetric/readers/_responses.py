@@ -18,7 +18,7 @@ from .._canonical import as_mapping
 from .._model import Trace
 from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of
 
-__all__ = ["is_responses", "read_responses_items"]
+__all__ = ["ItemReader", "is_item", "is_responses", "read_responses_items"]
 
 _INPUT_ROLES = frozenset({"user", "system", "developer"})
 _SKIPPED = frozenset({"reasoning", "item_reference", "mcp_list_tools", "mcp_approval_request",
@@ -41,6 +41,9 @@ def _is_own(m: Mapping[str, Any]) -> bool:
                                       or kind.endswith(("_call", "_call_output")))
 
 
+is_item = _is_own  # an item only the Responses API writes (Codex CLI's older rollouts: one a line)
+
+
 def is_responses(data: Any) -> bool:
     """Whether parsed JSON (or live objects) is a list of Responses-API items (its first items looked at)."""
     items = peek_items(data, ("items", "input"))
@@ -53,41 +56,57 @@ def read_responses_items(data: Any, *, name: str = "") -> Trace:
     converted = Converted("Responses-API items")
     if not isinstance(items, (list, tuple)):
         raise converted.not_a_list(items)
-    calls = Calls()
-    text: list[str] = []
-    group: list[tuple[str, str, Any]] = []  # the calls of the model response being read
-    inline: list[tuple[str, str, Any, bool]] = []  # results a hosted tool's item holds itself
-
-    def flush() -> None:
-        if text or group:
-            converted.assistant("\n".join(text), list(group))
-        for call_id, tool, content, error in inline:
-            converted.result(call_id, tool, content, error=error)
-        text.clear()
-        group.clear()
-        inline.clear()
-
+    reader = ItemReader(converted)
     for raw in items:
         converted.items += 1
+        reader.add(raw)
+    reader.flush()
+    return read_converted(converted, name=name, source="responses")
+
+
+class ItemReader:
+    """Responses-API items written to `converted` one at a time (a format that holds them among
+    records of its own, such as Codex CLI's rollouts, hands each over); `flush` once done."""
+
+    def __init__(self, converted: Converted) -> None:
+        self.converted = converted
+        self.calls = Calls()
+        self.text: list[str] = []
+        self.group: list[tuple[str, str, Any]] = []  # the calls of the model response being read
+        self.inline: list[tuple[str, str, Any, bool]] = []  # results a hosted tool's item holds itself
+
+    def flush(self) -> None:
+        """Writes the model response being read (its text and calls, then the results it holds)."""
+        converted = self.converted
+        if self.text or self.group:
+            converted.assistant("\n".join(self.text), list(self.group))
+        for call_id, tool, content, error in self.inline:
+            converted.result(call_id, tool, content, error=error)
+        self.text.clear()
+        self.group.clear()
+        self.inline.clear()
+
+    def add(self, raw: Any) -> None:
+        converted, calls = self.converted, self.calls
         m = as_mapping(raw)
         if m is None:
             converted.skip("items that are not objects")
-            continue
+            return
         kind, role = m.get("type"), m.get("role")
         if kind in _SKIPPED:
             converted.skip(f"{kind} items")
         elif role in _INPUT_ROLES and kind in (None, "message"):
-            flush()
+            self.flush()
             if role == "user":
                 converted.user(text_of(m.get("content")))
         elif role == "assistant" and kind in (None, "message"):
-            if text or group:
-                flush()
+            if self.text or self.group:
+                self.flush()
             said = text_of(m.get("content"))
             if said:
-                text.append(said)
+                self.text.append(said)
         elif isinstance(kind, str) and kind.endswith("_call_output"):
-            flush()
+            self.flush()
             call_id = calls.result(kind[:-len("_call_output")], m.get("call_id", m.get("id")))
             converted.result(call_id, "", _output(m.get("output")))
         elif isinstance(kind, str) and kind.endswith("_call"):
@@ -95,17 +114,15 @@ def read_responses_items(data: Any, *, name: str = "") -> Trace:
             tool = named if isinstance(named, str) and named else kind[:-len("_call")]
             args = next((m[key] for key in _ARG_KEYS if key in m), None)
             call_id = calls.call(kind[:-len("_call")], m.get("call_id", m.get("id")))
-            group.append((call_id, tool, args))
+            self.group.append((call_id, tool, args))
             result = next((m[key] for key in _RESULT_KEYS if m.get(key) is not None), None)
             error = m.get("error")
             if result is not None or error not in (None, ""):
                 calls.result(kind[:-len("_call")], call_id)
-                inline.append((call_id, tool, error if error not in (None, "") else _output(result),
-                               error not in (None, "")))
+                self.inline.append((call_id, tool, error if error not in (None, "") else _output(result),
+                                    error not in (None, "")))
         else:
             converted.skip(f"items of type {kind!r}" if isinstance(kind, str) else "items of no known type")
-    flush()
-    return read_converted(converted, name=name, source="responses")
 
 
 def _output(output: Any) -> Any:

@@ -18,9 +18,10 @@ a chunk, or deeper than the C scanner goes.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any, Callable, Optional, TextIO
 
-__all__ = ["stream_document"]
+__all__ = ["stream_document", "stream_lines"]
 
 _CHUNK = 1 << 20  # characters read at a time
 _MAX_LEVELS = 64  # containers bigger than a chunk, one inside another, walked here
@@ -142,3 +143,22 @@ class _Reader:
                 return items
             if mark != ",":
                 raise _NotHere
+
+
+def stream_lines(path: str) -> Iterator[tuple[int, Any, Optional[str]]]:
+    """(line number, parsed value or None, why it did not parse) of each non-blank line of a JSON
+    Lines file, read a line at a time: the file's text is never held whole. Stops (with the why)
+    at a line that cannot be read as text."""
+    from ._json import loads  # the ordinary path's parser (nesting deeper than json.loads takes): its errors
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, text in enumerate(handle, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    yield number, loads(text), None
+                except ValueError as error:
+                    yield number, None, f"not valid JSON: {error}"
+    except (OSError, UnicodeDecodeError) as error:
+        yield 0, None, f"cannot read: {error}"

@@ -1,5 +1,6 @@
 """Trace files on Spark as `loopmetric score` reads them: rows of (`path`, `text`), each the
-text of a whole file or of one line of a JSON Lines file, become one row per trace found.
+text of a whole file or of one line of a JSON Lines file (a coding agent's session: the whole
+file), become one row per trace found.
 
 `load_text` is the reader `load_traces` uses on a file's text, so a file holding
 many traces (an OTLP export, a tau-bench results list) gives a row for each, a

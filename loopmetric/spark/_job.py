@@ -2,12 +2,14 @@
 and write the loop columns as Parquet or JSON Lines (the command line is `loopmetric.cli._spark`).
 
 Which files, and how each becomes rows: `.jsonl` / `.ndjson` files one line per
-row (Spark splits large files between tasks); `.json` / `.traj` files one file
-per row (`wholetext`); `.gz` versions of both. Folders are searched recursively;
+row (Spark splits large files between tasks), except a coding agent's session (Claude
+Code, Codex CLI), whose lines are joined back into one row, in file order; `.json` /
+`.traj` files one file per row (`wholetext`); `.gz` versions of both. Folders are searched recursively;
 paths are anything Spark reads (local, `s3a://`, `hdfs://`, globs). Each row's
 text is read by `load_text`, the reader of `loopmetric score`: one output row per
-trace, named as `loopmetric score` names it. Unlike `loopmetric score`, OTLP span
-batches on separate lines of a JSON Lines file are not joined into one trace.
+trace, named as `loopmetric score` names it (a coding agent's JSON Lines session one trace,
+as there). Unlike `loopmetric score`, OTLP span batches on separate lines of a JSON Lines
+file are not joined into one trace.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ DEFAULT_CONF = {
     "spark.sql.execution.arrow.maxRecordsPerBatch": "1000",
 }
 _LINES, _WHOLE = ("jsonl", "ndjson"), ("json", "traj")
+_ROLLOUT_TYPES = ("session_meta", "response_item", "event_msg", "turn_context")  # a Codex CLI rollout's lines
 SHOWN_ERRORS = 10
 
 
@@ -133,7 +136,8 @@ def _is_connect(spark: SparkSession) -> bool:
 
 
 def read_trace_files(spark: SparkSession, paths: list[str]) -> DataFrame:
-    """Rows (`path`, `text`): a line of a JSON Lines file or a whole JSON file each."""
+    """Rows (`path`, `text`): a line of a JSON Lines file (a coding agent's whole session) or a
+    whole JSON file each."""
     lines, whole = [], []
     for path in paths:
         name = path.lower().removesuffix(".gz").rstrip("/")
@@ -150,9 +154,31 @@ def read_trace_files(spark: SparkSession, paths: list[str]) -> DataFrame:
             glob = "*.{" + ",".join(suffixes + tuple(s + ".gz" for s in suffixes)) + "}"
             reader = spark.read.option("recursiveFileLookup", "true").option("pathGlobFilter", glob)
             text = reader.text(found, wholetext=whole_text)
-            frames.append(text.select(F.col("_metadata.file_path").alias("path"), F.col("value").alias("text")))
+            if whole_text:
+                frames.append(text.select(F.col("_metadata.file_path").alias("path"), F.col("value").alias("text")))
+            else:
+                frames.append(_files_of_lines(text))
     rows = frames[0] if len(frames) == 1 else frames[0].unionByName(frames[1])
-    return rows.filter(F.col("text").rlike(r"\S"))  # blank lines are not traces
+    return rows.filter(F.col("text").rlike(r"\S"))  # blank files are not traces
+
+
+def _files_of_lines(text: DataFrame) -> DataFrame:
+    """Rows (`path`, `text`) of JSON Lines files read a line a row (split between tasks): a line
+    each, except the files that are a coding agent's session (a line with a session id, or a Codex
+    rollout's `type` and `payload`), joined back into one row per file, its lines in file order, so
+    that `load_text` reads such a file as `loopmetric score` does: one trace."""
+    ordered = text.select(F.col("_metadata.file_path").alias("path"),
+                          F.col("_metadata.file_block_start").alias("block"),
+                          F.monotonically_increasing_id().alias("at"), F.col("value").alias("line"))
+    field = partial(F.get_json_object, F.col("line"))
+    session = (field("$.sessionId").isNotNull() | field("$.session_id").isNotNull()
+               | field("$.type").isin(*_ROLLOUT_TYPES) & field("$.payload").isNotNull())
+    sessions = ordered.filter(session).select("path").distinct()
+    one_a_line = ordered.join(sessions, "path", "left_anti").select("path", F.col("line").alias("text"))
+    joined = (ordered.join(sessions, "path", "left_semi").groupBy("path")
+              .agg(F.array_sort(F.collect_list(F.struct("block", "at", "line"))).alias("lines"))
+              .select("path", F.concat_ws("\n", F.transform("lines", lambda x: x["line"])).alias("text")))
+    return one_a_line.unionByName(joined)
 
 
 def _score(spark: SparkSession, paths: list[str], output: str, overwrite: bool,

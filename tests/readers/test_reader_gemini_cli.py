@@ -1,0 +1,67 @@
+"""Gemini CLI sessions (issue 54): the whole expected event list, field by field. Hand-written
+sessions that follow ChatRecordingService's ConversationRecord (gemini-cli, packages/core/src/services/
+chatRecordingService.ts; the reader's docstring says what was read)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric.readers import detect_format, read_trace
+
+
+def _events(trace):
+    out = []
+    for s in trace.steps:
+        if s.kind == "tool":
+            out.append(("tool", s.name, json.loads(s.args), s.result, s.error, s.span))
+        elif s.kind == "llm":
+            out.append(("llm", s.text, s.input_tokens, s.output_tokens, s.cost, s.span))
+        else:
+            out.append(("input", s.source, s.text, s.span))
+    return out
+
+
+def _call(cid, name, args, output, status="success", **extra):
+    return {"id": cid, "name": name, "args": args, "status": status, "timestamp": "t",
+            "result": [{"functionResponse": {"id": cid, "name": name, "response": {"output": output}}}], **extra}
+
+
+SESSION = {"sessionId": "s", "projectHash": "h", "startTime": "t", "lastUpdated": "t", "messages": [
+    {"id": "1", "timestamp": "t", "type": "user", "content": "Fix the test"},
+    {"id": "2", "timestamp": "t", "type": "gemini", "content": "Reading both.", "model": "gemini-2.5-pro",
+     "thoughts": [{"subject": "s", "description": "d", "timestamp": "t"}],
+     "tokens": {"input": 500, "output": 20, "cached": 100, "thoughts": 5, "tool": 0, "total": 525},
+     "toolCalls": [_call("read_file-1", "read_file", {"path": "a.py"}, "x = 1"),
+                   _call("read_file-2", "read_file", {"path": "b.py"}, "", status="error",
+                         error="File not found: b.py", resultDisplay="File not found: b.py")]},
+    {"id": "3", "timestamp": "t", "type": "info", "content": "Request cancelled."},
+    {"id": "4", "timestamp": "t", "type": "gemini", "content": "b.py is missing.",
+     "tokens": {"input": 600, "output": 8, "cached": 0, "total": 608}},
+]}
+
+CASES = {
+    "session-two-calls-in-one-reply-error-status-notice-skipped": (SESSION, [
+        ("llm", "Reading both.", 500.0, 25.0, None, -1),
+        ("tool", "read_file", {"path": "a.py"}, "x = 1", False, -1),
+        ("tool", "read_file", {"path": "b.py"}, "File not found: b.py", True, -1),
+        ("llm", "b.py is missing.", 600.0, 8.0, None, -1),
+    ], ["1 info messages; skipped."]),
+}
+
+
+@pytest.mark.parametrize("session, expected, notes", CASES.values(), ids=CASES.keys())
+def test_gemini_cli_conformance(session, expected, notes):
+    assert detect_format(session) == "gemini-cli"
+    trace = read_trace(json.dumps(session))
+    assert _events(trace) == expected
+    assert list(trace.notes) == notes
+    assert trace.source == "gemini-cli"
+
+
+def test_a_chat_save_checkpoint_is_gemini_contents():
+    checkpoint = [{"role": "user", "parts": [{"text": "hi"}]},
+                  {"role": "model", "parts": [{"functionCall": {"name": "ls", "args": {}}}]},
+                  {"role": "user", "parts": [{"functionResponse": {"name": "ls", "response": {"output": "a"}}}]}]
+    assert detect_format(checkpoint) == "gemini"

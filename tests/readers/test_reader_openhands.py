@@ -1,0 +1,74 @@
+"""OpenHands events (issue 54): the whole expected event list, field by field. Hand-written events
+that follow event_to_dict (All-Hands-AI/OpenHands, openhands/events/serialization/event.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric.readers import detect_format, read_trace
+
+
+def _events(trace):
+    out = []
+    for s in trace.steps:
+        if s.kind == "tool":
+            out.append(("tool", s.name, json.loads(s.args), s.result, s.error, s.span))
+        elif s.kind == "llm":
+            out.append(("llm", s.text, s.input_tokens, s.output_tokens, s.cost, s.span))
+        else:
+            out.append(("input", s.source, s.text, s.span))
+    return out
+
+
+def _metrics(cost, response, prompt, completion):
+    return {"accumulated_cost": cost, "token_usages": [
+        {"model": "m", "prompt_tokens": prompt, "completion_tokens": completion, "response_id": response}]}
+
+
+EVENTS = [
+    {"id": 0, "source": "agent", "message": "", "action": "system", "args": {"content": "You are OpenHands."}},
+    {"id": 1, "source": "user", "message": "", "action": "message", "args": {"content": "Fix calc.py"}},
+    {"id": 2, "source": "environment", "observation": "recall", "content": "", "extras": {}, "cause": 1},
+    # two calls from one model response: one reply
+    {"id": 3, "source": "agent", "action": "run", "args": {"command": "ls", "is_input": False, "thought": "Look."},
+     "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1", "model_response": {"id": "r1"},
+                            "total_calls_in_response": 2},
+     "llm_metrics": _metrics(0.03, "r1", 1000, 40)},
+    {"id": 4, "source": "agent", "action": "read", "args": {"path": "/w/calc.py", "thought": ""},
+     "tool_call_metadata": {"function_name": "str_replace_editor", "tool_call_id": "t2",
+                            "model_response": {"id": "r1"}, "total_calls_in_response": 2},
+     "llm_metrics": _metrics(0.03, "r1", 1000, 40)},
+    {"id": 5, "source": "agent", "observation": "run", "content": "calc.py", "cause": 3,
+     "extras": {"command": "ls", "metadata": {"exit_code": 0}}, "success": True},
+    {"id": 6, "source": "agent", "observation": "error", "content": "Invalid path: /w/calc.py", "cause": 4,
+     "extras": {}},
+    {"id": 7, "source": "agent", "observation": "agent_state_changed", "content": "", "extras": {"agent_state": "x"}},
+    {"id": 8, "source": "agent", "action": "finish", "args": {"final_thought": "Done.", "outputs": {}, "thought": ""},
+     "tool_call_metadata": {"function_name": "finish", "tool_call_id": "t3", "model_response": {"id": "r2"},
+                            "total_calls_in_response": 1},
+     "llm_metrics": _metrics(0.05, "r2", 1200, 10)},
+]
+
+CASES = {
+    "events-two-calls-one-response-error-observation-cost-by-growth": (EVENTS, [
+        ("llm", "Look.", 1000.0, 40.0, 0.03, -1),
+        ("tool", "run", {"command": "ls", "is_input": False}, "calc.py", False, -1),
+        ("tool", "read", {"path": "/w/calc.py"}, "Invalid path: /w/calc.py", True, -1),
+        ("llm", "", 1200.0, 10.0, 0.02, -1),
+        ("tool", "finish", {"final_thought": "Done.", "outputs": {}}, None, False, -1),
+    ], ["1 recall observations that answer no action; skipped.",
+        "1 agent_state_changed observations that answer no action; skipped."]),
+    "evaluation-record-history": ({"instance_id": "django__django-1", "history": EVENTS, "metrics": {}}, None, None),
+}
+
+
+@pytest.mark.parametrize("data, expected, notes", CASES.values(), ids=CASES.keys())
+def test_openhands_conformance(data, expected, notes):
+    assert detect_format(data) == "openhands"
+    trace = read_trace(json.dumps(data))
+    expected = expected or CASES["events-two-calls-one-response-error-observation-cost-by-growth"][1]
+    notes = notes or CASES["events-two-calls-one-response-error-observation-cost-by-growth"][2]
+    assert [e[:4] + (round(e[4], 6) if e[0] == "llm" and e[4] else e[4],) + e[5:] for e in _events(trace)] == expected
+    assert list(trace.notes) == notes
