@@ -11,8 +11,8 @@ from .._findings import worst_first
 from . import _console
 from .._numbers import count, money, number
 
-__all__ = ["by_waste", "console", "file_problem", "junit_problem", "print_table", "progress", "summary_line", "summary_of",
-           "write_junit"]
+__all__ = ["by_waste", "console", "file_problem", "junit_problem", "print_table", "progress", "summary_line",
+           "summary_of", "write_junit"]
 
 _COLUMNS = ("trace", "score", "verdict", "worst finding", "steps")
 
