@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import random
 import re
 import sys
@@ -36,7 +37,13 @@ from typing import Any, Callable, Iterator, Optional
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "trajectories"
 LABELS = Path(__file__).resolve().parent / "labels"
-SPLIT_SEED = 20261201  # fixed: the design / held-out halves never change
+SPLIT_SEED = 20261201
+# Public runs of coding agents (OpenHands, Gemini CLI, Claude Code, Codex, exported chats of Claude Code
+# and Codex sessions), as their own tools wrote them, collected for issue 54 (provenance and licences in
+# the folder's PROVENANCE.md); labelled blind in labels/coding.csv. Kept out of the repo: the folder
+# named by LOOPMETRIC_CODING_RUNS, or ../shared/trajectories/coding-agents once it is there.
+CODING = Path(os.environ.get("LOOPMETRIC_CODING_RUNS") or SHARED / "coding-agents")
+CODING_FAMILIES = ("openhands", "gemini_cli", "claude_code", "codex", "openai_chat_export")  # fixed: the design / held-out halves never change
 LABEL_VALUES = ("loop", "no_loop", "unsure")
 
 
@@ -65,10 +72,12 @@ class Source:
     # Labels kept beside the data (`labels.json` of an independent reader): the file's name in
     # the source's folder; None: `labels/<source>.csv`.
     shared_labels: Optional[str] = None
+    # Where the data is, when not in `../shared/trajectories` (`CODING`: runs collected for the issue).
+    root: Optional[Path] = None
 
     @property
     def available(self) -> bool:
-        return (SHARED / self.folder).is_dir()
+        return ((self.root or SHARED) / self.folder).is_dir()
 
 
 # -- reading the raw files (cached: several runs share one file) ----------------------------
@@ -102,8 +111,8 @@ def raw_record(run: Run) -> Any:
         return _hotpot_file(run.path)[run.record]
     if source == "webshop":
         return _webshop_notebook()[1][run.record]
-    if source == "miniswe":
-        return _json(run.path)
+    if source in ("miniswe", "coding"):
+        return _json(run.path) if run.path.suffix == ".json" else _jsonl(run.path)
     raise KeyError(source)
 
 
@@ -431,6 +440,18 @@ def _miniswe_lines(run: Run, width: int) -> Iterator[str]:
             yield f"{n:>3} {role.upper()[:5]:<5} [{_digest(m.get('content'))}] {_short(m.get('content'), width)}"
 
 
+def _coding_runs() -> list[Run]:
+    return [Run(f"coding/{family}/{path.stem}", "coding", path, 0)
+            for family in CODING_FAMILIES if (CODING / family).is_dir()
+            for path in sorted((CODING / family).iterdir()) if path.is_file()]
+
+
+def _coding_lines(run: Run, width: int) -> Iterator[str]:
+    from . import _coding_view
+
+    yield from _coding_view.lines(run.path)
+
+
 SOURCES: dict[str, Source] = {
     "swe": Source("swe", _SWE, "SWE-agent on SWE-bench-java (deepseek-coder-v2, gpt-4o-mini)", _swe_runs, _swe_lines),
     "tau": Source("tau", _TAU, "tau-bench airline, gpt-4o", _tau_runs, _tau_lines),
@@ -444,6 +465,8 @@ SOURCES: dict[str, Source] = {
                       _webshop_lines, document=_webshop_document, shared_labels="labels.json"),
     "miniswe": Source("miniswe", _MINISWE, "mini-swe-agent, Gemini 3 Pro, SWE-bench Verified", _miniswe_runs,
                       _miniswe_lines, shared_labels="labels.json"),
+    "coding": Source("coding", ".", "coding agents' own recordings (OpenHands, Gemini CLI, Claude Code, Codex)",
+                     _coding_runs, _coding_lines, root=CODING),
 }
 
 

@@ -158,9 +158,11 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
     """Calls that get nothing back: calls of one tool one after another, no other call between, each
     answered with the same nothing (an empty output, or the same failure), whatever their arguments.
     They are a loop when the agent re-sends them (at least `2 * threshold` calls, at most half of them
-    different) or keeps on at it (`4 * threshold` calls in a row): making a few folders, each answered
-    with nothing, is work; a dozen commands in a row none of which shows anything, or the same few
-    no-ops re-sent, are not. Runs already part of a finding are not told twice."""
+    different) or keeps on at it (`4 * threshold` calls in a row answered with nothing, each of which
+    may have made something; `2 * threshold` failing the same way, by their first sentence, none of
+    which did anything): making a few folders, each answered with nothing, is work; a dozen commands in
+    a row none of which shows anything, six edits in a row each rejected with the same error, or the
+    same few no-ops re-sent, are not. Runs already part of a finding are not told twice."""
     calls = model.calls
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
@@ -172,7 +174,8 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
             run.append(index)
             continue
         distinct = len({calls[i].call for i in run})
-        if (len(run) >= _KEEPS_ON * threshold or len(run) >= _RESENT * threshold and 2 * distinct <= len(run)) \
+        keeps_on = (_KEEPS_FAILING if run and model.kinds[run[0]] else _KEEPS_ON) * threshold
+        if (len(run) >= keeps_on or len(run) >= _RESENT * threshold and 2 * distinct <= len(run)) \
                 and taken.isdisjoint(calls[i].step for i in run):
             how = ("each answered with nothing (the same empty output)" if not model.kinds[run[0]]
                    else "each failing the same way")
@@ -182,7 +185,8 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
 
 
 _RESENT = 2  # x threshold: calls in a row answered with nothing, at most half of them different
-_KEEPS_ON = 4  # x threshold: calls in a row answered with nothing, whatever they are
+_KEEPS_ON = 4  # x threshold: calls in a row answered with nothing, whatever they are (each may have made something)
+_KEEPS_FAILING = 2  # x threshold: calls in a row failing the same way, whatever they are (none did anything)
 
 
 def _nothing(model, index: int) -> Optional[str]:
@@ -193,7 +197,7 @@ def _nothing(model, index: int) -> Optional[str]:
         return None
     kind = model.kinds[index]
     if kind is not None:
-        return kind
+        return kind.split(" / ", 1)[0]  # the failure's first sentence: what failed, not the detail under it
     return "" if not call.error and not call.result.strip() else None
 
 

@@ -12,6 +12,10 @@ same place. The result is the `functionResponse` parts the model was sent (their
 an `output` alone read as that output), else `resultDisplay`; `status` `error` (or
 `cancelled`) makes it an error, its `error` the error text. Notices are skipped (said in the notes).
 
+Newer versions write the session as JSON Lines: the header (`sessionId`, `projectHash`,
+`startTime`, `lastUpdated`, `kind`) on the first line, then one message a line, with
+`{"$set": {...}}` lines updating the header; the file is read as that one object.
+
 The tokens of a reply: `input` as input (it includes `cached`), `output` plus `thoughts` as
 output. `/chat save` checkpoints hold Gemini `contents` and are read by the `gemini` reader.
 """
@@ -27,16 +31,50 @@ from ._exported import Calls, Converted, peek, read_converted, text_of, usage
 from ._json import parse_text
 from ._shapes import finite_number
 
-__all__ = ["is_gemini_cli", "read_gemini_cli"]
+__all__ = ["is_gemini_cli", "is_gemini_cli_line", "read_gemini_cli"]
 
 _TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
 _FAILED = frozenset({"error", "cancelled"})
 
 
+def _is_header(m: Mapping[str, Any]) -> bool:
+    return "sessionId" in m and "projectHash" in m and "messages" not in m
+
+
+def _is_message(m: Mapping[str, Any]) -> bool:
+    return m.get("type") in _TYPES and "role" not in m and "id" in m
+
+
+def is_gemini_cli_line(m: Mapping[str, Any]) -> bool:
+    """Whether a parsed line is one of a Gemini CLI session written as JSON Lines (newer versions): the
+    session's header, a message, or an update of the header (`{"$set": {...}}`)."""
+    return _is_header(m) or _is_message(m) or set(m) == {"$set"}
+
+
+def _as_session(lines: Any) -> Any:
+    """A session written as JSON Lines as the one object older versions write: the header's fields and
+    the messages in order (a message written again under its id replaces the earlier one)."""
+    session: dict[str, Any] = {}
+    messages: dict[Any, Any] = {}
+    for raw in lines:
+        m = as_mapping(raw) or {}
+        if _is_header(m):
+            session.update(m)
+        elif _is_message(m):
+            key = m["id"]
+            messages[key if isinstance(key, (str, int)) else len(messages)] = m  # an id of no known kind: kept
+    session["messages"] = list(messages.values())
+    return session
+
+
 def is_gemini_cli(data: Any) -> bool:
     """Whether parsed JSON is a Gemini CLI session: an object whose `messages` (the first looked
-    at) all have a `type` of its own and no `role`."""
-    m = as_mapping(data) if not isinstance(data, (list, tuple)) else None
+    at) all have a `type` of its own and no `role`; or its lines (a header first, then messages)."""
+    if isinstance(data, (list, tuple)):
+        first = as_mapping(data[0]) if data else None
+        return first is not None and _is_header(first) and len(data) > 1 and all(
+            (m := as_mapping(x)) is not None and is_gemini_cli_line(m) for x in data[:32])
+    m = as_mapping(data)
     if m is None:
         return False
     messages = peek(m.get("messages"))
@@ -47,6 +85,8 @@ def is_gemini_cli(data: Any) -> bool:
 def read_gemini_cli(data: Any, *, name: str = "") -> Trace:
     """Read a Gemini CLI session file."""
     data = parse_text(data)
+    if isinstance(data, (list, tuple)):  # the lines of a session written as JSON Lines
+        data = _as_session(data)
     converted = Converted("a Gemini CLI session")
     m = as_mapping(data) or {}
     messages = m.get("messages")

@@ -38,9 +38,23 @@ _NOT_CALLS = frozenset({"message", "system", "change_agent_state", "recall", "nu
                         "condensation_request"})
 
 
+# What an event of the older schema holds beside its arguments (its arguments stand beside `action`).
+_META = frozenset({"action", "action_risk", "is_confirmed", "keep_prompt", "kernel_init_code", "images_urls",
+                   "wait_for_response", "id", "timestamp", "source", "message", "tool_call_metadata", "llm_metrics",
+                   "timeout", "security_risk", "confirmation_state", "hidden"})
+
+
 def _is_event(m: Mapping[str, Any]) -> bool:
-    return (isinstance(m.get("action"), str) and isinstance(m.get("args"), Mapping)
+    return (isinstance(m.get("action"), str) and (isinstance(m.get("args"), Mapping) or "args" not in m)
             or isinstance(m.get("observation"), str) and ("content" in m or "extras" in m))
+
+
+def _args(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An action's arguments: its `args`, or (the older schema, as OpenHands' resolver wrote it) what
+    stands beside `action` but the event's own fields."""
+    if "args" in event:
+        return as_mapping(event.get("args")) or {}
+    return {key: value for key, value in event.items() if key not in _META}
 
 
 def _events(data: Any) -> Any:
@@ -75,6 +89,7 @@ def read_openhands(data: Any, *, name: str = "") -> Trace:
     if not isinstance(events, (list, tuple)):
         raise converted.not_a_list(events)
     actions: dict[Any, tuple[str, str]] = {}  # an action's event id -> (call id, name)
+    pending: list[Any] = []  # ids of the actions not yet answered, oldest first (for events with no `cause`)
     reply = _Reply()
     spent = [0.0]  # accumulated cost so far
 
@@ -91,9 +106,11 @@ def read_openhands(data: Any, *, name: str = "") -> Trace:
             converted.skip("events that are not objects")
             continue
         action, observation = event.get("action"), event.get("observation")
-        args = as_mapping(event.get("args")) or {}
+        args = _args(event)
         if isinstance(action, str):
             source = event.get("source")
+            if source is None and action == "message":  # the older schema says no source: the task comes first
+                source = "agent" if actions else "user"
             if action == "message" and source == "user":
                 flush()
                 converted.user(text_of(args.get("content")))
@@ -117,12 +134,15 @@ def read_openhands(data: Any, *, name: str = "") -> Trace:
                 thought = text_of(args.get("thought"))
                 if thought:
                     reply.text.append(thought)
+                key = event.get("id", f"position-{converted.items}")
                 call_id = metadata.get("tool_call_id")
-                call_id = call_id if isinstance(call_id, str) and call_id else f"event-{event.get('id')}"
+                call_id = call_id if isinstance(call_id, str) and call_id else f"event-{key}"
                 reply.calls.append((call_id, action, {k: v for k, v in args.items() if k != "thought"}))
-                actions[event.get("id")] = (call_id, action)
+                actions[key] = (call_id, action)
+                pending.append(key)
         elif isinstance(observation, str):
-            answered = actions.pop(event.get("cause"), None)
+            cause = event.get("cause") if "cause" in event else next((k for k in pending if k in actions), None)
+            answered = actions.pop(cause, None)
             if answered is None:
                 converted.skip(f"{observation} observations that answer no action")
                 continue

@@ -27,7 +27,7 @@ from ._claude_code import is_claude_code, is_claude_code_line, read_claude_code,
 from ._codex import is_codex, is_codex_line, read_codex, slim_codex_line
 from ._deepeval import read_deepeval_trace
 from ._gemini import is_gemini, read_gemini_contents
-from ._gemini_cli import is_gemini_cli, read_gemini_cli
+from ._gemini_cli import is_gemini_cli, is_gemini_cli_line, read_gemini_cli
 from ._intercode import is_intercode_run, read_intercode
 from ._json import TEXT_TYPES, parse_all
 from ._langchain import is_langchain, read_langchain_messages
@@ -186,7 +186,7 @@ REGISTRY: tuple[Format, ...] = (
            sniff=is_claude_code, line=is_claude_code_line, slim=slim_claude_code_line),
     Format("codex", "Codex CLI session rollouts", _one(read_codex), sniff=is_codex, line=is_codex_line,
            slim=slim_codex_line),
-    Format("gemini-cli", "Gemini CLI sessions", _one(read_gemini_cli), sniff=is_gemini_cli),
+    Format("gemini-cli", "Gemini CLI sessions", _one(read_gemini_cli), sniff=is_gemini_cli, line=is_gemini_cli_line),
     Format("openhands", "OpenHands events (a trajectory or an evaluation record's history)", _one(read_openhands),
            sniff=is_openhands),
     Format("atif", "ATIF trajectories (Harbor, Terminal-Bench trajectory.json)", _one(read_atif), sniff=is_atif),

@@ -33,6 +33,10 @@ LOOPS = [
                  id="a-dozen-different-no-ops-in-a-row"),
     pytest.param([bash(f"pyhton{k} run.py", output=f"bash: pyhton{k}: command not found") for k in range(12)], 12,
                  id="a-dozen-commands-not-found-whatever-their-text"),
+    pytest.param([tool("edit", {"path": "App.tsx", "new": f"const mode = {v};"},
+                       error=f"Your proposed edit has introduced new syntax error(s).\nline {k}: unexpected '{v}'")
+                  for k, v in enumerate(["dark", "light", "theme", "toggle", "state", "props"])], 6,
+                 id="six-edits-in-a-row-rejected-with-the-same-error"),
     pytest.param([bash(c, output="cat: out.txt: No such file or directory") for c in
                   ["cat out.txt", "cat ./out.txt", "cat out.txt", "cat  out.txt", "cat ./out.txt", "cat out.txt"]], 6,
                  id="the-same-no-such-file-re-sent"),
@@ -55,6 +59,13 @@ HEALTHY = [
                  id="no-ops-with-a-listing-of-new-files-between"),
     pytest.param([bash(f"echo {k}", output=str(k)) for k in range(14)], id="a-dozen-commands-each-printing"),
     pytest.param([bash(f"git add f{k}.py") for k in range(5)], id="five-files-staged"),
+    pytest.param([tool("find_file", {"name": n}, output=f'No matches found for "{n}"')
+                  for n in ["Parser", "Lexer", "Token", "Scanner", "Reader"]], id="five-names-looked-up-each-missing"),
+    pytest.param([tool("edit", {"path": "App.tsx", "new": f"const mode = {v};"},
+                       error=f"Your proposed edit has introduced new syntax error(s).\nline {k}: unexpected '{v}'")
+                  for k, v in enumerate(["dark", "light", "theme", "toggle", "state"])]
+                 + [tool("edit", {"path": "App.tsx", "new": "const mode = 'dark';"}, output="Edit applied.")],
+                 id="five-edits-rejected-then-one-applied"),
 ]
 
 
@@ -65,6 +76,9 @@ def test_work_answered_with_nothing_is_no_loop(children):
 
 
 def test_the_counts_follow_the_threshold():
+    failing = [tool("find_file", {"name": n}, output=f'No matches found for "{n}"') for n in "abcdefgh"]
+    assert found(failing, LoopSettings(similar_attempts_threshold=4)) == [("similar_attempts", 8)]  # 2 x 4
+    assert found(failing[:7], LoopSettings(similar_attempts_threshold=4)) == []
     children = [bash(NO_OPS[k % 3]) for k in range(8)]  # 8 calls, 3 different
     assert found(children, LoopSettings(similar_attempts_threshold=4)) == [("similar_attempts", 8)]
     assert found(children, LoopSettings(similar_attempts_threshold=5)) == []  # 8 < 2 x 5, and 8 < 4 x 5

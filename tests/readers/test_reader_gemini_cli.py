@@ -65,3 +65,30 @@ def test_a_chat_save_checkpoint_is_gemini_contents():
                   {"role": "model", "parts": [{"functionCall": {"name": "ls", "args": {}}}]},
                   {"role": "user", "parts": [{"functionResponse": {"name": "ls", "response": {"output": "a"}}}]}]
     assert detect_format(checkpoint) == "gemini"
+
+
+def _as_lines(session: dict) -> str:
+    """The same session as newer gemini-cli versions write it: the header, one message a line, `$set` updates."""
+    header = {k: v for k, v in session.items() if k != "messages"} | {"kind": "main"}
+    lines = [header]
+    for message in session["messages"]:
+        lines += [message, {"$set": {"lastUpdated": "t2"}}]
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+def test_a_session_written_as_json_lines_reads_as_the_one_object(tmp_path):
+    from loopmetric import load_traces
+
+    path = tmp_path / "session.jsonl"
+    path.write_text(_as_lines(SESSION))
+    (loaded,) = load_traces(str(path))
+    assert loaded.error is None and loaded.trace.source == "gemini-cli"
+    assert _events(loaded.trace) == _events(read_trace(json.dumps(SESSION)))
+
+
+def test_twin_lines_with_no_header_are_not_a_session(tmp_path):
+    from loopmetric import load_traces
+
+    path = tmp_path / "messages.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in SESSION["messages"]) + "\n")
+    assert all(loaded.trace is None for loaded in load_traces(str(path)))

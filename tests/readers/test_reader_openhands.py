@@ -72,3 +72,30 @@ def test_openhands_conformance(data, expected, notes):
     notes = notes or CASES["events-two-calls-one-response-error-observation-cost-by-growth"][2]
     assert [e[:4] + (round(e[4], 6) if e[0] == "llm" and e[4] else e[4],) + e[5:] for e in _events(trace)] == expected
     assert list(trace.notes) == notes
+
+
+# The older schema OpenHands' resolver wrote (its output.jsonl records: `history` beside `issue`,
+# `git_patch`, ...): an action's arguments stand beside `action`, no `id`, `source` or `cause`; an
+# observation answers the action before it.
+OLDER = {"instruction": "Fix the issue", "issue": {}, "git_patch": "", "history": [
+    {"action": "message", "content": "Add dark mode", "images_urls": None, "wait_for_response": False,
+     "action_risk": None},
+    {"action": "run", "command": "ls", "thought": "Look first.", "keep_prompt": True, "is_confirmed": "confirmed",
+     "action_risk": None},
+    {"observation": "run", "command": "ls", "command_id": -1, "content": "App.tsx", "exit_code": 0},
+    {"action": "run_ipython", "code": "edit('App.tsx')", "thought": "", "kernel_init_code": "", "is_confirmed":
+     "confirmed", "action_risk": None},
+    {"observation": "error", "code": "edit('App.tsx')", "content": "Your proposed edit has introduced new syntax error(s)."},
+]}
+
+
+def test_the_older_schema_pairs_each_observation_with_the_action_before_it():
+    assert detect_format(OLDER) == "openhands"
+    trace = read_trace(json.dumps(OLDER))
+    assert _events(trace) == [  # the task, the first user message, is the prompt (as in the newer schema)
+        ("llm", "Look first.", None, None, None, -1),
+        ("tool", "run", {"command": "ls"}, "App.tsx", False, -1),
+        ("llm", "", None, None, None, -1),
+        ("tool", "run_ipython", {"code": "edit('App.tsx')"}, "Your proposed edit has introduced new syntax error(s).",
+         True, -1),
+    ]
