@@ -738,8 +738,9 @@ def test_importing_loopmetric_works_without_pydantic_ai_and_the_guard_says_which
     code = BLOCK_PYDANTIC_AI + """
 import loopmetric
 print("loopmetric", loopmetric.detect_loops.__name__)
+import loopmetric.guard  # its core needs no pydantic-ai; DetectLoops does
 try:
-    import loopmetric.guard
+    from loopmetric.guard import DetectLoops
 except ImportError as error:
     print("ImportError:", error)
 """
