@@ -109,7 +109,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "hook":
             return args.hook(args)
         try:
-            settings = settings_from(args, LoopSettings)
+            settings = settings_from(args, LoopSettings, config="")  # [tool.loopmetric], the flags on top
         except ValueError as error:
             return say(f"loopmetric: {error}", EXIT_USAGE)
         return args.run(args, settings)
