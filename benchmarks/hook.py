@@ -1,7 +1,8 @@
 """Cost of `loopmetric hook claude-code`: wall time per hook call, process start included.
 
-    python -m benchmarks.hook                     # a session of 2,000 tool calls; writes results/hook.md
-    python -m benchmarks.hook --calls 200 --every 10 --out /tmp   # smaller
+    python -m benchmarks.hook                     # the issue's shape: 2,000 tool calls, a 50 MB transcript;
+                                                  # writes results/hook.md (run it alone, on a quiet machine)
+    python -m benchmarks.hook --calls 200 --transcript-mb 5 --every 10 --out /tmp   # smaller
 
 A session of `--calls` tool calls (PreToolUse then PostToolUse each; most calls different, every
 tenth call a failing one repeated, so the guard nudges and refuses too) is fed to the hook, its
@@ -11,7 +12,9 @@ wall time); the others run in this process through `run_hook` (the hook's own wo
 start), so the measured calls see the state a session of that length has. Then a `Stop` that reads
 the whole transcript. Next to it: `python -c "import loopmetric"`, what every call pays before the
 hook's own work; the hook's own work is the difference of the medians (and of the 95th
-percentiles), and `run_hook` in process.
+percentiles), and `run_hook` in process. The 1-minute load average is written as it was at the
+start and at the end (a busy machine makes every row slower), with the issue's target: the hook's
+own work beyond starting Python and importing loopmetric within 20 ms at p95.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,6 +33,11 @@ from pathlib import Path
 from ._common import markdown_table, parser
 
 ROOT = Path(__file__).resolve().parents[1]
+TARGET_MS = 20.0  # issue 51: the hook's own work at p95, beyond starting Python and importing loopmetric
+
+
+def _load() -> float:
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -81,7 +90,18 @@ def main() -> None:
         args.calls, args.every, args.imports, args.transcript_mb = 40, 10, 3, 0.5
     from loopmetric.hooks import run_hook
 
+    load_start = _load()
     folder = Path(tempfile.mkdtemp(prefix="loopmetric-hook-bench-"))
+    try:
+        text = _run(args, folder, run_hook, load_start)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # the transcript is --transcript-mb large
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "hook.md").write_text(text, encoding="utf-8")
+    print(text)
+
+
+def _run(args, folder: Path, run_hook, load_start: float) -> str:
     state, transcript = folder / "state", folder / "transcript.jsonl"
     env = {**os.environ, "LOOPMETRIC_HOOK_DIR": str(state), "PYTHONPATH": str(ROOT)}
     line_size = int(args.transcript_mb * 1e6 / args.calls)
@@ -122,16 +142,20 @@ def main() -> None:
          f"{_percentile(inside, 0.95) * ms:.1f}"],
         [f"Stop, reading the whole {size:.1f} MB transcript, as a process", "1", f"{stop_time * ms:.0f}", ""],
     ]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    text = "\n".join([
+    load_end = _load()
+    own_p95 = (_percentile(processes, 0.95) - _percentile(imports, 0.95)) * ms
+    verdict = "met" if own_p95 <= TARGET_MS else "NOT met"
+    return "\n".join([
         "# The Claude Code hook: wall time per call", "",
         f"A session of {args.calls:,} tool calls ({2 * args.calls:,} events; {decisions} decisions in process), "
         f"its transcript {size:.1f} MB at the end; every {args.every}th event run as a process. "
-        f"Python {sys.version.split()[0]}, load average {load:.2f} when it ended. `python -m benchmarks.hook`.", "",
-        markdown_table(["what", "n", "p50 ms", "p95 ms"], rows), ""])
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "hook.md").write_text(text, encoding="utf-8")
-    print(text)
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; 1-minute load average {load_start:.2f} at the "
+        f"start, {load_end:.2f} at the end. `python -m benchmarks.hook`"
+        + (" (a smaller run than the issue's 2,000 calls and 50 MB: its options were changed)"
+           if (args.calls, args.transcript_mb) != (2000, 50.0) else "") + ".", "",
+        markdown_table(["what", "n", "p50 ms", "p95 ms"], rows), "",
+        f"The issue's target, the hook's own work beyond starting Python and importing loopmetric within "
+        f"{TARGET_MS:.0f} ms at p95: {own_p95:.0f} ms, {verdict}.", ""])
 
 
 if __name__ == "__main__":

@@ -60,14 +60,16 @@ def _parser() -> argparse.ArgumentParser:
 def _add_guard_replay(commands: Any) -> None:
     """`guard-replay` imports no pydantic-ai to register. Without the extra, a stand-in
     takes any arguments and says what to install."""
-    try:
-        from ._guard_replay import add_parser
-    except ImportError as error:  # `loopmetric.guard` needs pydantic-ai: the core install lands here
-        message = str(error)
+    from ..guard import _INSTALL, _pydantic_ai_installed
+
+    if not _pydantic_ai_installed():  # the core install lands here
+        message = _INSTALL
         missing = commands.add_parser("guard-replay", prefix_chars="+", add_help=False, help=GUARD_REPLAY_MISSING)
         missing.add_argument("args", nargs="*")
         missing.set_defaults(guard_replay=lambda args: _guard_replay_missing(args, message))
         return
+    from ._guard_replay import add_parser
+
     add_parser(commands)
 
 
@@ -107,7 +109,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "hook":
             return args.hook(args)
         try:
-            settings = settings_from(args, LoopSettings)
+            settings = settings_from(args, LoopSettings, config="")  # [tool.loopmetric], the flags on top
         except ValueError as error:
             return say(f"loopmetric: {error}", EXIT_USAGE)
         return args.run(args, settings)

@@ -137,13 +137,44 @@ def add_loop_settings(parser: argparse.ArgumentParser) -> None:
                  off={"window": "'none' is the whole trace"}, aliases=ALIASES)
 
 
-def settings_from(args: argparse.Namespace, settings_class: Any) -> Any:
-    """The settings the flags chose (flags left out are absent: SUPPRESS), validated by the class."""
+def settings_from(args: argparse.Namespace, settings_class: Any, *, config: Optional[str] = None) -> Any:
+    """The settings the flags chose (flags left out are absent: SUPPRESS), on top of the config
+    file's (`config`: the section, see `configured`), validated by the class."""
     chosen = {f.name: getattr(args, f.name) for f in fields(settings_class) if hasattr(args, f.name)}
+    if config is not None:
+        chosen = {**configured(settings_class, config), **chosen}  # the flags win
     try:
         return settings_class(**chosen)
     except ValueError as error:  # the class names its argument; the user typed a flag
         raise ValueError(as_flags(str(error), [f.name for f in fields(settings_class)])) from None
+
+
+# Keys of [tool.loopmetric.guard] that are the coding agents' hooks' own (`HookSettings`), not GuardSettings'.
+HOOK_KEYS = frozenset({"action", "exempt", "tools"})
+
+
+def configured(settings_class: Any, section: str, start: Optional[str] = ".") -> dict[str, Any]:
+    """The settings of the nearest config file from `start` (the current folder) upwards:
+    `section` `''` is `[tool.loopmetric]` (its sub-tables left out), `'guard'` is
+    `[tool.loopmetric.guard]` (the hooks' own keys left out). A wrong key or value raises
+    `ValueError` naming the file."""
+    from .._config import find_config, no_tables, off
+
+    found = find_config(start, section or None)
+    if found is None:
+        return {}
+    path, table = found
+    table = no_tables(table) if not section else {k: v for k, v in table.items() if k not in HOOK_KEYS}
+    names = {f.name for f in fields(settings_class) if f.init}
+    unknown = sorted(set(table) - names)
+    if unknown:
+        raise ValueError(f"{path}: expected settings among {sorted(names)}, but got unknown {unknown}")
+    chosen = {name: off(value) for name, value in table.items()}
+    try:
+        settings_class(**chosen)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
+    return chosen
 
 
 def as_flags(message: str, names: Any) -> str:

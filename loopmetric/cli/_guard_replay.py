@@ -24,7 +24,7 @@ from ..guard._frameworks import framework_of as _framework_of
 from ..guard._settings import GuardSettings
 from ..readers import detect_format, expand_paths
 from ..readers._registry import line_format
-from ._args import EXIT_OK, EXIT_USAGE, add_settings, settings_from
+from ._args import EXIT_OK, EXIT_USAGE, add_settings, configured, settings_from
 from ._help import help_options
 from ._output import console
 from ._targets import _shown
@@ -72,9 +72,10 @@ class _Run:
 
 def run(args: argparse.Namespace) -> int:
     """Replay every run found in `args.paths`; print a table (or JSON Lines) and a summary."""
-    chosen = {f.name: getattr(args, f.name) for f in fields(GuardSettings) if hasattr(args, f.name)}
-    try:
-        settings_from(args, GuardSettings)
+    try:  # [tool.loopmetric.guard] (the hooks' table), the flags on top
+        chosen = {**configured(GuardSettings, "guard"),
+                  **{f.name: getattr(args, f.name) for f in fields(GuardSettings) if hasattr(args, f.name)}}
+        settings_from(args, GuardSettings, config="guard")
     except ValueError as invalid:
         print(f"loopmetric: {invalid}", file=sys.stderr)
         return EXIT_USAGE

@@ -100,8 +100,10 @@ def run(args: argparse.Namespace) -> int:
     """`loopmetric hook install ...` (an event reaching here went through `run_event`)."""
     if args.agent != "install":
         return run_event(["hook", args.agent])
-    from ..hooks._install import entry, install, settings_path
+    from ..hooks._install import entry, install, missing, settings_path
 
+    for warning in missing(args.base, args.project):  # the hook would fail open: say it now
+        print(f"loopmetric: warning: {warning}", file=sys.stderr)
     if not args.write:
         print(json.dumps(entry(args.target, args.base), indent=2))
         return EXIT_OK

@@ -7,12 +7,15 @@
     >>> from loopmetric.guard import replay
     >>> replay(result.all_messages_json())   # what the guard would have done on a recorded run
 
-Needs pydantic-ai, an optional extra: `pip install "loopmetric[pydantic-ai]"`. The names
-load on first use, so the command line can offer `guard-replay` without importing pydantic-ai.
+`DetectLoops` and `replay` need pydantic-ai, an optional extra: `pip install "loopmetric[pydantic-ai]"`.
+The names load on first use (a module `__getattr__`), so importing `loopmetric.guard` needs only
+loopmetric's core: `loopmetric.guard.core` (`LoopGuard`, framework-neutral), the coding agents'
+hooks (`loopmetric.hooks`) and the span processor run without pydantic-ai, and naming
+`DetectLoops` without it raises `ImportError` naming the extra.
 
-The same guard for other frameworks, each a module with its own extra: `loopmetric.guard.core`
-(`LoopGuard`, framework-neutral), `.langchain` (`LoopGuardMiddleware`), `.openai_agents`
-(`AgentsLoopGuard`), `.smolagents` (`LoopGuardCallback`). Their settings are `GuardSettings`'.
+The same guard for other frameworks, each a module with its own extra: `.langchain`
+(`LoopGuardMiddleware`), `.openai_agents` (`AgentsLoopGuard`), `.smolagents` (`LoopGuardCallback`).
+Their settings are `GuardSettings`'.
 """
 
 from __future__ import annotations
@@ -29,10 +32,6 @@ def _pydantic_ai_installed() -> bool:
         return find_spec("pydantic_ai") is not None
     except (ImportError, ValueError):  # a blocked or half-imported module
         return False
-
-
-if not _pydantic_ai_installed():
-    raise ImportError(_INSTALL)
 
 if TYPE_CHECKING:
     from ._capability import DetectLoops, LoopDetectedError, LoopHandler
@@ -64,6 +63,8 @@ def __getattr__(name: str) -> Any:
     module = _MODULES.get(name)
     if module is None:
         raise AttributeError(f"module 'loopmetric.guard' has no attribute {name!r}")
+    if not _pydantic_ai_installed():
+        raise ImportError(_INSTALL)
     try:
         value = getattr(import_module(module, __name__), name)
     except ImportError as error:  # installed, but without what the guard needs (capabilities, enqueue)

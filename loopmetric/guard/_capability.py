@@ -68,7 +68,9 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
     The settings are `GuardSettings`' fields, by the same names and with the same defaults.
     On detection, `action` runs: `'nudge'` (the default) adds a system prompt to the request
     asking the model to change its approach, `'error'` raises `LoopDetectedError`, and a
-    `LoopHandler` is called with the run context and the `DetectedLoop`.
+    `LoopHandler` is called with the run context and the `DetectedLoop`. With `escalate=True`
+    (nudge first, stop second) a loop's first detection is a nudge whatever `action` says, and the
+    same loop found again after it runs `action` (`'error'` when `action` is `'nudge'`).
 
         from pydantic_ai import Agent
         from loopmetric.guard import DetectLoops
@@ -94,6 +96,7 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
     max_cycle_length: int = _DEFAULTS.max_cycle_length
     mask_volatile_results: bool = _DEFAULTS.mask_volatile_results
     mask_error_numbers: bool = _DEFAULTS.mask_error_numbers
+    escalate: bool = _DEFAULTS.escalate
 
     action: Union[Literal["nudge", "error"], LoopHandler[AgentDepsT]] = "nudge"
     """What to do when a loop is detected: `'nudge'`, `'error'`, or a `LoopHandler`."""
@@ -140,6 +143,8 @@ class DetectLoops(AbstractCapability[AgentDepsT]):
 
     async def _act(self, ctx: RunContext[AgentDepsT], loop: DetectedLoop) -> None:
         action = self.action
+        if self.escalate:  # the core's escalation: nudge the first time, stop the same loop after it
+            action = "nudge" if self._guard.action_for(loop) == "nudge" else ("error" if action == "nudge" else action)
         _emit_span(ctx, loop, action if isinstance(action, str) else "handler")
         if action == "nudge":
             ctx.enqueue(SystemPromptPart(loop.message, metadata={

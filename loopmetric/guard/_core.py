@@ -9,6 +9,10 @@ Tell it what the agent is about to do and what came back; it answers allow, nudg
     else:
         ...                                    # send decision.message to the model, or stop
 
+With `escalate` (a `GuardSettings` field) the first detection of a loop is a nudge and the
+same loop found again after it a stop, whatever `action` says (`action_for`): the one place
+every adapter, the span processor and the coding agents' hooks escalate.
+
 It keeps only the last `window` calls (and the current streak of identical replies), so its
 memory and its cost per call do not grow with the run. One `LoopGuard` is one run: make a
 new one (`guard.fresh()`) per run. It is not thread-safe; an adapter that may call it from
@@ -29,6 +33,8 @@ from ._settings import GuardSettings
 __all__ = ["ALLOW", "Decision", "GuardAction", "LoopGuard", "LoopGuardError"]
 
 GuardAction = Literal["nudge", "stop"]
+
+_KEEP_NUDGED = 50  # loops nudged under `escalate` that are remembered (the oldest forgotten)
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ class LoopGuard:
     and the fingerprints are `DetectLoops`'s; a loop's calls are not counted again.
     """
 
-    __slots__ = ("settings", "action", "_checks")
+    __slots__ = ("settings", "action", "_checks", "_nudged")
 
     def __init__(self, settings: Optional[GuardSettings] = None, *, action: GuardAction = "nudge",
                  **options: Any) -> None:
@@ -97,6 +103,7 @@ class LoopGuard:
         self.settings = settings
         self.action: GuardAction = action
         self._checks = Checks(settings)
+        self._nudged: list[tuple[str, ...]] = []  # fingerprints of the loops nudged (`escalate`)
 
     def fresh(self) -> "LoopGuard":
         """A guard with the same settings and nothing recorded: one per run."""
@@ -117,7 +124,7 @@ class LoopGuard:
         call.pending = False  # it will not run
         if call in record.awaiting:
             record.awaiting.remove(call)
-        return Decision(self.action, loop, self._newly_reported(before))
+        return Decision(self.action_for(loop), loop, self._newly_reported(before))
 
     def after_call(self, result: Any, *, call_id: Optional[str] = None, error: bool = False,
                    files: Iterable[str] = ()) -> None:
@@ -131,7 +138,7 @@ class LoopGuard:
             raise ValueError(f"Expected argument `text` to be a str, but got {type(text).__name__}.")
         self._checks.record.add_text(text_fingerprint(text))
         loop = self._checks.check()
-        return ALLOW if loop is None else Decision(self.action, loop)
+        return ALLOW if loop is None else Decision(self.action_for(loop), loop)
 
     # -- a response at a time, as pydantic-ai's capability hooks see a run ----------------------
     def record_response(self, calls: Sequence[tuple[str, Any, Optional[str]]], text: str) -> None:
@@ -152,7 +159,20 @@ class LoopGuard:
         completed it): allow, or nudge or stop with the loop and its calls' ids."""
         before = self._reported()
         loop = self._checks.check()
-        return ALLOW if loop is None else Decision(self.action, loop, self._newly_reported(before))
+        return ALLOW if loop is None else Decision(self.action_for(loop), loop, self._newly_reported(before))
+
+    def action_for(self, loop: DetectedLoop) -> GuardAction:
+        """What a loop just detected turns into: `action`; with `escalate`, `'nudge'` the first
+        time and `'stop'` when it goes on with a loop nudged before (a fingerprint in common).
+        Called once per detection (it remembers the nudge); `before_call`, `after_reply` and
+        `check_now` call it, and a caller of `check` calls it itself."""
+        if not self.settings.escalate:
+            return self.action
+        fingerprints = set(loop.fingerprints)
+        if any(fingerprints.intersection(nudged) for nudged in self._nudged):
+            return "stop"
+        self._nudged = (self._nudged + [tuple(loop.fingerprints)])[-_KEEP_NUDGED:]
+        return "nudge"
 
     def _reported(self) -> set[int]:
         return {id(call) for call in self._checks.record.calls if call.consumed}
@@ -163,7 +183,10 @@ class LoopGuard:
     # -- a guard that lives longer than its process (the command hooks) ------------------------
     def to_state(self) -> dict[str, Any]:
         """What the guard recorded, as plain JSON data (O(window)); `from_state` reads it back."""
-        return self._checks.record.dump()
+        state = self._checks.record.dump()
+        if self._nudged:
+            state["nudged"] = [list(fingerprints) for fingerprints in self._nudged]
+        return state
 
     @classmethod
     def from_state(cls, state: dict[str, Any], settings: Optional[GuardSettings] = None, *,
@@ -173,6 +196,7 @@ class LoopGuard:
         guard = cls(settings, action=action)
         try:
             guard._checks.record.load(state)
+            guard._nudged = [tuple(str(f) for f in nudged) for nudged in state.get("nudged", [])]
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise ValueError(f"Expected a LoopGuard state as to_state() writes it, but got {error!r}.") from error
         return guard

@@ -57,6 +57,13 @@ class GuardSettings:
     """loopmetric's own, off by default: compare failed and retried results with every number
     masked, so `line 17871` and `line 17886` are the same error, as the offline metric does."""
 
+    escalate: bool = False
+    """Nudge first, stop second: the first time a loop is found the model is nudged, whatever the
+    guard's action; if the same loop is found again after its nudge (its calls counted again
+    from nothing, and at least one of them the same), the run is stopped, by the guard's stopping
+    action (`'error'`, `'stop'`, a handler) or, with `action='nudge'`, by its default one. Off by
+    default: every loop gets the action. The coding agents' hooks always escalate."""
+
     def __post_init__(self) -> None:
         _check_int("window", self.window, minimum=1)
         for name in ("repeated_call_threshold", "repeated_result_threshold",
@@ -68,7 +75,7 @@ class GuardSettings:
                 or not 2 <= self.max_cycle_length <= MAX_CYCLE_LENGTH):
             raise ValueError(f"Expected argument `max_cycle_length` to be an int in [2, {MAX_CYCLE_LENGTH}], "
                              f"but got {self.max_cycle_length!r}.")
-        for name in ("mask_volatile_results", "mask_error_numbers"):
+        for name in ("mask_volatile_results", "mask_error_numbers", "escalate"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"Expected argument `{name}` to be a bool, but got {value!r}.")

@@ -11,9 +11,33 @@ decision. `loopmetric.hooks.claude_agent_sdk.loop_hooks()` gives the same to the
 Settings: `HookSettings`, read from `[tool.loopmetric.guard]` (`load_settings`).
 """
 
-from ._command import run_hook
-from ._config import load_settings
-from ._session import Session, Verdict
-from ._settings import HOOK_GUARD_DEFAULTS, HookSettings
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._command import run_hook
+    from ._config import load_settings
+    from ._session import Session, Verdict
+    from ._settings import HOOK_GUARD_DEFAULTS, HookSettings
 
 __all__ = ["HOOK_GUARD_DEFAULTS", "HookSettings", "Session", "Verdict", "load_settings", "run_hook"]
+
+# Loaded on first use, so `hook install` (`_install`) imports nothing it does not need and can say
+# what the hook itself would miss.
+_MODULES = {"run_hook": "._command", "load_settings": "._config", "Session": "._session", "Verdict": "._session",
+            "HOOK_GUARD_DEFAULTS": "._settings", "HookSettings": "._settings"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'loopmetric.hooks' has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

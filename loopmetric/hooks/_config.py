@@ -12,47 +12,19 @@ found from a directory upwards (the nearest file that has the table wins).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
+from .._config import CONFIG_FILES
+from .._config import find_config as _find
 from ._settings import HookSettings
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - python 3.10
-    import tomli as tomllib
-
 __all__ = ["CONFIG_FILES", "find_config", "load_settings"]
-
-CONFIG_FILES = (".loopmetric.toml", "pyproject.toml")
-
-
-def _table(path: Path) -> Optional[dict[str, Any]]:
-    """The guard table of one config file, or None when the file has none."""
-    with path.open("rb") as file:
-        data = tomllib.load(file)
-    if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("loopmetric", {})
-    table = data.get("guard")
-    if table is not None and not isinstance(table, dict):
-        raise ValueError(f"{path}: expected the guard settings to be a table, but got {table!r}")
-    return table
 
 
 def find_config(start: Optional[str | Path]) -> Optional[tuple[Path, dict[str, Any]]]:
     """(file, guard table) of the nearest config file from `start` upwards, or None."""
-    if not start:
-        return None
-    here = Path(start).resolve()
-    for folder in (here, *here.parents):
-        for name in CONFIG_FILES:
-            path = folder / name
-            if path.is_file():
-                table = _table(path)
-                if table is not None:
-                    return path, table
-    return None
+    return _find(start, "guard")
 
 
 def load_settings(start: Optional[str | Path], base: Optional[HookSettings] = None) -> HookSettings:

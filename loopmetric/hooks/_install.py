@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Optional
 
-__all__ = ["TARGETS", "entry", "merge", "settings_path", "install"]
+__all__ = ["TARGETS", "entry", "merge", "missing", "settings_path", "install"]
 
 # agent -> (events with a tool matcher, events without, project file, user file)
 TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
@@ -87,3 +90,31 @@ def install(agent: str, path: Path, base: str = "loopmetric") -> bool:
     temporary.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
     os.replace(temporary, path)
     return True
+
+
+def missing(base: str = "loopmetric", project: Optional[str] = None) -> list[str]:
+    """What the installed hook would lack, one warning a line (empty when nothing): its modules
+    not importing here, its command not on `PATH`, a config file it could not read. The hook
+    fails open on each of them (nothing stops, nothing is guarded), so `install` says so."""
+    said = []
+    try:
+        import_module("loopmetric.hooks._command")
+    except ImportError as error:  # a dependency of the core missing (tomli on Python 3.10, say)
+        said.append(f"the hook cannot run in this Python ({error}); reinstall loopmetric with its dependencies")
+    try:
+        program = shlex.split(base)[0] if base.strip() else ""
+    except ValueError:
+        program = base
+    if not program or shutil.which(program) is None:
+        said.append(f"`{program or base}` is not on PATH, so the agent cannot run `{command_of('claude-code', base)}`"
+                    " and its kind; install loopmetric where the agent runs, or give --command "
+                    "(\"python -m loopmetric\" with a virtual environment's python)")
+    try:
+        from ._config import load_settings
+    except ImportError:  # said above
+        return said
+    try:
+        load_settings(project or ".")
+    except (OSError, ValueError) as error:
+        said.append(f"the hook would fail open on the config file: {error}")
+    return said

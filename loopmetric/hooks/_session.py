@@ -18,12 +18,13 @@ command hook that reads and writes it on every call costs O(window), not O(sessi
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Optional
 
 from ..guard._core import Decision, LoopGuard
 from ..guard._loop import DetectedLoop
 from ..guard._record import call_fingerprint
+from ..guard._settings import GuardSettings
 from ._settings import HookSettings
 
 __all__ = ["Session", "Verdict", "ALLOWED"]
@@ -31,7 +32,6 @@ __all__ = ["Session", "Verdict", "ALLOWED"]
 _SHARED = ""  # the guard of every tool without settings of its own
 _PREVIEW = 160  # characters of an argument or a result the messages show
 _KEEP_LOOPS = 20  # loops kept for the summary (the counts go on)
-_KEEP_NUDGED = 50
 _KEEP_STOPPED = 200
 _KEEP_IDS = 500  # ids of calls inside loops, for the cost in the transcript
 
@@ -47,6 +47,12 @@ class Verdict:
 
 
 ALLOWED = Verdict("allow")
+
+
+def _escalating(settings: GuardSettings) -> GuardSettings:
+    """The hooks' guards always escalate (`GuardSettings.escalate`): a loop found again after its
+    nudge is told apart by the core, and `action` says what it turns into."""
+    return settings if settings.escalate else replace(settings, escalate=True)
 
 
 def _short(value: Any) -> str:
@@ -76,12 +82,11 @@ class Session:
         self.guards: dict[str, LoopGuard] = {}
         for group, data in state.get("guards", {}).items():
             own = settings.settings_for(group) if group != _SHARED else None
-            self.guards[group] = LoopGuard.from_state(data, own or settings.guard)
+            self.guards[group] = LoopGuard.from_state(data, _escalating(own or settings.guard))
         self.calls: int = int(state.get("calls", 0))
         self.previews: dict[str, list[Any]] = dict(state.get("previews", {}))  # id -> [step, tool, args, result]
         self.pending: list[list[str]] = list(state.get("pending", []))  # [id, tool] of calls given without an id
         self.due: dict[str, dict[str, Any]] = dict(state.get("due", {}))  # id -> loop to nudge once it ran
-        self.nudged: list[list[str]] = list(state.get("nudged", []))  # fingerprints of each loop nudged
         self.stopped: list[str] = list(state.get("stopped", []))  # fingerprints refused from now on
         self.loops: list[dict[str, Any]] = list(state.get("loops", []))
         self.counts: dict[str, int] = {"loops": 0, "nudges": 0, "refused": 0, "in_loops": 0,
@@ -93,7 +98,7 @@ class Session:
         """Everything kept, as JSON data."""
         return {"guards": {group: guard.to_state() for group, guard in self.guards.items()},
                 "calls": self.calls, "previews": self.previews, "pending": self.pending, "due": self.due,
-                "nudged": self.nudged, "stopped": self.stopped, "loops": self.loops, "counts": self.counts,
+                "stopped": self.stopped, "loops": self.loops, "counts": self.counts,
                 "loop_ids": self.loop_ids, "extra": self.extra}
 
     # -- the events ----------------------------------------------------------------------------
@@ -142,14 +147,14 @@ class Session:
         own = self.settings.settings_for(tool)
         group = tool if own is not None else _SHARED
         if group not in self.guards:
-            self.guards[group] = LoopGuard(own or self.settings.guard)
+            self.guards[group] = LoopGuard(_escalating(own or self.settings.guard))
         return self.guards[group]
 
     def _found(self, decision: Decision, call_id: str, *, before: bool) -> Verdict:
         loop = decision.loop
         assert loop is not None
         ids = [i for i in decision.call_ids if i]
-        goes_on = any(set(loop.fingerprints) & set(done) for done in self.nudged)
+        goes_on = decision.action == "stop"  # the core's escalation: the same loop after its nudge
         steps = [self.previews[i][0] for i in ids if i in self.previews]
         action = self.settings.action
         taken = "log" if action == "log" else ("stop" if goes_on and action == "stop" else "nudge")
@@ -159,7 +164,7 @@ class Session:
         self.loops = (self.loops + [{"pattern": loop.pattern, "tools": list(loop.tool_names),
                                      "steps": _steps(steps), "action": taken}])[-_KEEP_LOOPS:]
         log = (f"{loop.pattern} {','.join(loop.tool_names) or '-'} x{loop.count} at calls {_steps(steps)}: "
-               f"{'again after a nudge: ' if goes_on else ''}{taken}")
+               f"{('again: ' if action == 'log' else 'again after a nudge: ') if goes_on else ''}{taken}")
         if taken == "log":
             return Verdict("allow", "", loop, log)
         if taken == "stop":
@@ -169,8 +174,6 @@ class Session:
                 return Verdict("stop", self._refusal(loop.tool_names[0] if loop.tool_names else "", call_id, loop),
                                loop, log)
             return Verdict("nudge", self._warning(loop, ids), loop, log)
-        if not goes_on:
-            self.nudged = (self.nudged + [list(loop.fingerprints)])[-_KEEP_NUDGED:]
         self.counts["nudges"] += 1
         if before:  # nudge once the call ran, with its result
             self.due[call_id] = {"loop": {"pattern": loop.pattern, "tool_names": list(loop.tool_names),

@@ -18,12 +18,14 @@ __all__ = ["HookAction", "HookSettings", "HOOK_GUARD_DEFAULTS"]
 HookAction = Literal["nudge", "stop", "log"]
 
 HOOK_GUARD_DEFAULTS = GuardSettings(repeated_call_threshold=None, mask_volatile_results=True,
-                                    mask_error_numbers=True)
+                                    mask_error_numbers=True, escalate=True)
 """The guard's defaults as the hooks use them: the spec's thresholds, masking on, and
 `repeated_call` off (a poll, a `git status`, a test run made again and again while its answer
-changes is progress; the same call with the same result is `repeated_result`)."""
+changes is progress; the same call with the same result is `repeated_result`), and `escalate` on:
+a hook tells a loop found again after its nudge apart (its `action` says what that turns into)."""
 
-_GUARD_FIELDS = frozenset(f.name for f in fields(GuardSettings))
+# `escalate` is the hooks' `action` (always on; 'stop' refuses a loop that goes on): not a key of its own.
+_GUARD_FIELDS = frozenset(f.name for f in fields(GuardSettings)) - {"escalate"}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from .._version import __version__
 
 __all__ = ["STATE_VERSION", "log_line", "session_lock", "read_state", "state_dir", "write_state"]
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the loops nudged are kept by each guard (`GuardSettings.escalate`)
 ENV_DIR = "LOOPMETRIC_HOOK_DIR"
 
 

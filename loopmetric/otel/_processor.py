@@ -9,7 +9,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from opentelemetry import trace as trace_api
@@ -139,7 +139,10 @@ class LoopSpanProcessor(SpanProcessor):
     the queued spans once the program pauses (it looks every 10 ms; paused: no span ended in the
     last 1 ms), when 1,000 wait, or within 50 ms, so the instrumented program's own time grows
     by a queue append; `on_loop` is then called on that thread); `max_queue` (with `background`,
-    spans waiting at most, further ones dropped and counted; default 100,000).
+    spans waiting at most, further ones dropped and counted; default 100,000); `escalate` (default
+    False; True: nudge first, stop second, as every guard's `escalate`: a loop's first alarm has
+    `finding.action == 'nudge'`, and the same loop going on alarms once more, with `'stop'`, for
+    `on_loop` to end the run; the span's `loopmetric.action` says which).
 
     Memory per trace is the guard window; a trace is forgotten when its root span ends.
     Thread-safe. It never raises into the instrumented program: an error is logged once
@@ -149,7 +152,7 @@ class LoopSpanProcessor(SpanProcessor):
     def __init__(self, *, on_loop: Optional[OnLoop] = None, settings: Optional[LoopSettings] = None,
                  max_traces: int = 10_000, max_idle_seconds: float = 600.0, emit_spans: bool = True,
                  tracer_provider: Any = None, background: bool = False, max_queue: int = 100_000,
-                 **options: Any) -> None:
+                 escalate: bool = False, **options: Any) -> None:
         if on_loop is not None and not callable(on_loop):
             raise ValueError(f"Expected argument `on_loop` to be a callable (trace_id, finding), but got {on_loop!r}.")
         if settings is not None and not isinstance(settings, LoopSettings):
@@ -164,6 +167,8 @@ class LoopSpanProcessor(SpanProcessor):
             raise ValueError(f"Expected argument `max_idle_seconds` to be a number > 0, but got {max_idle_seconds!r}.")
         if not isinstance(emit_spans, bool):
             raise ValueError(f"Expected argument `emit_spans` to be a bool, but got {emit_spans!r}.")
+        if not isinstance(escalate, bool):
+            raise ValueError(f"Expected argument `escalate` to be a bool, but got {escalate!r}.")
         if not isinstance(background, bool):
             raise ValueError(f"Expected argument `background` to be a bool, but got {background!r}.")
         if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 1:
@@ -172,7 +177,8 @@ class LoopSpanProcessor(SpanProcessor):
             raise ValueError(f"Expected argument `tracer_provider` to be a TracerProvider, "
                              f"but got {tracer_provider!r}.")
         self.settings = settings if settings is not None else LoopSettings.from_kwargs(**options)
-        self.guard_settings = guard_settings(self.settings)
+        self.guard_settings = replace(guard_settings(self.settings), escalate=escalate)
+        self.escalate = escalate
         self.on_loop = on_loop
         self.max_traces = max_traces
         self.max_idle_seconds = float(max_idle_seconds)
@@ -372,8 +378,9 @@ class LoopSpanProcessor(SpanProcessor):
     def _alarm(self, span: ReadableSpan, trace_id: int, finding: LiveFinding, under: Any) -> None:
         hex_id = format(trace_id, "032x")
         try:
-            logger.warning("Loop in trace %s: %s at steps %s (%s). %s", hex_id, finding.pattern,
+            logger.warning("Loop in trace %s: %s at steps %s (%s)%s. %s", hex_id, finding.pattern,
                            ", ".join(map(str, finding.steps)), ", ".join(finding.tools) or "replies",
+                           ": it went on after its first alarm, stop the run" if finding.action == "stop" else "",
                            finding.message)
             if self.emit_spans:
                 self._emit(span, finding, under)
@@ -393,6 +400,7 @@ class LoopSpanProcessor(SpanProcessor):
             "loopmetric.tools": list(finding.tools),
             "loopmetric.fingerprints": list(finding.fingerprints),
             "loopmetric.message": finding.message,
+            "loopmetric.action": finding.action,
         }
         if finding.tokens is not None:
             attributes["loopmetric.tokens"] = finding.tokens

@@ -61,15 +61,20 @@ class LiveFinding:
     message: str
     """What the guard would tell the model (`DetectLoops`'s nudge text)."""
 
+    action: str = "nudge"
+    """What a guard would do about it: `'nudge'`; with `escalate=True`, `'stop'` for a loop that
+    went on after its first alarm (`GuardSettings.escalate`, as every guard escalates)."""
+
 
 class _Open:
     """The loop alarmed last, while its calls (or its text) go on."""
 
-    __slots__ = ("pattern", "fingerprints")
+    __slots__ = ("pattern", "fingerprints", "stopped")
 
-    def __init__(self, pattern: str, fingerprints: frozenset[str]) -> None:
+    def __init__(self, pattern: str, fingerprints: frozenset[str], stopped: bool = False) -> None:
         self.pattern = pattern
         self.fingerprints = fingerprints
+        self.stopped = stopped  # alarmed as 'stop' (escalate): its calls going on count no more
 
 
 class TraceWindow:
@@ -136,10 +141,11 @@ class TraceWindow:
             self.text_steps.clear()
         self.text_steps.append(self.step)
         if self.open is not None and self.open.pattern == "repeated_text":
-            if fingerprint in self.open.fingerprints:
+            if fingerprint not in self.open.fingerprints:
+                self.open = None
+            elif not self._escalating():
                 record.text_count = 0  # the same loop going on: not counted towards another
                 return found
-            self.open = None
         return found or self._check()
 
     def _tool(self, run: ToolRun) -> Optional[LiveFinding]:
@@ -186,10 +192,14 @@ class TraceWindow:
         if self.open is None:
             return
         if self.open.pattern != "repeated_text" and call.fingerprint in self.open.fingerprints:
-            call.consumed = True
+            call.consumed = not self._escalating()  # escalating: it counts towards the same loop again
         elif settled:
             call.consumed = False
             self.open = None
+
+    def _escalating(self) -> bool:
+        """Whether the loop alarmed last may alarm again, as a stop (`escalate`, not stopped yet)."""
+        return self.settings.escalate and self.open is not None and not self.open.stopped
 
     def _settle_awaiting(self) -> None:
         """The calls still waiting get no result now: each goes on with the open loop or ends it."""
@@ -295,9 +305,10 @@ class TraceWindow:
                 if seen is not None and seen[1] >= steps[0] and not call.pending:
                     call.consumed = True
                     fingerprints.add(call.fingerprint)
-        self.open = _Open(loop.pattern, frozenset(fingerprints))
+        action = self.guard.action_for(loop)  # the core's escalation (`GuardSettings.escalate`)
+        self.open = _Open(loop.pattern, frozenset(fingerprints), stopped=action == "stop")
         tokens = None
         if self.has_tokens and steps:
             tokens = sum(t for step, t in self.tokens if steps[0] <= step <= steps[-1])
         return LiveFinding(pattern=pattern, steps=steps, tools=tools, fingerprints=loop_fingerprints,
-                           count=count, tokens=tokens, message=message)
+                           count=count, tokens=tokens, message=message, action=action)

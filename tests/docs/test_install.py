@@ -59,12 +59,22 @@ CORE_USES = {
               f"{str(EXAMPLES / 'healthy_agent.json')!r}])\nprint('exit', code)"),
     "explain": ("from loopmetric.cli import main\n"
                 f"print('exit', main(['explain', {str(EXAMPLES / 'looping_agent.json')!r}]))"),
+    # the guard's core and the coding agents' hooks (no pydantic-ai: issue 51)
+    "guard core": ("from loopmetric.guard.core import LoopGuard\n"
+                   "guard = LoopGuard(repeated_call_threshold=2)\n"
+                   "print([guard.before_call('t', {}).action for _ in range(2)])"),
+    "hooks": ("import io\nfrom loopmetric.hooks import Session, HookSettings\n"
+              "session = Session(HookSettings())\n"
+              "print([session.before('Bash', {'c': 1}, str(n)).action + '/' + "
+              "session.after('Bash', 'no', str(n), error=True).action for n in range(3)])"),
 }
 CORE_PRINTS = {
     "engine": "True",
     "readers": "1",
     "score": "FAIL",
     "explain": "score 0.00 (FAIL)",
+    "guard core": "['allow', 'nudge']",
+    "hooks": "['allow/allow', 'allow/allow', 'allow/nudge']",
 }
 
 
@@ -79,7 +89,7 @@ def test_core_works_without_any_extra(use):
 EXTRA_MISSING = {
     "deepeval": ("from loopmetric import AgentLoopDetectionMetric",
                  'AgentLoopDetectionMetric needs deepeval, which is not installed: pip install "loopmetric[deepeval]"'),
-    "pydantic-ai": ("import loopmetric.guard",
+    "pydantic-ai": ("from loopmetric.guard import DetectLoops",
                     'loopmetric.guard needs pydantic-ai: pip install "loopmetric[pydantic-ai]"'),
     # -- evaluation frameworks (issue 22) --
     "pydantic-evals": ("import loopmetric.integrations.pydantic_evals",

@@ -21,6 +21,12 @@ RETRY = turns(("flaky", {"path": "a"}), ("flaky", {"path": "a"}), ("read", {"pat
 ALTERNATING = turns(*[("status", {"job": "a"}), ("status", {"job": "b"})] * 4)
 REPEATED_CALL = turns(*[("poll", {"job": "a"})] * 6)  # a poll that progresses, but made 5 times in the window
 
+# Nudge first, stop second (`escalate=True`): the same call on and on is nudged at turn 4 (3 same
+# results), counted again from nothing, and stopped at turn 8 (its 3rd same result since the nudge
+# is in by then); 6 turns of it are only ever nudged.
+NUDGED_THEN_STOPPED = turns(*[("read", {"path": "a"})] * 10)
+NUDGED_ONLY = turns(*[("read", {"path": "a"})] * 6)
+
 HEALTHY = {"pagination": PAGINATION, "poll-progresses": POLL, "retry-succeeds": RETRY}
 
 # (script, the turn (from 1) whose call is the first the guard acts on, the pattern it reports)

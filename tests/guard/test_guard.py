@@ -738,8 +738,9 @@ def test_importing_loopmetric_works_without_pydantic_ai_and_the_guard_says_which
     code = BLOCK_PYDANTIC_AI + """
 import loopmetric
 print("loopmetric", loopmetric.detect_loops.__name__)
+import loopmetric.guard  # its core needs no pydantic-ai; DetectLoops does
 try:
-    import loopmetric.guard
+    from loopmetric.guard import DetectLoops
 except ImportError as error:
     print("ImportError:", error)
 """
@@ -767,3 +768,45 @@ def test_the_public_names_of_loopmetric_guard():
     assert all(getattr(guard, name) is not None for name in guard.__all__)
     assert json.dumps(sorted(guard.LoopPattern.__args__)) == json.dumps(
         ["alternating_calls", "repeated_call", "repeated_result", "repeated_text"])
+
+
+# -- nudge first, stop second (escalate) -----------------------------------------------------------
+AGAIN = [[call("read", path="a")]] * 10  # nudged before request 4; the same loop again before request 7
+
+ESCALATE = [  # (options, turns, what the run ended with, nudges sent, requests the model was sent)
+    pytest.param({"escalate": True}, AGAIN, LoopDetectedError, 1, 6, id="nudge-then-error"),
+    pytest.param({"escalate": True, "action": "error"}, AGAIN, LoopDetectedError, 1, 6, id="error-nudged-first"),
+    pytest.param({"escalate": True}, AGAIN[:5], "done", 1, 6, id="nudged-once-runs-on"),
+    pytest.param({}, AGAIN, "done", 3, 11, id="off-nudges-each-time"),
+    pytest.param({"action": "error"}, AGAIN, LoopDetectedError, 0, 3, id="off-error-at-once"),
+]
+
+
+@pytest.mark.parametrize("options, turns, end, sent_nudges, requests", ESCALATE)
+def test_escalate_nudges_the_first_time_and_stops_the_same_loop_after_it(options, turns, end, sent_nudges, requests):
+    agent, script = scripted_agent(turns, DetectLoops(**options))
+    outcome, messages = run(agent)
+    if isinstance(end, type):
+        assert isinstance(outcome, end) and outcome.loop.pattern == "repeated_result"
+    else:
+        assert outcome.output == end
+    assert len(nudges(messages)) == sent_nudges and len(script.seen) == requests
+
+
+def test_escalate_with_a_handler_calls_it_only_for_a_loop_that_went_on_after_its_nudge():
+    recorder = Recorder()
+    agent, _ = scripted_agent(AGAIN, DetectLoops(escalate=True, action=recorder))
+    outcome, messages = run(agent)
+    assert outcome.output == "done" and len(nudges(messages)) == 1  # the first time: the nudge
+    assert [request for request, _ in recorder.loops] == [7, 10]  # each time it went on: the handler
+
+
+@pytest.mark.parametrize("turns", [
+    pytest.param([[call("read", path=str(page))] for page in range(8)], id="pagination"),
+    pytest.param([[call("poll", job="42")]] * 4, id="poll-progresses"),
+    pytest.param(ALTERNATING[:4], id="two-calls-twice"),
+])
+def test_escalate_leaves_a_healthy_agent_untouched(turns):
+    agent, script = scripted_agent(turns, DetectLoops(escalate=True))
+    outcome, messages = run(agent)
+    assert outcome.output == "done" and nudges(messages) == [] and len(script.seen) == len(turns) + 1

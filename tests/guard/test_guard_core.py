@@ -185,7 +185,7 @@ def test_bad_input_is_a_clear_error(make, message):
 SETTINGS = [field for field in dataclasses.fields(GuardSettings)]
 CHANGED = {"window": 12, "repeated_call_threshold": 6, "repeated_result_threshold": 4,
            "alternating_calls_threshold": 4, "repeated_text_threshold": 5, "max_cycle_length": 3,
-           "mask_volatile_results": True, "mask_error_numbers": True}
+           "mask_volatile_results": True, "mask_error_numbers": True, "escalate": True}
 
 
 def _adapters() -> dict[str, Any]:
@@ -246,3 +246,44 @@ def test_the_core_imports_no_agent_framework():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+# -- nudge first, stop second (GuardSettings.escalate) ---------------------------------------------
+def _acts(guard: LoopGuard, calls: list) -> list[str]:
+    """The guard's answer to each call (name, args, result), the allowed ones run."""
+    said = []
+    for name, args, result in calls:
+        decision = guard.before_call(name, args)
+        said.append(decision.action)
+        if decision.action == "allow":
+            guard.after_call(result)
+    return said
+
+
+SAME = [("read", {"p": "a"}, "missing")] * 8
+ESCALATE_CORE = [  # (guard options, calls, answers)
+    pytest.param({"escalate": True}, SAME, ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["stop"], id="nudge-then-stop"),
+    pytest.param({"escalate": True, "action": "stop"}, SAME, ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["stop"],
+                 id="action-stop-escalated"),
+    pytest.param({}, SAME, ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["nudge"], id="off-nudge"),
+    pytest.param({"action": "stop"}, SAME, ["allow"] * 3 + ["stop"] + ["allow"] * 3 + ["stop"], id="off-stop"),
+    pytest.param({"escalate": True}, SAME[:4] + [("read", {"p": "b"}, "x")] * 4,
+                 ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["nudge"], id="another-loop-is-nudged-first"),
+    pytest.param({"escalate": True}, [("read", {"p": n}, n) for n in range(8)], ["allow"] * 8, id="healthy"),
+]
+
+
+@pytest.mark.parametrize("options, calls, expected", ESCALATE_CORE)
+def test_escalate_in_the_core(options, calls, expected):
+    assert _acts(LoopGuard(**options), calls) == expected
+
+
+def test_escalate_replies_and_the_state_that_outlives_a_process():
+    guard = LoopGuard(escalate=True)
+    assert [guard.after_reply("I cannot.").action for _ in range(6)] == ["allow", "allow", "nudge",
+                                                                       "allow", "allow", "stop"]
+    guard = LoopGuard(escalate=True)
+    assert _acts(guard, SAME[:4]) == ["allow"] * 3 + ["nudge"]
+    again = LoopGuard.from_state(guard.to_state(), guard.settings)  # a hook's next process
+    assert _acts(again, SAME[:4]) == ["allow"] * 3 + ["stop"]
+    assert _acts(guard.fresh(), SAME[:4]) == ["allow"] * 3 + ["nudge"]  # a new run forgets it

@@ -227,3 +227,37 @@ def test_replay_does_not_count_the_guards_own_messages_as_the_agents_steps(recor
 def test_twin_the_same_messages_written_by_the_agent_are_its_steps(recording):
     messages = recording()
     assert len(_steps(_unmarked(messages), "stop")) == len(_steps(messages, "stop")) + 1  # the final reply
+
+
+# -- nudge first, stop second (escalate) -----------------------------------------------------------
+from tests.guard._guard_scenarios import NUDGED_ONLY, NUDGED_THEN_STOPPED  # noqa: E402
+
+ESCALATE = [  # (options, script, the guard's messages (turn, action), the run's last message or what it raised)
+    pytest.param({"escalate": True}, NUDGED_THEN_STOPPED, [(4, "nudge"), (8, "stop")], "Stopped:", id="nudge-then-stop"),
+    pytest.param({"escalate": True}, NUDGED_ONLY, [(4, "nudge")], "done", id="nudged-once-runs-on"),
+    pytest.param({"escalate": True, "action": "stop"}, NUDGED_THEN_STOPPED, [(4, "nudge"), (8, "stop")], "Stopped:",
+                 id="stop-escalated"),
+    pytest.param({"escalate": True, "action": "error"}, NUDGED_ONLY, [(4, "nudge")], "done", id="error-nudged-first"),
+    pytest.param({"escalate": True, "action": "error"}, NUDGED_THEN_STOPPED, None, LoopGuardError, id="error-second"),
+    pytest.param({}, NUDGED_THEN_STOPPED, [(4, "nudge"), (8, "nudge")], "done", id="off-nudges-each-time"),
+    pytest.param({"action": "stop"}, NUDGED_THEN_STOPPED, [(4, "stop")], "Stopped:", id="off-stops-at-once"),
+]
+
+
+@pytest.mark.parametrize("options, script, expected, end", ESCALATE)
+def test_escalate_nudges_the_first_time_and_stops_the_same_loop_after_it(options, script, expected, end):
+    if isinstance(end, type):
+        with pytest.raises(end):
+            run(script, LoopGuardMiddleware(**options))
+        return
+    messages = run(script, LoopGuardMiddleware(**options))
+    turn_of = {call["id"]: turn for turn, m in enumerate((m for m in messages if isinstance(m, AIMessage)), 1)
+               for call in m.tool_calls}
+    assert [(turn_of[m.tool_call_id], m.response_metadata["loopmetric"]["action"]) for m in messages
+            if isinstance(m, ToolMessage) and m.response_metadata.get("loopmetric")] == expected
+    assert messages[-1].content.startswith(end)
+
+
+@pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
+def test_escalate_leaves_a_healthy_agent_untouched(script):
+    assert plain(run(script, LoopGuardMiddleware(escalate=True))) == plain(run(script, None))

@@ -233,3 +233,32 @@ def test_each_parallel_output_belongs_to_the_call_of_its_call_id(reverse):
     looping = [(turn, call_id, d.loop.pattern) for turn, call_id, d in
                decisions(_parallel_reads_and_polls(reverse), alternating_calls_threshold=None) if d.loop]
     assert looping == [(4, "call_4_0", "repeated_result")]
+
+
+# -- nudge first, stop second (escalate) -----------------------------------------------------------
+from tests.guard._guard_scenarios import NUDGED_ONLY, NUDGED_THEN_STOPPED  # noqa: E402
+
+ESCALATE = [  # (options, script, the turns nudged, whether the SDK's tripwire ended the run)
+    pytest.param({"escalate": True}, NUDGED_THEN_STOPPED, None, True, id="nudge-then-stop"),
+    pytest.param({"escalate": True}, NUDGED_ONLY, [4], False, id="nudged-once-runs-on"),
+    pytest.param({"escalate": True, "action": "error"}, NUDGED_ONLY, [4], False, id="error-nudged-first"),
+    pytest.param({"escalate": True, "action": "error"}, NUDGED_THEN_STOPPED, None, True, id="error-second"),
+    pytest.param({}, NUDGED_THEN_STOPPED, [4, 8], False, id="off-nudges-each-time"),
+]
+
+
+@pytest.mark.parametrize("options, script, nudged, tripped", ESCALATE)
+def test_escalate_nudges_the_first_time_and_stops_the_same_loop_after_it(options, script, nudged, tripped):
+    if tripped:
+        with pytest.raises(ToolInputGuardrailTripwireTriggered) as raised:
+            run(script, AgentsLoopGuard(**options))
+        assert raised.value.output.output_info["pattern"] == "repeated_result"
+        return
+    items = run(script, AgentsLoopGuard(**options))
+    assert [turn for turn, _ in acted(items)] == nudged and items[-1]["content"][0]["text"] == "done"
+
+
+@pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
+def test_escalate_leaves_a_healthy_agent_untouched(script):
+    guarded, bare = run(script, AgentsLoopGuard(escalate=True)), run(script, None)
+    assert acted(guarded) == [] and len(guarded) == len(bare)

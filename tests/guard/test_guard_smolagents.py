@@ -178,3 +178,30 @@ def test_a_memory_dump_of_two_runs_starts_a_fresh_guard_where_step_numbers_resta
         assert both == _steps(one) + _steps(two) and all(action == "allow" for _, _, action in both)
     else:
         assert "repeated_result" in [pattern for _, _, pattern in both]
+
+
+# -- nudge first, stop second (escalate) -----------------------------------------------------------
+from tests.guard._guard_scenarios import NUDGED_ONLY, NUDGED_THEN_STOPPED  # noqa: E402
+
+ESCALATE = [  # (options, script, the steps nudged, whether the run was interrupted)
+    pytest.param({"escalate": True}, NUDGED_THEN_STOPPED, [4, 8], True, id="nudge-then-stop"),
+    pytest.param({"escalate": True}, NUDGED_ONLY, [4], False, id="nudged-once-runs-on"),
+    pytest.param({"escalate": True, "action": "stop"}, NUDGED_THEN_STOPPED, [4, 8], True, id="stop-escalated"),
+    pytest.param({}, NUDGED_THEN_STOPPED, [4, 8], False, id="off-nudges-each-time"),
+    pytest.param({"action": "stop"}, NUDGED_THEN_STOPPED, [4], True, id="off-stops-at-once"),
+]
+
+
+@pytest.mark.parametrize("options, script, nudged, interrupted", ESCALATE)
+def test_escalate_nudges_the_first_time_and_stops_the_same_loop_after_it(options, script, nudged, interrupted):
+    outcome, runner = run(script, LoopGuardCallback(**options))
+    assert [step for step, _ in acted(runner)] == nudged
+    assert isinstance(outcome, AgentError) == interrupted
+    if interrupted:  # the run ended at the step that stopped it
+        assert max(s.step_number for s in runner.memory.steps if isinstance(s, ActionStep)) == nudged[-1]
+
+
+@pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
+def test_escalate_leaves_a_healthy_agent_untouched(script):
+    outcome, runner = run(script, LoopGuardCallback(escalate=True))
+    assert acted(runner) == [] and outcome == "done"

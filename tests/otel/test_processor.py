@@ -172,7 +172,8 @@ def test_the_loop_span_carries_the_finding_and_sits_in_the_trace():
     assert dict(span.attributes) == {
         "loopmetric.pattern": "repeated_result", "loopmetric.steps": [2, 4, 6], "loopmetric.count": 3,
         "loopmetric.tools": ["poll"], "loopmetric.fingerprints": list(finding.fingerprints),
-        "loopmetric.message": finding.message, "loopmetric.tokens": 10.0}  # the replies at steps 3 and 5
+        "loopmetric.message": finding.message, "loopmetric.tokens": 10.0,  # the replies at steps 3 and 5
+        "loopmetric.action": "nudge"}
     assert processor.stats.spans == 7  # the root and 3 x (reply, tool); its own loop span not fed back
 
 
@@ -626,3 +627,43 @@ def test_the_live_guard_alarms_an_alternation_at_the_settings_threshold(options,
         agent.call("search", {"q": 1}, f"hits {turn}").call("read", {"doc": 1}, f"text {turn}")
     agent.reply("done").end()
     assert [finding.pattern for _, finding in found] == alarmed
+
+
+# -- nudge first, stop second (escalate) -----------------------------------------------------------
+def _polls(agent, n):
+    for _ in range(n):
+        agent.call("poll", {"job": 1}, "running")
+
+
+def _replies(agent, n):
+    for _ in range(n):
+        agent.reply("I cannot.")
+
+
+ESCALATE = [  # (escalate, the run, the alarms' (pattern, action))
+    pytest.param(True, lambda a: _polls(a, 9), [("repeated_result", "nudge"), ("repeated_result", "stop")],
+                 id="same-result-nudge-then-stop-once"),
+    pytest.param(True, lambda a: _polls(a, 5), [("repeated_result", "nudge")], id="same-result-nudged-only"),
+    pytest.param(False, lambda a: _polls(a, 9), [("repeated_result", "nudge")], id="off-one-alarm"),
+    pytest.param(True, lambda a: _replies(a, 7), [("repeated_text", "nudge"), ("repeated_text", "stop")],
+                 id="same-reply-nudge-then-stop"),
+    pytest.param(True, lambda a: (_polls(a, 3), a.call("read", {"p": "x"}, "text"), _polls(a, 3)),
+                 [("repeated_result", "nudge"), ("repeated_result", "stop")], id="the-same-loop-after-another-call"),
+    pytest.param(True, lambda a: [a.call("read", {"page": n}, f"page {n}") for n in range(9)], [], id="healthy"),
+]
+
+
+@pytest.mark.parametrize("escalate, steps, expected", ESCALATE)
+def test_escalate_alarms_a_loop_again_as_stop_when_it_goes_on(escalate, steps, expected):
+    tracer, processor, found, exporter = watched(escalate=escalate)
+    agent = Agent(tracer)
+    steps(agent)
+    agent.end()
+    assert [(f.pattern, f.action) for _, f in found] == expected
+    spans = [s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]
+    assert [s.attributes["loopmetric.action"] for s in spans] == [action for _, action in expected]
+
+
+def test_escalate_must_be_a_bool():
+    with pytest.raises(ValueError, match="`escalate`"):
+        LoopSpanProcessor(escalate="yes")
