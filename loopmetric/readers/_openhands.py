@@ -45,8 +45,10 @@ _META = frozenset({"action", "action_risk", "is_confirmed", "keep_prompt", "kern
 
 
 def _is_event(m: Mapping[str, Any]) -> bool:
-    return (isinstance(m.get("action"), str) and (isinstance(m.get("args"), Mapping) or "args" not in m)
-            or isinstance(m.get("observation"), str) and ("content" in m or "extras" in m))
+    action = m.get("action")
+    if isinstance(action, str) and "observation" not in m:  # an action answered in the same step is SWE-agent's
+        return isinstance(m.get("args"), Mapping) or "args" not in m and action.isidentifier()
+    return isinstance(m.get("observation"), str) and "action" not in m and ("content" in m or "extras" in m)
 
 
 def _args(event: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -99,3 +99,9 @@ def test_the_older_schema_pairs_each_observation_with_the_action_before_it():
         ("tool", "run_ipython", {"code": "edit('App.tsx')"}, "Your proposed edit has introduced new syntax error(s).",
          True, -1),
     ]
+
+
+def test_twin_a_swe_agent_trajectory_is_not_read_as_the_older_schema():
+    """SWE-agent steps hold `action` and `observation` in one object: a step, not an OpenHands event."""
+    traj = {"trajectory": [{"action": "ls", "observation": "a.py", "thought": "Look.", "response": "ls"}] * 2}
+    assert detect_format(traj) == "swe-agent"
