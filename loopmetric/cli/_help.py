@@ -61,6 +61,7 @@ GUARD_MEANINGS = {  # where the live guard's setting means something else than t
     "max_cycle_length": "also report cycles of up to this many calls as alternating_calls",
     "mask_volatile_results": "compare results with UUIDs, timestamps and long ids masked",
     "mask_error_numbers": "compare failed results with every number masked",
+    "escalate": "nudge the first time a loop is found, stop if the same loop goes on after the nudge",
 }
 
 

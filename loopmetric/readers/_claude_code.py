@@ -29,7 +29,7 @@ from typing import Any, Optional
 from .._canonical import as_mapping
 from .._model import Trace
 from ._anthropic import assistant_blocks, message_usage, user_blocks
-from ._exported import Calls, Converted, read_converted, text_of
+from ._exported import Calls, Converted, one_of, read_converted, text_of
 from ._json import parse_text
 
 __all__ = ["is_claude_code", "is_claude_code_line", "read_claude_code", "slim_claude_code_line"]
@@ -41,10 +41,10 @@ _LOOKED_AT = 256  # lines a sniffer looks at for a message (a transcript may ope
 
 def _message(m: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
     """The Anthropic message a `user` or `assistant` line carries, else None."""
-    if m.get("type") not in _ROLES:
+    if not one_of(m.get("type"), _ROLES):
         return None
     message = as_mapping(m.get("message"))
-    return message if message is not None and message.get("role") in _ROLES else None
+    return message if message is not None and one_of(message.get("role"), _ROLES) else None
 
 
 def _is_message_line(m: Mapping[str, Any]) -> bool:

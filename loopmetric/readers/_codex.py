@@ -27,7 +27,7 @@ from typing import Any
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Converted, read_converted, usage
+from ._exported import Converted, one_of, read_converted, usage
 from ._json import parse_text
 from ._responses import ItemReader, is_item
 from ._shapes import finite_number
@@ -39,7 +39,7 @@ _LOOKED_AT = 64
 
 
 def _is_rollout_line(m: Mapping[str, Any]) -> bool:
-    return m.get("type") in _LINE_TYPES and "payload" in m
+    return one_of(m.get("type"), _LINE_TYPES) and "payload" in m
 
 
 def _is_session_header(m: Mapping[str, Any]) -> bool:

@@ -26,6 +26,12 @@ __all__ = ["PEEK", "Calls", "Converted", "peek", "peek_items", "read_converted",
 PEEK = 32  # how many items of a list a sniffer looks at, at most
 
 
+def one_of(value: Any, names: frozenset[str]) -> bool:
+    """Whether a field's value is one of `names`: a string among them (a sniffer reads fields of any
+    document, a list or an object where a name goes included, and never raises on them)."""
+    return isinstance(value, str) and value in names
+
+
 def peek_items(data: Any, keys: tuple[str, ...]) -> Optional[list[Mapping[str, Any]]]:
     """`peek` at the list a document holds (what `items_of` gives, without parsing text: a sniffer
     gets parsed JSON): a list itself, or the list under the first of `keys` a mapping has."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, peek, read_converted, text_of, usage
+from ._exported import Calls, Converted, one_of, peek, read_converted, text_of, usage
 from ._json import parse_text
 from ._shapes import finite_number
 
@@ -42,7 +42,7 @@ def _is_header(m: Mapping[str, Any]) -> bool:
 
 
 def _is_message(m: Mapping[str, Any]) -> bool:
-    return m.get("type") in _TYPES and "role" not in m and "id" in m
+    return one_of(m.get("type"), _TYPES) and "role" not in m and "id" in m
 
 
 def is_gemini_cli_line(m: Mapping[str, Any]) -> bool:
@@ -78,7 +78,7 @@ def is_gemini_cli(data: Any) -> bool:
     if m is None:
         return False
     messages = peek(m.get("messages"))
-    return (messages is not None and all(x.get("type") in _TYPES and "role" not in x for x in messages)
+    return (messages is not None and all(one_of(x.get("type"), _TYPES) and "role" not in x for x in messages)
             and ("sessionId" in m or any(x.get("type") == "gemini" for x in messages)))
 
 
@@ -126,7 +126,7 @@ def _reply(converted: Converted, calls: Calls, message: Mapping[str, Any]) -> No
         results.append((call_id, tool, call))
     converted.assistant(text_of(message.get("content")), requested, used)
     for call_id, tool, call in results:
-        failed = call.get("status") in _FAILED
+        failed = one_of(call.get("status"), _FAILED)
         content = call.get("error") if failed and call.get("error") else _result(call.get("result"))
         if content is None:
             content = call.get("resultDisplay")

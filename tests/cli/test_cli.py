@@ -467,6 +467,7 @@ def test_none_turns_a_pattern_off_when_called_programmatically(capsys):
 ])
 def test_guard_replay_without_its_extra_answers_help_and_refuses_a_replay(capsys, monkeypatch, args, code, shown):
     monkeypatch.setitem(sys.modules, "loopmetric.cli._guard_replay", None)  # the core install: import fails
+    monkeypatch.setattr("loopmetric.guard._pydantic_ai_installed", lambda: False)  # ... and pydantic-ai is absent
     assert main(["guard-replay", *args]) == code
     out = capsys.readouterr()
     said, silent = (out.out, out.err) if shown == "out" else (out.err, out.out)

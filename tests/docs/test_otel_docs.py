@@ -45,7 +45,7 @@ def step(tracer, n):
 def test_the_doc_has_the_one_line_set_up_and_both_ways_to_stop():
     text = DOC.read_text()
     assert "provider.add_span_processor(LoopSpanProcessor(" in text
-    assert len(blocks()) == 3 and "call_soon_threadsafe(task.cancel)" in text
+    assert len(blocks()) == 4 and "call_soon_threadsafe(task.cancel)" in text  # and the nudge-then-stop block
 
 
 def test_a_flag_the_agent_checks_stops_it(docs_namespace):
