@@ -145,7 +145,7 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
            f"Every run of every source, labelled by reading its steps (`benchmarks/labels/`, rubric in its README; ReAct HotpotQA, ReAct WebShop and mini-swe-agent by an independent reader, `labels.json` in their folders); "
            f"{len(decided)} decided, {unsure} `unsure` left out. Each source is split in two halves by a fixed "
            "seed (`python -m benchmarks.real_runs split`): rules were designed on the design half only; the "
-           "held-out half is reported apart.", "",
+           "held-out half is reported apart. " + _coding_note(decided), "",
            markdown_table(HEADER, lines), ""]
     for half in ("design", "held-out"):
         members = [r for r in decided if r["half"] == half]
@@ -155,6 +155,21 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
 
 # Defaults decided on the labelled runs: each value is scored on both halves (README, "How it scores").
 TRADE_OFFS = {"repeated_result_threshold": (3, 4)}
+
+
+def _coding_note(decided: list[dict]) -> str:
+    """Where the coding-agent runs came from, and whether this run had them (they are not in the repo)."""
+    from .real_runs import CODING
+
+    count = sum(1 for r in decided if r["source"] == "coding")
+    where = "`LOOPMETRIC_CODING_RUNS`, or `../shared/trajectories/coding-agents`"
+    if not count:
+        return (f"`coding` (public coding-agent runs collected for issue 54, labelled blind in "
+                f"`labels/coding.csv`) was not in this run: its folder ({where}) was absent.")
+    return (f"`coding`: {count} public runs of coding agents as their own tools wrote them (OpenHands, Gemini "
+            f"CLI, Claude Code, Codex, exported Claude Code and Codex chats; provenance and licences in the "
+            f"folder's PROVENANCE.md), labelled blind in `labels/coding.csv`, read from {CODING.name!r} "
+            f"({where}); a run without them gives the other sources' rows unchanged.")
 
 
 def trade_off_section(real: list[dict]) -> list[str]:

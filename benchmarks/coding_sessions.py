@@ -154,7 +154,7 @@ def main(argv: Optional[list[str]] = None) -> str:
         f"| peak resident memory, MB | {min(peaks):.0f} | {statistics.median(peaks):.0f} | {max(peaks):.0f} |",
         f"| sessions per second (median) | | {args.sessions / statistics.median(walls):.0f} | |",
         "",
-        "What it printed (the first 12 rows, the most wasteful sessions first, and the summary line):",
+        "What it printed (the header, the first 14 rows, the most wasteful sessions first, and the summary line):",
         "",
         "```text",
         *[line.replace(tmp, "") for line in table[:15]],
