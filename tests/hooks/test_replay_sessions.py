@@ -105,3 +105,24 @@ def test_the_examples_replayed(tmp_path, path):
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     said = replay(lines, tmp_path)
     assert bool(said) is ("loop" in path.stem)
+
+
+def _recorded_sessions() -> list[Path]:
+    from benchmarks.real_runs import CODING
+
+    folder = CODING / "claude_code"
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+@pytest.mark.skipif(not _recorded_sessions(), reason="no recorded Claude Code sessions (LOOPMETRIC_CODING_RUNS)")
+@pytest.mark.parametrize("path", _recorded_sessions(), ids=lambda p: p.stem)
+def test_recorded_claude_code_sessions_replayed_as_they_grew(tmp_path, path):
+    """Real sessions, as Claude Code wrote them: nudged at or after the offline verdict's first loop
+    step when it fails, untouched when it passes."""
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    said = replay(lines, tmp_path)
+    first = _offline_first_loop_use(lines, tmp_path)
+    if first is None:
+        assert said == []
+    else:
+        assert said and said[0][1] == "nudge"
