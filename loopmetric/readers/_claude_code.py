@@ -115,12 +115,7 @@ def read_claude_code(data: Any, *, name: str = "") -> Trace:
     agents: dict[str, _Agent] = {}
     order: list[tuple[int, _Agent]] = []  # each sub-agent, and how many main entries came before it
     chain: dict[str, str] = {}  # a sidechain line's uuid -> its sub-agent
-    for raw in lines:
-        converted.items += 1
-        line = as_mapping(raw)
-        if line is None:
-            converted.skip("lines that are not objects")
-            continue
+    for line in converted.objects(lines, "lines"):
         message = _message(line)
         if message is None:
             _other(converted, line)

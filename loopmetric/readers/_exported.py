@@ -11,7 +11,7 @@ notes of what the conversion skipped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Optional
 
 from .._canonical import as_mapping
@@ -109,6 +109,17 @@ class Converted:
 
     def skip(self, why: str) -> None:
         self.skipped[why] = self.skipped.get(why, 0) + 1
+
+    def objects(self, items: Any, what: str) -> Iterator[Mapping[str, Any]]:
+        """Each of `items` that is an object (a mapping), counted; the others counted and skipped
+        ("`what` that are not objects")."""
+        for raw in items:
+            self.items += 1
+            item = as_mapping(raw)
+            if item is None:
+                self.skip(f"{what} that are not objects")
+            else:
+                yield item
 
     def agent(self, name: str, parent: int = -1) -> int:
         """Opens an agent span (a child of `parent`, -1 for a root) and writes in it from now on;

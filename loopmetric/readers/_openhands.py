@@ -101,12 +101,7 @@ def read_openhands(data: Any, *, name: str = "") -> Trace:
             converted.assistant("\n".join(reply.text), reply.calls, reply.used)
         reply = _Reply()
 
-    for raw in events:
-        converted.items += 1
-        event = as_mapping(raw)
-        if event is None:
-            converted.skip("events that are not objects")
-            continue
+    for event in converted.objects(events, "events"):
         action, observation = event.get("action"), event.get("observation")
         args = _args(event)
         if isinstance(action, str):

@@ -8,18 +8,11 @@ import json
 import pytest
 
 from loopmetric.readers import detect_format, load_text
+from tests.readers._events import events
 
 
 def _events(trace):
-    out = []
-    for s in trace.steps:
-        if s.kind == "tool":
-            out.append(("tool", s.name, json.loads(s.args), s.result, s.error))
-        elif s.kind == "llm":
-            out.append(("llm", s.text, s.input_tokens, s.output_tokens, s.cost))
-        else:
-            out.append(("input", s.source, s.text))
-    return out
+    return events(trace, spans=False)
 
 
 def _put(kind, payload):
