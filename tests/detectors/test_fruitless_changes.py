@@ -31,6 +31,7 @@ def write(path: str, text: str) -> dict:
     return tool("write_file", {"path": path, "content": text}, output="OK")
 
 
+LONG = "".join(f"tests/test_cart.py::test_case_{name} PASSED\n" for name in "abcdefghijklmnop") + "FAILED (failures=1)"
 FIXES = ["return sum(items)", "return total_price", "return round(total)", "return subtotal + tax",
          "return float(total)", "return total or zero", "return cart.total()", "return price * quantity",
          "return self.total", "return abs(total)", "return total.amount"]
@@ -55,6 +56,8 @@ LOOPS = [
     pytest.param(cycles(9), 10, id="ten-runs-nine-rewrites"),
     pytest.param(cycles(6, lambda k: write("cart_copy.py", f"def total():\n    return {k}\n")), 7,
                  id="edits-to-a-copy-the-test-does-not-import"),
+    pytest.param([run_test(0, LONG)] + [step for k in range(6) for step in (edit(FIXES[k]), run_test(k + 1, LONG))], 7,
+        id="the-failure-said-only-on-the-last-line-of-a-long-output"),
     pytest.param([step for k in range(6) for step in (edit(FIXES[k]), tool("view", {"path": "cart.py"},
                                                                             output=f"41  {FIXES[k]}"),
                                                       run_test(k))] + [run_test(7)], 7,
@@ -138,6 +141,10 @@ ENV_ERROR = "Error: JAVA_HOME is not defined correctly.\n  We cannot execute /us
                   tool("build", {}, error=ENV_ERROR), edit("return b_total"),
                   tool("build", {}, error=ENV_ERROR)], False,
                  id="twin-each-run-after-a-change-is-testing-it"),
+    pytest.param([tool("build", {}, error=ENV_ERROR), tool("build", {}, error=ENV_ERROR), edit("return a_total"),
+                  tool("build", {}, error=ENV_ERROR), edit("return b_total"),
+                  tool("build", {}, error=ENV_ERROR)], False,
+                 id="twin-re-run-after-a-change-more-often-than-unchanged-is-testing"),
     pytest.param([tool("can_send", {}, output="Your app cannot send messages."), tool("open", {"app": "x"}, output="x"),
                   tool("can_send", {}, output="Your app cannot send messages."), tool("reset_x", {}, output="X reset."),
                   tool("can_send", {}, output="Your app cannot send messages.")], False,
@@ -145,3 +152,13 @@ ENV_ERROR = "Error: JAVA_HOME is not defined correctly.\n  We cannot execute /us
 ])
 def test_an_error_retried_with_nothing_changed_is_retried_not_tested(children, loop):
     assert (not detect_loops(agent(*children)).success) is loop
+
+
+def test_two_stretches_of_one_failure_with_edits_between_are_fruitless_at_a_threshold_of_four():
+    """Two runs, two edits by one tool, two runs: no stretch of three alike, and the four runs across the
+    edits are fruitless at `fruitless_changes_threshold=4`."""
+    failing_in_words = "tests/test_cart.py::test_total totals differ\n1 failed, 3 passed"
+    check = tool("pytest", {"path": "tests"}, output=failing_in_words)
+    children = [check, check, edit(FIXES[0]), edit(FIXES[1]), check, check]
+    assert found(children, LoopSettings(fruitless_changes_threshold=4)) == [("fruitless_changes", "severe", 4)]
+    assert found(children) == []
