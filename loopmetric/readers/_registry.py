@@ -382,7 +382,7 @@ def _parse(value: Any) -> Any:
 
 def _reject_non_traces(value: Any) -> None:
     if isinstance(value, TEXT_TYPES) or isinstance(value, Mapping):
-        if isinstance(value, str) and value.strip()[:1] not in ("{", "["):
+        if isinstance(value, str) and value.lstrip("\ufeff \t\r\n")[:1] not in ("{", "["):
             raise TraceReadError(
                 "Expected JSON text of a trace, but got a string that is not JSON "
                 f"({value.strip()[:40]!r}); to read a file, use load_traces(path)."
