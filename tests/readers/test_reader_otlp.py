@@ -273,6 +273,8 @@ def test_otel_span_objects_accepted_wherever_a_trace_is(calls, passes, form):
     # the same spans as the SDK's own span JSON, read from text: the same report
     text = "\n".join(span.to_json(indent=None) for span in spans)
     assert detect_loops(text).score == report.score
+    [trace] = read_otlp_traces(form(spans))
+    assert detect_loops(trace).score == report.score
 
 
 def test_otel_span_objects_accepted_wherever_a_trace_is_one_span():
