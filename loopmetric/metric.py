@@ -69,17 +69,31 @@ class AgentLoopDetectionMetric(BaseMetric):
     def __init__(
         self,
         threshold: Optional[float] = None,
-        *,
-        settings: Optional[LoopSettings] = None,
+        repetition_threshold: Optional[int] = None,
+        similarity_threshold: Optional[float] = None,
+        check_tool_repetition: Optional[bool] = None,
+        check_reasoning_stagnation: Optional[bool] = None,
+        check_call_graph_cycles: Optional[bool] = None,
         include_reason: bool = True,
         async_mode: bool = True,
+        strict_mode: Optional[bool] = None,
         verbose_mode: bool = False,
+        flaky: bool = False,
+        *,
+        settings: Optional[LoopSettings] = None,
         **options: Any,
     ) -> None:
-        """`threshold` and `options` are `LoopSettings` fields (or a whole `settings`, with
-        `options` on top); `include_reason`, `async_mode` and `verbose_mode` are deepeval's."""
-        if threshold is not None:
-            options["threshold"] = threshold
+        """deepeval's arguments, in deepeval's order and with its defaults (issue 55: a drop-in
+        takes `AgentLoopDetectionMetric(0.5, 3)` and `flaky=`); the settings among them and
+        `options` are `LoopSettings` fields (or a whole `settings`, with the ones given on top;
+        None: not given); `include_reason`, `async_mode`, `verbose_mode` and `flaky` are deepeval's."""
+        given = {"threshold": threshold, "repetition_threshold": repetition_threshold,
+                 "similarity_threshold": similarity_threshold, "check_tool_repetition": check_tool_repetition,
+                 "check_reasoning_stagnation": check_reasoning_stagnation,
+                 "check_call_graph_cycles": check_call_graph_cycles, "strict_mode": strict_mode}
+        for name, value in given.items():
+            if value is not None:
+                options[name] = value
         # One declaration per setting: every setting is a `LoopSettings` field, validated
         # there (ValueError names the argument); the metric's attributes of the same names
         # are properties over `self.settings`, so setting one later changes the verdict.
@@ -87,6 +101,7 @@ class AgentLoopDetectionMetric(BaseMetric):
         self.include_reason = include_reason
         self.async_mode = async_mode
         self.verbose_mode = verbose_mode
+        self.flaky = flaky
         self.requires_trace = True
         self.model = None
         self.using_native_model = True
@@ -205,14 +220,21 @@ for _alias, _field_name in ALIASES.items():
     setattr(AgentLoopDetectionMetric, _alias, _setting(_alias, _field_name))
 
 # help() and deepeval's `copy_metrics` (which rebuilds a metric from the instance attributes
-# its constructor names: here `settings` and the three flags) see every setting by name.
+# its constructor names: here `settings` and deepeval's four flags) see every setting by name:
+# deepeval's arguments first, in its order and with its defaults, then the other settings.
+_DEEPEVAL_ARGUMENTS = (  # deepeval's AgentLoopDetectionMetric.__init__, in order
+    ("threshold", LoopSettings.threshold, float), ("repetition_threshold", LoopSettings.repeated_call_threshold, int),
+    ("similarity_threshold", LoopSettings.similarity_threshold, float),
+    ("check_tool_repetition", LoopSettings.check_tool_repetition, bool),
+    ("check_reasoning_stagnation", LoopSettings.check_reasoning_stagnation, bool),
+    ("check_call_graph_cycles", LoopSettings.check_call_graph_cycles, bool),
+    ("include_reason", True, bool), ("async_mode", True, bool), ("strict_mode", LoopSettings.strict_mode, bool),
+    ("verbose_mode", False, bool), ("flaky", False, bool))
 AgentLoopDetectionMetric.__init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-     inspect.Parameter("threshold", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=LoopSettings.threshold,
-                       annotation=float)]
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    + [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind)
+       for name, default, kind in _DEEPEVAL_ARGUMENTS]
     + [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type)
-       for f in fields(LoopSettings) if f.name != "threshold"]
-    + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
-       for name, default in (("repetition_threshold", None), ("settings", None), ("include_reason", True),
-                             ("async_mode", True), ("verbose_mode", False))]
+       for f in fields(LoopSettings) if f.name not in dict((n, d) for n, d, _ in _DEEPEVAL_ARGUMENTS)]
+    + [inspect.Parameter("settings", inspect.Parameter.KEYWORD_ONLY, default=None)]
 )

@@ -90,6 +90,19 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     return commands.choices[command]
 
 
+def _missing_extra(settings: LoopSettings) -> str:
+    """What to install for the settings asked for (`--semantic` needs the `semantic` extra), or ""."""
+    if settings.semantic and settings.embedder is None:
+        from ..detectors._meaning import require_wordllama
+
+        try:
+            require_wordllama()
+        except ImportError:
+            return ('--semantic (or semantic = true in the config file) needs wordllama, which is not installed: '
+                    'pip install "loopmetric[semantic]"')
+    return ""
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line on `argv` (default: `sys.argv[1:]`); the exit code."""
     if argv is None:
@@ -112,6 +125,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             settings = settings_from(args, LoopSettings, config="")  # [tool.loopmetric], the flags on top
         except ValueError as error:
             return say(f"loopmetric: {error}", EXIT_USAGE)
+        missing = _missing_extra(settings)
+        if missing:  # said in one line before any trace is scored: a usage error, never a failed gate
+            return say(f"loopmetric: {missing}", EXIT_USAGE)
         return args.run(args, settings)
     except BrokenPipeError:  # `loopmetric score runs/ | head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -107,6 +107,11 @@ def summary_of(reports: list[tuple[str, dict]], *, unread: int = 0, skipped: str
                         skipped=skipped)
 
 
+def traces_counted(traces: int, unread: int) -> str:
+    """"2 traces, 1 not read": what was scored and what was not, counted as `summary_line` counts them."""
+    return count(traces, "trace") + (f", {number(unread)} not read" if unread else "")
+
+
 def summary_line(traces: int, failed: int, patterns: dict[str, int], looped: int, tokens: Optional[float],
                  cost: Optional[float], *, unread: int = 0, skipped: str = "") -> str:
     """The line `loopmetric score` (and `loopmetric spark`) ends with; tokens and cost where recorded;

@@ -15,7 +15,8 @@ from ._help import help_options
 from ._args import EXIT_USAGE, add_gate, add_inputs, add_loop_settings, jobs, say
 from ._gate import exit_status, gate
 from ._limits import work_in_thread
-from ._output import by_waste, file_problem, junit_problem, print_table, progress, summary_of, write_junit
+from ._output import (by_waste, file_problem, junit_problem, print_table, progress, summary_of, traces_counted,
+                      write_junit)
 from ._targets import nothing_scored, say_skipped, score_file, score_file_with_pages, skipped_line, targets
 
 __all__ = ["add_parser", "run"]
@@ -113,7 +114,8 @@ def run(args: argparse.Namespace, settings: LoopSettings) -> int:
         except OSError as error:
             return say(f"loopmetric: cannot write the HTML report {page}: {error.strerror or error}", EXIT_USAGE)
         shown = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.0f} kB"
-        print(f"loopmetric: wrote {page} ({shown}, {len(entries):,} traces)", file=sys.stderr)
+        # counted as the summary line counts them: traces scored, files or records not read
+        print(f"loopmetric: wrote {page} ({shown}, {traces_counted(len(reports), len(errors))})", file=sys.stderr)
     below = [name for name, data in reports if not data["success"]]
     unread = [name for name, data, _, _ in rows if data is None]
     failed = gate(len(rows), len(below), len(unread), args.fail_under, below_names=below, unread_names=unread)

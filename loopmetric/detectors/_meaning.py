@@ -74,18 +74,25 @@ _LOCK = threading.Lock()
 _MODEL: list[Any] = []
 
 
+def require_wordllama() -> Any:
+    """`import wordllama`, or an ImportError naming `loopmetric[semantic]` (the model not loaded)."""
+    try:
+        import wordllama
+        from wordllama import WordLlama  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            'LoopSettings(semantic=True) needs wordllama: pip install "loopmetric[semantic]" '
+            "(or pass embedder=a callable taking a list of texts and returning vectors)."
+        ) from error
+    return wordllama
+
+
 def default_embedder() -> Callable[[list[str]], Any]:
     """The wordllama embedder (256 dimensions, from the wheel; never downloads)."""
     with _LOCK:
         if not _MODEL:
-            try:
-                import wordllama
-                from wordllama import WordLlama
-            except ImportError as error:
-                raise ImportError(
-                    'LoopSettings(semantic=True) needs wordllama: pip install "loopmetric[semantic]" '
-                    "(or pass embedder=a callable taking a list of texts and returning vectors)."
-                ) from error
+            wordllama = require_wordllama()
+            from wordllama import WordLlama
             import os
 
             folder = os.path.dirname(wordllama.__file__)

@@ -228,7 +228,29 @@ def _severity(episode: Episode, threshold: Optional[int]) -> Optional[str]:
     return None
 
 
-def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional[Finding]:
+def _copies_before(trace: Trace, episode: Episode, fingerprint: str) -> int:
+    """How many copies of the episode's one text the model wrote in a row just before it (its
+    first copy among them): outputs with that text, tool steps and inputs between them, back to
+    the first output with other text. They came before a new observation, so the verdict leaves
+    them out; the count of the text's copies says them."""
+    first = min(episode.members)
+    steps = trace.steps
+    at = first - 1  # steps are numbered from 1 in order: the episode's first member is steps[first - 1]
+    if not (0 <= at < len(steps) and steps[at].step == first):
+        at = sum(1 for s in steps if s.step < first)
+    before = 0
+    for index in range(at - 1, -1, -1):  # no copy of the steps before it
+        step = steps[index]
+        if step.kind != "llm" or not step.has_text:
+            continue
+        if step.fingerprint != fingerprint:
+            break
+        before += 1
+    return before
+
+
+def _finding(episode: Episode, pattern: str, settings: LoopSettings,
+             trace: Optional[Trace] = None) -> Optional[Finding]:
     severity = _severity(episode, settings.repeated_text_threshold or 3)
     if severity is None:
         return None
@@ -236,13 +258,18 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
     outputs = [episode.members[s] for s in steps]
     fingerprints = tuple(dict.fromkeys(o.fingerprint for o in outputs if o.fingerprint))
     count = episode.repeats + 1
+    before = (_copies_before(trace, episode, fingerprints[0])
+              if trace is not None and pattern == "repeated_text" and len(fingerprints) == 1 else 0)
     worst, listed = episode.worst_similarity, step_list(steps)  # computed in full, once
     if pattern == "repeated_text" or worst > _DEEPEVAL_IDENTICAL:
         head, alike = f"Identical reasoning outputs at steps {listed}.", f"lowest similarity {worst:.2f}, "
     else:  # deepeval's sentence gives the similarity already
         head, alike = f"High reasoning overlap ({worst:.2f}) at steps {listed}.", ""
     if pattern == "repeated_text":
-        if len(fingerprints) == 1:
+        if len(fingerprints) == 1 and before:  # its first copies came before a new observation
+            what = (f"The same LLM output appeared {count + before} times in a row, "
+                    f"the last {count}")
+        elif len(fingerprints) == 1:
             what = f"The same LLM output appeared {count} times"
         else:
             what = (f"LLM outputs cycled through {len(fingerprints)} texts, "
@@ -255,7 +282,7 @@ def _finding(episode: Episode, pattern: str, settings: LoopSettings) -> Optional
         signal="reasoning_stagnation",
         severity=severity,  # type: ignore[arg-type]
         message=f"{head} {what} with no new tool result between.",
-        count=count,
+        count=count + before,
         steps=steps,
         fingerprints=fingerprints,
         similarity=None if pattern == "repeated_text" else round(worst, 4),
@@ -269,7 +296,7 @@ def detect_text_loops(trace: Trace, settings: LoopSettings,
     for episode in text_episodes(trace, settings):
         if episode.exact and settings.repeated_text_threshold is None:
             continue
-        finding = _finding(episode, "repeated_text" if episode.exact else "reasoning_stagnation", settings)
+        finding = _finding(episode, "repeated_text" if episode.exact else "reasoning_stagnation", settings, trace)
         if finding is not None:
             findings.append(finding)
     return tuple(findings)
@@ -279,7 +306,7 @@ def detect_repeated_text(trace: Trace, settings: LoopSettings) -> tuple[Finding,
     """Episodes in which every repeat is exact (case and whitespace folded)."""
     if settings.repeated_text_threshold is None:
         return ()
-    found = (_finding(e, "repeated_text", settings) for e in text_episodes(trace, settings) if e.exact)
+    found = (_finding(e, "repeated_text", settings, trace) for e in text_episodes(trace, settings) if e.exact)
     return tuple(f for f in found if f is not None)
 
 

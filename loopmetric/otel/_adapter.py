@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional, Union
 
 from ..readers._otlp._semconv import _LLM_OPERATIONS, node_of
-from ..readers._otlp._wire import _read_span
+from ..readers._otlp._wire import _read_span, span_dict
 from ..readers._shapes import ToolRequest, clean_tool_name, read_llm_output, read_tool_result
 
 __all__ = ["Reply", "ToolRun", "read_step"]
 
-_STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
 _STEP_KINDS = frozenset({"LLM", "TOOL", "RETRIEVER"})
 _STEP_OPERATIONS = _LLM_OPERATIONS | {"execute_tool"}
 
@@ -51,27 +50,6 @@ def may_be_a_step(attributes: Any) -> bool:
     if operation is not None and str(operation).lower() in _STEP_OPERATIONS:
         return True
     return "gen_ai.tool.name" in attributes
-
-
-def span_dict(span: Any, attributes: Any = None) -> dict[str, Any]:
-    """The ended span as the SDK's span JSON holds it (ids in hex), as a dict (with `attributes`
-    for its attributes when given: a copy already made)."""
-    context = span.context
-    parent = span.parent
-    status = span.status
-    code: Any = getattr(status, "status_code", None)
-    code = getattr(code, "value", code)
-    return {
-        "name": span.name,
-        "context": {"trace_id": format(context.trace_id, "032x"), "span_id": format(context.span_id, "016x")},
-        "parent_id": format(parent.span_id, "016x") if parent is not None else None,
-        "startTimeUnixNano": span.start_time or 0,
-        "status": {"status_code": _STATUS.get(code, "UNSET") if isinstance(code, int) else "UNSET",
-                   "description": getattr(status, "description", None)},
-        "attributes": (span.attributes or {}) if attributes is None else attributes,  # the reader copies it
-        "events": [{"name": event.name, "attributes": event.attributes or {}} for event in span.events]
-        if span.events else [],
-    }
 
 
 def read_step(span: Any) -> Union[Reply, ToolRun, None]:

@@ -72,7 +72,7 @@ def load_traces(path: str, fmt: Optional[str] = None) -> Iterator[LoadedTrace]:
             yield from _read_found([lines], path, fmt)
             return
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         yield LoadedTrace(stem, error=f"{where}: cannot read: {error}")
         return

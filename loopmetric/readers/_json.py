@@ -22,13 +22,54 @@ class Unreadable(Exception):
         self.problems, self.documents = problems, documents
 
 
+_BOM = "\ufeff"
+
+
 def _text(value: Any) -> str:
+    """The text of a str or UTF-8 bytes, a byte order mark at its start skipped."""
     if isinstance(value, str):
-        return value
+        return value[1:] if value.startswith(_BOM) else value
     try:
-        return bytes(value).decode("utf-8")
+        text = bytes(value).decode("utf-8")
     except UnicodeDecodeError as error:
         raise TraceReadError(f"Expected UTF-8 JSON bytes, but they do not decode: {error}") from None
+    return text[1:] if text.startswith(_BOM) else text
+
+
+def _where(text: str, at: int) -> str:
+    line = text.count("\n", 0, at) + 1
+    return f"line {line}, column {at - text.rfind(chr(10), 0, at)}"
+
+
+def _one_document_error(text: str, error: ValueError) -> str:
+    """Why one (pretty-printed) JSON document does not parse, at its fault: a trailing comma
+    before a closing bracket said as such, anything else as json says it (its line and column)."""
+    at = getattr(error, "pos", None)
+    if isinstance(at, int) and 0 <= at < len(text) and text[at] in "}]":
+        before = at - 1
+        while before >= 0 and text[before].isspace():
+            before -= 1
+        if before >= 0 and text[before] == ",":
+            return (f"not valid JSON: a trailing comma at {_where(text, before)}, before the {text[at]!r} at "
+                    f"{_where(text, at)} (JSON allows no comma after the last item; remove it)")
+    return f"not valid JSON: {error}"
+
+
+def _one_document(lines: list[tuple[int, str]]) -> bool:
+    """Whether lines of which some do not parse alone are one pretty-printed document rather than
+    JSON Lines: its first line is not a whole JSON value, nor are most of its lines."""
+    whole = 0
+    for index, (_, line) in enumerate(lines):
+        try:
+            loads(line)
+        except ValueError:
+            continue
+        if index == 0:
+            return False
+        whole += 1
+        if whole * 2 >= len(lines):
+            return False
+    return True
 
 
 def documents(text: Any, *, share: bool = False) -> list[tuple[int, Any]]:
@@ -69,13 +110,15 @@ def documents(text: Any, *, share: bool = False) -> list[tuple[int, Any]]:
             counted = at
             value, at = raw_decode(text, at)
             found.append((line, value))
-    except ValueError:
-        found = []
+    except ValueError as error:  # at the fault of the document that did not parse
+        first_error, found = error, []
     if len(found) > 1:
         return found
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) < 2:
-        raise Unreadable([(1, f"not valid JSON: {first_error}")], [])
+        raise Unreadable([(1, _one_document_error(text, first_error))], [])
+    if _one_document(lines):  # a pretty-printed document with a fault: one error, at the fault
+        raise Unreadable([(1, _one_document_error(text, first_error))], [])
     problems: list[tuple[int, str]] = []
     for number, line in lines:
         try:

@@ -36,6 +36,7 @@ from ._mlflow import live_trace_dict
 from ._openai_agents import is_openai_agents, read_openai_agents_spans
 from ._openhands import is_openhands, read_openhands
 from ._otlp import is_otlp, read_otlp_traces
+from ._otlp._wire import live_spans
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._responses import is_responses, read_responses_items
 from ._smolagents import is_smolagents, read_smolagents_steps
@@ -344,6 +345,7 @@ def read_trace(value: Any, *, format: Optional[str] = None, name: str = "") -> T
     if messages is not None:
         return read_pydantic_ai_messages(messages, name=name)
     value = live_trace_dict(value)  # an mlflow.entities.Trace: its dict, read like one from a file
+    value = live_spans(value)  # OpenTelemetry SDK spans (get_finished_spans()): their span JSON, as dicts
     _reject_non_traces(value)
     data = _parse(value)
     try:
@@ -380,7 +382,7 @@ def _parse(value: Any) -> Any:
 
 def _reject_non_traces(value: Any) -> None:
     if isinstance(value, TEXT_TYPES) or isinstance(value, Mapping):
-        if isinstance(value, str) and value.strip()[:1] not in ("{", "["):
+        if isinstance(value, str) and value.lstrip("\ufeff \t\r\n")[:1] not in ("{", "["):
             raise TraceReadError(
                 "Expected JSON text of a trace, but got a string that is not JSON "
                 f"({value.strip()[:40]!r}); to read a file, use load_traces(path)."

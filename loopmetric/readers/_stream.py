@@ -38,7 +38,7 @@ def stream_document(path: str, *, chunk: int = _CHUNK) -> Optional[Any]:
     """The one JSON object or array of the file at `path`, parsed a chunk at a time; None
     when it is to be read the ordinary way (see the module docstring)."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             return _Reader(handle, chunk).document()
     except (_NotHere, ValueError, RecursionError, StopIteration, OSError, MemoryError):
         return None  # UnicodeDecodeError is a ValueError
@@ -152,7 +152,7 @@ def stream_lines(path: str) -> Iterator[tuple[int, Any, Optional[str]]]:
     from ._json import loads  # the ordinary path's parser (nesting deeper than json.loads takes): its errors
 
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             for number, text in enumerate(handle, start=1):
                 if not text.strip():
                     continue

@@ -283,3 +283,27 @@ def test_records_of_a_file_that_are_no_trace_are_counted_by_file(tmp_path, capsy
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == ("loopmetric: no trace found: 1 file (2 records) skipped: not a known trace "
                                     "format; try --format")
+
+
+@pytest.mark.parametrize("names, counted", [
+    pytest.param(["bad.json"], "0 traces, 1 not read", id="only-an-unreadable-file"),
+    pytest.param(["good.json", "bad.json"], "1 trace, 1 not read", id="a-trace-and-an-unreadable-file"),
+    pytest.param(["good.json", "loop.json"], "2 traces", id="twin-every-file-read"),
+])
+def test_report_and_score_count_an_unreadable_file_alike(tmp_path, monkeypatch, capsys, names, counted):
+    pytest.importorskip("jinja2")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    (tmp_path / "loop.json").write_text((EXAMPLES / "looping_agent.json").read_text())
+    (tmp_path / "bad.json").write_text('{"a": ')
+    score_code, score_out, score_err = run(capsys, "score", *names)
+    report_code, report_out, report_err = run(capsys, "report", *names, "-o", "r.html")
+    assert report_code == score_code
+    [wrote] = [line for line in report_err.splitlines() if line.startswith("loopmetric: wrote r.html")]
+    assert wrote.endswith(f" kB, {counted})")
+    assert report_err.replace(wrote + "\n", "") == score_err  # the same errors, nothing else
+    summary = report_out.strip().splitlines()[-1]
+    traces, _, unread = counted.partition(", ")
+    assert summary.startswith(traces + ",") and (unread in summary if unread else "not read" not in summary)
+    if "good.json" in names:  # score prints its table and summary when a trace was read: the same line
+        assert score_out.strip().splitlines()[-1] == summary

@@ -197,3 +197,35 @@ def test_deepeval_metric_docstring_says_where_each_verdict_is_after_evals_iterat
         assert words in doc
     page = (ROOT / "docs" / "deepeval.md").read_text()
     assert "global_test_run_manager.get_test_run().test_cases" in page and "verbose_mode=True" in page
+
+
+REFUSING = [{"role": "user", "content": "Book a flight to Paris."}]
+for _turn in range(4):
+    REFUSING += [{"role": "assistant", "content": "I am sorry, I cannot book flights for you."},
+                 {"role": "user", "content": f"Please try again ({_turn})."}]
+
+
+@pytest.mark.parametrize("command", ["score", "explain", "report"])
+def test_a_missing_extra_is_named_in_one_line_with_exit_2(command, tmp_path, monkeypatch, capsys):
+    """`--semantic` without the `semantic` extra (wordllama blocked): one line naming the extra, exit 2
+    (exit 1 means the gate failed), said before any trace is scored; no traceback."""
+    path = tmp_path / "refusing.json"
+    path.write_text(json.dumps(REFUSING))
+    monkeypatch.setitem(sys.modules, "wordllama", None)
+    monkeypatch.chdir(tmp_path)
+    code = main([command, "--semantic", str(path)] + (["--output", "r.html"] if command == "report" else []))
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.strip().splitlines() == [
+        'loopmetric: --semantic (or semantic = true in the config file) needs wordllama, which is not installed: '
+        'pip install "loopmetric[semantic]"']
+    assert out == "" and not (tmp_path / "r.html").exists()
+
+
+def test_a_missing_extra_is_named_in_one_line_with_exit_2_healthy_twin_with_the_extra(tmp_path, capsys):
+    pytest.importorskip("wordllama")
+    path = tmp_path / "refusing.json"
+    path.write_text(json.dumps(REFUSING))
+    assert main(["score", "--semantic", str(path), "--fail-under", "0.5"]) == 1  # the gate failed: the trace loops
+    out, err = capsys.readouterr()
+    assert "wordllama" not in err and "1 failed" in out

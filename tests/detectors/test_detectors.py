@@ -501,3 +501,25 @@ def test_a_call_graph_cycle_through_agent_spans_alone_ends_with_its_levels(trace
     (finding,) = detect_call_graph_cycles(read_deepeval_trace(trace), DEFAULT)
     assert finding.steps == steps
     assert finding.message.endswith(f"re-entered itself with identical input {detail}")
+
+
+SEARCH = "Let me search for the weather in Paris."
+
+
+@pytest.mark.parametrize(("children", "count", "steps", "detail"), [
+    pytest.param([llm(SEARCH), tool("search", {"q": "Paris"}, output="Sunny")] * 6, 6, (3, 5, 7, 9, 11),
+                 "The same LLM output appeared 6 times in a row, the last 5 with no new tool result between.",
+                 id="first-copy-before-the-first-result"),
+    pytest.param([llm("Plan: search first."), tool("search", {"q": "Paris"}, output="Sunny")]
+                 + [llm(SEARCH), tool("search", {"q": "Paris"}, output="Sunny")] * 3, 3, (3, 5, 7),
+                 "The same LLM output appeared 3 times with no new tool result between.",
+                 id="twin-another-text-before-the-new-result"),
+    pytest.param([llm(SEARCH)] * 3, 3, (1, 2, 3), "The same LLM output appeared 3 times with no new tool result",
+                 id="twin-every-copy-in-the-episode"),
+])
+def test_a_repeated_texts_count_includes_its_first_copy(children, count, steps, detail):
+    """`appeared N times` counts every copy in a row, the first too, even when it came before the
+    first (new) result; the steps stay those the verdict read as repeats."""
+    (finding,) = detect_repeated_text(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert (finding.count, finding.steps) == (count, steps)
+    assert finding.message.endswith(detail) if detail.endswith(".") else detail in finding.message

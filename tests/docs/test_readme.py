@@ -65,7 +65,7 @@ def test_every_setting_is_an_argument_of_the_metric():
     arguments = set(inspect.signature(AgentLoopDetectionMetric).parameters)
     assert arguments - {f.name for f in dataclasses.fields(LoopSettings)} == {"include_reason", "async_mode", "settings",
                                                                               "repetition_threshold",
-                                                                              "verbose_mode"}
+                                                                              "verbose_mode", "flaky"}
     assert {f.name for f in dataclasses.fields(LoopSettings)} <= arguments
 
 

@@ -111,9 +111,9 @@ def test_every_constructor_argument_is_stored_and_copied():
     # One declaration per setting: the constructor takes every LoopSettings field (and
     # deepeval's alias), nothing declared again.
     expected = {f.name for f in fields(LoopSettings)} | set(ALIASES) | {
-        "settings", "include_reason", "async_mode", "verbose_mode"}
+        "settings", "include_reason", "async_mode", "verbose_mode", "flaky"}
     assert set(inspect.signature(AgentLoopDetectionMetric.__init__).parameters) - {"self"} == expected
-    assert set(settings) | {"repeated_call_threshold", "settings"} == expected
+    assert set(settings) | {"repeated_call_threshold", "settings", "flaky"} == expected
     metric = AgentLoopDetectionMetric(**settings)
     for name, value in settings.items():
         assert getattr(metric, name) == value, name
@@ -122,6 +122,59 @@ def test_every_constructor_argument_is_stored_and_copied():
     for name, value in settings.items():
         assert getattr(copy, name) == value, name
     assert copy.settings == metric.settings
+
+
+def _deepeval_metric():
+    from deepeval.metrics import AgentLoopDetectionMetric as DeepevalMetric
+    return DeepevalMetric
+
+
+def test_deepeval_full_constructor_signature():
+    """deepeval's arguments, in deepeval's order, positional or keyword, with deepeval's defaults; the
+    other settings keyword-only after them."""
+    theirs = inspect.signature(_deepeval_metric().__init__).parameters
+    ours = inspect.signature(AgentLoopDetectionMetric.__init__).parameters
+    assert list(ours)[:len(theirs)] == list(theirs)
+    for name, parameter in theirs.items():
+        assert (ours[name].kind, ours[name].default) == (parameter.kind, parameter.default), name
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(ours.values())[len(theirs):])
+
+
+DEEPEVAL_CALLS = [
+    pytest.param((0.5, 3), {}, id="positional-threshold-repetition"),
+    pytest.param((0.7, 2, 0.9, False, True, False, False, False, False, True, True), {}, id="all-eleven-positional"),
+    pytest.param((), {"flaky": True}, id="flaky"),
+    pytest.param((0.6,), {"strict_mode": True, "verbose_mode": True, "flaky": True, "async_mode": False},
+                 id="base-keywords"),
+    pytest.param((), {}, id="twin-no-arguments"),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", DEEPEVAL_CALLS)
+def test_deepeval_full_constructor_signature_calls_as_deepeval_takes_them(args, kwargs):
+    theirs = _deepeval_metric()(*args, **kwargs)
+    ours = AgentLoopDetectionMetric(*args, **kwargs)
+    for name in ("repetition_threshold", "similarity_threshold", "check_tool_repetition",
+                 "check_reasoning_stagnation", "check_call_graph_cycles", "include_reason", "async_mode",
+                 "strict_mode", "verbose_mode", "flaky"):
+        assert getattr(ours, name) == getattr(theirs, name), name
+    assert ours.settings.effective_threshold == theirs.threshold  # deepeval: 1 in strict mode
+    (copy,) = copy_metrics([ours])
+    assert copy.settings == ours.settings and copy.flaky == ours.flaky
+
+
+def test_deepeval_full_constructor_signature_twin_what_deepeval_refuses_is_refused():
+    with pytest.raises(TypeError):
+        _deepeval_metric()(*[0.5] * 12)
+    with pytest.raises(TypeError):
+        AgentLoopDetectionMetric(*[0.5] * 12)
+    with pytest.raises(TypeError, match="positional"):  # `settings` is keyword-only
+        AgentLoopDetectionMetric(0.5, 3, 0.85, True, True, True, True, True, False, False, False, LoopSettings())
+
+
+def test_deepeval_full_constructor_signature_settings_with_positional_on_top():
+    metric = AgentLoopDetectionMetric(0.8, settings=LoopSettings(threshold=0.3, window=9))
+    assert (metric.threshold, metric.window) == (0.8, 9)
 
 
 @pytest.mark.parametrize("name, value", [

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from loopmetric import TraceReadError, detect_loops
 from loopmetric.readers import detect_format, load_traces
 from loopmetric.readers._files import NotATrace, expand_paths
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.mark.parametrize(("data", "fmt"), [
@@ -86,3 +90,61 @@ def test_expand_paths_marks_what_was_named(tmp_path):
     (tmp_path / "sub" / "b.traj").write_text("{}")
     assert expand_paths([str(tmp_path), "-"]) == [(str(tmp_path / "a.json"), False),
                                                   (str(tmp_path / "sub" / "b.traj"), False), ("-", True)]
+
+
+def _pretty_with_trailing_comma():
+    """The looping example pretty-printed, one trailing comma after the first object's last key;
+    the comma's line and column (1-based)."""
+    lines = json.dumps(json.loads((EXAMPLES / "looping_agent.json").read_text()), indent=2).splitlines()
+    k = next(k for k in range(len(lines) - 1)
+             if lines[k + 1].strip().startswith("}") and not lines[k].rstrip().endswith((",", "{")))
+    lines[k] += ","
+    return "\n".join(lines), k + 1, len(lines[k])
+
+
+@pytest.mark.parametrize("comma", [True, False], ids=["trailing-comma", "twin-valid-json"])
+def test_a_trailing_comma_is_one_clear_error_at_its_line_and_column(tmp_path, comma):
+    text, line, column = _pretty_with_trailing_comma()
+    path = tmp_path / "t.json"
+    path.write_text(text if comma else json.dumps(json.loads((EXAMPLES / "looping_agent.json").read_text()), indent=2))
+    loaded = list(load_traces(str(path)))
+    assert len(loaded) == 1  # one document, never read as JSON Lines
+    if not comma:
+        assert loaded[0].trace is not None and loaded[0].error is None
+        return
+    [only] = loaded
+    assert only.trace is None
+    assert f"a trailing comma at line {line}, column {column}" in only.error
+    with pytest.raises(TraceReadError, match=f"trailing comma at line {line}, column {column}"):
+        detect_loops(text)
+
+
+def test_a_trailing_comma_in_a_list_is_said_too():
+    with pytest.raises(TraceReadError, match="trailing comma at line 3, column 40"):
+        detect_loops('[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "content": "x"},\n]\n')
+
+
+def test_a_broken_json_lines_line_is_still_said_by_its_line(tmp_path):
+    """The twin of one pretty-printed document: JSON Lines whose lines are whole values keep one
+    error per broken line, and the other lines are read."""
+    path = tmp_path / "t.jsonl"
+    good = json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x"}])
+    path.write_text(f"{good}\n{good[:-3]}\n{good}\n")
+    loaded = list(load_traces(str(path)))
+    assert [t.error is None for t in loaded] == [True, False, True]
+    assert "line 2" in loaded[1].error
+
+
+@pytest.mark.parametrize("bom", [True, False], ids=["bom", "twin-no-bom"])
+@pytest.mark.parametrize("pretty", [True, False], ids=["pretty", "json-lines"])
+def test_a_bom_is_skipped(tmp_path, bom, pretty):
+    data = json.loads((EXAMPLES / "looping_agent.json").read_text())
+    text = json.dumps(data, indent=2) if pretty else json.dumps(data) + "\n" + json.dumps(data) + "\n"
+    path = tmp_path / "t.json"
+    path.write_text(("\ufeff" if bom else "") + text, encoding="utf-8")
+    loaded = list(load_traces(str(path)))
+    assert [t.error for t in loaded] == [None] * (1 if pretty else 2)
+    assert all(t.trace is not None and detect_loops(t.trace).score == 0.0 for t in loaded)
+    if pretty:
+        encoded = (("\ufeff" if bom else "") + text).encode("utf-8")
+        assert detect_loops(encoded).score == detect_loops(("\ufeff" if bom else "") + text).score == 0.0

@@ -225,3 +225,59 @@ def test_an_openinference_tool_spans_arguments_are_its_input_value(queries, patt
     trace = _openinference_lookups(queries)
     assert [json.loads(step.args) for step in trace.steps] == [{"q": q} for q in queries]
     assert [f.pattern for f in detect_loops(trace).findings] == patterns
+
+
+def finished_spans(calls):
+    """The spans a real OpenTelemetry SDK tracer recorded (GenAI conventions), as the
+    `InMemorySpanExporter` holds them: a reply asking for each call, then the call's tool span."""
+    pytest.importorskip("opentelemetry.sdk.trace")
+    from opentelemetry import trace as trace_api
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    provider, exporter = TracerProvider(), InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("test")
+    root = tracer.start_span("invoke_agent a", attributes={"gen_ai.operation.name": "invoke_agent"})
+    context = trace_api.set_span_in_context(root)
+    for name, args, result in calls:
+        parts = [{"type": "tool_call", "name": name, "arguments": args}]
+        tracer.start_span("chat m", context=context, attributes={
+            "gen_ai.operation.name": "chat",
+            "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": parts}])}).end()
+        tracer.start_span(f"execute_tool {name}", context=context, attributes={
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name,
+            "gen_ai.tool.call.arguments": json.dumps(args), "gen_ai.tool.call.result": result}).end()
+    root.end()
+    return exporter.get_finished_spans()
+
+
+POLLING = [("get_status", {"job": 7}, "pending")] * 5
+HEALTHY = [("search", {"q": "weather"}, "rain"), ("read", {"url": "a"}, "page a"), ("answer", {"text": "rain"}, "ok")]
+
+
+@pytest.mark.parametrize("calls, passes", [
+    pytest.param(POLLING, False, id="polling-loop"),
+    pytest.param(HEALTHY, True, id="twin-healthy-run"),
+])
+@pytest.mark.parametrize("form", [tuple, list], ids=["tuple", "list"])
+def test_otel_span_objects_accepted_wherever_a_trace_is(calls, passes, form):
+    spans = finished_spans(calls)
+    assert isinstance(spans, tuple)  # what get_finished_spans() returns
+    report = detect_loops(form(spans))
+    assert report.has_trace and report.tool_calls == len(calls)
+    assert report.success is passes
+    if not passes:
+        assert report.worst.pattern == "repeated_call"
+    # the same spans as the SDK's own span JSON, read from text: the same report
+    text = "\n".join(span.to_json(indent=None) for span in spans)
+    assert detect_loops(text).score == report.score
+    [trace] = read_otlp_traces(form(spans))
+    assert detect_loops(trace).score == report.score
+
+
+def test_otel_span_objects_accepted_wherever_a_trace_is_one_span():
+    [*_, tool, root] = finished_spans(HEALTHY)
+    assert detect_loops(tool).tool_calls == 1
+    assert detect_loops(root).tool_calls == 0

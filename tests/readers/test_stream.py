@@ -44,7 +44,6 @@ NOT_HERE = [
     pytest.param('{"a":1} {"b":2}', id="two-documents"),
     pytest.param('{"a":1}\n{"b":2}\n', id="json-lines"),
     pytest.param('{"a":1} x', id="text-after-the-document"),
-    pytest.param('\ufeff{"a":1}', id="a-byte-order-mark"),
     pytest.param('[' * 70 + ']' * 70, id="deeper-than-the-walk-at-one-character-chunks"),
 ]
 
@@ -70,6 +69,13 @@ def test_nan_and_infinity_are_read_as_json_loads_reads_them(tmp_path, chunk):
 @pytest.mark.parametrize("text", NOT_HERE)
 def test_anything_but_one_object_or_array_is_left_to_the_ordinary_reading(tmp_path, text):
     assert stream_document(_write(tmp_path, text), chunk=1) is None
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 20])
+def test_a_bom_is_skipped(tmp_path, chunk):
+    """A UTF-8 byte order mark before a big file's document is skipped (issue 55), as the ordinary
+    reading skips it."""
+    assert stream_document(_write(tmp_path, '\ufeff{"a":1}'), chunk=chunk) == {"a": 1}
 
 
 def test_text_that_is_not_utf8_is_left_to_the_ordinary_reading(tmp_path):

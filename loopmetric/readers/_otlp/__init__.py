@@ -28,7 +28,7 @@ from ..._model import Trace
 from .._deepeval import read_span_tree
 from .._json import parse_text
 from ._tree import tree
-from ._wire import MAX_NOTES, WireSpan, flatten, is_otlp
+from ._wire import MAX_NOTES, WireSpan, flatten, is_otlp, live_spans
 
 __all__ = ["is_otlp", "read_otlp_traces"]
 
@@ -36,7 +36,7 @@ __all__ = ["is_otlp", "read_otlp_traces"]
 def read_otlp_traces(data: Any, *, name: str = "") -> list[Trace]:
     """One `Trace` per trace id, in the order the trace ids first appear."""
     notes: list[str] = []
-    spans = flatten(parse_text(data, many=True), notes)
+    spans = flatten(parse_text(live_spans(data), many=True), notes)  # SDK span objects too
     if not spans:
         raise TraceReadError("Expected OTLP or OpenTelemetry span JSON with spans, but found no spans"
                              + (f" ({notes[0]})" if notes else "."))

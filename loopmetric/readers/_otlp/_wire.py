@@ -9,10 +9,11 @@ from typing import Any, Optional
 
 from .._owned import owns
 
-__all__ = ["WireSpan", "attributes", "flatten", "is_otlp"]
+__all__ = ["WireSpan", "attributes", "flatten", "is_otlp", "live_spans", "span_dict"]
 
 _MAX_VALUE_DEPTH = 32
 MAX_NOTES = 20
+_STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
 
 
 @dataclasses.dataclass
@@ -156,3 +157,42 @@ def _value(v: Any, depth: int) -> Any:
     if isinstance(v.get("kvlistValue"), Mapping):
         return attributes(v["kvlistValue"].get("values"))
     return None
+
+
+def is_span_object(value: Any) -> bool:
+    """Whether `value` is an OpenTelemetry SDK span object (a `ReadableSpan`, what an exporter's
+    `get_finished_spans()` holds), told by its shape: the SDK is never imported here."""
+    context = getattr(value, "context", None)
+    return (not isinstance(value, Mapping) and hasattr(value, "get_span_context") and hasattr(value, "parent")
+            and hasattr(value, "attributes") and isinstance(getattr(context, "span_id", None), int))
+
+
+def live_spans(value: Any) -> Any:
+    """SDK span objects (one span, or a list or tuple of them) as the SDK's span JSON holds them,
+    as dicts (`span_dict`, what `LoopSpanProcessor` reads live); anything else as it is."""
+    if is_span_object(value):
+        return [span_dict(value)]
+    if isinstance(value, (list, tuple)) and value and all(is_span_object(item) for item in value):
+        return [span_dict(item) for item in value]
+    return value
+
+
+def span_dict(span: Any, attributes: Any = None) -> dict[str, Any]:
+    """The ended span as the SDK's span JSON holds it (ids in hex), as a dict (with `attributes`
+    for its attributes when given: a copy already made)."""
+    context = span.context
+    parent = span.parent
+    status = span.status
+    code: Any = getattr(status, "status_code", None)
+    code = getattr(code, "value", code)
+    return {
+        "name": span.name,
+        "context": {"trace_id": format(context.trace_id, "032x"), "span_id": format(context.span_id, "016x")},
+        "parent_id": format(parent.span_id, "016x") if parent is not None else None,
+        "startTimeUnixNano": span.start_time or 0,
+        "status": {"status_code": _STATUS.get(code, "UNSET") if isinstance(code, int) else "UNSET",
+                   "description": getattr(status, "description", None)},
+        "attributes": (span.attributes or {}) if attributes is None else attributes,  # the reader copies it
+        "events": [{"name": event.name, "attributes": event.attributes or {}} for event in span.events]
+        if span.events else [],
+    }
