@@ -162,3 +162,100 @@ def test_two_stretches_of_one_failure_with_edits_between_are_fruitless_at_a_thre
     children = [check, check, edit(FIXES[0]), edit(FIXES[1]), check, check]
     assert found(children, LoopSettings(fruitless_changes_threshold=4)) == [("fruitless_changes", "severe", 4)]
     assert found(children) == []
+
+
+WORDS_FAILING = "tests/test_cart.py::test_total totals differ\n1 failed, 3 passed"  # no error flag: failing in words
+
+
+def check(output: str = WORDS_FAILING) -> dict:
+    return tool("pytest", {"path": "tests"}, output=output)
+
+
+def test_the_finding_by_hand():
+    """Every field of one finding, worked out by hand: a change made before the first check is not one of
+    the chain's changes, the last line of the answer is cut at 80 characters, the fingerprints are the
+    call's and the masked answer's (the obvious loop's own pair)."""
+    long_last = "AssertionError: " + "x" * 100
+    children = [write("setup.cfg", "[tool]\nx = 1\n"), check(f"1 failed\n{long_last}")]
+    for k in range(6):
+        children += [edit(FIXES[k]), check(f"1 failed\n{long_last}")]
+    (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
+    trace = read_deepeval_trace(agent(*children))
+    first = trace.tool_calls[1]
+    assert (finding.pattern, finding.severity, finding.count, finding.steps, finding.tools) == (
+        "fruitless_changes", "severe", 7, (2, 4, 6, 8, 10, 12, 14), ("pytest",))
+    assert finding.message == (
+        "Tool 'pytest' ran 7 times with identical arguments and answered the same failure each time, with 6 "
+        "changes between that made no difference it could see; the unchanged answer ends \"AssertionError: "
+        + "x" * 61 + "...\" (steps 2-14).")
+    repeated = detect_identical_repeats(read_deepeval_trace(agent(*children[1:2] * 3)), LoopSettings())
+    assert finding.fingerprints == (first.call, repeated[0].fingerprints[1])
+
+
+def test_the_changes_are_counted_in_the_message():
+    children = [check(), check(), edit(FIXES[0]), edit(FIXES[1]), check(), check()]
+    (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)),
+                                          LoopSettings(fruitless_changes_threshold=4))
+    assert "with 2 changes between" in finding.message
+    # One change is never one way of changing things tried again (one tool for it): no finding to say it in.
+    children = [check(), check(), tool("write_file", {"path": "a.py", "content": "x\ny"}, output="OK"), check()]
+    assert detect_identical_repeats(read_deepeval_trace(agent(*children)),
+                                    LoopSettings(fruitless_changes_threshold=3)) == ()
+
+
+@pytest.mark.parametrize(("tools", "loop"), [
+    pytest.param(["edit", "edit", "sed", "sed", "write", "write"], True, id="three-tools-two-changes-each-one-way"),
+    pytest.param(["edit", "sed", "write", "edit", "sed", "patch"], False, id="twin-four-tools-in-six-changes"),
+    pytest.param(["patch", "edit", "edit", "sed", "sed", "write"], False, id="twin-four-tools-one-only-first"),
+    pytest.param(["edit", "edit", "sed", "sed", "write", "patch"], False, id="twin-four-tools-one-only-last"),
+])
+def test_one_way_of_changing_things_at_most_one_tool_for_every_two_changes(tools, loop):
+    """Seven runs of the check, a change by the named tool before each of the six re-runs; a change
+    by another tool just before the first run and just after the last is none of the chain's."""
+    children = [write("before.cfg", "a\nb"), check()]
+    for k, name in enumerate(tools):
+        children += [tool(name, {"path": "cart.py", "text": f"{FIXES[k]}\n"}, output="OK"), check()]
+    children.append(tool("deploy", {"path": "after.cfg", "text": "a\nb"}, output="OK"))
+    assert [f for f in found(children) if f[0] == "fruitless_changes"] == (
+        [("fruitless_changes", "severe", 7)] if loop else [])
+
+
+@pytest.mark.parametrize(("runs", "settings", "expected"), [
+    pytest.param(5, LoopSettings(), [], id="five-runs-nothing-at-seven"),
+    pytest.param(6, LoopSettings(), [("fruitless_changes", "mild", 6)], id="six-runs-mild-at-seven"),
+    pytest.param(3, LoopSettings(fruitless_changes_threshold=4), [("fruitless_changes", "mild", 3)],
+                 id="three-runs-mild-at-four-never-under-three"),
+    pytest.param(3, LoopSettings(fruitless_changes_threshold=3), [("fruitless_changes", "severe", 3)],
+                 id="three-runs-severe-at-three"),
+])
+def test_the_rungs(runs, settings, expected):
+    children = [check()]
+    for k in range(runs - 1):
+        children += [edit(FIXES[k]), check()]
+    assert found(children, settings) == expected
+
+
+def test_a_severe_fruitless_chain_says_what_its_stretches_say():
+    """Three runs with nothing changed (the obvious loop), then four after edits: one finding, the chain."""
+    children = [check(), check(), check()] + [step for k in range(4) for step in (edit(FIXES[k]), check())]
+    assert found(children) == [("fruitless_changes", "severe", 7)]
+    assert found(children[:3] + children[3:7]) == [("repeated_result", "severe", 3)]  # five runs: the stretch
+
+
+@pytest.mark.parametrize(("result", "failing"), [
+    pytest.param(None, False, id="nothing-recorded"),
+    pytest.param("", False, id="empty"),
+    pytest.param("3 passed in 0.1s", False, id="a-short-pass"),
+    pytest.param("error: x\n" + "ok line\n" * 80, True, id="said-at-the-head"),
+    pytest.param("ok line\n" * 80 + "FAILED (failures=1)", True, id="said-on-the-last-line"),
+    pytest.param("ok line\n" * 80 + "FAILED (failures=1)\nRan in 0.1s", True, id="said-on-the-line-before-last"),
+    pytest.param("ok line\n" * 80 + "FAILED (failures=1)\nRan in 0.1s\ndone", False, id="twin-three-lines-up"),
+    pytest.param("ok line\n" * 80 + "ValueError: bad total", True, id="an-exception-named-last"),
+    pytest.param("ok line\n" * 80 + "no failures", False, id="twin-no-failures"),
+    pytest.param("ok line\n" * 80 + "Found 0 errors.", False, id="twin-0-errors"),
+    pytest.param("x failed\n" + "ok line\n" * 80, True, id="head-words"),
+])
+def test_fails_reads_the_head_and_the_last_two_lines(result, failing):
+    from loopmetric.detectors._news import fails
+
+    assert fails(result) is failing

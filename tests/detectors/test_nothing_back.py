@@ -83,3 +83,33 @@ def test_the_counts_follow_the_threshold():
     assert found(children, LoopSettings(similar_attempts_threshold=4)) == [("similar_attempts", 8)]
     assert found(children, LoopSettings(similar_attempts_threshold=5)) == []  # 8 < 2 x 5, and 8 < 4 x 5
     assert found([bash(f": no-op {k}") for k in range(11)]) == []  # 11 different: under 4 x 3
+
+
+def test_the_messages_say_what_came_back_and_the_tool():
+    silent = [bash(NO_OPS[k % 3]) for k in range(6)]
+    (finding,) = detect_similar_attempts(read_deepeval_trace(agent(*silent)), LoopSettings())
+    assert finding.message == ("Tool 'bash' called 6 times in a row with 3 different argument lists, each answered "
+                               "with nothing (the same empty output), whatever its arguments, with nothing new "
+                               "between (steps 1-6).")
+    failing = [tool("edit", {"path": "App.tsx", "new": f"const mode = {v};"},
+                    error=f"Your proposed edit has introduced new syntax error(s).\nline {k}: unexpected '{v}'")
+               for k, v in enumerate(["dark", "light", "theme", "toggle", "state", "props"])]
+    (finding,) = detect_similar_attempts(read_deepeval_trace(agent(*failing)), LoopSettings())
+    assert finding.message == ("Tool 'edit' called 6 times in a row with 6 different argument lists, each failing "
+                               "the same way, whatever its arguments, with nothing new between (steps 1-6).")
+
+
+@pytest.mark.parametrize(("errors", "loop"), [
+    pytest.param([f"Error: the edit broke line {n}.\nat {w}" for n, w in enumerate("abcdef")], True,
+                 id="one-first-sentence-other-details"),
+    pytest.param([f"Error: {w} is missing.\nat line 3" for w in ["config", "schema", "token", "route", "model",
+                                                                 "cache"]], True,
+                 id="one-first-sentence-but-the-argument-it-names"),
+    pytest.param([f"Error: {w}.\nat line 3" for w in ["file is locked", "permission denied", "disk is full",
+                                                     "name too long", "bad encoding", "path is a folder"]], False,
+                 id="twin-other-failures-that-open-with-the-same-word"),
+])
+def test_failing_the_same_way_is_read_by_the_first_sentence(errors, loop):
+    children = [tool("save", {"name": w}, error=e) for w, e in zip(["config", "schema", "token", "route", "model",
+                                                                     "cache"], errors)]
+    assert bool(found(children)) is loop
