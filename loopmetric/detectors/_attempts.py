@@ -46,7 +46,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
-from ._news import is_note
+from ._news import failure_kind, is_note
 from ._near import argument_words, blind_queries, near_identical_groups, result_words
 
 __all__ = ["detect_similar_attempts"]
@@ -195,9 +195,8 @@ def _nothing(model, index: int) -> Optional[str]:
     call = model.calls[index]
     if call.result is None:
         return None
-    kind = model.kinds[index]
-    if kind is not None:
-        return kind.split(" / ", 1)[0]  # the failure's first sentence: what failed, not the detail under it
+    if model.kinds[index] is not None:
+        return failure_kind(call, first_sentence=True)  # what failed, not the detail under it
     return "" if not call.error and not call.result.strip() else None
 
 

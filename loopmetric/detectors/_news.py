@@ -283,11 +283,12 @@ def says_change(result: Optional[str]) -> list[str]:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
-def failure_kind(call: ToolCall) -> Optional[str]:
+def failure_kind(call: ToolCall, *, first_sentence: bool = False) -> Optional[str]:
     """What kind of failure a call met, whatever it failed on: the first sentence and
     the last line of the error (or of a result that reports a failure in words),
     with numbers and the call's own argument words masked ("No file named 'a.txt'"
-    and "No file named 'b.txt'" are one kind). None for a call that did not fail."""
+    and "No file named 'b.txt'" are one kind); with `first_sentence`, the first sentence
+    alone (what failed, not the detail under it). None for a call that did not fail."""
     if call.result is None:
         return None
     if not call.error and not _reports_failure(call.result[:_HEAD_CHARS]):
@@ -300,7 +301,7 @@ def failure_kind(call: ToolCall) -> Optional[str]:
     tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
     own = _argument_words(call.args)
     parts = []
-    for text in (head, tail):
+    for text in (head,) if first_sentence else (head, tail):
         text = text.replace("'", "")
         # Most name none of their arguments (ASCII lowercased first: the same words, found once).
         if not own.isdisjoint(_WORD.findall(text.lower()) if text.isascii() else map(str.lower, _WORD.findall(text))):

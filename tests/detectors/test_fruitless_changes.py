@@ -259,3 +259,19 @@ def test_fails_reads_the_head_and_the_last_two_lines(result, failing):
     from loopmetric.detectors._news import fails
 
     assert fails(result) is failing
+
+
+@pytest.mark.parametrize(("last", "shown"), [
+    pytest.param("E" * 80, "E" * 80, id="eighty-characters-shown-whole"),
+    pytest.param("E" * 81, "E" * 77 + "...", id="eighty-one-cut"),
+])
+def test_the_unchanged_answer_is_the_first_runs_last_line(last, shown):
+    """As the first run gave it (a clock in it changes from run to run, masked when they are compared)."""
+    children = [check(f"1 failed in 0.10s\n{last}\nrun at 10:00:00")]
+    for k in range(6):
+        children += [edit(FIXES[k]), check(f"1 failed in 0.1{k + 1}s\n{last}\nrun at 10:0{k + 1}:00")]
+    (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
+    assert finding.message.endswith(f'the unchanged answer ends "run at 10:00:00" (steps 1-13).')
+    children = [check(f"1 failed\n{last}")] + [s for k in range(6) for s in (edit(FIXES[k]), check(f"1 failed\n{last}"))]
+    (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
+    assert finding.message.endswith(f'the unchanged answer ends "{shown}" (steps 1-13).')

@@ -113,3 +113,13 @@ def test_failing_the_same_way_is_read_by_the_first_sentence(errors, loop):
     children = [tool("save", {"name": w}, error=e) for w, e in zip(["config", "schema", "token", "route", "model",
                                                                      "cache"], errors)]
     assert bool(found(children)) is loop
+
+
+def test_a_first_sentence_with_a_slash_in_it_is_read_whole():
+    """"a / b1" and "a / b2" are other failures (the kind joins its parts with " / ": never split back)."""
+    names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
+    children = [tool("save", {"slot": k}, error=f"Error: layer a / {w} is read-only.\nat line 3")
+                for k, w in enumerate(names)]
+    assert [f for f in found(children)] == []
+    twin = [tool("save", {"slot": k}, error="Error: layer a / alpha is read-only.\nat line 3") for k in range(6)]
+    assert found(twin) == [("similar_attempts", 6)]
