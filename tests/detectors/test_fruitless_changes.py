@@ -271,7 +271,7 @@ def test_the_unchanged_answer_is_the_first_runs_last_line(last, shown):
     for k in range(6):
         children += [edit(FIXES[k]), check(f"1 failed in 0.1{k + 1}s\n{last}\nrun at 10:0{k + 1}:00")]
     (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
-    assert finding.message.endswith(f'the unchanged answer ends "run at 10:00:00" (steps 1-13).')
+    assert finding.message.endswith('the unchanged answer ends "run at 10:00:00" (steps 1-13).')
     children = [check(f"1 failed\n{last}")] + [s for k in range(6) for s in (edit(FIXES[k]), check(f"1 failed\n{last}"))]
     (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
     assert finding.message.endswith(f'the unchanged answer ends "{shown}" (steps 1-13).')
