@@ -212,7 +212,7 @@ def test_the_changes_are_counted_in_the_message():
 def test_one_way_of_changing_things_at_most_one_tool_for_every_two_changes(tools, loop):
     """Seven runs of the check, a change by the named tool before each of the six re-runs; a change
     by another tool just before the first run and just after the last is none of the chain's."""
-    children = [write("before.cfg", "a\nb"), check()]
+    children = [tool("view", {"path": "cart.py"}, output="41    return total\n42"), write("before.cfg", "a\nb"), check()]
     for k, name in enumerate(tools):
         children += [tool(name, {"path": "cart.py", "text": f"{FIXES[k]}\n"}, output="OK"), check()]
     children.append(tool("deploy", {"path": "after.cfg", "text": "a\nb"}, output="OK"))
