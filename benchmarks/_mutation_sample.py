@@ -1222,4 +1222,45 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._news:370": "a cache: `Progress.says_little` computes a value left None",
          "loopmetric.detectors._news:374": "the same maximum"},
         {"loopmetric.detectors._news:389": "tests/detectors/test_news.py::test_a_result_not_recorded_is_never_the_same_as_the_one_before"}),
+    # Issue 54's rules: fruitless_changes (`_judged`, `_one_way`, `_fruitless`), `fails`, `acknowledges` and
+    # the calls that get nothing back (`_nothing_back`, `_nothing`), after the tests of dc8e740.
+    "dc8e740": FunctionRun(
+        ("loopmetric/detectors/_obvious.py::_judged", "loopmetric/detectors/_obvious.py::_one_way",
+         "loopmetric/detectors/_obvious.py::_fruitless", "loopmetric/detectors/_news.py::fails",
+         "loopmetric/detectors/_news.py::acknowledges", "loopmetric/detectors/_attempts.py::_nothing_back",
+         "loopmetric/detectors/_attempts.py::_nothing"),
+        {**{f"loopmetric.detectors._obvious:{n}": "every call of a chain has the same error flag and the same result "
+            "once volatile tokens are masked, so it fails alike: the first and the second read the same"
+            for n in (92, 127, 154)},
+         "loopmetric.detectors._obvious:115": "with one stretch, `stretches = [chain]` leaves it as it was",
+         "loopmetric.detectors._obvious:255": "one change is never one way of changing things tried again (one tool "
+         "for it), so no finding says '1 change'",
+         "loopmetric.detectors._obvious:213": "a chain is made of calls whose result was recorded: never None",
+         "loopmetric.detectors._obvious:217": "a result of white space only acknowledges, and such a chain is "
+         "judged no further: the answer always has a line",
+         "loopmetric.detectors._attempts:277": "one more turn of the loop with no call: nothing is read",
+         "loopmetric.detectors._attempts:319": "every call of a run got the same nothing back: the first and the "
+         "second failed alike",
+         "loopmetric.detectors._attempts:333": "a run is made of one tool's calls: the first and the second name it "
+         "alike",
+         "loopmetric.detectors._attempts:346": "the line was replaced since (5767884: `failure_kind(..., "
+         "first_sentence=True)`); [0] of a split with no limit is the same first part",
+         "loopmetric.detectors._attempts:349": "the line was replaced since (5767884); [0] of a split at most twice "
+         "is the same first part",
+         "loopmetric.detectors._attempts:351": "the empty answer is only compared with other answers, none of which "
+         "is 'XXXX'"},
+        {"loopmetric.detectors._obvious:171": "tests/detectors/test_fruitless_changes.py::"
+         "test_one_way_of_changing_things_at_most_one_tool_for_every_two_changes",
+         "loopmetric.detectors._obvious:173": "tests/detectors/test_fruitless_changes.py::"
+         "test_one_way_of_changing_things_at_most_one_tool_for_every_two_changes",
+         "loopmetric.detectors._obvious:203": "tests/detectors/test_fruitless_changes.py::"
+         "test_the_unchanged_answer_is_the_first_runs_last_line",
+         "loopmetric.detectors._obvious:219": "tests/detectors/test_fruitless_changes.py::"
+         "test_the_unchanged_answer_is_the_first_runs_last_line",
+         "loopmetric.detectors._news:18": "tests/detectors/test_fruitless_changes.py::"
+         "test_fails_reads_the_head_and_the_last_two_lines",
+         "loopmetric.detectors._attempts:347": "tests/detectors/test_nothing_back.py::"
+         "test_a_first_sentence_with_a_slash_in_it_is_read_whole",
+         **{f"loopmetric.detectors._obvious:{n}": "tests/detectors/test_fruitless_changes.py::"
+            "test_a_failure_in_words_has_the_obvious_loops_fingerprint_of_a_result" for n in (266, 267)}}),
 }

@@ -251,6 +251,7 @@ def test_a_severe_fruitless_chain_says_what_its_stretches_say():
     pytest.param("ok line\n" * 80 + "FAILED (failures=1)\nRan in 0.1s", True, id="said-on-the-line-before-last"),
     pytest.param("ok line\n" * 80 + "FAILED (failures=1)\nRan in 0.1s\ndone", False, id="twin-three-lines-up"),
     pytest.param("ok line\n" * 80 + "ValueError: bad total", True, id="an-exception-named-last"),
+    pytest.param("total = compute()\nValueError: bad total", True, id="a-short-result-ending-in-an-exception"),
     pytest.param("ok line\n" * 80 + "no failures", False, id="twin-no-failures"),
     pytest.param("ok line\n" * 80 + "Found 0 errors.", False, id="twin-0-errors"),
     pytest.param("x failed\n" + "ok line\n" * 80, True, id="head-words"),
@@ -275,3 +276,10 @@ def test_the_unchanged_answer_is_the_first_runs_last_line(last, shown):
     children = [check(f"1 failed\n{last}")] + [s for k in range(6) for s in (edit(FIXES[k]), check(f"1 failed\n{last}"))]
     (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
     assert finding.message.endswith(f'the unchanged answer ends "{shown}" (steps 1-13).')
+
+
+def test_a_failure_in_words_has_the_obvious_loops_fingerprint_of_a_result():
+    children = [check()] + [step for k in range(6) for step in (edit(FIXES[k]), check())]
+    (finding,) = detect_identical_repeats(read_deepeval_trace(agent(*children)), LoopSettings())
+    (repeated,) = detect_identical_repeats(read_deepeval_trace(agent(check(), check(), check())), LoopSettings())
+    assert repeated.pattern == "repeated_result" and finding.fingerprints == repeated.fingerprints
