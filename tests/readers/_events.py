@@ -18,3 +18,19 @@ def events(trace, *, spans: bool = True) -> list[tuple]:
             row = ("input", s.source, s.text)
         out.append(row + (s.span,) if spans else row)
     return out
+
+
+def read_as(data, fmt: str, *, lines: str = ""):
+    """`data` recognised as `fmt` and read as that format's trace: from its JSON text, or (`lines`, a file
+    name) as the lines of a JSON Lines file of that name, the whole file one trace."""
+    from loopmetric.readers import detect_format, load_text, read_trace
+
+    assert detect_format(data) == fmt
+    if lines:
+        [loaded] = list(load_text("".join(json.dumps(line) + "\n" for line in data), lines))
+        assert loaded.error is None, loaded.error
+        trace = loaded.trace
+    else:
+        trace = read_trace(json.dumps(data))
+    assert trace.source == fmt
+    return trace

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from loopmetric.readers import detect_format, read_trace
-from tests.readers._events import events
+from loopmetric.readers import read_trace
+from tests.readers._events import events, read_as
 
 
 def _events(trace):
@@ -67,8 +67,7 @@ CASES = {
 
 @pytest.mark.parametrize("data, expected, notes", CASES.values(), ids=CASES.keys())
 def test_atif_conformance(data, expected, notes):
-    assert detect_format(data) == "atif"
-    trace = read_trace(json.dumps(data))
+    trace = read_as(data, "atif")
     assert _events(trace) == expected
     assert list(trace.notes) == notes
 

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from loopmetric.readers import detect_format, load_text
-from tests.readers._events import events
+from loopmetric.readers import load_text
+from tests.readers._events import events, read_as
 
 
 def _events(trace):
@@ -98,12 +98,9 @@ CASES = {
 
 @pytest.mark.parametrize("lines, expected, notes", CASES.values(), ids=CASES.keys())
 def test_claude_code_conformance(lines, expected, notes):
-    assert detect_format(lines) == "claude-code"
-    [loaded] = list(load_text("".join(json.dumps(line) + "\n" for line in lines), "session.jsonl"))
-    assert loaded.error is None, loaded.error
-    assert _events(loaded.trace) == expected
-    assert list(loaded.trace.notes) == notes
-    assert loaded.trace.source == "claude-code"
+    trace = read_as(lines, "claude-code", lines="session.jsonl")
+    assert _events(trace) == expected
+    assert list(trace.notes) == notes
 
 
 def test_sub_agent_spans_are_children_of_the_main_agent():

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from loopmetric.readers import detect_format, load_text
-from tests.readers._events import events
+from tests.readers._events import events, read_as
 
 
 def _events(trace):
@@ -64,8 +63,6 @@ CASES = {
 
 @pytest.mark.parametrize("lines, expected, notes", CASES.values(), ids=CASES.keys())
 def test_codex_conformance(lines, expected, notes):
-    assert detect_format(lines) == "codex"
-    [loaded] = list(load_text("".join(json.dumps(line) + "\n" for line in lines), "rollout.jsonl"))
-    assert loaded.error is None, loaded.error
-    assert _events(loaded.trace) == expected
-    assert list(loaded.trace.notes) == notes
+    trace = read_as(lines, "codex", lines="rollout.jsonl")
+    assert _events(trace) == expected
+    assert list(trace.notes) == notes

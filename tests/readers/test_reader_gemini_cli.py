@@ -9,7 +9,7 @@ import json
 import pytest
 
 from loopmetric.readers import detect_format, read_trace
-from tests.readers._events import events
+from tests.readers._events import events, read_as
 
 
 def _events(trace):
@@ -46,11 +46,9 @@ CASES = {
 
 @pytest.mark.parametrize("session, expected, notes", CASES.values(), ids=CASES.keys())
 def test_gemini_cli_conformance(session, expected, notes):
-    assert detect_format(session) == "gemini-cli"
-    trace = read_trace(json.dumps(session))
+    trace = read_as(session, "gemini-cli")
     assert _events(trace) == expected
     assert list(trace.notes) == notes
-    assert trace.source == "gemini-cli"
 
 
 def test_a_chat_save_checkpoint_is_gemini_contents():

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from loopmetric.readers import detect_format, read_trace
-from tests.readers._events import events
+from tests.readers._events import events, read_as
 
 
 def _events(trace):
@@ -59,8 +59,7 @@ CASES = {
 
 @pytest.mark.parametrize("data, expected, notes", CASES.values(), ids=CASES.keys())
 def test_openhands_conformance(data, expected, notes):
-    assert detect_format(data) == "openhands"
-    trace = read_trace(json.dumps(data))
+    trace = read_as(data, "openhands")
     expected = expected or CASES["events-two-calls-one-response-error-observation-cost-by-growth"][1]
     notes = notes or CASES["events-two-calls-one-response-error-observation-cost-by-growth"][2]
     assert [e[:4] + (round(e[4], 6) if e[0] == "llm" and e[4] else e[4],) + e[5:] for e in _events(trace)] == expected
