@@ -11,7 +11,8 @@ with numbers and volatile tokens masked: "3 steps left" is the same feedback as
 harness's (`readers._inference` infers a harness turn, or the format records
 it) or the replies repeat each other (at `reply_similarity_threshold`). A
 person saying "yes", "continue" or "another one" to replies that each do
-something new is a conversation going well.
+something new is a conversation going well; to the same reply again and again
+it rejected nothing: the repeat is the agent's, reported as a `repeated_reply`.
 
 A reply that writes its action into its text and writes more than one (two
 code blocks where the harness takes exactly one) gets the harness's feedback as
@@ -164,6 +165,21 @@ def _repeats_next(steps, position: int, answer: Observation, cutoff: tuple[float
 def _finding(chain: list[tuple[LlmOutput, Observation]], threshold: int) -> tuple[Finding, ...]:
     if len(chain) < threshold:
         return ()
+    if not all(answer.source in HARNESS_SOURCES for _, answer in chain):
+        # Not every answer is the harness's: the chain holds because the replies repeat each other
+        # (`_rejection`), so the repeat is the agent's; the other side saying the same ("yes") rejected nothing.
+        replies = tuple(reply for reply, _ in chain)
+        return (Finding(
+            pattern="repeated_reply",
+            signal="reasoning_stagnation",
+            severity="severe",
+            message=(f"The agent gave the same reply {len(chain)} times in a row, the other side answering each "
+                     f"time with the same words, no tool run: the repeat is the agent's, nothing rejected it "
+                     f"({step_range(tuple(reply.step for reply in replies))})."),
+            count=len(chain),
+            steps=tuple(reply.step for reply in replies),
+            fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in replies if reply.fingerprint)),
+        ),)
     steps = tuple(s for reply, answer in chain for s in (reply.step, answer.step))
     retried = all(answer.source in REJECTION_SOURCES for _, answer in chain)
     how = "a retry prompt" if retried else "the same input"

@@ -15,25 +15,42 @@ conversation working out what can be done.
 A reply that follows a tool call, that differs from the one before, or whose
 new words come from the input it answers (the agent took up what it was told),
 starts afresh; short replies count only when exactly equal.
+
+The same thing in other words (`_restated`): turn after turn, a reply says what one of the
+agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up,
+no tool runs and no new fact enters. "Says the same" is read from what the replies do
+(`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
+stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
+same subject: it asks again for what they asked for (two stems in common), says no to what
+they said no to or restates their rule (one stem), or apologizes again. A chain is a loop at
+`repeated_text_threshold` + 1 replies (four by default: saying no, the rule or sorry four
+times to a user who presses, or nothing new four times), at `repeated_text_threshold` + 2
+when a link rests on asking again: an agent must ask for a missing id until it has it, and
+asking three or four times, the user looking, is still a conversation working out what can
+be done (the design half of the labelled tau-bench runs holds five such, none a loop); five
+times is not.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from .._findings import Finding, step_range
-from .._model import LlmOutput, Trace
+from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence
 from ._facts import facts
 from ._similarity import Words, content_words, similarity
+from ._stances import Stances, stances
 
 __all__ = ["detect_repeated_replies"]
 
 _REFUSAL_SIMILARITY = 0.10  # share of content words from which two replies that both decline are one refusal
 _REFUSAL_CHAIN = 4  # replies a chain resting on such a link needs
+_RECENT = 3  # replies back a restated reply is compared with
+_NOTHING_NEW = 0.3  # share of a reply's stems, at most, that its recent replies had not said
 
 
 def detect_repeated_replies(trace: Trace, settings: LoopSettings,
@@ -77,7 +94,103 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
         if finding is not None:
             findings.append(finding)
         chain = [(reply, 1.0, False)] if reply is not None else []
+    found = {step for finding in findings for step in finding.steps}
+    findings.extend(finding for finding in _restated(trace, threshold, unrecorded)
+                    if not found.intersection(finding.steps))
     return tuple(findings)
+
+
+def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
+    """Chains of replies that say the same thing as one of the agent's recent replies (see the
+    module docstring), as findings."""
+    known = _Said(trace, facts)
+    said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
+    brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
+    told = False  # whether those turns told a fact nobody had told
+    recent: list[tuple[LlmOutput, Stances]] = []  # the agent's replies since the last tool call
+    chain: list[LlmOutput] = []
+    links: list[str] = []
+    findings: list[Finding] = []
+    for step in list(trace.steps) + [None]:
+        link = None
+        if step is not None and step.kind == "input":
+            named = _named(step.text)
+            brought |= named - said
+            said |= named
+            told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
+            continue
+        reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
+        if reply is not None:
+            named = _named(reply.text)
+            took = told or bool(named & brought)
+            said |= named
+            brought, told = set(), False
+            own = stances(reply.text)
+            if recent and not took and not _tells_news(known, reply) and (
+                    _after_input(trace, recent[-1][0], reply) or unrecorded and _in_a_row(recent[-1][0], reply)):
+                link = _says_again(own, [stance for _, stance in recent[-_RECENT:]])
+            recent.append((reply, own))
+        if link is not None:
+            if not chain:
+                chain = [recent[-2][0]]
+            chain.append(reply)  # type: ignore[arg-type]
+            links.append(link)
+            continue
+        needed = threshold + (2 if "ask" in links else 1)
+        if len(chain) >= needed:
+            findings.append(_restated_finding(chain, links))
+        chain, links = [], []
+        if reply is None:  # a tool call, an output that asked for one, or the end
+            recent, brought, told = [], set(), False
+    return findings
+
+
+def _named(text: str) -> set[str]:
+    """The content words `text` writes as a name, number or id would be (not all lowercase)."""
+    return _words(" ".join(w for w in text.split() if not w.islower()).casefold())
+
+
+def _says_again(reply: Stances, recent: list[Stances]) -> Optional[str]:
+    """How `reply` says again what the `recent` replies said (see the module docstring), or None."""
+    new = reply.stems.difference(*(earlier.stems for earlier in recent))
+    if len(new) <= _NOTHING_NEW * len(reply.stems):
+        return "again"
+    for earlier in reversed(recent):
+        common = reply.kinds & earlier.kinds
+        if not common:
+            continue
+        if "sorry" in common:
+            return "sorry"
+        shared = len(reply.about & earlier.about)
+        if shared >= 1 and "no" in common:
+            return "no"
+        if shared >= 1 and "rule" in common:
+            return "rule"
+        if shared >= 2:
+            return "ask"
+    return None
+
+
+_SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
+         "no": "saying no to the same thing again", "rule": "restating the same rule",
+         "sorry": "apologizing again"}
+
+
+def _restated_finding(chain: list[LlmOutput], links: list[str]) -> Finding:
+    steps = tuple(reply.step for reply in chain)
+    kinds = [kind for kind in _SAYS if kind in links]
+    how = ", ".join(_SAYS[kind] for kind in kinds)
+    return Finding(
+        pattern="repeated_reply",
+        signal="reasoning_stagnation",
+        severity="severe",
+        message=f"The agent said the same thing in other words {len(chain)} times in a row ({how}), while the "
+                f"other side's turns brought nothing it took up, with no tool call and no new fact "
+                f"({step_range(steps)}).",
+        count=len(chain),
+        steps=steps,
+        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in chain if reply.fingerprint)),
+    )
 
 
 def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
@@ -135,7 +248,7 @@ class _Said:
         return self._seen
 
 
-def _tells_news(said: _Said, later: LlmOutput) -> bool:
+def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
     """Whether reply `later` tells a fact (`_facts.facts`) nobody had told before it: the agent
     worked out or found something new (another fare, total or date), which a reply restated does
     not ("the same request or refusal by its key nouns and numbers")."""

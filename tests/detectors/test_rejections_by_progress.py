@@ -1,8 +1,8 @@
 """The other side's words are a rejection only when the replies they answer made no progress
 (issue 28): a person's "yes" / "continue" / "another one" / "ok" / "next" to replies that each do
 something new is a conversation going well; the same words after replies that executed nothing
-and repeat, or the harness's words after replies that wrote no action in a run that acts, are a
-rejection. Each case is read in three shapes, with the same verdict: an OpenAI chat log, a deepeval
+and repeat are the agent's repeat (nothing rejected it), and the harness's words after replies that
+wrote no action in a run that acts are a rejection. Each case is read in three shapes, with the same verdict: an OpenAI chat log, a deepeval
 trace whose LLM inputs hold the whole conversation, and one whose LLM inputs hold only the newest
 messages."""
 
@@ -70,10 +70,14 @@ def test_a_persons_short_answer_read_as_a_harness_rejection(shape, task, replies
     pytest.param(STUCK_REWORDED, "continue", id="continue-to-a-reworded-reply"),
     pytest.param(STUCK, "Another one.", id="another-one-to-the-same-reply"),
 ])
-def test_the_same_words_after_replies_that_repeat_are_a_rejection(shape, replies, answer):
+def test_the_same_words_after_replies_that_repeat_are_the_agents_repeat(shape, replies, answer):
+    """A person's same words after replies that repeat rejected nothing: the loop is the agent's,
+    and the reason says so."""
     trace = SHAPES[shape](HELPFUL, "Fix my config.", replies, [answer] * len(replies))
-    assert "rejected_output" in _rejections(trace)
-    assert detect_loops(trace).success is False
+    assert _rejections(trace) == ["repeated_reply"]
+    report = detect_loops(trace)
+    assert report.success is False
+    assert "rejected" not in report.reason and "The agent gave" in report.reason
 
 
 @pytest.mark.parametrize("shape", SHAPES)

@@ -1,0 +1,86 @@
+"""What a reply to the other side does, in words: the stances it takes and what it says.
+
+A conversation goes round when the agent, turn after turn, says the same thing in other
+words. Two reworded replies rarely share their wording ("this ticket is non-refundable"
+against "basic fares don't qualify for refunds"); what they share is what they *do* and
+what they do it *about*:
+
+- `ask`: a sentence that asks the other side for something ("Could you ...?", "please",
+  "I need", "let me know");
+- `no`: a sentence that says no (a negation: "not", "n't", "no", "never", "without",
+  "unable");
+- `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least");
+- `sorry`: a sentence that apologizes ("sorry", "apologize", "regret").
+
+`Stances.about` holds the stems of the sentences that take a stance (what the ask, the no,
+the rule is about); `Stances.stems` the stems of the whole reply (what it says at all).
+Stems are content words (no stop words, none of the courtesy words every support reply
+is made of, see `_COURTESY`) cut by a few English suffixes ("refunds", "refundable" and
+"refund" are one stem). Deterministic, offline, linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ._similarity import STOP_WORDS
+
+__all__ = ["Stances", "stances", "stems"]
+
+_WORD = re.compile(r"[a-z][a-z']{2,}")
+_UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
+_SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
+_STANCES = (
+    ("ask", re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b", re.IGNORECASE)),
+    ("no", re.compile(r"\b(?:not|no|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
+    ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|required?|guidelines?|allowed|permitted|terms)\b"
+                        r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b", re.IGNORECASE)),
+    ("sorry", re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)),
+)
+# The words of courtesy and of asking themselves: every reply of a support conversation is made
+# of them, so two replies sharing them say nothing alike.
+_COURTESY = frozenset("""
+please provide need needs could would like let know share confirm help assist assistance able unable sorry
+unfortunately understand happy any other question questions further feel free reach out also just sure certainly
+thank thanks you're welcome great glad ensure anything else more details detail information kindly may might
+want once ready have when get give tell make again however therefore apologize apologise apologies
+inconvenience i'm i've i'll i'd you'll you've you'd don't can't won't isn't aren't doesn't didn't there's that's
+it's we're they're afraid really very still yet already mentioned truly completely sincerely regret
+""".split())
+_SUFFIXES = ("ations", "ation", "ables", "able", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "e", "y")
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def stems(text: str) -> frozenset[str]:
+    """The stems of `text`'s content words (see the module docstring)."""
+    text = text.replace("’", "'").replace("-", " ")
+    found = {_stem(word) for word in _WORD.findall(text.lower()) if word not in STOP_WORDS and word not in _COURTESY}
+    found.update(pair.lower() for pair in _UPPER_PAIR.findall(text))
+    return frozenset(found)
+
+
+class Stances(NamedTuple):
+    """The stances a reply takes (`kinds`), what they are about (`about`) and what it says (`stems`)."""
+
+    kinds: frozenset[str]
+    about: frozenset[str]
+    stems: frozenset[str]
+
+
+def stances(text: str) -> Stances:
+    """The stances `text` takes, sentence by sentence (see the module docstring)."""
+    kinds: set[str] = set()
+    about: set[str] = set()
+    for sentence in _SENTENCE.split(text.replace("’", "'")):
+        taken = [kind for kind, pattern in _STANCES if pattern.search(sentence)]
+        if taken:
+            kinds.update(taken)
+            about |= stems(sentence)
+    return Stances(frozenset(kinds), frozenset(about), stems(text))

@@ -1,0 +1,257 @@
+"""The same answer in other words, at the default settings: a conversation loop is turn
+after turn of the agent saying what one of its recent replies said (the same request,
+refusal, rule or apology, reworded), while the other side's turns bring nothing it takes
+up, no tool runs and no new fact enters (`_replies._restated`, `_stances`). Each kind is
+reworded 3, 4 and 5 times; healthy twins keep moving. Whose repeat it is (the agent's, the
+harness's, the user's) is told apart in the reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import detect_loops, read_chat_messages
+from loopmetric.detectors._replies import _says_again
+from loopmetric.detectors._stances import Stances, stances, stems
+
+OPENING = {"refusal": "I want a refund for my flight to Denver.",
+           "request": "I need to change the date of my trip.",
+           "policy": "I'd like to upgrade my seat to business.",
+           "apology": "My order still hasn't arrived."}
+REPLIES = {
+    "refusal": ["I'm sorry, but this ticket is non-refundable, so I can't issue a refund.",
+                "Unfortunately, basic fares like yours don't qualify for refunds under our terms.",
+                "I understand your frustration. However, the fare you purchased carries no refund option.",
+                "I'm afraid I'm not able to return the money for this booking; the fare rules exclude refunds.",
+                "As mentioned, refunds aren't available for this type of ticket, and I have no way to override that."],
+    "request": ["To look into this, could you give me your booking reference?",
+                "I'll need the booking reference before I can check anything. Do you have it handy?",
+                "Without the reference code I can't pull up your reservation. Could you check your confirmation email for it?",
+                "Please send me the six-character booking reference when you can.",
+                "I do need that booking reference to continue. Could you look for it once more?"],
+    "policy": ["Our policy is that seat upgrades must be requested at least 24 hours before departure.",
+               "Upgrades need to be arranged a day ahead of the flight, per our rules.",
+               "As per the airline's guidelines, upgrade requests close 24 hours prior to departure.",
+               "The rule is firm: any upgrade has to be made no later than one day before the flight leaves.",
+               "Per policy, we only accept upgrade requests more than 24 hours before departure time."],
+    "apology": ["I'm really sorry about the delay with your order.",
+                "I apologize for the inconvenience this delay has caused you.",
+                "I completely understand your frustration, and I'm sorry your order is late.",
+                "My sincere apologies that your package hasn't arrived yet.",
+                "Again, I'm very sorry for the trouble with this late delivery."],
+}
+PRESS = {"refusal": ["But I really need my money back.", "Please, can't you make an exception this once?",
+                     "This is unfair, I want a refund.", "I'm asking you again to refund me.",
+                     "Is there really nothing you can do?"],
+         "request": ["I can't find it anywhere.", "I've looked, it's not in my email.", "I really don't have it.",
+                     "Still nothing, sorry.", "I don't know where it is."],
+         "policy": ["But I really want the upgrade.", "Can't you bend the rule?", "Other airlines do it.",
+                    "Please, just this once.", "Why not?"],
+         "apology": ["When will it arrive?", "That doesn't help, where is my package?", "I need it today.",
+                     "Can you do anything?", "Hello?"]}
+
+
+
+def chat(opening, replies, turns):
+    messages = [{"role": "system", "content": "You are a helpful support agent."},
+                {"role": "user", "content": opening}]
+    for n, reply in enumerate(replies):
+        messages.append({"role": "assistant", "content": reply})
+        if n < len(turns):
+            messages.append({"role": "user", "content": turns[n]})
+    return messages
+
+
+SAYS = {"refusal": "saying no to the same thing again", "request": "asking again for the same thing",
+        "policy": "restating the same rule", "apology": "apologizing again"}
+
+# Asking again needs five replies, every other kind four (`_replies` says why).
+REWORDED = [pytest.param(kind, n, n >= (5 if kind == "request" else 4), id=f"{kind}-reworded-{n}-times")
+            for kind in REPLIES for n in (3, 4, 5)]
+
+
+@pytest.mark.parametrize(("kind", "times", "loop"), REWORDED)
+def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
+    """Four replies saying no, the rule or sorry to a pressing user, or five asking again for the
+    same missing thing: stuck. Fewer are still a conversation working out what can be done."""
+    messages = chat(OPENING[kind], REPLIES[kind][:times], PRESS[kind])
+    report = detect_loops(messages)
+    assert report.success is (not loop), report.reason
+    if loop:
+        (finding,) = report.findings
+        replies = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
+        assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies)
+        assert SAYS[kind] in finding.message and finding.message.startswith("The agent said the same thing")
+
+
+HEALTHY = [
+    pytest.param("Help me set up my new router.", [
+        "First, plug the router into power and wait for the light to turn green.",
+        "Next, connect your computer to the network named on the sticker under the router.",
+        "Now open a browser and go to 192.168.1.1 to reach the setup page.",
+        "Choose a new Wi-Fi name and a strong password, then save.",
+        "Finally, reconnect your devices using the new password. You're all set!"],
+        ["ok", "yes", "done", "ok, continue", "thanks"], id="yes-and-ok-to-replies-that-move-on"),
+    pytest.param("What time does the museum open?", [
+        "The museum opens at 9 am every day except Monday.",
+        "Tickets cost 15 euros for adults and are free for children under 12.",
+        "Yes, there is a cafe on the ground floor serving lunch until 3 pm.",
+        "The nearest metro station is Louvre-Rivoli on line 1.",
+        "Large bags must be left in the cloakroom at the entrance."],
+        ["How much are tickets?", "Is there a place to eat?", "How do I get there by metro?",
+         "Can I bring my backpack?", "Great, thanks!"], id="many-questions-each-answered"),
+    pytest.param("I need to change my flight.", [
+        "Sure. Could you give me your booking reference?",
+        "I'll need the booking reference to find your trip. Could you check your email?",
+        "Thanks, I found booking QX7P2L. Which date would you like to move to?",
+        "Done: your flight is now on 14 March at 10:05. Anything else?"],
+        ["I don't have it with me.", "Found it: QX7P2L.", "The 14th of March, please.", "No, that's all."],
+        id="a-question-repeated-once-then-answered"),
+    pytest.param("How do I bake bread?", [
+        "Step 1: mix 500 g flour, 10 g salt and 7 g yeast in a large bowl.",
+        "Step 2: add 350 ml warm water and knead the dough for ten minutes until smooth.",
+        "Step 3: cover the bowl and let the dough rise for an hour in a warm place.",
+        "Step 4: shape the loaf, place it on a tray and let it rise for another 30 minutes.",
+        "Step 5: bake at 220 C for 30 minutes until the crust is golden."],
+        ["next", "next", "next", "next", "thanks"], id="a-step-by-step-guide"),
+    pytest.param("Tell me a story about a lighthouse keeper.", [
+        "Once upon a time, an old keeper named Ada tended a lighthouse on a lonely northern cliff.",
+        "One stormy night, Ada saw a small boat drifting toward the rocks with its sail torn.",
+        "She lit every lamp she had and swung the great beam toward the sailors, guiding them into the bay.",
+        "At dawn the grateful fishermen climbed the stairs with bread, cheese and a jar of honey for her.",
+        "From then on, the village took turns keeping Ada company, and the lighthouse was never lonely again."],
+        ["continue", "continue", "continue", "continue", "lovely"], id="a-story-told-in-parts"),
+    pytest.param(OPENING["refusal"], [
+        REPLIES["refusal"][0], REPLIES["refusal"][1],
+        "What I can do is move your trip to another date for free, or give you travel credit worth the fare.",
+        "Great, I've issued travel credit to your account, valid for twelve months.",
+        "You're welcome, enjoy your next trip."],
+        ["But I really need my money back.", "Is there anything at all?", "The credit sounds fine.", "Thanks."],
+        id="a-refusal-repeated-once-then-an-alternative"),
+    pytest.param(OPENING["request"], REPLIES["request"],
+                 ["It's ZX81QK.", "Sorry, it's ZX81QL.", "Maybe AB12CD?", "Try QQ77RR.", "Last one: MN45OP."],
+                 id="each-turn-brings-a-new-id"),
+]
+
+
+@pytest.mark.parametrize(("opening", "replies", "turns"), HEALTHY)
+def test_conversations_that_move_on_pass(opening, replies, turns):
+    report = detect_loops(chat(opening, replies, turns))
+    assert report.success, report.reason
+
+
+def test_a_refusal_repeated_then_a_transfer_passes():
+    """The agent says no twice, then does something: a tool runs and the chain ends there."""
+    messages = chat(OPENING["refusal"], REPLIES["refusal"][:3], PRESS["refusal"])
+    messages += [{"role": "assistant", "content": "", "tool_calls": [{"id": "t1", "type": "function", "function": {
+                     "name": "transfer_to_human", "arguments": "{}"}}]},
+                 {"role": "tool", "tool_call_id": "t1", "content": "Transfer successful"},
+                 {"role": "assistant", "content": REPLIES["refusal"][3]},
+                 {"role": "user", "content": PRESS["refusal"][3]},
+                 {"role": "assistant", "content": REPLIES["refusal"][4]}]
+    assert detect_loops(messages).success
+
+
+def test_the_loop_twin_of_the_transfer_fails():
+    """The same conversation with the tool call taken out: five refusals in a row."""
+    assert not detect_loops(chat(OPENING["refusal"], REPLIES["refusal"], PRESS["refusal"])).success
+
+
+ASK = "Would you like me to book the 9:00 flight to Oslo for you?"
+
+
+def _asked(replies, answer):
+    messages = [{"role": "user", "content": "Book me the morning flight to Oslo."}]
+    for reply in replies:
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": answer}]
+    return messages
+
+
+def test_the_agents_question_repeated_to_a_yes_is_the_agents_repeat_not_a_rejection():
+    report = detect_loops(_asked([ASK] * 5, "yes"))
+    assert [f.pattern for f in report.findings] == ["repeated_reply"], report.reason
+    assert report.reason.count("The agent gave the same reply 5 times") == 1 and "rejected" not in report.reason
+
+
+def test_the_harness_rejecting_the_same_reply_is_a_rejection():
+    """The twin: the same turn comes from a retry prompt (the harness), not from a person."""
+    from loopmetric._model import LlmOutput, Observation, Trace
+    steps = []
+    for n in range(4):
+        steps += [LlmOutput(step=2 * n + 1, text=ASK), Observation(step=2 * n + 2, source="retry", fingerprint="r",
+                                                                   text="Reply with JSON only.")]
+    report = detect_loops(Trace(steps=tuple(steps)))
+    assert "rejected_output" in {f.pattern for f in report.findings}
+    assert "was rejected 4 times in a row (a retry prompt each time" in report.reason
+
+
+def test_the_users_repeated_demand_answered_anew_each_time_is_no_loop_of_the_agent():
+    replies = ["Let me check the 9:00 flight: it is full, sorry.",
+               "The 10:30 flight has two seats left at 120 euros.",
+               "I can put you on the 12:15 flight instead, window seat 14A.",
+               "There is also an evening flight at 19:40 for 95 euros."]
+    assert detect_loops(_asked(replies, "I want the morning flight to Oslo!")).success
+
+
+STEMS = [
+    pytest.param("refunds refundable non-refundable refund", {"refund", "non"}, id="one-stem-for-a-words-forms"),
+    pytest.param("Thank you! Please let me know if I can help further.", set(), id="courtesy-says-nothing"),
+    pytest.param("Your ID and PO number", {"id", "po", "number"}, id="two-capitals-are-a-word"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STEMS)
+def test_stems(text, expected):
+    assert stems(text) == expected
+
+
+STANCES = [
+    pytest.param("Could you send the booking reference?", {"ask"}, id="a-question-asks"),
+    pytest.param("This fare doesn't qualify for refunds.", {"no"}, id="a-negation-says-no"),
+    pytest.param("Upgrades must be made a day ahead.", {"rule"}, id="must-states-a-rule"),
+    pytest.param("I'm so sorry about the delay.", {"sorry"}, id="an-apology"),
+    pytest.param("Your flight leaves at nine from gate 4.", set(), id="a-statement-takes-no-stance"),
+]
+
+
+@pytest.mark.parametrize(("text", "kinds"), STANCES)
+def test_stances(text, kinds):
+    assert stances(text).kinds == kinds
+
+
+def _st(kinds="", about="", said=""):
+    return Stances(frozenset(kinds.split()), frozenset(about.split()), frozenset(said.split()))
+
+
+SAYS_AGAIN = [
+    # 10 stems, 3 new: 3 / 10 = 0.30 <= 0.30 -> nothing new; 4 new: 0.40 -> new.
+    pytest.param(_st(said="a b c d e f w x y z"), [_st(said="a b c d e f v")], None, id="four-of-ten-new-is-new"),
+    pytest.param(_st(said="a b c d e f g x y z"), [_st(said="a b c d e f g")], "again",
+                 id="three-of-ten-new-is-nothing-new"),
+    pytest.param(_st(), [_st(said="a")], "again", id="courtesy-alone-is-nothing-new"),
+    pytest.param(_st("ask", "book referenc", "book referenc send"), [_st("ask", "book referenc", "look")], "ask",
+                 id="an-ask-about-two-same-stems"),
+    pytest.param(_st("ask", "book seat", "book seat window"), [_st("ask", "book meal", "meal lunch")], None,
+                 id="an-ask-about-one-same-stem-is-another-ask"),
+    pytest.param(_st("no", "refund fare", "refund fare term"), [_st("no", "refund ticket", "ticket issu")], "no",
+                 id="a-no-about-one-same-stem"),
+    pytest.param(_st("no", "pet", "pet cabin"), [_st("no", "hotel", "hotel room")], None,
+                 id="no-to-another-thing"),
+    pytest.param(_st("rule", "upgrad", "upgrad day"), [_st("rule", "upgrad hour", "hour depart")], "rule",
+                 id="a-rule-about-one-same-stem"),
+    pytest.param(_st("sorry", "dela", "dela order"), [_st("sorry", "packag", "packag arriv")], "sorry",
+                 id="an-apology-again-whatever-it-is-about"),
+    pytest.param(_st("ask", "refund", "refund fare term"), [_st("no", "refund", "refund ticket issu")], None,
+                 id="another-stance-on-the-same-subject"),
+]
+
+
+@pytest.mark.parametrize(("reply", "recent", "expected"), SAYS_AGAIN)
+def test_says_again(reply, recent, expected):
+    assert _says_again(reply, recent) == expected
+
+
+def test_the_chain_is_read_from_a_trace_as_from_chat():
+    """The rule reads the event model: the same conversation read once through the chat reader
+    gives the same finding as `detect_loops` on the messages."""
+    messages = chat(OPENING["apology"], REPLIES["apology"], PRESS["apology"])
+    assert detect_loops(read_chat_messages(messages)).findings == detect_loops(messages).findings
