@@ -83,15 +83,22 @@ PATTERNS: dict[str, PatternInfo] = {
         "the agent answers turn after turn with nearly the same reply, only the other side's turns between "
         "(the same refusal, the same request the user never meets); replies that each decline (say something "
         "cannot be done, is not allowed) and share at least a tenth of their content words are one refusal "
-        "restated, from 4 in a row; a reply that tells a fact nobody in the conversation had told (a number, a "
-        "date, an id, an e-mail: another fare worked out) is news, not a repeat",
+        "restated, from 4 in a row; a reply that tells a fact nobody in the conversation had told (a number, "
+        "a date, an id, an e-mail: another fare worked out) is news, not a repeat. The same thing in other "
+        "words: a reply that says what one of the agent's last three replies said (it says nothing they had "
+        "not said, or it takes the same stance on the same subject: asks again for what they asked for, says "
+        "no to what they said no to, restates their rule, apologizes again), while the other side's turns "
+        "bring no name, number or fact it takes up and no tool runs: from 4 replies in a row, 5 when the "
+        "chain rests on asking again (an agent must ask for a missing id until it has it). A person's same "
+        "words (\"yes\") after the same reply again and again rejected nothing: the repeat is the agent's, "
+        "reported here, not as `rejected_output`",
     ),
     "rejected_output": PatternInfo(
         "reasoning_stagnation", "rejected_output_threshold",
-        "the harness rejects the model's reply itself (a retry prompt, the same feedback as the next "
-        "input, counters masked) again and again, no action run; the same words count only from the "
-        "harness (in a run that acts) or after replies that repeat, never a person's \"yes\" to replies "
-        "that move on",
+        "the harness rejects the model's reply itself (a retry prompt, the same feedback as the next input, "
+        "counters masked) again and again, no action run; the same words count only from the harness (in a "
+        "run that acts); a person's \"yes\" is no rejection, neither to replies that move on nor to the same "
+        "reply again (that repeat is the agent's: `repeated_reply`)",
     ),
     "call_graph_cycle": PatternInfo(
         "call_graph_cycles", "check_call_graph_cycles",
