@@ -22,7 +22,9 @@ no tool runs and no new fact enters. "Says the same" is read from what the repli
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
 same subject: it asks again for what they asked for (two stems in common), says no to what
-they said no to or restates their rule (one stem), or apologizes again. A chain is a loop at
+they said no to or restates their rule (one stem in common, and in a chain always one of what
+its first no or rule was about: a story whose people cannot do one thing after another is no
+refusal restated), or apologizes again. A chain is a loop at
 `repeated_text_threshold` + 1 replies (four by default: saying no, the rule or sorry four
 times to a user who presses, or nothing new four times), at `repeated_text_threshold` + 2
 when a link rests on asking again: an agent must ask for a missing id until it has it, and
@@ -103,11 +105,15 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
 def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
+    if _longest_turns(trace, unrecorded) < threshold:  # (no chain can be long enough: most traces)
+        return []
     known = _Said(trace, facts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
     told = False  # whether those turns told a fact nobody had told
-    recent: list[tuple[LlmOutput, Stances]] = []  # the agent's replies since the last tool call
+    subject: Optional[frozenset[str]] = None  # what the chain's no or rule is about, once one links it
+    recent: list[LlmOutput] = []  # the agent's replies since the last tool call
+    read: dict[int, Stances] = {}  # each compared reply's stances, by step, read once
     chain: list[LlmOutput] = []
     links: list[str] = []
     findings: list[Finding] = []
@@ -125,24 +131,55 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
             took = told or bool(named & brought)
             said |= named
             brought, told = set(), False
-            own = stances(reply.text)
-            if recent and not took and not _tells_news(known, reply) and (
-                    _after_input(trace, recent[-1][0], reply) or unrecorded and _in_a_row(recent[-1][0], reply)):
-                link = _says_again(own, [stance for _, stance in recent[-_RECENT:]])
-            recent.append((reply, own))
+            if recent and not took and _turn(trace, recent[-1], reply, unrecorded) and not _tells_news(known, reply):
+                link, about = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]],
+                                          subject if chain else None)
+                if link in ("no", "rule"):
+                    subject = about if subject is None or not chain else subject
+            recent.append(reply)
         if link is not None:
             if not chain:
-                chain = [recent[-2][0]]
+                chain = [recent[-2]]
             chain.append(reply)  # type: ignore[arg-type]
             links.append(link)
             continue
         needed = threshold + (2 if "ask" in links else 1)
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
-        chain, links = [], []
+        chain, links, subject = [], [], None
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent, brought, told = [], set(), False
     return findings
+
+
+def _turn(trace: Trace, earlier: LlmOutput, later: LlmOutput, unrecorded: bool) -> bool:
+    """Whether reply `later` answers a turn of the other side after reply `earlier`."""
+    return _after_input(trace, earlier, later) or unrecorded and _in_a_row(earlier, later)
+
+
+def _longest_turns(trace: Trace, unrecorded: bool) -> int:
+    """The most replies in a row, no tool call between, each answering a turn after the one before
+    (`_turn`): the most links a chain of `_restated` can have, found without reading a text."""
+    longest = run = 0
+    earlier: Optional[LlmOutput] = None
+    for step in trace.steps:
+        if step.kind == "input":
+            continue
+        if not isinstance(step, LlmOutput) or step.requests or not step.has_text:
+            earlier, run = None, 0
+            continue
+        run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded) else 0
+        longest = max(longest, run)
+        earlier = step
+    return longest
+
+
+def _stances_of(reply: LlmOutput, read: dict[int, Stances]) -> Stances:
+    try:
+        return read[reply.step]
+    except KeyError:
+        found = read[reply.step] = stances(reply.text)
+        return found
 
 
 def _named(text: str) -> set[str]:
@@ -150,25 +187,30 @@ def _named(text: str) -> set[str]:
     return _words(" ".join(w for w in text.split() if not w.islower()).casefold())
 
 
-def _says_again(reply: Stances, recent: list[Stances]) -> Optional[str]:
-    """How `reply` says again what the `recent` replies said (see the module docstring), or None."""
+def _says_again(reply: Stances, recent: list[Stances],
+                subject: Optional[frozenset[str]] = None) -> tuple[Optional[str], frozenset[str]]:
+    """How `reply` says again what the `recent` replies said (see the module docstring), or None,
+    with the stems a no or a rule shares with them. A chain's no or rule stays on one subject: once
+    one links the chain (`subject`), the next must share a stem of it (a story whose people cannot
+    do one thing after another is no refusal restated)."""
     new = reply.stems.difference(*(earlier.stems for earlier in recent))
     if len(new) <= _NOTHING_NEW * len(reply.stems):
-        return "again"
+        return "again", frozenset()
     for earlier in reversed(recent):
         common = reply.kinds & earlier.kinds
         if not common:
             continue
         if "sorry" in common:
-            return "sorry"
-        shared = len(reply.about & earlier.about)
-        if shared >= 1 and "no" in common:
-            return "no"
-        if shared >= 1 and "rule" in common:
-            return "rule"
-        if shared >= 2:
-            return "ask"
-    return None
+            return "sorry", frozenset()
+        shared = reply.about & earlier.about
+        if shared and (subject is None or not shared.isdisjoint(subject)):
+            if "no" in common:
+                return "no", shared
+            if "rule" in common:
+                return "rule", shared
+        if len(shared) >= 2:
+            return "ask", frozenset()
+    return None, frozenset()
 
 
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",

@@ -247,7 +247,17 @@ SAYS_AGAIN = [
 
 @pytest.mark.parametrize(("reply", "recent", "expected"), SAYS_AGAIN)
 def test_says_again(reply, recent, expected):
-    assert _says_again(reply, recent) == expected
+    assert _says_again(reply, recent)[0] == expected
+
+
+@pytest.mark.parametrize(("subject", "expected"), [
+    pytest.param(None, ("no", frozenset({"refund"})), id="the-first-no-sets-the-subject"),
+    pytest.param(frozenset({"refund", "far"}), ("no", frozenset({"refund"})), id="a-no-on-the-chains-subject"),
+    pytest.param(frozenset({"fox"}), (None, frozenset()), id="a-no-on-another-subject-ends-the-chain"),
+])
+def test_a_chains_no_stays_on_one_subject(subject, expected):
+    assert _says_again(_st("no", "refund fare", "refund fare term"), [_st("no", "refund ticket", "ticket issu")],
+                       subject) == expected
 
 
 def test_the_chain_is_read_from_a_trace_as_from_chat():
