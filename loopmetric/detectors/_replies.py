@@ -112,6 +112,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
     told = False  # whether those turns told a fact nobody had told
     subject: Optional[frozenset[str]] = None  # what the chain's no or rule is about, once one links it
+    # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
+    # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
     read: dict[int, Stances] = {}  # each compared reply's stances, by step, read once
     chain: list[LlmOutput] = []
@@ -133,9 +135,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
             brought, told = set(), False
             if recent and not took and _turn(trace, recent[-1], reply, unrecorded) and not _tells_news(known, reply):
                 link, about = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]],
-                                          subject if chain else None)
-                if link in ("no", "rule"):
-                    subject = about if subject is None or not chain else subject
+                                          subject)
+                if subject is None and about:  # the chain's first no or rule: what it is about from here on
+                    subject = about
             recent.append(reply)
         if link is not None:
             if not chain:
@@ -148,7 +150,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
             findings.append(_restated_finding(chain, links))
         chain, links, subject = [], [], None
         if reply is None:  # a tool call, an output that asked for one, or the end
-            recent, brought, told = [], set(), False
+            recent = []
     return findings
 
 
@@ -208,7 +210,7 @@ def _says_again(reply: Stances, recent: list[Stances],
                 return "no", shared
             if "rule" in common:
                 return "rule", shared
-        if len(shared) >= 2:
+        if "ask" in common and len(shared) >= 2:
             return "ask", frozenset()
     return None, frozenset()
 

@@ -15,8 +15,9 @@ what they do it *about*:
 `Stances.about` holds the stems of the sentences that take a stance (what the ask, the no,
 the rule is about); `Stances.stems` the stems of the whole reply (what it says at all).
 Stems are content words (no stop words, none of the courtesy words every support reply
-is made of, see `_COURTESY`) cut by a few English suffixes ("refunds", "refundable" and
-"refund" are one stem). Deterministic, offline, linear in the text.
+is made of, see `_COURTESY`, nor the words that mark a stance, `_MARKERS`) cut by a few
+English suffixes ("refunds", "refundable" and "refund" are one stem). Deterministic,
+offline, linear in the text.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ want once ready have when get give tell make again however therefore apologize a
 inconvenience i'm i've i'll i'd you'll you've you'd don't can't won't isn't aren't doesn't didn't there's that's
 it's we're they're afraid really very still yet already mentioned truly completely sincerely regret
 """.split())
+# The words that mark a stance: what a stance is about is the rest of its sentence.
+_MARKERS = frozenset("""
+need needs require required requires must only policy policies rule rules guideline guidelines allowed permitted
+terms never without nor cannot non sorry apologize apologise apologies regret kindly
+""".split())
 _SUFFIXES = ("ations", "ation", "ables", "able", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "e", "y")
 
 
@@ -58,10 +64,16 @@ def _stem(word: str) -> str:
     return word
 
 
+def _words(text: str) -> list[str]:
+    """The words of 3+ letters of lowercased `text`, a possessive's "'s" or a closing "'" cut."""
+    return [word[:-2] if word.endswith("'s") else word.rstrip("'") for word in _WORD.findall(text)]
+
+
 def stems(text: str) -> frozenset[str]:
     """The stems of `text`'s content words (see the module docstring)."""
-    text = text.replace("’", "'").replace("-", " ")
-    found = {_stem(word) for word in _WORD.findall(text.lower()) if word not in STOP_WORDS and word not in _COURTESY}
+    text = text.replace("’", "'")  # (a hyphen ends a word as any other sign does: "non-refundable" is two)
+    found = {_stem(word) for word in _words(text.lower())
+             if word not in STOP_WORDS and word not in _COURTESY and word not in _MARKERS}
     found.update(pair.lower() for pair in _UPPER_PAIR.findall(text))
     return frozenset(found)
 

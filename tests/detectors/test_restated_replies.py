@@ -193,7 +193,11 @@ def test_the_users_repeated_demand_answered_anew_each_time_is_no_loop_of_the_age
 
 
 STEMS = [
-    pytest.param("refunds refundable non-refundable refund", {"refund", "non"}, id="one-stem-for-a-words-forms"),
+    pytest.param("refunds refundable non-refundable refund", {"refund"}, id="one-stem-for-a-words-forms"),
+    pytest.param("Upgrades must be made only by policy", {"upgrad", "mad"}, id="the-words-that-mark-a-stance-are-cut"),
+    pytest.param("The owl's tree, the owls' tree", {"owl", "tre"}, id="a-possessive-is-its-word"),
+    pytest.param("bags ride yes", {"bag", "rid", "yes"}, id="a-stem-keeps-three-letters"),
+    pytest.param("I don’t know, you’re welcome", set(), id="a-curly-apostrophe-is-an-apostrophe"),
     pytest.param("Thank you! Please let me know if I can help further.", set(), id="courtesy-says-nothing"),
     pytest.param("Your ID and PO number", {"id", "po", "number"}, id="two-capitals-are-a-word"),
 ]
@@ -210,6 +214,7 @@ STANCES = [
     pytest.param("Upgrades must be made a day ahead.", {"rule"}, id="must-states-a-rule"),
     pytest.param("I'm so sorry about the delay.", {"sorry"}, id="an-apology"),
     pytest.param("Your flight leaves at nine from gate 4.", set(), id="a-statement-takes-no-stance"),
+    pytest.param("We don’t refund these tickets", {"no"}, id="a-curly-apostrophe-says-no"),
 ]
 
 
@@ -265,3 +270,156 @@ def test_the_chain_is_read_from_a_trace_as_from_chat():
     gives the same finding as `detect_loops` on the messages."""
     messages = chat(OPENING["apology"], REPLIES["apology"], PRESS["apology"])
     assert detect_loops(read_chat_messages(messages)).findings == detect_loops(messages).findings
+
+
+# -- what each part of the chain reads (pins, each a behaviour a user would see) -------------------
+SORRY = ["I'm sorry the parcel to Denver is late.", "I apologize that the Denver parcel has not arrived.",
+         "I'm so sorry, the parcel for Denver is still on its way.", "My apologies, the Denver parcel is delayed.",
+         "Again, I'm sorry the parcel is not in Denver yet."]
+
+
+def _turns(replies, turns):
+    """A chat: the task, then each reply followed by its turns (a string, or several in a list)."""
+    messages = [{"role": "user", "content": "Where is my parcel to Denver?"}]
+    for reply, turn in zip(replies, turns + [None] * len(replies)):
+        messages.append({"role": "assistant", "content": reply})
+        for text in ([turn] if isinstance(turn, str) else turn or []):
+            messages.append({"role": "user", "content": text})
+    return messages
+
+
+def test_a_name_the_agent_had_said_is_not_brought_by_the_user_who_says_it_again():
+    """Denver is in every reply, and the user says it back: nothing new, the apologies are a loop."""
+    report = detect_loops(_turns(SORRY, ["Is it in Denver?", "Denver, I said.", "Still not in Denver.", "Denver!"]))
+    assert not report.success and report.findings[0].count == 5, report.reason
+
+
+@pytest.mark.parametrize(("turns", "loop"), [
+    pytest.param(["Hello?", "Any news?", "Still waiting.", "Well?"], True, id="nothing-brought-a-loop"),
+    pytest.param(["Hello?", "I'm Amelia Sanchez.", "Still waiting.", "Well?"], False,
+                 id="a-name-brought-and-taken-up-ends-the-chain"),
+    pytest.param(["Hello?", ["I'm Amelia Sanchez.", "Still waiting."], "Well?", "Hm."], False,
+                 id="a-name-brought-two-turns-before-the-reply"),
+    pytest.param(["Hello?", ["My order is 55123.", "Still waiting."], "Well?", "Hm."], False,
+                 id="a-fact-told-two-turns-before-the-reply"),
+])
+def test_what_the_other_side_brings_and_the_reply_takes_up(turns, loop):
+    replies = list(SORRY)
+    replies[2] = "I'm so sorry, Amelia, the parcel for Denver is still on its way."
+    report = detect_loops(_turns(replies, turns))
+    assert report.success is (not loop), report.reason
+
+
+STORY_RULES = ["The fox must cross the river before dark.", "At the river, the owl must find food for the night.",
+               "The owl's food must stay hidden in the old tree.", "The old tree must be climbed by the fox at dawn."]
+
+
+def test_a_story_whose_people_must_do_one_thing_after_another_is_no_rule_restated():
+    """Each rule shares a word with the one before, never the first rule's subject: no loop."""
+    assert detect_loops(_turns(STORY_RULES, ["continue"] * 4)).success
+
+
+def test_a_chain_first_linked_by_nothing_new_takes_its_subject_from_its_first_no():
+    """Two replies saying nothing new, then noes: the first no sets the subject, and a no about
+    another thing (drifting from refunds to seats) ends the chain."""
+    replies = ["Sorry, no refund is possible on this fare.", "Sorry, no refund is possible on this fare, sorry.",
+               "No refund can be made for this fare, I'm afraid.", "This fare's seat cannot change, no refund.",
+               "No seat change is allowed on this ticket.", "The ticket's seat is not changeable."]
+    report = detect_loops(_turns(replies, ["Please?"] * 6))
+    assert [f.steps for f in report.findings] == [(1, 3, 5, 7)], report.reason
+
+
+LONGEST = [
+    pytest.param([], 0, id="nothing"),
+    pytest.param(["r", "u", "r", "u", "r"], 2, id="three-replies-two-turns"),
+    pytest.param(["r", "r", "u", "r"], 1, id="replies-in-a-row-answer-no-turn"),
+    pytest.param(["t", "r", "u", "r", "u", "r"], 2, id="a-tool-call-first"),
+    pytest.param(["r", "u", "r", "t", "r", "u", "r", "u", "r"], 2, id="a-tool-call-between"),
+    pytest.param(["r", "u", "q", "u", "r", "u", "r"], 1, id="a-request-between"),
+    pytest.param(["r", "u", "e", "u", "r"], 0, id="an-empty-output-between"),
+]
+
+
+def _steps(codes, recorded=True):
+    from loopmetric._model import LlmOutput, Observation, ToolCall, Trace
+    steps = []
+    for n, code in enumerate(codes, start=1):
+        if code == "r":
+            steps.append(LlmOutput(step=n, text=f"reply {n}"))
+        elif code == "q":
+            steps.append(LlmOutput(step=n, text="let me look", requests=("c",)))
+        elif code == "e":
+            steps.append(LlmOutput(step=n, text=""))
+        elif code == "u":
+            steps.append(Observation(step=n, source="user", fingerprint=f"u{n}", text=f"turn {n}"))
+        else:
+            steps.append(ToolCall(step=n, name="look", args="{}", result="ok", error=False, call="c", outcome="o"))
+    return Trace(steps=tuple(steps), turns_recorded=recorded)
+
+
+@pytest.mark.parametrize(("codes", "longest"), LONGEST)
+def test_the_most_turns_a_chain_can_have_is_counted_without_reading_a_text(codes, longest):
+    from loopmetric.detectors._replies import _longest_turns
+    assert _longest_turns(_steps(codes), unrecorded=False) == longest
+
+
+def test_replies_in_a_row_whose_turns_were_not_recorded_are_turns():
+    """A recording without the other side's turns, in a run that calls tools: replies in a row
+    answered turns nobody recorded, and five apologies in a row are a loop; recorded, they are not."""
+    from loopmetric._model import LlmOutput, ToolCall, Trace
+    from loopmetric.detectors._replies import _longest_turns
+    steps = (ToolCall(step=1, name="track", args="{}", result="late", error=False, call="c", outcome="o"),
+             *(LlmOutput(step=n, text=text) for n, text in enumerate(SORRY, start=2)))
+    unrecorded = Trace(steps=steps, turns_recorded=False)
+    assert _longest_turns(unrecorded, unrecorded=True) == 4
+    assert [f.count for f in detect_loops(unrecorded).findings if f.pattern == "repeated_reply"] == [5]
+    assert detect_loops(Trace(steps=steps)).success
+
+
+def test_a_no_compared_past_a_reply_of_another_stance():
+    """The reply before asks; the one before it said no to the same thing: still a no again."""
+    recent = [_st("no", "refund fare", "refund fare"), _st("ask", "date", "date trip")]
+    assert _says_again(_st("no", "refund ticket", "refund ticket issu"), recent) == ("no", frozenset({"refund"}))
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    pytest.param("Ask Amelia about QX7P2L today", {"ask", "amelia", "qx7p2l"}, id="capitals-and-ids"),
+    pytest.param("all lowercase words here", set(), id="nothing-named"),
+])
+def test_named(text, named):
+    from loopmetric.detectors._replies import _named
+    assert _named(text) == named
+
+
+def test_the_finding_says_every_way_the_chain_said_it_again_and_its_steps():
+    messages = _turns(["Could you send me the booking reference?", "Thanks. Could you send me the booking reference?",
+                       "I need the booking reference, could you send it?", "Please send the booking reference.",
+                       "Could you look for the booking reference once more?"], ["I can't find it."] * 5)
+    (finding,) = detect_loops(messages).findings
+    assert finding.message.startswith("The agent said the same thing in other words 5 times in a row (saying "
+                                      "nothing its last replies had not said, asking again for the same thing), ")
+    assert finding.message.endswith("(steps 1-9).")  # five replies, four turns between: the task is no step
+
+
+def test_the_agents_repeat_found_by_the_rejection_rule_says_whose_it_is():
+    from loopmetric import LoopSettings
+    from loopmetric.detectors import detect_rejected_outputs
+    trace = read_chat_messages(_asked([ASK] * 4, "yes"))
+    (finding,) = detect_rejected_outputs(trace, LoopSettings())
+    assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", 4, (1, 3, 5, 7))
+    assert finding.message == ("The agent gave the same reply 4 times in a row, the other side answering each time "
+                               "with the same words, no tool run: the repeat is the agent's, nothing rejected it "
+                               "(steps 1-7).")
+    assert finding.fingerprints == (trace.steps[0].fingerprint,)
+
+
+def test_a_harness_rejection_is_fingerprinted_by_what_the_harness_said():
+    from loopmetric import LoopSettings
+    from loopmetric._model import LlmOutput, Observation, Trace
+    from loopmetric.detectors import detect_rejected_outputs
+    steps = []
+    for n in range(3):
+        steps += [LlmOutput(step=2 * n + 1, text=f"attempt {n}"),
+                  Observation(step=2 * n + 2, source="retry", fingerprint="r", text="Reply with JSON only.")]
+    (finding,) = detect_rejected_outputs(Trace(steps=tuple(steps)), LoopSettings())
+    assert (finding.pattern, finding.fingerprints, finding.steps) == ("rejected_output", ("r",), (1, 2, 3, 4, 5, 6))
