@@ -29,7 +29,7 @@ from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
 from loopmetric.spark import LOOP_SCHEMA, score_traces  # noqa: E402
-from loopmetric.spark._job import read_trace_files  # noqa: E402
+from loopmetric.spark._job import _environ, read_trace_files, worker_python  # noqa: E402
 from loopmetric.spark._score import NULL_NESTED  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
@@ -40,22 +40,28 @@ FINDING_KEYS = ("pattern", "severity", "count", "steps", "tools", "fingerprints"
 QUIET = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false"}
 
 
+MASTER = "local[2,4]"  # two cores, and a failed task is tried up to 4 times as on a cluster (local[2] tries once)
+
+
 def _env() -> dict[str, str]:
-    """The environment of a subprocess: this checkout first on the path, no telemetry."""
+    """The environment of a subprocess: this checkout first on the path, no telemetry, and a Spark
+    session it starts on a local master runs its Python workers with this interpreter (as
+    `loopmetric spark` does), not the `python3` first on PATH, unless PYSPARK_PYTHON says otherwise."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    return {**os.environ, "PYTHONPATH": path, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+    return {**os.environ, **worker_python("local"), "PYTHONPATH": path, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
 
 
 @pytest.fixture(scope="module")
 def spark():
     # Python workers must import this checkout's loopmetric: the executor environment says
-    # where it is (on a cluster: an installed wheel, or spark.submit.pyFiles).
-    # local[2,4]: two cores, and a failed task is tried up to 4 times as on a cluster (plain local[2] tries once).
-    builder = SparkSession.builder.master("local[2,4]").appName("loopmetric-tests")
+    # where it is (on a cluster: an installed wheel, or spark.submit.pyFiles); and they run the
+    # interpreter that runs the tests, with its packages, as `loopmetric spark` starts them.
+    builder = SparkSession.builder.master(MASTER).appName("loopmetric-tests")
     for key, value in {**QUIET, "spark.sql.shuffle.partitions": "2",
                        "spark.executorEnv.PYTHONPATH": _env()["PYTHONPATH"]}.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    with _environ(worker_python(MASTER)):  # read once, when the session's context starts
+        session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
@@ -187,6 +193,16 @@ def test_thousand_mixed_traces_get_the_verdicts_of_detect_loops(spark):
     kinds = {(RENDERERS[i % len(RENDERERS)].__name__, row[1]) for i, row in want.items() if row[8] is None}
     assert len(kinds) == 2 * len(RENDERERS)  # every format, passing and failing
     assert sum(row[8] is not None for row in want.values()) == 40
+
+
+def test_spark_sessions_the_tests_start_use_the_interpreter_that_runs_loopmetric(spark):
+    """The suite run as `venv/bin/python -m pytest` without the venv on PATH: the session's Python
+    workers run this interpreter (or PYSPARK_PYTHON when set), not the `python3` first on PATH."""
+    chosen = os.environ.get("PYSPARK_PYTHON") or sys.executable
+    assert spark.sparkContext.pythonExec == chosen
+    assert _env()["PYSPARK_PYTHON"] == chosen  # and the sessions its subprocesses start (Spark Connect's server)
+    workers = spark.sparkContext.parallelize([0], 1).map(lambda _: sys.executable).collect()
+    assert [os.path.realpath(w) for w in workers] == [os.path.realpath(shutil.which(chosen) or chosen)]
 
 
 def test_bytes_column_scores_like_text(spark):
