@@ -129,7 +129,9 @@ def _worst(row: dict) -> str:
 
 
 def summary(entries: Sequence[Entry]) -> dict[str, Any]:
-    """The figures at the top of the page, as `loopmetric score` counts them."""
+    """The figures at the top of the page, as `loopmetric score` counts them: `scored` traces read and
+    scored, `unread` files or records not read ("2 traces, 1 not read"); `total` both, what the pass
+    rate is a share of (a trace not read never passes, as for `--fail-under`)."""
     rows = [e.row for e in entries if "error" not in e.row]
     unread = [e for e in entries if "error" in e.row]
     passed = sum(1 for r in rows if r["success"])

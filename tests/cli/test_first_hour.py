@@ -307,3 +307,24 @@ def test_report_and_score_count_an_unreadable_file_alike(tmp_path, monkeypatch, 
     assert summary.startswith(traces + ",") and (unread in summary if unread else "not read" not in summary)
     if "good.json" in names:  # score prints its table and summary when a trace was read: the same line
         assert score_out.strip().splitlines()[-1] == summary
+
+
+@pytest.mark.parametrize("names, counted", [
+    pytest.param(["bad.json"], "0 traces, 1 not read", id="only-an-unreadable-file"),
+    pytest.param(["good.json", "bad.json"], "1 trace, 1 not read", id="a-trace-and-an-unreadable-file"),
+    pytest.param(["good.json", "loop.json", "bad.json", "bad.json"], "2 traces, 1 not read", id="named-twice-once"),
+    pytest.param(["good.json", "loop.json"], "2 traces", id="twin-every-file-read"),
+])
+def test_the_pages_traces_figure_counts_an_unreadable_file_as_score_does(tmp_path, monkeypatch, capsys, names,
+                                                                          counted):
+    pytest.importorskip("jinja2")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    (tmp_path / "loop.json").write_text((EXAMPLES / "looping_agent.json").read_text())
+    (tmp_path / "bad.json").write_text('{"a": ')
+    run(capsys, "report", *names, "-o", "r.html")
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    figure = dict(re.findall(r'<dd id="fig-([\w-]+)" data-value="([^"]*)">', page))
+    traces, _, unread = counted.partition(", ")
+    assert (figure["traces"], figure["unread"]) == (traces.split()[0], unread.split()[0] if unread else "0")
+    assert re.search(r'<p class="sub">([^<]*?) · scored by', page).group(1) == counted
