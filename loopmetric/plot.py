@@ -67,7 +67,8 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     than once is coloured by its fingerprint (name and canonical arguments), so
     a repeated call is one colour down the page;
     calls made once are light grey, LLM outputs dark grey, inputs to the agent
-    (a user's turn) light blue, and steps inside a loop are outlined. Each finding is a column on the right: a line from its
+    (a user's turn) light blue, and steps inside a loop are outlined. Each
+    finding is a column on the right: a line from its
     first to its last step with a dot on every step it rests on, labelled with
     its number (the title lists pattern, count, severity and steps), over a
     light band.

@@ -18,6 +18,7 @@ import pytest
 
 from loopmetric import LoopSettings, TraceReadError, detect_loops
 from tests._traces import agent, llm, tool
+from tests._docs import expected_lines, in_order, printed_lines
 from tests.readers.test_reader_chat import assistant, tool_msg
 from tests.readers.test_reader_otlp import chat as otlp_chat
 from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
@@ -587,9 +588,9 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
     for language, code in blocks:
         if language == "python":
             exec(compile(code, "docs/spark.md", "exec"), {})
-            printed = capsys.readouterr().out.splitlines()
-            prints = [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
-            assert len(prints) == 2 and all(any(line.startswith(p) for line in printed) for p in prints), printed
+            printed, prints = capsys.readouterr().out, expected_lines(code)
+            # compared as every docs block's printed lines are (tests/docs/test_docs_blocks.py): whole lines, in order
+            assert len(prints) == 2 and in_order(prints, printed_lines(printed)) is None, printed
             continue
         words = shlex.split(code, comments=True)
         if words[0] == "loopmetric":
@@ -597,7 +598,7 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
             assert capsys.readouterr().out.startswith(_examples_line())
         else:  # as pasted, in its own JVM: it must run clean (no FileNotFoundException for the glob)
             assert words[:3] == ["spark-submit", "--master", "local[*]"]
-            prints = [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
+            prints = expected_lines(code)
             env = {**_env(), "PYSPARK_PYTHON": sys.executable,  # as the README says for a venv not activated
                    "SPARK_HOME": os.path.dirname(pyspark.__file__)}
             submit = os.path.join(env["SPARK_HOME"], "bin", "spark-submit")
@@ -605,7 +606,7 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
                                   capture_output=True, text=True, timeout=600)
             assert done.returncode == 0, done.stderr[-3000:]
             assert [line for line in done.stderr.splitlines() if "Exception" in line] == []
-            assert prints and done.stdout.strip().splitlines()[-1] == prints[-1]
+            assert prints and in_order(prints, printed_lines(done.stdout)) is None, done.stdout
 
 
 def test_pandas_pinned_below_what_pyspark_warns_about():
