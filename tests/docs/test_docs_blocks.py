@@ -167,6 +167,15 @@ def test_every_block_is_run_data_or_skipped_with_a_reason():
     assert len(RUNNABLE) >= 30 and len(SKIPPED) <= 12, (len(RUNNABLE), [b.id for b in SKIPPED])
 
 
+def test_every_block_with_a_printed_line_is_run_and_compared():
+    """What a block says it prints is a `# prints:` line (never prose such as `# prints one object`),
+    and a block that has one runs here, or where its skip reason says it is compared (Spark's, on the
+    suite's shared session in tests/spark/test_spark.py)."""
+    assert [b.id for b in BLOCKS if re.search(r"#\s*prints(?!:)", b.code)] == []
+    unrun = [b.id for b in SKIPPED if expected_lines(b.code) and not b.skip.endswith("which compares what it prints")]
+    assert unrun == []
+
+
 def test_every_readme_python_block_says_what_it_prints():
     readme = [b for b in RUNNABLE if b.page == "README.md" and b.language == "python"]
     assert readme and all(expected_lines(b.code) for b in readme)
