@@ -40,10 +40,7 @@ def task_text(value: Any) -> str:
         [only] = mapping.values()
         if isinstance(only, str):
             return only.strip()
-    try:
-        return canonical_json(value)
-    except (TypeError, ValueError, RecursionError):
-        return ""
+    return canonical_json(value)  # never raises: a cycle, an object, NaN each have their text
 
 
 def _acts(item: Any) -> bool:

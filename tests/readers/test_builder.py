@@ -336,6 +336,12 @@ def _task_run(*inputs, task=None):
     return build
 
 
+def _cyclic():
+    value: dict = {}
+    value["x"] = value
+    return value
+
+
 @pytest.mark.parametrize(("build", "task"), [
     pytest.param(_task_run(("Find order 7.", "user")), "Find order 7.", id="the-first-input"),
     pytest.param(_task_run(("  ", "user"), ("Find order 7.", "user")), "Find order 7.",
@@ -350,6 +356,7 @@ def _task_run(*inputs, task=None):
     pytest.param(_task_run(task=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Find 7."}]),
                  "Find 7.", id="a-conversations-user-text"),
     pytest.param(_task_run(task=7), "7", id="a-number"),
+    pytest.param(_task_run(task=_cyclic()), '{"x":"<cycle>"}', id="a-cyclic-input-said-as-canonical-json-says-it"),
     pytest.param(_task_run(), "", id="twin-no-task-recorded"),
 ])
 def test_the_task_is_the_first_input_or_the_runs_input_and_never_a_step(build, task):
@@ -358,3 +365,13 @@ def test_the_task_is_the_first_input_or_the_runs_input_and_never_a_step(build, t
     trace = b.build()
     assert trace.task == task
     assert _shape(trace) == [("llm", "On it.", 0), ("input", "user")]  # the later turn a step, the first not
+    assert [step.step for step in trace.steps] == [1, 2]  # numbered from 1, the task not counted
+
+
+def test_an_outputs_requests_are_the_fingerprints_of_the_calls_it_asked_for():
+    b = TraceBuilder()
+    b.add_llm_output("think", [_req("search", {"q": "a"}), _req("fetch", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+    b.add_tool_call("fetch", {"q": "a"}, "page a")
+    llm, *calls = b.build().steps
+    assert llm.requests == tuple(call.call for call in calls) and len(set(llm.requests)) == 2  # the name counts
