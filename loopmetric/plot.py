@@ -45,6 +45,7 @@ _PATTERN_COLOURS = {
 _CALL_COLOURS = ("#1f77b4", "#2ca02c", "#bcbd22", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#ff7f0e")
 _UNIQUE = "#c7c7c7"
 _LLM = "#7f7f7f"
+_INPUT = "#aec7e8"
 
 
 def _figure(width: float, height: float):
@@ -57,15 +58,17 @@ def _figure(width: float, height: float):
 
 def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: Optional[LoopSettings] = None,
                   title: Optional[str] = None, max_label: int = 60):
-    """One row per tool or LLM step, in order; the loops shaded and labelled.
+    """One row per step (tool call, LLM output, input to the agent), in order; the loops shaded and
+    labelled; the task (the run's first input) under the title.
 
     `trace` is anything `detect_loops` reads (a trace of any format, as objects
     or JSON text, a `Trace` from any reader, a `LoadedTrace` of `load_traces`);
     `report` is its `LoopReport` (computed when not given). A call made more
     than once is coloured by its fingerprint (name and canonical arguments), so
     a repeated call is one colour down the page;
-    calls made once are light grey, LLM outputs dark grey, and steps inside a
-    loop are outlined. Each finding is a column on the right: a line from its
+    calls made once are light grey, LLM outputs dark grey, inputs to the agent
+    (a user's turn) light blue, and steps inside a loop are outlined. Each
+    finding is a column on the right: a line from its
     first to its last step with a dot on every step it rests on, labelled with
     its number (the title lists pattern, count, severity and steps), over a
     light band.
@@ -91,7 +94,8 @@ def plot_timeline(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     ax.set_xticks([])
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
-    ax.set_title(f"{title or data.heading}: {data.verdict}\n{data.legend}", loc="left", fontsize=9.5)
+    task = f"\ntask: {_short(data.task, 120)}" if data.task else ""
+    ax.set_title(f"{title or data.heading}: {data.verdict}{task}\n{data.legend}", loc="left", fontsize=9.5)
     fig.legend(handles=_timeline_keys(data.keys), loc="outside lower left", ncols=4, fontsize=7.5, frameon=False)
     return fig
 
@@ -102,7 +106,7 @@ class TimelineData:
 
     trace: Trace
     report: LoopReport
-    steps: list  # the tool and LLM steps, one row each, in order
+    steps: list  # every step (tool, LLM, input), one row each, in order: as many as `explain` counts
     colours: list[str]  # bar colour of each row
     labels: list[str]  # text of each row
     marked: set[int]  # step numbers inside a loop (outlined)
@@ -112,6 +116,7 @@ class TimelineData:
     verdict: str  # "score 0.00 (FAIL)"
     legend: str  # "#1 repeated_call x4 (severe, steps 2-8)   ..." or "no loops found"
     keys: list[tuple[str, str, str]]  # the legend: (shape "bar"/"outline"/"line", colour, text)
+    task: str = ""  # what the agent was asked (`Trace.task`), shown above the rows
 
 
 def timeline_data(trace: Any, report: Optional[LoopReport] = None, *, settings: Optional[LoopSettings] = None,
@@ -120,7 +125,7 @@ def timeline_data(trace: Any, report: Optional[LoopReport] = None, *, settings: 
     trace = read_trace(trace)  # any format, a `Trace` or a `LoadedTrace` (an unread one raises)
     if report is None:
         report = analyze(trace, settings or LoopSettings())
-    steps = [s for s in trace.steps if s.kind in ("tool", "llm")]
+    steps = list(trace.steps)
     counts = Counter(s.call for s in steps if s.kind == "tool")
     repeated = [call for call, n in counts.items() if n > 1]
     colour_of = {call: _CALL_COLOURS[i % len(_CALL_COLOURS)] for i, call in enumerate(repeated)}
@@ -132,9 +137,12 @@ def timeline_data(trace: Any, report: Optional[LoopReport] = None, *, settings: 
             colours.append(colour_of.get(step.call, _UNIQUE))
             outcome = "(no result)" if step.result is None else _short(step.result, 26)
             label = f"{step.name}({_short(step.args, 28)}) -> {'error: ' if step.error else ''}{outcome}"
-        else:
+        elif step.kind == "llm":
             colours.append(_LLM)
             label = f"llm: {_short(step.text, max_label) or '(no text)'}"
+        else:
+            colours.append(_INPUT)
+            label = f"input from {step.source}: {_short(step.text, max_label) or '(no text)'}"
         labels.append(_short(label, max_label + 20))
     verdict = "pass" if report.success else "FAIL"
     legend = "   ".join(f"#{k + 1} {f.pattern} x{f.count} ({f.severity}, {step_range(f.steps)})"
@@ -144,7 +152,7 @@ def timeline_data(trace: Any, report: Optional[LoopReport] = None, *, settings: 
         marked={s for f in report.findings for s in f.steps}, findings=findings,
         finding_rows=[sorted(row_of[s] for s in f.steps if s in row_of) for f in findings],
         heading=trace.name or "trace", verdict=f"score {report.score:.2f} ({verdict})", legend=legend,
-        keys=_timeline_key_data(steps, colour_of, findings),
+        keys=_timeline_key_data(steps, colour_of, findings), task=getattr(trace, "task", ""),
     )
 
 
@@ -158,6 +166,8 @@ def _timeline_key_data(steps: list, colour_of: dict[str, str], findings: list) -
         keys.append(("bar", _UNIQUE, "a call made once"))
     if "llm" in kinds:
         keys.append(("bar", _LLM, "LLM output"))
+    if "input" in kinds:
+        keys.append(("bar", _INPUT, "input to the agent (a user's turn)"))
     if findings:
         keys.append(("outline", "black", "step inside a loop"))
     for pattern in dict.fromkeys(f.pattern for f in findings):

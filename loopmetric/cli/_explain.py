@@ -60,6 +60,8 @@ def print_timeline(shown: Any, name: str, trace: Any, report: Any) -> None:
             marks.setdefault(step, []).append(f"#{index} {finding.pattern}")
     shown.print(f"== {name}: score {report.score:.2f} ({'pass' if report.success else 'FAIL'}), "
                 f"{count(len(trace.steps), 'step')}", style="bold", markup=False)
+    if getattr(trace, "task", ""):  # what the agent was asked: its first input, not a step
+        shown.print(f"{'task':>5}  {_excerpt(trace.task, 100)}", markup=False)
     if not getattr(trace, "turns_recorded", True):  # what the reader says its format did not record
         shown.print("       recorded: the model's replies, not what it was told (no LLM input holds text): "
                     "turns of the other side may lie unseen between replies", markup=False)

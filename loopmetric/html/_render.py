@@ -28,7 +28,7 @@ from .._version import __version__
 from .._numbers import count, money, number
 from .._patterns import PATTERNS
 from .._settings import LoopSettings
-from ..plot import _CALL_COLOURS, _LLM, _PATTERN_COLOURS, _UNIQUE, timeline_data
+from ..plot import _CALL_COLOURS, _INPUT, _LLM, _PATTERN_COLOURS, _UNIQUE, timeline_data
 from . import _svg
 
 __all__ = ["CHUNK", "Entry", "entries_of", "entry", "render", "summary", "unread_entry", "write"]
@@ -36,7 +36,8 @@ __all__ = ["CHUNK", "Entry", "entries_of", "entry", "render", "summary", "unread
 CHUNK = 200  # traces per lazily parsed detail block
 CONTENT_LIMIT = 300  # characters of repeated content shown per step
 COMPRESS_OVER = 8_000_000  # bytes of detail JSON past which blocks are gzipped (1,000 typical traces: 3.6 MB)
-PALETTE = list(dict.fromkeys([*_CALL_COLOURS, _UNIQUE, _LLM, *_PATTERN_COLOURS.values(), "#d62728", "black"]))
+PALETTE = list(dict.fromkeys([*_CALL_COLOURS, _UNIQUE, _LLM, *_PATTERN_COLOURS.values(), "#d62728", "black", _INPUT]))
+_KIND = {"llm": 0, "tool": 1, "input": 2}  # a row's kind, as the page's script draws it
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(PALETTE)}
 
 
@@ -93,8 +94,9 @@ def entry(name: str, trace: Any, report: Any) -> Entry:
         "breakdown": dict(report.score_breakdown),
         "verdict": data.verdict,
         "legend": data.legend,
-        # one row per step: number, 1 for a tool (0 for an LLM output), colour, inside a loop, label
-        "rows": [[step.step, int(step.kind == "tool"), _colour(colour), int(step.step in data.marked), label]
+        "task": _cut(data.task) if data.task else "",  # what the agent was asked, above the timeline
+        # one row per step: number, kind (0 an LLM output, 1 a tool call, 2 an input), colour, inside a loop, label
+        "rows": [[step.step, _KIND.get(step.kind, 2), _colour(colour), int(step.step in data.marked), label]
                  for step, colour, label in zip(data.steps, data.colours, data.labels)],
         "columns": [[_colour(_PATTERN_COLOURS.get(f.pattern, "#d62728")), rows]
                     for f, rows in zip(data.findings, data.finding_rows)],
@@ -129,7 +131,9 @@ def _worst(row: dict) -> str:
 
 
 def summary(entries: Sequence[Entry]) -> dict[str, Any]:
-    """The figures at the top of the page, as `loopmetric score` counts them."""
+    """The figures at the top of the page, as `loopmetric score` counts them: `scored` traces read and
+    scored, `unread` files or records not read ("2 traces, 1 not read"); `total` both, what the pass
+    rate is a share of (a trace not read never passes, as for `--fail-under`)."""
     rows = [e.row for e in entries if "error" not in e.row]
     unread = [e for e in entries if "error" in e.row]
     passed = sum(1 for r in rows if r["success"])

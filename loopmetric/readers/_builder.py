@@ -12,7 +12,7 @@ from .._errors import TraceReadError, describe
 from .._fingerprint import fingerprint
 from .._model import Span, Trace
 from ._freeze import number_steps
-from ._inference import ActionInference, infer_harness_turns
+from ._inference import ActionInference, first_prompt, infer_harness_turns
 from ._items import Call, Input, Llm
 from ._matching import Claim, apply_claims, merge_requests
 from ._shapes import ToolRequest
@@ -23,6 +23,24 @@ _MAX_NOTES = 20
 _PARENT, _LABEL = 1, 5  # places in a span's fields (`Span`: index, parent, depth, type, name, label)
 _FREEZE_CHUNK = 1_024  # spans frozen at once: their fields are let go then (memory), in C (speed)
 _NO_FIELDS: list[Any] = [None] * _FREEZE_CHUNK
+
+
+def task_text(value: Any) -> str:
+    """A run's task as text: a string as it is, the user's text of a conversation, an input of one
+    text field that text (`{"question": "..."}`), any other input as compact JSON; "" when none."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    prompt = first_prompt(value)
+    if prompt is not None:
+        return prompt.strip()
+    mapping = as_mapping(value)
+    if mapping is not None and len(mapping) == 1:
+        [only] = mapping.values()
+        if isinstance(only, str):
+            return only.strip()
+    return canonical_json(value)  # never raises: a cycle, an object, NaN each have their text
 
 
 def _acts(item: Any) -> bool:
@@ -45,6 +63,7 @@ class TraceBuilder:
         self.actions = ActionInference()  # the run's declared and running text-action syntaxes
         self._user_turns = 0  # inputs added as the user's: only those may be inferred the harness's
         self.turns_recorded = True  # a reader whose format holds no text in any LLM input says so
+        self.task: Any = None  # the run's input where the format records one (`Trace.task` without a first input)
 
     # -- what readers call -------------------------------------------------
     def note(self, message: str) -> None:
@@ -170,7 +189,8 @@ class TraceBuilder:
         ordered = merge_requests(self._items, self._scope_of, self._within)
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
-        steps = number_steps(ordered, extra)
+        first_inputs: list[str] = []
+        steps = number_steps(ordered, extra, first_inputs)
         raw_spans, self._spans = self._spans, []
         spans: list[Span] = []
         for start in range(0, len(raw_spans), _FREEZE_CHUNK):  # the spans' fields let go a chunk at a time
@@ -183,4 +203,5 @@ class TraceBuilder:
         if self._dropped_notes:
             notes.append(f"... and {self._dropped_notes} more notes like these.")
         return Trace(spans=tuple(spans), steps=steps, name=self.name, source=self.source, notes=tuple(notes),
-                     turns_recorded=self.turns_recorded)
+                     turns_recorded=self.turns_recorded, task=task_text(next(
+                         (text for text in first_inputs if text.strip()), self.task)))

@@ -194,6 +194,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 f"{type(children).__name__}, not a list; ignored."
             )
     builder.turns_recorded = told or not llm_calls
+    builder.task = prompt if prompt is not None else first.get("input") if first is not None else None
     return builder.build()
 
 

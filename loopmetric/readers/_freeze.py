@@ -16,9 +16,10 @@ _tool_call = ToolCall._make
 _ERROR_KEY_CHARS = 500
 
 
-def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]]) -> tuple[Step, ...]:
+def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
+                 task: Optional[list[str]] = None) -> tuple[Step, ...]:
     """The frozen steps, numbered from 1: the merged items with the unmatched claims put
-    where their spans start; a first input (the task) is not a step."""
+    where their spans start; a first input (the task) is not a step (its text is added to `task`)."""
     if extra:
         # Each extra call goes before the first item read at or after its span's start.
         keyed = [(item.anchor, 1, seq, item) for seq, item in enumerate(ordered)]
@@ -30,6 +31,8 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]]) -> tupl
     for index, item in enumerate(ordered):
         ordered[index] = None  # the caller's list: each item is let go once frozen (memory, issue 28)
         if isinstance(item, Input) and not steps:
+            if task is not None:
+                task.append(item.text)
             continue  # the task itself: nothing before it to repeat, so not a step
         number = len(steps) + 1
         if isinstance(item, Llm):  # its text is normalized when something compares it

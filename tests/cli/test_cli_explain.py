@@ -23,15 +23,16 @@ def test_explain_prints_every_step_and_marks_the_loop(tmp_path, capsys):
     report = detect_loops(trace)
     (finding,) = report.findings
     assert out[0] == f"== {path}: score {report.score:.2f} (FAIL), 5 steps"
-    assert out[1] == "    1  llm  checking the job"
+    assert out[1] == " task  t"  # what the agent was asked (the run's input): not a step
+    assert out[2] == "    1  llm  checking the job"
     status = steps[1]
     # content to see what repeated, the hash's first 8 characters for identity (issue 21)
-    assert out[2] == (f'    2  tool status({{"job":7}}) [{status.call[:8]}] -> result running [{status.outcome[:8]}]'
+    assert out[3] == (f'    2  tool status({{"job":7}}) [{status.call[:8]}] -> result running [{status.outcome[:8]}]'
                       f"   <- #1 {finding.pattern}")
     fetch = steps[4]
-    assert out[5].startswith(f'    5  tool fetch({{"u":1}}) [{fetch.call[:8]}] -> error ') and fetch.outcome[:8] in out[5]
-    assert out[6] == f"#1 [{finding.severity}] {finding.message}"
-    assert out[7] == f"{finding.pattern}: {PATTERNS[finding.pattern].meaning}."
+    assert out[6].startswith(f'    5  tool fetch({{"u":1}}) [{fetch.call[:8]}] -> error ') and fetch.outcome[:8] in out[6]
+    assert out[7] == f"#1 [{finding.severity}] {finding.message}"
+    assert out[8] == f"{finding.pattern}: {PATTERNS[finding.pattern].meaning}."
 
 
 def test_explain_says_what_the_reader_inferred_and_why(tmp_path, capsys):
@@ -46,10 +47,11 @@ def test_explain_says_what_the_reader_inferred_and_why(tmp_path, capsys):
     path.write_text(json.dumps(messages))
     main(["explain", str(path)])
     out = capsys.readouterr().out.splitlines()
-    assert out[2].startswith("    2  tool execute(")
-    assert out[3] == "       inferred: text action <execute> declared in the system prompt"
-    assert out[5].startswith("    4  input from harness: Please write one action.")
-    assert out[6] == ("       inferred: harness turn: the same words again after a reply that executed nothing, "
+    assert out[1] == " task  List the files."
+    assert out[3].startswith("    2  tool execute(")
+    assert out[4] == "       inferred: text action <execute> declared in the system prompt"
+    assert out[6].startswith("    4  input from harness: Please write one action.")
+    assert out[7] == ("       inferred: harness turn: the same words again after a reply that executed nothing, "
                       "in a run that declares tagged actions in its system prompt")
 
 
@@ -70,7 +72,7 @@ def test_explain_says_none_for_a_call_whose_result_was_never_recorded(tmp_path, 
     path = tmp_path / "run.json"
     path.write_text(json.dumps(trace))
     main(["explain", str(path)])
-    line = capsys.readouterr().out.splitlines()[2]
+    line = capsys.readouterr().out.splitlines()[3]
     call = read_deepeval_trace(trace).steps[1].call
     assert line.startswith(f'    2  tool status({{"job":7}}) [{call[:8]}] {said}'), line
 
@@ -88,4 +90,4 @@ def test_explain_says_when_the_recording_holds_no_text_of_what_the_model_was_tol
     out = capsys.readouterr().out.splitlines()
     line = ("       recorded: the model's replies, not what it was told (no LLM input holds text): turns of the "
             "other side may lie unseen between replies")
-    assert (out[1] == line) is said and (line in out) is said
+    assert (out[2] == line) is said and (line in out) is said

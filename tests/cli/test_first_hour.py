@@ -307,3 +307,81 @@ def test_report_and_score_count_an_unreadable_file_alike(tmp_path, monkeypatch, 
     assert summary.startswith(traces + ",") and (unread in summary if unread else "not read" not in summary)
     if "good.json" in names:  # score prints its table and summary when a trace was read: the same line
         assert score_out.strip().splitlines()[-1] == summary
+
+
+@pytest.mark.parametrize("names, counted", [
+    pytest.param(["bad.json"], "0 traces, 1 not read", id="only-an-unreadable-file"),
+    pytest.param(["good.json", "bad.json"], "1 trace, 1 not read", id="a-trace-and-an-unreadable-file"),
+    pytest.param(["good.json", "loop.json", "bad.json", "bad.json"], "2 traces, 1 not read", id="named-twice-once"),
+    pytest.param(["good.json", "loop.json"], "2 traces", id="twin-every-file-read"),
+])
+def test_the_pages_traces_figure_counts_an_unreadable_file_as_score_does(tmp_path, monkeypatch, capsys, names,
+                                                                          counted):
+    pytest.importorskip("jinja2")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.json").write_text((EXAMPLES / "healthy_agent.json").read_text())
+    (tmp_path / "loop.json").write_text((EXAMPLES / "looping_agent.json").read_text())
+    (tmp_path / "bad.json").write_text('{"a": ')
+    run(capsys, "report", *names, "-o", "r.html")
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    figure = dict(re.findall(r'<dd id="fig-([\w-]+)" data-value="([^"]*)">', page))
+    traces, _, unread = counted.partition(", ")
+    assert (figure["traces"], figure["unread"]) == (traces.split()[0], unread.split()[0] if unread else "0")
+    assert re.search(r'<p class="sub">([^<]*?) · scored by', page).group(1) == counted
+
+
+def _turns(*turns: str) -> list[dict]:
+    """A chat run: the task, then for each user turn the same lookup answered alike, and the turn."""
+    messages = [{"role": "user", "content": "Find order 7 and tell me where it is."}]
+    for n, turn in enumerate(turns):
+        messages += [{"role": "assistant", "content": None, "tool_calls": [
+                          {"id": f"c{n}", "type": "function", "function": {"name": "find", "arguments": '{"id": 7}'}}]},
+                     {"role": "tool", "tool_call_id": f"c{n}", "content": "order 7: in transit"},
+                     {"role": "assistant", "content": "Order 7 is in transit."},
+                     {"role": "user", "content": turn}]
+    return messages
+
+
+def _page_data(page: str) -> tuple[list, list]:
+    """The table rows and the first block of details the page embeds (JSON, as its script reads them)."""
+    rows = re.search(r'<script type="application/json" id="rows">(.*?)</script>', page, re.S).group(1)
+    details = re.search(r'<script type="application/json" id="d0">(.*?)</script>', page, re.S).group(1)
+    return json.loads(rows), json.loads(details)
+
+
+@pytest.mark.parametrize(("source", "steps", "inputs", "task"), [
+    pytest.param("user-turns.json", 16, 4, "Find order 7 and tell me where it is.", id="user-turns-between-loops"),
+    pytest.param("examples/real/tau2_telecom_20.json", 71, 8, "", id="tau2-user-turns-no-task-before-them"),
+    pytest.param("examples/openai_chat.json", 7, 0, "Cancel reservation ABC123.", id="chat-task-first-input"),
+    pytest.param("examples/healthy_agent.json", 6, 0, "Weather in three cities?", id="deepeval-task-the-runs-input"),
+    pytest.param("examples/real/intercode_ctf_43.json", 10, 0, "Best Stuff - Cheap Stuff, Buy Buy Buy...",
+                 id="tool-calls-only"),
+])
+def test_counts_and_step_numbers_agree_between_score_explain_and_report(tmp_path, monkeypatch, capsys, source, steps,
+                                                                         inputs, task):
+    """The same run counts the same steps and numbers them alike in `score`, `explain` and `report`:
+    user turns counted and drawn, the task (the first input, never a step) shown in every timeline."""
+    pytest.importorskip("jinja2")
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+    (tmp_path / "user-turns.json").write_text(json.dumps(_turns("Are you sure?", "Please check again.",
+                                                                "Still in transit?", "And now?")))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "score", "--json", source)
+    [scored] = [json.loads(line) for line in out.splitlines()]
+    code, out, err = run(capsys, "explain", source)
+    lines = out.splitlines()
+    assert lines[0].endswith(f", {steps} steps")
+    numbered = [line for line in lines if re.match(r"\s*\d+  ", line)]
+    assert [int(line.split()[0]) for line in numbered] == list(range(1, steps + 1))
+    assert sum(" input from " in line for line in numbered) == inputs
+    shown = [line.split(None, 1)[1] for line in lines if line.startswith(" task  ")]
+    assert len(shown) == bool(task) and all(line.startswith(task) for line in shown)
+    marked = {int(line.split()[0]) for line in numbered if "   <- #" in line}
+    assert marked == {step for finding in scored["findings"] for step in finding["steps"]}
+    run(capsys, "report", source, "-o", "r.html")
+    [row], [detail] = _page_data((tmp_path / "r.html").read_text(encoding="utf-8"))
+    assert row[5] == steps and [r[0] for r in detail["rows"]] == list(range(1, steps + 1))
+    assert sum(r[1] == 2 for r in detail["rows"]) == inputs  # user turns drawn, as rows of their own
+    assert {r[0] for r in detail["rows"] if r[3]} == marked
+    assert [f["steps"] for f in detail["findings"]] == [f["steps"] for f in scored["findings"]]
+    assert detail["task"].startswith(task) and bool(detail["task"]) is bool(task)

@@ -3,9 +3,10 @@
 Each block runs in a scratch folder of its own (the clone's `examples/` linked in, so the paths
 read as from a clone's root; nothing is written into the clone), with this checkout on PYTHONPATH:
 
-- `python`: run; its `# prints:` lines must each be printed, in order, each within one line;
+- `python`: run; its `# prints:` lines must each be printed, in order, each a whole line as printed
+  (leading and trailing spaces aside), as the README's are;
 - `bash`: each command line runs (`loopmetric` is this checkout's command line); the `# prints:`
-  lines after it must be printed, and it exits 0 unless its comment says `exits N`;
+  lines after it must be printed, each a whole line, and it exits 0 unless its comment says `exits N`;
 - `console`: each `$ command` runs; the lines shown after it (`...`: any lines) are what it
   prints, exactly and in order (stdout then stderr);
 - `text`, `yaml`, ...: data, not run.
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._docs import PAGES, ROOT
+from tests._docs import PAGES, ROOT, expected_lines, in_order, printed_lines
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 MARKER = re.compile(r"<!-- (skip|continues): ([^>]*) -->\n$")
@@ -85,10 +86,6 @@ RUNNABLE = [b for b in BLOCKS if b.language in RUN and b.skip is None]
 SKIPPED = [b for b in BLOCKS if b.skip is not None]
 
 
-def expected_lines(code: str) -> list[str]:
-    return [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
-
-
 def _env() -> dict[str, str]:
     return {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "NO_COLOR": "1", "COLUMNS": "200",
             "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -110,21 +107,6 @@ SHELL_PRELUDE = f'loopmetric() {{ "{sys.executable}" -m loopmetric.cli "$@"; }}\
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(["bash", "-c", SHELL_PRELUDE + command], capture_output=True, text=True, cwd=cwd,
                           env=_env(), timeout=600)
-
-
-def in_order(expected: list[str], printed: list[str], exact: bool) -> str | None:
-    """None when each expected line is printed after the one before (exactly, or within a line);
-    else what is missing. `...` stands for any lines."""
-    position = 0
-    for line in expected:
-        if line == "...":
-            continue
-        matches = [i for i in range(position, len(printed))
-                   if (printed[i].rstrip() == line.rstrip() if exact else line in printed[i])]
-        if not matches:
-            return f"{line!r} not printed after line {position}"
-        position = matches[0] + 1
-    return None
 
 
 def shell_commands(code: str) -> list[tuple[str, list[str], int]]:
@@ -162,18 +144,18 @@ def test_block_runs_as_pasted_and_prints_what_the_page_says(block, tmp_path):
         done = subprocess.run([sys.executable, "-c", block.before + block.code], capture_output=True, text=True,
                               cwd=cwd, env=_env(), timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
-        missing = in_order(expected_lines(block.code), [line.strip() for line in done.stdout.splitlines()], False)
+        missing = in_order(expected_lines(block.code), printed_lines(done.stdout))
         assert missing is None, f"{missing}:\n{done.stdout[-3000:]}"
     elif block.language == "bash":
         for command, prints, code in shell_commands(block.code):
             done = _shell(command, cwd)
             assert done.returncode == code, f"{command}: exit {done.returncode}\n{done.stderr[-2000:]}"
-            missing = in_order(prints, done.stdout.splitlines(), False)
+            missing = in_order(prints, printed_lines(done.stdout))
             assert missing is None, f"{command}: {missing}:\n{done.stdout[-3000:]}"
     else:
         for command, shown in console_commands(block.code):
             done = _shell(command, cwd)
-            missing = in_order(shown, done.stdout.splitlines() + done.stderr.splitlines(), True)
+            missing = in_order(shown, done.stdout.splitlines() + done.stderr.splitlines())
             assert missing is None, f"{command}: {missing}:\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
     assert _examples_state() == examples, "the block changed examples/ in the clone"
 
@@ -183,6 +165,15 @@ def test_every_block_is_run_data_or_skipped_with_a_reason():
     assert unknown == [], "a block with no language (or an unknown one): say `text` for output, or what it is"
     assert all(b.skip.strip() for b in SKIPPED)
     assert len(RUNNABLE) >= 30 and len(SKIPPED) <= 12, (len(RUNNABLE), [b.id for b in SKIPPED])
+
+
+def test_every_block_with_a_printed_line_is_run_and_compared():
+    """What a block says it prints is a `# prints:` line (never prose such as `# prints one object`),
+    and a block that has one runs here, or where its skip reason says it is compared (Spark's, on the
+    suite's shared session in tests/spark/test_spark.py)."""
+    assert [b.id for b in BLOCKS if re.search(r"#\s*prints(?!:)", b.code)] == []
+    unrun = [b.id for b in SKIPPED if expected_lines(b.code) and not b.skip.endswith("which compares what it prints")]
+    assert unrun == []
 
 
 def test_every_readme_python_block_says_what_it_prints():
@@ -202,16 +193,29 @@ def test_a_block_that_needs_an_extra_is_on_a_page_that_names_it(block):
 
 
 # -- the runner itself ------------------------------------------------------------------------------
-@pytest.mark.parametrize(("expected", "printed", "exact", "ok"), [
-    pytest.param(["a", "b"], ["a", "x", "b"], True, True, id="in-order"),
-    pytest.param(["b", "a"], ["a", "b"], True, False, id="out-of-order"),
-    pytest.param(["a", "...", "c"], ["a", "b", "c"], True, True, id="ellipsis"),
-    pytest.param(["ab"], ["abc"], True, False, id="exact-is-whole-line"),
-    pytest.param(["ab"], ["abc"], False, True, id="prints-within-a-line"),
-    pytest.param(["a  "], ["a"], True, True, id="trailing-space"),
+@pytest.mark.parametrize(("expected", "printed", "ok"), [
+    pytest.param(["a", "b"], ["a", "x", "b"], True, id="in-order"),
+    pytest.param(["b", "a"], ["a", "b"], False, id="out-of-order"),
+    pytest.param(["a", "...", "c"], ["a", "b", "c"], True, id="ellipsis"),
+    pytest.param(["ab"], ["abc"], False, id="the-start-of-a-line-is-not-the-line"),
+    pytest.param(["bc"], ["abc"], False, id="the-end-of-a-line-is-not-the-line"),
+    pytest.param(["abc"], ["abc"], True, id="twin-the-whole-line"),
+    pytest.param(["a  "], ["a"], True, id="trailing-space"),
 ])
-def test_in_order(expected, printed, exact, ok):
-    assert (in_order(expected, printed, exact) is None) is ok
+def test_in_order(expected, printed, ok):
+    assert (in_order(expected, printed) is None) is ok
+
+
+@pytest.mark.parametrize(("printed", "prints", "ok"), [
+    pytest.param("  healthy 1.0 True\n", "healthy 1.0 True", True, id="indented"),
+    pytest.param("» Pass Rate: 50.0%\n", "Pass Rate: 50.0%", False, id="a-prefix-is-part-of-the-line"),
+    pytest.param("0.0 no Loop score 0.00. Severe: Tool 'x' called 5 times with identic\n",
+                 "0.0 no Loop score 0.00. Severe: Tool 'x' called 5 times", False, id="a-cut-line-is-not-its-start"),
+])
+def test_every_docs_blocks_printed_lines_compared_as_the_readmes_are(printed, prints, ok):
+    """A `# prints:` line is a whole line the block prints, on every page as in the README: the
+    start or the middle of a line no longer passes for it."""
+    assert (in_order([prints], printed_lines(printed)) is None) is ok
 
 
 @pytest.mark.parametrize(("code", "expected"), [

@@ -320,3 +320,58 @@ def test_unmatched_claims_go_before_the_item_read_where_their_span_starts():
     b.add_tool_call("search", {"q": "a"}, "result", span=span)
     b.add_claims(span, 0, b.position, [_req("fetch", {"u": 1}, "one"), _req("fetch", {"u": 2}, "two")])
     assert [(s.name, s.result) for s in b.build().steps] == [("fetch", "one"), ("fetch", "two"), ("search", "result")]
+
+
+# -- the task: what the agent was asked, shown with the timeline, never a step -------------------
+
+def _task_run(*inputs, task=None):
+    """Inputs before the agent's first reply (each (text, source)), the reply, a later turn; `task` the
+    run's input as the reader found it."""
+    def build(b):
+        for text, source in inputs:
+            b.add_input(text, source)
+        b.add_llm_output("On it.", [])
+        b.add_input("Thanks.", "user")
+        b.task = task
+    return build
+
+
+def _cyclic():
+    value: dict = {}
+    value["x"] = value
+    return value
+
+
+@pytest.mark.parametrize(("build", "task"), [
+    pytest.param(_task_run(("Find order 7.", "user")), "Find order 7.", id="the-first-input"),
+    pytest.param(_task_run(("  ", "user"), ("Find order 7.", "user")), "Find order 7.",
+                 id="the-first-with-text"),
+    pytest.param(_task_run(("Find order 7.", "user"), task={"q": "other"}), "Find order 7.",
+                 id="a-first-input-wins-over-the-runs-input"),
+    pytest.param(_task_run(task="  Find order 7.\n"), "Find order 7.", id="the-runs-input-text"),
+    pytest.param(_task_run(task={"question": "Find order 7."}), "Find order 7.", id="an-input-of-one-text-field"),
+    pytest.param(_task_run(task={"question": "Find order 7.", "user": 3}), '{"question":"Find order 7.","user":3}',
+                 id="an-input-of-several-fields-as-json"),
+    pytest.param(_task_run(task={"n": 7}), '{"n":7}', id="an-input-of-one-field-not-text-as-json"),
+    pytest.param(_task_run(task=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Find 7."}]),
+                 "Find 7.", id="a-conversations-user-text"),
+    pytest.param(_task_run(task=7), "7", id="a-number"),
+    pytest.param(_task_run(task=_cyclic()), '{"x":"<cycle>"}', id="a-cyclic-input-said-as-canonical-json-says-it"),
+    pytest.param(_task_run(), "", id="twin-no-task-recorded"),
+])
+def test_the_task_is_the_first_input_or_the_runs_input_and_never_a_step(build, task):
+    b = TraceBuilder()
+    build(b)
+    trace = b.build()
+    assert trace.task == task
+    assert _shape(trace) == [("llm", "On it.", 0), ("input", "user")]  # the later turn a step, the first not
+    assert [step.step for step in trace.steps] == [1, 2]  # numbered from 1, the task not counted
+
+
+def test_an_outputs_requests_are_the_fingerprints_of_the_calls_it_asked_for():
+    b = TraceBuilder()
+    b.add_llm_output("think", [_req("search", {"q": "a"}), _req("fetch", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+    b.add_tool_call("fetch", {"q": "a"}, "page a")
+    llm, *calls = b.build().steps
+    assert llm.requests == tuple(call.call for call in calls) and len(set(llm.requests)) == 2  # the name counts

@@ -18,6 +18,7 @@ import pytest
 
 from loopmetric import LoopSettings, TraceReadError, detect_loops
 from tests._traces import agent, llm, tool
+from tests._docs import expected_lines, in_order, printed_lines
 from tests.readers.test_reader_chat import assistant, tool_msg
 from tests.readers.test_reader_otlp import chat as otlp_chat
 from tests.readers.test_reader_otlp import otlp, otlp_span, run_tool
@@ -29,7 +30,7 @@ from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
 from loopmetric.spark import LOOP_SCHEMA, score_traces  # noqa: E402
-from loopmetric.spark._job import read_trace_files  # noqa: E402
+from loopmetric.spark._job import _environ, read_trace_files, worker_python  # noqa: E402
 from loopmetric.spark._score import NULL_NESTED  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
@@ -40,22 +41,28 @@ FINDING_KEYS = ("pattern", "severity", "count", "steps", "tools", "fingerprints"
 QUIET = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false"}
 
 
+MASTER = "local[2,4]"  # two cores, and a failed task is tried up to 4 times as on a cluster (local[2] tries once)
+
+
 def _env() -> dict[str, str]:
-    """The environment of a subprocess: this checkout first on the path, no telemetry."""
+    """The environment of a subprocess: this checkout first on the path, no telemetry, and a Spark
+    session it starts on a local master runs its Python workers with this interpreter (as
+    `loopmetric spark` does), not the `python3` first on PATH, unless PYSPARK_PYTHON says otherwise."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    return {**os.environ, "PYTHONPATH": path, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
+    return {**os.environ, **worker_python("local"), "PYTHONPATH": path, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
 
 
 @pytest.fixture(scope="module")
 def spark():
     # Python workers must import this checkout's loopmetric: the executor environment says
-    # where it is (on a cluster: an installed wheel, or spark.submit.pyFiles).
-    # local[2,4]: two cores, and a failed task is tried up to 4 times as on a cluster (plain local[2] tries once).
-    builder = SparkSession.builder.master("local[2,4]").appName("loopmetric-tests")
+    # where it is (on a cluster: an installed wheel, or spark.submit.pyFiles); and they run the
+    # interpreter that runs the tests, with its packages, as `loopmetric spark` starts them.
+    builder = SparkSession.builder.master(MASTER).appName("loopmetric-tests")
     for key, value in {**QUIET, "spark.sql.shuffle.partitions": "2",
                        "spark.executorEnv.PYTHONPATH": _env()["PYTHONPATH"]}.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    with _environ(worker_python(MASTER)):  # read once, when the session's context starts
+        session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
@@ -187,6 +194,16 @@ def test_thousand_mixed_traces_get_the_verdicts_of_detect_loops(spark):
     kinds = {(RENDERERS[i % len(RENDERERS)].__name__, row[1]) for i, row in want.items() if row[8] is None}
     assert len(kinds) == 2 * len(RENDERERS)  # every format, passing and failing
     assert sum(row[8] is not None for row in want.values()) == 40
+
+
+def test_spark_sessions_the_tests_start_use_the_interpreter_that_runs_loopmetric(spark):
+    """The suite run as `venv/bin/python -m pytest` without the venv on PATH: the session's Python
+    workers run this interpreter (or PYSPARK_PYTHON when set), not the `python3` first on PATH."""
+    chosen = os.environ.get("PYSPARK_PYTHON") or sys.executable
+    assert spark.sparkContext.pythonExec == chosen
+    assert _env()["PYSPARK_PYTHON"] == chosen  # and the sessions its subprocesses start (Spark Connect's server)
+    workers = spark.sparkContext.parallelize([0], 1).map(lambda _: sys.executable).collect()
+    assert [os.path.realpath(w) for w in workers] == [os.path.realpath(shutil.which(chosen) or chosen)]
 
 
 def test_bytes_column_scores_like_text(spark):
@@ -571,9 +588,9 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
     for language, code in blocks:
         if language == "python":
             exec(compile(code, "docs/spark.md", "exec"), {})
-            printed = capsys.readouterr().out.splitlines()
-            prints = [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
-            assert len(prints) == 2 and all(any(line.startswith(p) for line in printed) for p in prints), printed
+            printed, prints = capsys.readouterr().out, expected_lines(code)
+            # compared as every docs block's printed lines are (tests/docs/test_docs_blocks.py): whole lines, in order
+            assert len(prints) == 2 and in_order(prints, printed_lines(printed)) is None, printed
             continue
         words = shlex.split(code, comments=True)
         if words[0] == "loopmetric":
@@ -581,7 +598,7 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
             assert capsys.readouterr().out.startswith(_examples_line())
         else:  # as pasted, in its own JVM: it must run clean (no FileNotFoundException for the glob)
             assert words[:3] == ["spark-submit", "--master", "local[*]"]
-            prints = [line.split("# prints:", 1)[1].strip() for line in code.splitlines() if "# prints:" in line]
+            prints = expected_lines(code)
             env = {**_env(), "PYSPARK_PYTHON": sys.executable,  # as the README says for a venv not activated
                    "SPARK_HOME": os.path.dirname(pyspark.__file__)}
             submit = os.path.join(env["SPARK_HOME"], "bin", "spark-submit")
@@ -589,7 +606,7 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
                                   capture_output=True, text=True, timeout=600)
             assert done.returncode == 0, done.stderr[-3000:]
             assert [line for line in done.stderr.splitlines() if "Exception" in line] == []
-            assert prints and done.stdout.strip().splitlines()[-1] == prints[-1]
+            assert prints and in_order(prints, printed_lines(done.stdout)) is None, done.stdout
 
 
 def test_pandas_pinned_below_what_pyspark_warns_about():

@@ -234,6 +234,7 @@
       parts.appendChild(el("h3", {}, "Timeline"));
       var wrap = el("div", { "class": "timeline-wrap" });
       wrap.appendChild(el("p", { "class": "timeline-title" }, r[0] + ": " + d.verdict));
+      if (d.task) { wrap.appendChild(el("p", { "class": "timeline-task", id: "detail-task" }, "task: " + d.task)); }
       wrap.appendChild(el("p", { "class": "timeline-legend" }, d.legend));
       wrap.appendChild(timeline(d));
       wrap.appendChild(keys(d));
