@@ -465,3 +465,69 @@ def test_a_run_of_two_ended_by_news_still_counts_at_threshold_two():
 def test_a_cycles_message_says_how_the_rounds_were_alike(children, message):
     (finding,) = detect_call_cycles(read_deepeval_trace(agent(*children)), DEFAULT)
     assert finding.message == message
+
+
+# -- what a user would notice of the attempts, changes and failures rules -------------------------
+
+def _suggests(query: str, name: str) -> str:
+    return f"Could not find [{query}]. Similar: ['{name}']."
+
+
+@pytest.mark.parametrize("queries, suggested, loop", [
+    pytest.param(["Scatman", "Scatman John", "Scatman", "Scatman John"],
+                 {"Scatman": "Scatman John", "Scatman John": "Scatman"}, True,
+                 id="going-back-to-a-query-tried-follows-no-lead"),
+    pytest.param(["Scat", "Scatman", "Scatman John", "Scatman Crothers"],
+                 {"Scat": "Scatman", "Scatman": "Scatman John", "Scatman John": "Scatman Crothers",
+                  "Scatman Crothers": "Scatman Crothers"}, False,
+                 id="twin-each-query-a-new-name-a-result-suggested"),
+])
+def test_an_attempt_repeating_an_earlier_calls_own_argument_follows_no_lead(queries, suggested, loop):
+    from loopmetric import detect_loops
+
+    children = [tool("search", {"q": q}, output=_suggests(q, suggested[q])) for q in queries]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert bool(found) is loop and all(f.severity == "severe" for f in found)
+    assert detect_loops(agent(*children)).success is not loop
+
+
+def _bash(command: str) -> dict:
+    return tool("bash", {"command": command}, output="")
+
+
+@pytest.mark.parametrize("commands, sent_again", [
+    pytest.param(["mkdir run1", "mkdir run2", "mkdir run3"], False, id="mkdir-run1-run2-run3-three-folders"),
+    pytest.param(["touch notes_v1.md", "touch notes_v2.md", "touch notes_v3.md"], False, id="touch-three-versions"),
+    pytest.param(["mkdir run1", "mkdir  run1", "mkdir run1"], True, id="twin-mkdir-run1-sent-again"),
+    pytest.param(["mkdir runs", "mkdir rnus", "mkdir runs"], True, id="twin-one-folder-respelled"),
+])
+def test_mkdir_run1_run2_run3_are_three_changes_not_one_sent_again(commands, sent_again):
+    from loopmetric import detect_loops
+
+    children = [_bash(c) for c in commands]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert [(f.pattern, f.count) for f in found] == ([("similar_attempts", len(commands))] if sent_again else [])
+    assert detect_loops(agent(*children)).success is not sent_again
+
+
+_SAID = ["Access denied.", "Request refused.", "Unknown command: lsx", "Invalid path", "Incorrect password",
+         "Wrong answer", "Malformed request", "Build failed.", "Upload failure", "Error 5",
+         "No such file", "Not found", "Cannot open the file", "Unable to connect"]
+
+
+@pytest.mark.parametrize("result, failed", [
+    *[pytest.param(text, True, id=text) for text in _SAID],
+    pytest.param("Access granted.", False, id="twin-access-granted"),
+    pytest.param("Request accepted.", False, id="twin-request-accepted"),
+    pytest.param("Nothing to do; no-op", False, id="twin-lead-words-saying-no-failure"),
+])
+def test_access_denied_is_a_failure_when_the_reader_set_no_error_flag(result, failed):
+    from loopmetric._model import ToolCall
+    from loopmetric.detectors._news import _FAILURE_WORDS, failure_kind, fails
+
+    call = ToolCall(1, "open", '{"path": "secret.txt"}', result, False, "c", "o")
+    assert (failure_kind(call) is not None, fails(result)) == (failed, failed)
+    assert (_FAILURE_WORDS.search(result) is not None) is failed  # the fast path agrees with the pattern
+    children = [tool("open", {"path": f"secret{n}.txt"}, output=result) for n in range(4)]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert any("each failing the same way" in f.message for f in found) is failed
