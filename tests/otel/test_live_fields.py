@@ -43,6 +43,15 @@ def _genai_requests_only():
     return run.reply("Done.").otlp()
 
 
+def _genai_requests_then_another_call():
+    """The same, the trace ending on another call and its result: no reply of text checks again, so the
+    loop is found when the next reply shows the calls will get no result."""
+    run = Run()
+    for _ in range(6):
+        run.reply(calls=[("get_status", {"job": 7})])
+    return run.tool("report", {"job": 7}, "sent").otlp()
+
+
 def _genai_same_text(tokens=10):
     run = Run()
     for _ in range(3):
@@ -80,6 +89,7 @@ RUNS = [
     pytest.param(_genai_polls, id="genai-tool-same-result"),
     pytest.param(lambda: _genai_polls(None, "Error: not found"), id="genai-tool-same-error"),
     pytest.param(_genai_requests_only, id="genai-requests-without-tool-spans"),
+    pytest.param(_genai_requests_then_another_call, id="genai-requests-without-tool-spans-then-another-call"),
     pytest.param(_genai_same_text, id="genai-same-text-tokens-from-the-first-reply"),
     pytest.param(lambda: _genai_same_text(tokens=None), id="genai-same-text-no-token-counts"),
     pytest.param(_genai_alternating, id="genai-alternating-calls"),
