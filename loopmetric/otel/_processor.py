@@ -297,7 +297,7 @@ class LoopSpanProcessor(SpanProcessor):
         if _due(waiting, self._looked, waited, told or self._stopped, self._idle() if waiting else None):
             self._read(waiting)
             self._looked = len(self._queue)  # ended while it read
-            self._since = None
+            self._since = self._now() if self._looked else None
             return True
         self._looked = waiting
         if not waiting:
