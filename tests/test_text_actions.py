@@ -86,3 +86,16 @@ def test_a_text_action_says_how_it_was_written(text, syntax, written):
 ])
 def test_count_text_actions(text, count):
     assert count_text_actions(text) == count
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("<execute_bash>ls</execute_bash>\nThat failed; again:\n<execute_bash>ls -la</execute_bash>",
+                 ("execute_bash", {"input": "ls -la"}), id="two-tagged-actions-the-last"),
+    pytest.param("<search>cats</search> then <open>cats.txt</open>", ("open", {"input": "cats.txt"}),
+                 id="two-tags-of-other-names-the-last"),
+    pytest.param("<execute>ls</execute><think>that lists it</think>", ("execute", {"input": "ls"}),
+                 id="twin-a-reasoning-tag-after-the-action-is-no-action"),
+    pytest.param("<execute>ls</execute>", ("execute", {"input": "ls"}), id="twin-one-tagged-action"),
+])
+def test_a_reply_with_two_tagged_actions_is_read_as_the_one_it_ends_with(text, expected):
+    assert text_action(text) == expected

@@ -119,7 +119,7 @@ class TraceWindow:
             self._settle_awaiting()
             found = self._check()
         self.step += 1
-        if reply.tokens is not None:
+        if reply.tokens:  # as offline: a trace whose replies count 0 tokens, or none, has no tokens
             self.tokens.append((self.step, reply.tokens))
             self.has_tokens = True
         if reply.requests:

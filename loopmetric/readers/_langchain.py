@@ -15,7 +15,8 @@ from typing import Any, Optional
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of
+from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of, usage
+from ._shapes import finite_number
 
 __all__ = ["is_langchain", "read_langchain_messages"]
 
@@ -76,7 +77,7 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
                 c = as_mapping(call) or {}
                 if isinstance(c.get("name"), str) and c["name"]:  # asked for, its arguments not JSON
                     requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
-            converted.assistant(text_of(content), requested)
+            converted.assistant(text_of(content), requested, _usage(fields.get("usage_metadata")))
         elif kind == "tool":
             named = fields.get("name")
             tool = named if isinstance(named, str) else ""
@@ -88,3 +89,12 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         elif kind != "system":  # the prompt: not a step
             converted.skip(f"{kind} messages")
     return read_converted(converted, name=name, source="langchain")
+
+
+def _usage(value: Any) -> Optional[dict[str, Any]]:
+    """An AI message's `usage_metadata` as `_exported.usage` (LangChain's `input_tokens` already counts
+    the cache's), None when it holds none."""
+    used = as_mapping(value)
+    if used is None:
+        return None
+    return usage(finite_number(used.get("input_tokens")), finite_number(used.get("output_tokens")))

@@ -11,6 +11,7 @@ when the item holds it. Reasoning items and references are skipped (said in the 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -116,13 +117,27 @@ class ItemReader:
             call_id = calls.call(kind[:-len("_call")], m.get("call_id", m.get("id")))
             self.group.append((call_id, tool, args))
             result = next((m[key] for key in _RESULT_KEYS if m.get(key) is not None), None)
-            error = m.get("error")
-            if result is not None or error not in (None, ""):
+            error = _error_text(m.get("error"))
+            if result is not None or error:
                 calls.result(kind[:-len("_call")], call_id)
-                self.inline.append((call_id, tool, error if error not in (None, "") else _output(result),
-                                    error not in (None, "")))
+                self.inline.append((call_id, tool, error if error else _output(result), bool(error)))
         else:
             converted.skip(f"items of type {kind!r}" if isinstance(kind, str) else "items of no known type")
+
+
+def _error_text(error: Any) -> str:
+    """What a hosted tool's `error` says: its text, or an error object's message (an MCP protocol or
+    HTTP error), or the text of its content (an MCP tool's execution error); "" for no error."""
+    if error is None or error is False or isinstance(error, str):
+        return error or ""
+    m = as_mapping(error)
+    if m is None:
+        return str(error)
+    message = m.get("message")
+    if isinstance(message, str) and message:
+        return message
+    said = text_of(m.get("content"))
+    return said or json.dumps(m, sort_keys=True, default=str)
 
 
 def _output(output: Any) -> Any:

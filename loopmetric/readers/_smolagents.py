@@ -20,7 +20,8 @@ from typing import Any, Optional
 
 from .._canonical import as_mapping
 from .._model import Trace
-from ._exported import Converted, items_of, peek_items, read_converted
+from ._exported import Converted, items_of, peek_items, read_converted, usage
+from ._shapes import finite_number
 
 __all__ = ["NUDGE_PREFIX", "is_smolagents", "read_smolagents_steps", "step_calls", "step_field", "step_result"]
 
@@ -97,18 +98,28 @@ def _action(converted: Converted, step: Any) -> None:
     text = output if isinstance(output, str) else ""
     calls = [(str(call_id or f"step-{step_field(step, 'step_number')}-{index}"), tool, args)
              for index, (tool, args, call_id) in enumerate(step_calls(step)) if isinstance(tool, str) and tool]
+    used = _usage(step_field(step, "token_usage"))
     if step_field(step, "is_final_answer") is True:  # the answer, given through smolagents' final_answer tool
         answer = step_field(step, "action_output")
         answer = answer if isinstance(answer, str) else step_result(step)[0]
         calls = [call for call in calls if call[1] != "final_answer"]
         text = "\n".join(t for t in (text, answer if isinstance(answer, str) else "") if t)
         if not calls:
-            converted.assistant(text or str(answer or ""), [])
+            converted.assistant(text or str(answer or ""), [], used)
             return
-    converted.assistant(text, calls)
+    converted.assistant(text, calls, used)
     result, failed = step_result(step)
     if calls:
         for call_id, tool, _ in calls:
             converted.result(call_id, tool, result, error=failed)
     elif failed and isinstance(result, str):
         converted.user(result)  # what the harness answered a reply it could not run
+
+
+def _usage(value: Any) -> Optional[dict[str, Any]]:
+    """A step's `token_usage` (a `TokenUsage`, or its dict in `get_full_steps()`) as `_exported.usage`."""
+    used = as_mapping(value) if not hasattr(value, "input_tokens") else {
+        "input_tokens": value.input_tokens, "output_tokens": getattr(value, "output_tokens", None)}
+    if used is None:
+        return None
+    return usage(finite_number(used.get("input_tokens")), finite_number(used.get("output_tokens")))

@@ -13,6 +13,7 @@ from loopmetric.detectors import (
 from loopmetric.readers._builder import TraceBuilder
 from tests._texts import REFUSAL
 from tests._traces import agent, tool
+from tests._traces import llm as llm_
 
 DEFAULT = LoopSettings()
 
@@ -465,3 +466,138 @@ def test_a_run_of_two_ended_by_news_still_counts_at_threshold_two():
 def test_a_cycles_message_says_how_the_rounds_were_alike(children, message):
     (finding,) = detect_call_cycles(read_deepeval_trace(agent(*children)), DEFAULT)
     assert finding.message == message
+
+
+# -- what a user would notice of the attempts, changes and failures rules -------------------------
+
+def _suggests(query: str, name: str) -> str:
+    return f"Could not find [{query}]. Similar: ['{name}']."
+
+
+@pytest.mark.parametrize("queries, suggested, loop", [
+    pytest.param(["Scatman", "Scatman John", "Scatman", "Scatman John"],
+                 {"Scatman": "Scatman John", "Scatman John": "Scatman"}, True,
+                 id="going-back-to-a-query-tried-follows-no-lead"),
+    pytest.param(["Scat", "Scatman", "Scatman John", "Scatman Crothers"],
+                 {"Scat": "Scatman", "Scatman": "Scatman John", "Scatman John": "Scatman Crothers",
+                  "Scatman Crothers": "Scatman Crothers"}, False,
+                 id="twin-each-query-a-new-name-a-result-suggested"),
+])
+def test_an_attempt_repeating_an_earlier_calls_own_argument_follows_no_lead(queries, suggested, loop):
+    from loopmetric import detect_loops
+
+    children = [tool("search", {"q": q}, output=_suggests(q, suggested[q])) for q in queries]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert bool(found) is loop and all(f.severity == "severe" for f in found)
+    assert detect_loops(agent(*children)).success is not loop
+
+
+def _bash(command: str) -> dict:
+    return tool("bash", {"command": command}, output="")
+
+
+@pytest.mark.parametrize("commands, sent_again", [
+    pytest.param(["mkdir run1", "mkdir run2", "mkdir run3"], False, id="mkdir-run1-run2-run3-three-folders"),
+    pytest.param(["touch notes_v1.md", "touch notes_v2.md", "touch notes_v3.md"], False, id="touch-three-versions"),
+    pytest.param(["mkdir run1", "mkdir  run1", "mkdir run1"], True, id="twin-mkdir-run1-sent-again"),
+    pytest.param(["mkdir runs", "mkdir rnus", "mkdir runs"], True, id="twin-one-folder-respelled"),
+])
+def test_mkdir_run1_run2_run3_are_three_changes_not_one_sent_again(commands, sent_again):
+    from loopmetric import detect_loops
+
+    children = [_bash(c) for c in commands]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert [(f.pattern, f.count) for f in found] == ([("similar_attempts", len(commands))] if sent_again else [])
+    assert detect_loops(agent(*children)).success is not sent_again
+
+
+_SAID = ["Access denied.", "Request refused.", "Unknown command: lsx", "Invalid path", "Incorrect password",
+         "Wrong answer", "Malformed request", "Build failed.", "Upload failure", "Error 5",
+         "No such file", "Not found", "Cannot open the file", "Unable to connect"]
+
+
+@pytest.mark.parametrize("result, failed", [
+    *[pytest.param(text, True, id=text) for text in _SAID],
+    pytest.param("Access granted.", False, id="twin-access-granted"),
+    pytest.param("Request accepted.", False, id="twin-request-accepted"),
+    pytest.param("Nothing to do; no-op", False, id="twin-lead-words-saying-no-failure"),
+])
+def test_access_denied_is_a_failure_when_the_reader_set_no_error_flag(result, failed):
+    from loopmetric._model import ToolCall
+    from loopmetric.detectors._news import _FAILURE_WORDS, failure_kind, fails
+
+    call = ToolCall(1, "open", '{"path": "secret.txt"}', result, False, "c", "o")
+    assert (failure_kind(call) is not None, fails(result)) == (failed, failed)
+    assert (_FAILURE_WORDS.search(result) is not None) is failed  # the fast path agrees with the pattern
+    children = [tool("open", {"path": f"secret{n}.txt"}, output=result) for n in range(4)]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert any("each failing the same way" in f.message for f in found) is failed
+
+
+_Q = ["Scatman", "Scatman John", "Scatman John Jr", "Scatman John Sr"]
+
+
+def _each_names_the_next(said: str) -> list:
+    return [(q, said.format(q=q, n=n) if n else f"Could not find {q}.") for q, n in zip(_Q, _Q[1:] + [None])]
+
+
+@pytest.mark.parametrize("pairs, loop", [
+    pytest.param(_each_names_the_next("Could not find {q}. {n} exists."), False,
+                 id="the-lead-right-after-the-echo-of-the-query"),
+    pytest.param(_each_names_the_next("Could not find {q}. Similar: {n}."), False,
+                 id="the-lead-holding-the-query-after-its-echo"),
+    pytest.param([(_Q[0], f"Could not find {_Q[0]}. Similar: {', '.join(_Q[1:])}.")]
+                 + [(q, f"Could not find {q}.") for q in _Q[1:]], False, id="every-lead-from-the-first-result"),
+    pytest.param([(q, f"Could not find {q}.") for q in _Q], True, id="twin-no-result-names-a-query"),
+])
+def test_a_query_a_result_suggested_follows_a_lead_wherever_the_result_names_it(pairs, loop):
+    """A query another result names word for word follows a lead (the result's echo of its own
+    query left out, and only that), from any earlier result, the first one too."""
+    children = [tool("search", {"q": q}, output=output) for q, output in pairs]
+    found = detect_similar_attempts(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert [(f.count, f.steps) for f in found] == ([(4, (1, 2, 3, 4))] if loop else [])
+
+
+def _failing(args, result):
+    from loopmetric._model import ToolCall
+
+    return ToolCall(1, "find", args, result, False, "c", "o")
+
+
+@pytest.mark.parametrize("a, b, same", [
+    pytest.param(('{"path": "src", "q": "Foo"}', "No matches found for Foo in src"),
+                 ('{"path": "src", "q": "BarBaz"}', "No matches found for BarBaz in src"), True,
+                 id="each-value-masked-the-last-key-too"),
+    pytest.param(('{"q": "Foo", "path": "src"}', "No matches found for Foo in src"),
+                 ('{"q": "BarBaz", "path": "src"}', "No matches found for BarBaz in src"), True,
+                 id="each-value-masked-the-first-key-too"),
+    pytest.param(("find_file Foo src", "No matches found for Foo in src"),
+                 ("find_file BarBaz src", "No matches found for BarBaz in src"), True,
+                 id="arguments-that-are-not-json-masked-by-their-words"),
+    pytest.param(('{"q": "Foo"}', "No matches found for Qux in src"),
+                 ('{"q": "BarBaz"}', "No matches found for Quux in src"), False,
+                 id="twin-a-word-no-argument-holds-stays"),
+])
+def test_failures_naming_their_own_arguments_are_one_kind(a, b, same):
+    from loopmetric.detectors._news import failure_kind
+
+    kinds = failure_kind(_failing(*a)), failure_kind(_failing(*b))
+    assert None not in kinds and (kinds[0] == kinds[1]) is same
+
+
+SEARCH = "Let me search for the weather in Paris."
+_SUNNY = tool("search", {"q": "Paris"}, output="Sunny")
+
+
+@pytest.mark.parametrize("children, count", [
+    pytest.param([llm_(SEARCH), llm_(SEARCH), _SUNNY] + [llm_(SEARCH), _SUNNY] * 3, 5,
+                 id="two-copies-before-the-first-result-and-three-after"),
+    pytest.param([llm_(SEARCH), _SUNNY, llm_("Hmm, something else to say here.")] + [llm_(SEARCH), _SUNNY] * 3, 3,
+                 id="another-text-just-before-ends-the-copies-in-a-row"),
+    pytest.param([llm_(SEARCH), _SUNNY] + [llm_(SEARCH), _SUNNY] * 3, 4, id="twin-one-copy-before"),
+])
+def test_a_repeated_texts_count_is_its_copies_in_a_row_back_to_another_text(children, count):
+    from loopmetric.detectors import detect_repeated_text
+
+    findings = detect_repeated_text(read_deepeval_trace(agent(*children)), DEFAULT)
+    assert [f.count for f in findings if len(f.steps) == 3] == [count]

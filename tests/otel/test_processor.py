@@ -667,3 +667,28 @@ def test_escalate_alarms_a_loop_again_as_stop_when_it_goes_on(escalate, steps, e
 def test_escalate_must_be_a_bool():
     with pytest.raises(ValueError, match="`escalate`"):
         LoopSpanProcessor(escalate="yes")
+
+
+@pytest.mark.parametrize("plan, read", [
+    pytest.param(["run", "look", "tick", "run", "look"], [0, 14], id="spans-arriving-for-the-most-wait-are-read"),
+    pytest.param(["run", "look", "tick-less", "run", "look"], [0, 0], id="twin-spans-arriving-for-less-are-not"),
+    pytest.param(["run", "look", "look", "tick", "run", "look"], [0, 7, 7],
+                 id="a-span-ended-while-it-read-waits-from-that-read-not-from-the-next-look"),
+    pytest.param(["run", "look", "look", "tick-less", "run", "look"], [0, 7, 0],
+                 id="twin-less-than-the-most-wait-since-that-read"),
+])
+def test_how_long_spans_waited_is_counted_from_when_they_were_first_seen_on_any_clock(plan, read):
+    """The same batches on a monotonic clock far from zero: a wait is the time since the spans were
+    first seen (a difference of two readings of the clock), whatever the clock read then."""
+    tracer, processor, found, now = by_hand()
+    now[0] = 1_000.0
+    counts = []
+    for step in plan:
+        if step == "run":
+            looping_run(tracer)  # 7 spans, one loop
+        elif step.startswith("tick"):
+            now[0] += _MAX_WAIT * (1.5 if step == "tick" else 0.5)  # clear of the float's rounding
+        else:
+            assert processor._look(False) is True
+            counts.append(processor.stats.spans)
+    assert counts == [sum(read[:i + 1]) for i in range(len(read))]

@@ -565,3 +565,195 @@ def test_a_gemini_executable_code_part_is_a_code_call_in_either_spelling(code_ke
     assert [step.kind for step in trace.steps] == ["llm", "tool", "llm", "llm"]
     assert (trace.steps[1].name, json.loads(trace.steps[1].args)) == ("code_execution", "print(1 + 1)")
     assert trace.notes == ()
+
+
+# -- what a user would notice in the exported formats: each rule with its healthy twin ------------
+
+def _calls(trace) -> list[tuple]:
+    return [(s.name, json.loads(s.args), s.result, s.error) for s in trace.steps if s.kind == "tool"]
+
+
+def _langchain_malformed(field: str) -> list:
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict
+
+    messages = [HumanMessage("Find the file.")]
+    for n in range(3):  # the model keeps sending the same call, its arguments cut short
+        call = {"name": "search", "args": '{"q": "a.txt"', "id": f"c{n}"}
+        ai = (AIMessage("", invalid_tool_calls=[{**call, "error": "Expecting ',' delimiter"}]) if field == "invalid"
+              else AIMessage("", tool_calls=[{**call, "args": {"q": "a.txt"}}]))
+        messages += [ai, ToolMessage("Error: the arguments of search are not JSON", tool_call_id=f"c{n}",
+                                     status="error")]
+    return messages_to_dict([*messages, AIMessage("I give up.")])
+
+
+@pytest.mark.parametrize("field, args", [
+    pytest.param("invalid", '{"q": "a.txt"', id="invalid_tool_calls-a-model-sending-malformed-calls"),
+    pytest.param("valid", {"q": "a.txt"}, id="twin-tool_calls-read-alike"),
+])
+def test_langchain_invalid_tool_calls_are_calls_not_dropped(field, args):
+    trace = read_trace(_langchain_malformed(field))
+    assert trace.source == "langchain"
+    assert _calls(trace) == [("search", args, "Error: the arguments of search are not JSON", True)] * 3
+    report = detect_loops(trace)
+    assert not report.success and report.findings[0].pattern == "repeated_error"
+
+
+_MCP_ERRORS = [
+    pytest.param({"type": "mcp_protocol_error", "code": -32000, "message": "MCP server docs timed out"},
+                 "MCP server docs timed out", id="mcp-protocol-error-its-message"),
+    pytest.param({"type": "http_error", "code": 503, "message": "Service Unavailable"}, "Service Unavailable",
+                 id="http-error-its-message"),
+    pytest.param({"type": "mcp_tool_execution_error", "content": [{"type": "text", "text": "rate limit reached"}]},
+                 "rate limit reached", id="mcp-tool-execution-error-its-content"),
+    pytest.param("search backend unreachable", "search backend unreachable", id="an-error-as-text"),
+]
+
+
+@pytest.mark.parametrize("error, said", _MCP_ERRORS)
+def test_a_hosted_tool_call_holding_only_an_error_is_an_error_result_not_no_result(error, said):
+    pytest.importorskip("openai")
+    from openai.types.responses.response_output_item import McpCall
+
+    items = [{"role": "user", "content": "Look it up."}]
+    for n in range(3):
+        item = McpCall(id=f"mcp_{n}", type="mcp_call", name="search_docs", server_label="docs",
+                       arguments='{"q": "rate limit"}', status="failed",
+                       error=error if isinstance(error, dict) else None).model_dump(exclude_none=True)
+        items.append(item if isinstance(error, dict) else {**item, "error": error})  # the older SDK's text
+    items.append({"role": "assistant", "content": [{"type": "output_text", "text": "The docs are unreachable."}]})
+    trace = read_trace(items)
+    assert trace.source == "responses"
+    assert _calls(trace) == [("search_docs", {"q": "rate limit"}, said, True)] * 3
+    assert detect_loops(trace).findings[0].pattern == "repeated_error"
+
+
+@pytest.mark.parametrize("item, result, error", [
+    pytest.param({"type": "web_search_call", "id": "ws_1", "status": "failed", "error": "search timed out"},
+                 "search timed out", True, id="web-search-holding-only-an-error"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "output": "3 pages"},
+                 "3 pages", False, id="twin-an-output-is-a-result"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "error": ""},
+                 None, False, id="twin-an-empty-error-is-no-result"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "error": None,
+                  "output": None}, None, False, id="twin-neither-is-no-result"),
+])
+def test_a_hosted_tool_calls_own_result_or_error(item, result, error):
+    [call] = [s for s in read_trace([{"role": "user", "content": "go"}, item], format="responses").steps
+              if s.kind == "tool"]
+    assert (call.result, call.error) == (result, error)
+
+
+def _genai_code_run(outcome, objects: bool):
+    types = pytest.importorskip("google.genai.types")
+    contents = [types.Content(role="user", parts=[types.Part(text="What is 1 + 1?")]),
+                types.Content(role="model", parts=[
+                    types.Part(executable_code=types.ExecutableCode(language=types.Language.PYTHON,
+                                                                    code="print(1 + 1)")),
+                    types.Part(code_execution_result=types.CodeExecutionResult(
+                        outcome=getattr(types.Outcome, outcome), output="2\n"))]),
+                types.Content(role="model", parts=[types.Part(text="2")])]
+    return contents if objects else [c.model_dump(mode="json", exclude_none=True) for c in contents]
+
+
+@pytest.mark.parametrize("outcome, failed", [
+    pytest.param("OUTCOME_OK", False, id="ok"),
+    pytest.param("OUTCOME_FAILED", True, id="twin-failed"),
+    pytest.param("OUTCOME_DEADLINE_EXCEEDED", True, id="twin-deadline-exceeded"),
+])
+@pytest.mark.parametrize("objects", [pytest.param(True, id="sdk-objects"), pytest.param(False, id="their-json")])
+def test_code_execution_from_google_genai_objects_with_outcome_ok_is_no_failure(outcome, failed, objects):
+    trace = read_trace(_genai_code_run(outcome, objects))
+    [call] = [s for s in trace.steps if s.kind == "tool"]
+    assert (trace.source, call.name, json.loads(call.args), call.error) == (
+        "gemini", "code_execution", "print(1 + 1)", failed)
+    assert call.result == "2\n" or failed  # a failure's result is its masked text
+
+
+@pytest.mark.parametrize("observations, result", [
+    pytest.param("running", "running", id="twin-no-nudge"),
+    pytest.param("running{nudge}", "running", id="the-nudge-cut-off"),
+    pytest.param("{nudge}", None, id="only-the-nudge-is-no-result"),
+    pytest.param("line 1\nLoop guard: a line of the tool's own", "line 1\nLoop guard: a line of the tool's own",
+                 id="twin-the-words-without-the-guards-prefix-stay"),
+])
+def test_the_guards_own_nudge_is_cut_from_a_smolagents_steps_observations(observations, result):
+    from loopmetric.guard._loop import loop_message
+    from loopmetric.readers._smolagents import NUDGE_PREFIX
+
+    nudge = NUDGE_PREFIX + loop_message("repeated_call", ("poll",), 3, 20)
+    step = {"step_number": 1, "model_output": "", "is_final_answer": False, "error": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "poll", "arguments": {"job": 1}}}],
+            "observations": observations.format(nudge=nudge)}
+    [call] = [s for s in read_trace([{"task": "go", "task_images": None}, step]).steps if s.kind == "tool"]
+    assert (call.name, call.result) == ("poll", result)
+
+
+# -- the text-action rule: what declares an action, what ran, which turns are the harness's -------
+
+def _kinds(messages: list) -> list[tuple]:
+    """Each step after the first prompt: ('tool', name), ('llm',) or ('input', who)."""
+    trace = read_trace({"messages": messages})
+    return [("tool", s.name) if s.kind == "tool" else ("input", s.source) if s.kind == "input" else ("llm",)
+            for s in trace.steps]
+
+
+_DUNE = [{"role": "user", "content": "Who wrote Dune?"},
+         {"role": "assistant", "content": "Action: search\nAction Input: Dune author"},
+         {"role": "user", "content": "Frank Herbert wrote it."},  # not written like an observation
+         {"role": "assistant", "content": "Frank Herbert."}]
+
+
+@pytest.mark.parametrize("system, declared", [
+    pytest.param("Write one action a turn:\nAction: search\nAction Input: what to search for", True,
+                 id="action-without-brackets-declares-it"),
+    pytest.param("Write one action a turn: Action: search[what to search for]", True, id="action-with-brackets"),
+    pytest.param("Write one action a turn:\nAction: lookup\nAction Input: a word", False,
+                 id="twin-another-name-declared"),
+    pytest.param("Answer the question in one line.", False, id="twin-nothing-declared"),
+])
+def test_a_react_system_prompt_declaring_action_without_brackets_declares_the_action(system, declared):
+    kinds = _kinds([{"role": "system", "content": system}, *_DUNE])
+    assert kinds == [("llm",), ("tool", "search") if declared else ("input", "user"), ("llm",)]
+
+
+@pytest.mark.parametrize("first, second", [
+    pytest.param('{"action": "search", "action_input": {"q": "tables"}}', ("tool", "book"),
+                 id="a-json-action-ran-so-a-second-name-is-a-call"),
+    pytest.param("Let me look at the tables.", ("input", "user"), id="twin-no-json-action-ran-the-second-is-text"),
+])
+def test_json_actions_of_a_second_name_are_calls_once_a_json_action_ran(first, second):
+    kinds = _kinds([{"role": "user", "content": "Book a table."},
+                    {"role": "assistant", "content": first},
+                    {"role": "user", "content": "Observation: three tables free"},
+                    {"role": "assistant", "content": '{"action": "book", "action_input": {"table": 2}}'},
+                    {"role": "user", "content": "ok, booked"},  # a person's words: only the run says it ran
+                    {"role": "assistant", "content": "Booked table 2."}])
+    assert kinds[-2:] == [second, ("llm",)]
+
+
+def _trip(opening: list) -> list:
+    return [{"role": "system", "content": "Search with Action: search[query]"},
+            {"role": "user", "content": "Plan a trip."}, *opening,
+            {"role": "assistant", "content": "Action: search[Oslo hotels]"},
+            {"role": "user", "content": "Observation: Hotel A, Hotel B"},
+            {"role": "assistant", "content": "Shall I book Hotel A?"},
+            {"role": "user", "content": "Sure, and find flights."},
+            {"role": "assistant", "content": "Action: search[Oslo flights]"},
+            {"role": "user", "content": "Observation: SK123"},
+            {"role": "assistant", "content": "All set?"},
+            {"role": "user", "content": "continue"}]
+
+
+@pytest.mark.parametrize("opening, first", [
+    pytest.param([{"role": "assistant", "content": "Where to?"}, {"role": "user", "content": "continue"}], "user",
+                 id="the-first-answer-is-a-person-though-the-last-has-its-words"),
+    pytest.param([{"role": "assistant", "content": "Where to?"}, {"role": "user", "content": "continue"},
+                  {"role": "assistant", "content": "Which city?"}, {"role": "user", "content": "continue"}], "harness",
+                 id="twin-the-same-words-twice-in-a-row-are-the-harness"),
+])
+def test_the_first_answer_to_a_reply_is_never_compared_with_the_runs_last(opening, first):
+    trace = read_trace({"messages": _trip(opening)})
+    inputs = [s for s in trace.steps if s.kind == "input"]
+    assert inputs[0].source == first
+    assert inputs[-1].source == "user"  # the last "continue" follows work: no repeat of the turn before it
