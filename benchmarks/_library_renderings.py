@@ -31,14 +31,16 @@ call and the next reply; a run cut off with calls unanswered) is left out, and `
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
+import keyword
 import os
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-from ._renderings import Call, Step, chat_messages
+from ._renderings import Call, Step, _without_user_calls, chat_messages
 
 __all__ = ["LIBRARY_HOLDS", "LIBRARY_RENDERINGS", "Script", "script_of"]
 
@@ -137,6 +139,15 @@ class _Stop(Exception):
 def _schema(calls: list[dict[str, Any]]) -> dict[str, Any]:
     keys = sorted({k for args in calls for k in args})
     return {"type": "object", "properties": {k: {} for k in keys}}
+
+
+def _signature(keys: list[str]) -> inspect.Signature:
+    """A tool function's signature, as a user writes it: one keyword parameter per argument the
+    model passes (one `arguments` parameter when they are not all names Python allows)."""
+    if not all(k.isidentifier() and not keyword.iskeyword(k) for k in keys):
+        keys = ["arguments"]
+    return inspect.Signature([inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any)
+                              for k in keys])
 
 
 def _next_result(script: Script, name: str) -> Step:
@@ -320,9 +331,6 @@ def _agents_tracing() -> Any:
 
 
 def agents_sdk(steps: list[Step]) -> list[dict[str, Any]]:
-    import inspect
-    import keyword
-
     from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, trace
     from openai.types.chat import ChatCompletion
 
@@ -355,7 +363,6 @@ def agents_sdk(steps: list[Step]) -> list[dict[str, Any]]:
         # `function_tool`, as users write tools; the error a tool raises is what the model reads (a
         # `failure_error_function` returning it: the SDK's default hides it behind one fixed sentence)
         keys = sorted({k for args in calls for k in args})
-        plain = all(k.isidentifier() and not keyword.iskeyword(k) for k in keys)
 
         def body(**arguments: Any) -> str:
             result = _next_result(script, name)
@@ -363,10 +370,7 @@ def agents_sdk(steps: list[Step]) -> list[dict[str, Any]]:
                 raise RuntimeError(result.text or "error")
             return result.text
 
-        body.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-            [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any) for k in keys]
-            if plain else [inspect.Parameter("arguments", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                             annotation=Any)])
+        body.__signature__ = _signature(keys)  # type: ignore[attr-defined]
         body.__annotations__ = {}
         return function_tool(body, name_override=name, description_override=f"The {name} tool.",
                              failure_error_function=lambda context, error: str(error), strict_mode=False)
@@ -426,6 +430,8 @@ def _deepeval_observe(steps: list[Step], inputs: str, text_actions: bool = False
     from deepeval.tracing.context import current_span_context
     from deepeval.tracing.tracing import trace_manager
 
+    # the agent's own LLM calls: a user acting through tools (on its side) is its words to the agent
+    steps = _without_user_calls(steps)
     acted = _text_actions(steps) if text_actions else steps  # one to one with `steps`
     results = {s.call_id: s for s in acted if s.kind == "result"}
     root: dict[str, Any] = {}
@@ -442,6 +448,7 @@ def _deepeval_observe(steps: list[Step], inputs: str, text_actions: bool = False
                 raise RuntimeError(result.text or "error")
             return result.text if result is not None else ""
 
+        body.__signature__ = _signature(list(call.args))  # type: ignore[attr-defined]
         try:
             observe(type="tool", name=call.name)(body)(**call.args)
         except RuntimeError:
@@ -513,7 +520,7 @@ def _spans_of_agent_loop(steps: list[Step]) -> list[Step]:
 def _observe_holds(steps: list[Step]) -> list[Step]:
     from ._renderings import _without_tail
 
-    return _without_tail(steps)
+    return _without_tail(_without_user_calls(steps))
 
 
 LIBRARY_HOLDS: dict[str, Callable[[list[Step]], list[Step]]] = {

@@ -138,12 +138,15 @@ class TraceBuilder:
 
     def open_calls(self, start: int) -> list[Call]:
         """The calls read since reader position `start` whose result the recording did not give:
-        the tools that ran (spans) or, when none ran, what the LLM output at `start` asked for."""
-        ran = [item for item in self._items[start:] if isinstance(item, Call)]
-        if not ran:
-            llm = self._items[start] if 0 <= start < len(self._items) else None
-            ran = list(llm.requests) if isinstance(llm, Llm) else []
-        return [call for call in ran if not call.known]
+        the tools that ran (spans) or, when none ran, what the LLM outputs since asked for."""
+        ran: list[Call] = []
+        asked: list[Call] = []
+        for item in self._items[start:]:
+            if isinstance(item, Call):
+                ran.append(item)
+            elif isinstance(item, Llm):
+                asked.extend(item.requests)
+        return [call for call in ran or asked if not call.known]
 
     def name_action(self, replied: int, name: str) -> None:
         """The first tool that runs after a reply whose one action the reader inferred from its text

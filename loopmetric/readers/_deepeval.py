@@ -10,6 +10,7 @@ with a note instead of failing.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 from typing import Any, Optional
 
@@ -26,6 +27,9 @@ from .._text_actions import TextAction, find_text_action
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
 _TOOL_TYPES = frozenset({"tool", "retriever"})
+# How many replies back a call whose span records no result may take it from an LLM input (a
+# group chat's manager may speak before the agent it called answers).
+_OPEN_REPLIES = 4
 MAX_SPANS = 2_000_000
 _ENTER, _EXIT = 0, 1
 
@@ -74,6 +78,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     # why it is a call when already known).
     written: Optional[tuple[TextAction, int, str]] = None
     replied = -1  # reader position of the last LLM output
+    recent: deque[int] = deque(maxlen=_OPEN_REPLIES)  # reader positions of the last LLM outputs
 
     def leave(key: tuple[str, str], ident: int) -> None:
         """The span is done: off the ancestry path, and out of the labelled count."""
@@ -134,7 +139,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             # The other side's words to the model (issue 20), in a whole conversation or the newest messages.
             feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
             llm_calls += 1
-            if written is None and replied >= 0 and _answers(builder, replied, llm_input, feedback, last_reply):
+            if written is None and replied >= 0 and _answers(builder, recent[0], replied, llm_input, feedback,
+                                                             last_reply):
                 feedback = None  # the other side's words are the results of the calls the last reply made
             if written is not None and feedback is not None:
                 if not _text_result(builder, written, feedback, span):
@@ -153,6 +159,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                     if why:
                         requests = [as_request(action, why)]
             replied = builder.position
+            recent.append(replied)
             builder.add_llm_output(
                 text,
                 requests,
@@ -217,13 +224,15 @@ def _text_result(builder: TraceBuilder, written: tuple[TextAction, int, str], tu
     return True
 
 
-def _answers(builder: TraceBuilder, replied: int, llm_input: Any, turn: Optional[str], reply: str) -> bool:
-    """What the next LLM input says about the calls the last reply (at reader position `replied`)
-    made: a call whose span records no result takes the result the input gives it (a tool message
-    of its name, else the next one in order; for the one action a reply wrote in its text, the other
-    side's words); whether `turn`, the other side's words in the input, is those results (the same
-    text as what the calls returned: the model read the results, no one spoke)."""
-    open_calls = builder.open_calls(replied)
+def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, turn: Optional[str],
+             reply: str) -> bool:
+    """What the next LLM input says about the calls the last replies made (since reader position
+    `start`; the last reply at `replied`): a call whose span records no result takes the result the
+    input gives it (a tool message of its name, else the next one in order; for the one action the
+    last reply wrote in its text, the other side's words); whether `turn`, the other side's words in
+    the input, is those results (the same text as what the calls since the last reply returned: the
+    model read the results, no one spoke)."""
+    open_calls = builder.open_calls(start)
     results = input_results(llm_input) if open_calls else []
     for call in open_calls:
         found = next((r for r in results if r[0] == call.name), None) or next(
@@ -234,7 +243,7 @@ def _answers(builder: TraceBuilder, replied: int, llm_input: Any, turn: Optional
         call.set_result(found[1])
     if turn is None:
         return False
-    still = [call for call in open_calls if not call.known]
+    still = [call for call in builder.open_calls(replied) if not call.known]
     if len(still) == 1 == len(open_calls) and find_text_action(reply) is not None:
         still[0].set_result(turn)  # the harness's answer to the action the reply wrote
         return True
