@@ -7,7 +7,11 @@ Every labelled run (`real_runs`: the labels of `labels/*.csv` and the three fold
 independent reader labelled; and the traced corpus of `corpus.py`) is turned into a neutral
 list of steps (`_renderings.Step`: system prompt, the other side's turns, model replies with
 their tool calls, tool results) taken from the raw record, and rendered into every format
-loopmetric reads (`_renderings.RENDERINGS`). Each rendering is written to a file and scored
+loopmetric reads (`_renderings.RENDERINGS`), and replayed through real frameworks recorded by
+their own tracers (`_library_renderings`: pydantic-ai with OpenTelemetry, LangGraph with
+OpenInference, the Agents SDK's tracing, deepeval `@observe` with the LLM input whole, newest, or
+text actions as tool spans, LangChain `messages_to_dict`; `--library-sample N` replays a fixed-seed
+sample of N runs per source, "k of n" in the table). Each rendering is written to a file and scored
 the way the command line scores it: `load_traces` on the file, `analyze` at default settings;
 a file with no readable trace, or a record that cannot be read, is a predicted loop (never a
 pass), as `accuracy.real_rows` counts it. When a file yields several traces, the run is a
@@ -463,7 +467,8 @@ def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, co
            "holds gets the same changed verdict): the step counter records no turn of the other side (its "
            "control is read as a recording of what the model was not told, `_renderings.UNTOLD`), a "
            "span format no turn after the last model call (a text action's last observation), the "
-           "Responses API no error flag, and some formats no user calling tools.", "",
+           "Responses API no error flag, and some formats no user calling tools; an agent loop (the library "
+           "replays) no words of the other side between a tool call and the next reply.", "",
            matrix(rows, renderings), "",
            "## Per source and rendering", "",
            "F1 against the labels (unsure left out); 'verdict changed' and 'worst pattern changed' "
