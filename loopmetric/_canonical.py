@@ -272,19 +272,25 @@ def mask_error(text: str) -> str:
     return _DIGITS.sub("#", mask_ids(mask_volatile(text)))
 
 
-# A token that reads as an id, not a word: 8 or more letters and digits that alternate at least
-# three times ("8f3a9c2b1d4e", "Xk7pQ2mN9vR4"); "python311", "sha256sum" or "utf8mb4" are words.
+# A token that reads as a generated id, not a word or a code: 8 or more letters and digits that
+# alternate at least three times, written in hex ("8f3a9c2b1d4e") or in both cases of letters
+# ("Xk7pQ2mN9vR4"). "python311", "sha256sum" or "utf8mb4" are words; a product code in capitals
+# and digits ("B09S5ZZ4MC") names a thing, it is content.
 _ID_CANDIDATE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}\b")
 _ALTERNATION = re.compile(r"[A-Za-z]+|\d+")
+_HEX_ID = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 
 
 def _id_or_word(match: re.Match) -> str:
     token = match.group(0)
-    return "*" if len(_ALTERNATION.findall(token)) >= 4 else token
+    if len(_ALTERNATION.findall(token)) < 4:
+        return token
+    generated = _HEX_ID.fullmatch(token) is not None or (not token.isupper() and not token.islower())
+    return "*" if generated else token
 
 
 def mask_ids(text: str) -> str:
-    """`text` with id-like tokens (letters and digits alternating, 8+ characters) masked."""
+    """`text` with generated ids (letters and digits alternating, 8+ characters, hex or mixed case) masked."""
     return _ID_CANDIDATE.sub(_id_or_word, text) if any(c.isdigit() for c in text) else text
 
 

@@ -125,9 +125,10 @@ def test_mask_ids_masks_a_token_of_letters_and_digits_alternating(token):
 
 
 @pytest.mark.parametrize("word", ["python311", "sha256sum", "utf8mb4", "test12345678", "abcdefgh1", "a1b2c3",
-                                  "abc12def", "x86_64", "abc1def", "12345678"])
+                                  "abc12def", "x86_64", "abc1def", "12345678", "B09S5ZZ4MC", "v2beta1alpha"])
 def test_mask_ids_keeps_a_word_with_digits(word):
-    """Fewer than 8 characters, fewer than four runs of letters and digits, or no letter: a word."""
+    """Fewer than 8 characters, fewer than four runs of letters and digits, no letter, or neither hex
+    nor both cases of letters (a product code, a version name): a word."""
     assert mask_ids(f"see {word} here") == f"see {word} here"
 
 

@@ -234,9 +234,10 @@ def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, tu
     model read the results, no one spoke)."""
     open_calls = builder.open_calls(start)
     results = input_results(llm_input) if open_calls else []
-    for call in open_calls:
-        found = next((r for r in results if r[0] == call.name), None) or next(
-            (r for r in results if not r[0] or r[0] not in {c.name for c in open_calls}), None)
+    names = {call.name for call in open_calls}
+    for call in reversed(open_calls):  # the newest calls first: the input answers the last reply first
+        found = next((r for r in reversed(results) if r[0] == call.name), None) or next(
+            (r for r in reversed(results) if not r[0] or r[0] not in names), None)
         if found is None:
             break
         results.remove(found)

@@ -18,7 +18,6 @@ span. Readers report what they see in order; the builder merges:
 from __future__ import annotations
 
 import bisect
-import json
 from collections import defaultdict, deque
 from typing import Any, Callable, Optional
 
@@ -62,28 +61,13 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
             continue
         _remove(by_key.get((answered.name, answered.args)), answered)
         _remove(by_name.get(answered.name), answered)
-        if not _only_value(answered.args, item.args):  # the span's bare value of the one argument asked for
-            answered.args = item.args
-        answered.span, answered.pos = item.span, item.pos
+        answered.args, answered.span, answered.pos = item.args, item.span, item.pos
         answered.requested = False
         answered.inferred = answered.inferred or item.inferred
         if item.known:
             answered.result, answered.known = item.result, True
             answered.error, answered.error_text = item.error, item.error_text
     return ordered
-
-
-def _only_value(requested: str, executed: str) -> bool:
-    """Whether the arguments a tool span records (canonical JSON) are the bare value of the one
-    argument the request names (`{"query": "x"}` asked, `"x"` recorded): the same call, the
-    request's arguments the fuller record of it."""
-    if not (executed[:1] == '"' and requested[:1] == "{" and requested.endswith(executed + "}")):
-        return False
-    try:
-        value, bare = json.loads(requested), json.loads(executed)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and len(value) == 1 and next(iter(value.values())) == bare
 
 
 def apply_claims(ordered: list[Any], claims: list[Claim]) -> list[tuple[int, int, Call]]:

@@ -231,3 +231,21 @@ def test_openinference_input_messages_are_read_over_a_frameworks_own_serialisati
     assert len(answered) == 4  # the fifth search's observation is in no LLM input
     loop, reason = _verdict(trace)
     assert loop is looping, reason
+
+
+def test_a_result_in_the_next_llm_input_answers_the_newest_open_call():
+    """A call nothing answered, then another of the same tool: the tool message in the input after
+    the second answers the second (the newest), not the first."""
+    history = [{"role": "user", "content": "Find the page."}]
+    children = []
+    for n, query in enumerate(["first page", "second page"]):
+        call = {"id": f"call_{n}", "type": "function",
+                "function": {"name": "search", "arguments": json.dumps({"q": query})}}
+        children.append({"type": "llm", "name": "llm", "input": list(history),
+                         "output": {"role": "assistant", "content": "", "tool_calls": [call]}, "children": []})
+        children.append({"type": "tool", "name": "search", "input": {"q": query}, "children": []})
+        history.append({"role": "assistant", "content": None, "tool_calls": [call]})
+    history.append({"role": "tool", "tool_call_id": "call_1", "name": "search", "content": "second page: found"})
+    children.append({"type": "llm", "name": "llm", "input": list(history), "output": "Found it.", "children": []})
+    calls = [s for s in read_trace({"type": "agent", "name": "agent", "children": children}).steps if s.kind == "tool"]
+    assert [c.result for c in calls] == [None, "second page: found"]
