@@ -34,6 +34,7 @@ import asyncio
 import inspect
 import json
 import keyword
+import logging
 import os
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
@@ -163,6 +164,9 @@ def _otel() -> tuple[Any, Any]:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+    # An LLM span of a long run holds more attributes than the SDK keeps (128 by default): the oldest
+    # are dropped, as for any user of the default limits, and the SDK says so once per attribute.
+    logging.getLogger("opentelemetry.attributes").setLevel(logging.ERROR)
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
