@@ -7,7 +7,11 @@ Every labelled run (`real_runs`: the labels of `labels/*.csv` and the three fold
 independent reader labelled; and the traced corpus of `corpus.py`) is turned into a neutral
 list of steps (`_renderings.Step`: system prompt, the other side's turns, model replies with
 their tool calls, tool results) taken from the raw record, and rendered into every format
-loopmetric reads (`_renderings.RENDERINGS`). Each rendering is written to a file and scored
+loopmetric reads (`_renderings.RENDERINGS`), and replayed through real frameworks recorded by
+their own tracers (`_library_renderings`: pydantic-ai with OpenTelemetry, LangGraph with
+OpenInference, the Agents SDK's tracing, deepeval `@observe` with the LLM input whole, newest, or
+text actions as tool spans, LangChain `messages_to_dict`; `--library-sample N` replays a fixed-seed
+sample of N runs per source, "k of n" in the table). Each rendering is written to a file and scored
 the way the command line scores it: `load_traces` on the file, `analyze` at default settings;
 a file with no readable trace, or a record that cannot be read, is a predicted loop (never a
 pass), as `accuracy.real_rows` counts it. When a file yields several traces, the run is a
@@ -33,7 +37,17 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ._common import RESULTS, Confusion, markdown_table
-from ._renderings import HOLDS, RENDERINGS, UNTOLD, Call, Step, chat_messages
+from ._library_renderings import LIBRARY_HOLDS, LIBRARY_RENDERINGS
+from ._renderings import HOLDS as OWN_HOLDS
+from ._renderings import RENDERINGS as OWN_RENDERINGS
+from ._renderings import UNTOLD, Call, Step, chat_messages
+
+# The project's own renderings, then those real libraries write (`_library_renderings`).
+RENDERINGS = {**OWN_RENDERINGS, **LIBRARY_RENDERINGS}
+HOLDS = {**OWN_HOLDS, **LIBRARY_HOLDS}
+# Library renderings replay a run through a framework: slower. `--library-sample N` replays a
+# fixed-seed sample of N runs per source through them (the project's renderings still see every run).
+LIBRARY_SEED = 20261206
 
 REFERENCE = "reference (native reading)"
 SHOWN_IDS = 6
@@ -323,13 +337,29 @@ def labelled_runs(sources: Optional[list[str]], sample: Optional[int]) -> Iterat
                        "steps": steps_from_trace_dict(row["trace"]), "reference": _verdict_of_loaded(item)}
 
 
+def library_sample(ids: list[str], size: Optional[int]) -> frozenset[str]:
+    """The runs of one source replayed through the library renderings: all, or `size` of them drawn
+    with a fixed seed (the same runs every time)."""
+    import random
+
+    if size is None or size >= len(ids):
+        return frozenset(ids)
+    return frozenset(random.Random(f"{LIBRARY_SEED}/{ids[0].split('/', 1)[0]}").sample(sorted(ids), size))
+
+
 def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
-            renderings: Optional[list[str]] = None) -> list[dict[str, Any]]:
-    """One row per run: its label, reference verdict and the verdict of each rendering."""
-    chosen = renderings or list(RENDERINGS)
+            renderings: Optional[list[str]] = None, library: Optional[int] = None) -> list[dict[str, Any]]:
+    """One row per run: its label, reference verdict and the verdict of each rendering (a library
+    rendering only for the runs of `library_sample`)."""
+    chosen_all = renderings or list(RENDERINGS)
     rows = []
+    runs = list(labelled_runs(sources, sample))
+    replayed: set[str] = set()
+    for source in dict.fromkeys(r["source"] for r in runs):
+        replayed |= library_sample([r["id"] for r in runs if r["source"] == source], library)
     with tempfile.TemporaryDirectory() as folder:
-        for n, run in enumerate(labelled_runs(sources, sample)):
+        for n, run in enumerate(runs):
+            chosen = [name for name in chosen_all if name not in LIBRARY_RENDERINGS or run["id"] in replayed]
             run["rendered"], run["held"] = {}, {}
             whole = chat_messages(run["steps"])
             controls: dict[str, dict[str, Any]] = {}  # the chat rendering of what a format holds
@@ -368,6 +398,7 @@ def table(rows: list[dict[str, Any]], renderings: list[str]) -> tuple[list[list[
         for name in [REFERENCE, *renderings]:
             counts = Confusion()
             verdicts, patterns = [], []
+            members = [r for r in rows if source in ("all", r["source"]) and (name == REFERENCE or name in r["rendered"])]
             for r in members:
                 got = r["reference"] if name == REFERENCE else r["rendered"][name]
                 counts.add(r["loop"], got["loop"])
@@ -397,7 +428,7 @@ def not_recorded(row: dict[str, Any], name: str) -> bool:
 
 def changes(rows: list[dict[str, Any]], name: str) -> tuple[int, int]:
     """(changes the reading makes, changes what the format does not record explains) of verdicts."""
-    changed = [r for r in rows if r["rendered"][name]["loop"] != r["reference"]["loop"]]
+    changed = [r for r in rows if name in r["rendered"] and r["rendered"][name]["loop"] != r["reference"]["loop"]]
     lost = sum(1 for r in changed if not_recorded(r, name))
     return len(changed) - lost, lost
 
@@ -412,7 +443,8 @@ def matrix(rows: list[dict[str, Any]], renderings: list[str]) -> str:
         cells = []
         for name in renderings:
             reading, lost = changes(members, name)
-            cells.append(f"{reading}" + (f" (+{lost})" if lost else ""))
+            n = sum(1 for r in members if name in r["rendered"])
+            cells.append(f"{reading}" + (f" (+{lost})" if lost else "") + (f" of {n}" if n != len(members) else ""))
         lines.append([source, str(len(members))] + cells)
     return markdown_table(["source", "n", *renderings], lines)
 
@@ -435,7 +467,8 @@ def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, co
            "holds gets the same changed verdict): the step counter records no turn of the other side (its "
            "control is read as a recording of what the model was not told, `_renderings.UNTOLD`), a "
            "span format no turn after the last model call (a text action's last observation), the "
-           "Responses API no error flag, and some formats no user calling tools.", "",
+           "Responses API no error flag, and some formats no user calling tools; an agent loop (the library "
+           "replays) no words of the other side between a tool call and the next reply.", "",
            matrix(rows, renderings), "",
            "## Per source and rendering", "",
            "F1 against the labels (unsure left out); 'verdict changed' and 'worst pattern changed' "
@@ -488,6 +521,8 @@ def main(argv: Optional[list[str]] = None) -> str:
     parser.add_argument("--sample", type=int, default=None, help="the first N labelled runs of each source")
     parser.add_argument("--sources", nargs="+", default=None, help="sources of real_runs, and `corpus`")
     parser.add_argument("--renderings", nargs="+", default=None, choices=list(RENDERINGS))
+    parser.add_argument("--library-sample", type=int, default=None,
+                        help="replay only N runs per source (fixed seed) through the library renderings")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--show", nargs=2, metavar=("RUN", "RENDERING"), default=None,
                         help="write one run's rendering to --out and print its path")
@@ -499,10 +534,11 @@ def main(argv: Optional[list[str]] = None) -> str:
         return str(path)
     renderings = args.renderings or list(RENDERINGS)
     started = time.perf_counter()
-    rows = measure(args.sources, args.sample, renderings)
+    rows = measure(args.sources, args.sample, renderings, args.library_sample)
     seconds = time.perf_counter() - started
     command = "python -m benchmarks.invariance" + " ".join(
-        [""] + ([f"--sample {args.sample}"] if args.sample else []) + (["--sources", *args.sources] if args.sources
+        [""] + ([f"--sample {args.sample}"] if args.sample else [])
+        + ([f"--library-sample {args.library_sample}"] if args.library_sample else []) + (["--sources", *args.sources] if args.sources
                                                                        else []))
     text = report(rows, renderings, seconds, command)
     if args.sample is None and args.sources is None and args.renderings is None:

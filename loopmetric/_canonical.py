@@ -267,8 +267,31 @@ _DIGITS = re.compile(r"\d+")
 
 
 def mask_error(text: str) -> str:
-    """An error text with every number masked ("line 17871" == "line 17886")."""
-    return _DIGITS.sub("#", mask_volatile(text))
+    """An error text with every number and every id-like token masked ("line 17871" == "line 17886",
+    "request 8f3a9c2b1d4e" == "request a71c02ffe913")."""
+    return _DIGITS.sub("#", mask_ids(mask_volatile(text)))
+
+
+# A token that reads as a generated id, not a word or a code: 8 or more letters and digits that
+# alternate at least three times, written in hex ("8f3a9c2b1d4e") or in both cases of letters
+# ("Xk7pQ2mN9vR4"). "python311", "sha256sum" or "utf8mb4" are words; a product code in capitals
+# and digits ("B09S5ZZ4MC") names a thing, it is content.
+_ID_CANDIDATE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}\b")
+_ALTERNATION = re.compile(r"[A-Za-z]+|\d+")
+_HEX_ID = re.compile(r"[0-9a-f]+|[0-9A-F]+")
+
+
+def _id_or_word(match: re.Match) -> str:
+    token = match.group(0)
+    if len(_ALTERNATION.findall(token)) < 4:
+        return token
+    generated = _HEX_ID.fullmatch(token) is not None or (not token.isupper() and not token.islower())
+    return "*" if generated else token
+
+
+def mask_ids(text: str) -> str:
+    """`text` with generated ids (letters and digits alternating, 8+ characters, hex or mixed case) masked."""
+    return _ID_CANDIDATE.sub(_id_or_word, text) if any(c.isdigit() for c in text) else text
 
 
 
@@ -328,7 +351,7 @@ def mask_result(text: str) -> str:
     text = _CLOCK.sub("*", text)
     text = _ATTEMPT.sub(lambda m: _ORDINAL.sub("#", m.group(0)), text)
     text = _DURATION.sub(lambda m: _DIGITS.sub("#", m.group(0)), text)
-    return _SHORT_HEX.sub("*", text)
+    return mask_ids(_SHORT_HEX.sub("*", text))
 
 
 _TOKEN_WORDS = re.compile(r"(?:request|req|trace|span|correlation|corr|session|transaction|txn|invocation|execution|"

@@ -18,6 +18,7 @@ from loopmetric._canonical import (
     canonical_args,
     canonical_json,
     mask_error,
+    mask_ids,
     mask_volatile,
     normalize_text,
 )
@@ -114,6 +115,32 @@ def test_mask_result_hides_the_turn_number_a_result_opens_with(a, b, same):
 
 def test_mask_error_masks_counters():
     assert mask_error("bash: line 17871: cd: repo/: No such file") == mask_error("bash: line 17886: cd: repo/: No such file")
+
+
+@pytest.mark.parametrize("token", ["8f3a9c2b1d4e", "Xk7pQ2mN9vR4", "a1b2c3d4", "0a1b2c3d"])
+def test_mask_ids_masks_a_token_of_letters_and_digits_alternating(token):
+    """An id (8+ letters and digits alternating at least three times, from either end) is masked whole."""
+    assert mask_ids(f"request {token} failed") == "request * failed"
+    assert mask_error(f"failed (request {token})") == mask_error("failed (request 5b2e8d0c7a64)")
+
+
+@pytest.mark.parametrize("word", ["python311", "sha256sum", "utf8mb4", "test12345678", "abcdefgh1", "a1b2c3",
+                                  "abc12def", "x86_64", "abc1def", "12345678", "B09S5ZZ4MC", "v2beta1alpha"])
+def test_mask_ids_keeps_a_word_with_digits(word):
+    """Fewer than 8 characters, fewer than four runs of letters and digits, no letter, or neither hex
+    nor both cases of letters (a product code, a version name): a word."""
+    assert mask_ids(f"see {word} here") == f"see {word} here"
+
+
+def test_mask_ids_needs_a_digit_and_leaves_text_without_one():
+    assert mask_ids("abcdefghijkl") == "abcdefghijkl"
+    assert mask_ids("") == ""
+    assert mask_ids("call 8f3a9c2b1d4e and a1b2c3d4e5") == "call * and *"
+
+
+def test_mask_result_masks_an_id_beside_its_other_volatile_tokens():
+    assert mask_result("sent (request Xk7pQ2mN9vR4)") == mask_result("sent (request Ab3Zt8Lq0Wn6)")
+    assert mask_result("sent invoice 42") != mask_result("sent invoice 43")
 
 
 def test_normalize_text_folds_case_and_space():

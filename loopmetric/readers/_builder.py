@@ -155,6 +155,35 @@ class TraceBuilder:
         if source == "user":
             self._user_turns += 1
 
+    def open_calls(self, start: int) -> list[Call]:
+        """The calls read since reader position `start` whose result the recording did not give:
+        the tools that ran (spans) or, when none ran, what the LLM outputs since asked for."""
+        ran: list[Call] = []
+        asked: list[Call] = []
+        for item in self._items[start:]:
+            if isinstance(item, Call):
+                ran.append(item)
+            elif isinstance(item, Llm):
+                asked.extend(item.requests)
+        return [call for call in ran or asked if not call.known]
+
+    def name_action(self, replied: int, name: str) -> None:
+        """The first tool that runs after a reply whose one action the reader inferred from its text
+        (at reader position `replied`) is that action, under the name the recording gives it."""
+        llm = self._items[replied] if 0 <= replied < len(self._items) else None
+        if (isinstance(llm, Llm) and len(llm.requests) == 1 and llm.requests[0].inferred
+                and not any(isinstance(item, Call) for item in self._items[replied + 1:])):
+            llm.requests[0].name = name
+
+    def result_texts(self, start: int) -> list[str]:
+        """The text of each result the tools that ran since reader position `start` gave."""
+        texts = []
+        for item in self._items[start:]:
+            if isinstance(item, Call) and item.known:
+                value = item.error_text if item.error and item.error_text else item.result
+                texts.append(value if isinstance(value, str) else canonical_json(value))
+        return texts
+
     def add_claims(self, span: int, start: int, end: int,
                    entries: list[ToolRequest]) -> None:
         """`tools_called` entries of a non-LLM span whose subtree is items[start:end]."""

@@ -10,6 +10,7 @@ with a note instead of failing.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 from typing import Any, Optional
 
@@ -20,12 +21,15 @@ from .._errors import describe
 from .._model import Trace
 from ._json import parse_text
 from ._owned import owns
-from ._inference import as_request, first_prompt, holds_text, other_side_turn, prompt_messages
+from ._inference import as_request, first_prompt, holds_text, input_results, other_side_turn, prompt_messages
 from .._text_actions import TextAction, find_text_action
 
 __all__ = ["read_deepeval_trace", "read_span_tree", "unwrap_trace_dict"]
 
 _TOOL_TYPES = frozenset({"tool", "retriever"})
+# How many replies back a call whose span records no result may take it from an LLM input (a
+# group chat's manager may speak before the agent it called answers).
+_OPEN_REPLIES = 4
 MAX_SPANS = 2_000_000
 _ENTER, _EXIT = 0, 1
 
@@ -73,6 +77,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
     # A text action the last reply wrote, answered by the next LLM input: (action, the reply's item,
     # why it is a call when already known).
     written: Optional[tuple[TextAction, int, str]] = None
+    replied = -1  # reader position of the last LLM output
+    recent: deque[int] = deque(maxlen=_OPEN_REPLIES)  # reader positions of the last LLM outputs
 
     def leave(key: tuple[str, str], ident: int) -> None:
         """The span is done: off the ancestry path, and out of the labelled count."""
@@ -133,6 +139,9 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             # The other side's words to the model (issue 20), in a whole conversation or the newest messages.
             feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
             llm_calls += 1
+            if written is None and replied >= 0 and _answers(builder, recent[0], replied, llm_input, feedback,
+                                                             last_reply):
+                feedback = None  # the other side's words are the results of the calls the last reply made
             if written is not None and feedback is not None:
                 if not _text_result(builder, written, feedback, span):
                     builder.add_input(feedback, "user", span=span)
@@ -149,6 +158,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                     written = (action, builder.position, why)
                     if why:
                         requests = [as_request(action, why)]
+            replied = builder.position
+            recent.append(replied)
             builder.add_llm_output(
                 text,
                 requests,
@@ -160,8 +171,11 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         else:
             if type_ in _TOOL_TYPES:
                 written = None  # a tool ran: the reply's text was not its action
+                tool_name = clean_tool_name(span_name) or type_
+                if replied >= 0:
+                    builder.name_action(replied, tool_name)
                 builder.add_tool_call(
-                    clean_tool_name(span_name) or type_,
+                    tool_name,
                     m.get("input"),
                     m.get("output"),
                     m.get("error"),
@@ -209,6 +223,36 @@ def _text_result(builder: TraceBuilder, written: tuple[TextAction, int, str], tu
         builder.add_request(item, as_request(action, why))
     builder.add_tool_call(action.name, action.args, turn, span=span, inferred=why)
     return True
+
+
+def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, turn: Optional[str],
+             reply: str) -> bool:
+    """What the next LLM input says about the calls the last replies made (since reader position
+    `start`; the last reply at `replied`): a call whose span records no result takes the result the
+    input gives it (a tool message of its name, else the next one in order; for the one action the
+    last reply wrote in its text, the other side's words); whether `turn`, the other side's words in
+    the input, is those results (the same text as what the calls since the last reply returned: the
+    model read the results, no one spoke)."""
+    open_calls = builder.open_calls(start)
+    results = input_results(llm_input) if open_calls else []
+    names = {call.name for call in open_calls}
+    for call in reversed(open_calls):  # the newest calls first: the input answers the last reply first
+        found = next((r for r in reversed(results) if r[0] == call.name), None) or next(
+            (r for r in reversed(results) if not r[0] or r[0] not in names), None)
+        if found is None:
+            break
+        results.remove(found)
+        call.set_result(found[1])
+    if turn is None:
+        return False
+    still = [call for call in builder.open_calls(replied) if not call.known]
+    if len(still) == 1 == len(open_calls) and find_text_action(reply) is not None:
+        still[0].set_result(turn)  # the harness's answer to the action the reply wrote
+        return True
+    texts = builder.result_texts(replied)
+    said = " ".join(turn.split())
+    return bool(texts) and (said == " ".join(" ".join(texts).split()) or any(said == " ".join(t.split())
+                                                                            for t in texts))
 
 
 _SPAN_KEYS = ("type", "name", "children", "input", "output", "tools_called")

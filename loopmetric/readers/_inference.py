@@ -39,7 +39,7 @@ from ._shapes import ToolRequest
 from .._text_actions import TextAction, find_text_action
 
 __all__ = ["ASSISTANT_ROLES", "ActionInference", "USER_ROLES", "as_request", "first_prompt", "holds_text",
-           "infer_harness_turns", "observation_shaped", "other_side_turn", "prompt_messages"]
+           "infer_harness_turns", "input_results", "observation_shaped", "other_side_turn", "prompt_messages"]
 
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "model"})
 USER_ROLES = frozenset({"user", "human"})
@@ -278,6 +278,48 @@ def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = 
         return None  # a transcript rendered into one prompt, the previous reply in it
     joined = "\n".join(reversed(texts))
     return None if prompt is not None and joined == prompt else joined
+
+
+def input_results(messages: Any) -> list[tuple[str, str]]:
+    """(tool name or "", result text) of each tool result an LLM call's input holds after the model's
+    last reply (in an input of only the newest messages: every one), in order: an OpenAI `tool`
+    message, or a GenAI `tool_call_response` part."""
+    listed = _messages(messages)
+    if listed is None:
+        return []
+    found: list[tuple[str, str]] = []
+    for message in reversed(listed):
+        if not isinstance(message, Mapping):
+            break
+        role = _role(message)
+        if role in ASSISTANT_ROLES:
+            break
+        if role in ("tool", "function", "ipython"):
+            name = message.get("name")
+            text = _text(message)
+            if text is None:
+                text = _response_text(message)
+            if text is not None:
+                found.append((name if isinstance(name, str) else "", text))
+            continue
+        text = _response_text(message)
+        if text is not None:
+            found.append(("", text))
+    found.reverse()
+    return found
+
+
+def _response_text(message: Mapping[str, Any]) -> Optional[str]:
+    """The text of the GenAI `tool_call_response` parts of a message, or None."""
+    parts = message.get("parts", message.get("content"))
+    if not isinstance(parts, list):
+        return None
+    texts = []
+    for part in parts:
+        if isinstance(part, Mapping) and part.get("type") == "tool_call_response":
+            response = part.get("response", part.get("result"))
+            texts.append(response if isinstance(response, str) else "" if response is None else str(response))
+    return "\n".join(texts) if texts else None
 
 
 def holds_text(value: Any) -> bool:

@@ -219,7 +219,8 @@ def read_tool_result(output: Any, error: Any = None) -> ToolResult:
             return ToolResult(output, True, True, text)
         elif m.get("isError") is True or m.get("is_error") is True:
             is_error = True
-    if isinstance(output, str):
+    if isinstance(output, str):  # a tool message's content: the same text, read the same way
+        output = without_transcription(output)
         if is_error or looks_like_error(output):
             return ToolResult(output, True, True, output)
         return ToolResult(output, True, False, "")

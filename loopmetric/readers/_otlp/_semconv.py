@@ -27,7 +27,7 @@ def node_of(span: WireSpan) -> dict[str, Any]:
     if kind == "LLM" or operation in _LLM_OPERATIONS:
         node.update(
             type="llm",
-            input=_first(a, "input.value", "gen_ai.input.messages", "gen_ai.prompt"),
+            input=_llm_input(a),
             output=_llm_output(span),
             input_token_count=_first_number(a, "gen_ai.usage.input_tokens", "llm.token_count.prompt",
                                             "gen_ai.usage.prompt_tokens"),
@@ -80,20 +80,35 @@ def _parsed(value: Any) -> Any:
     return value
 
 
+def _llm_input(a: Mapping[str, Any]) -> Any:
+    """An LLM span's input: OpenInference's input messages (`llm.input_messages.*`, the messages
+    as the convention defines them) when the span holds them, else its input value (a framework's
+    own serialisation of the call's arguments may be there: LangChain's `lc` objects), GenAI
+    input messages or prompt."""
+    if any(key.startswith("llm.input_messages.") for key in a):
+        return _messages(a, "llm.input_messages.")
+    return _first(a, "input.value", "gen_ai.input.messages", "gen_ai.prompt")
+
+
+def _messages(a: Mapping[str, Any], prefix: str) -> list[Any]:
+    """OpenInference's flattened messages (`prefix.0.message.content`, `...tool_calls.0.tool_call...`)."""
+    messages = _unflatten(a, prefix)
+    out = []
+    for entry in messages if isinstance(messages, list) else []:
+        message = entry.get("message", entry) if isinstance(entry, dict) else entry
+        if isinstance(message, dict) and isinstance(message.get("tool_calls"), list):
+            message["tool_calls"] = [c.get("tool_call", c) if isinstance(c, dict) else c
+                                     for c in message["tool_calls"]]
+        out.append(message)
+    return out
+
+
 def _llm_output(span: WireSpan) -> Any:
     a = span.attrs
     if a.get("gen_ai.output.messages") is not None:  # GenAI conventions
         return _parsed(a["gen_ai.output.messages"])
     if any(key.startswith("llm.output_messages.") for key in a):  # OpenInference
-        messages = _unflatten(a, "llm.output_messages.")
-        out = []
-        for entry in messages if isinstance(messages, list) else []:
-            message = entry.get("message", entry) if isinstance(entry, dict) else entry
-            if isinstance(message, dict) and isinstance(message.get("tool_calls"), list):
-                message["tool_calls"] = [c.get("tool_call", c) if isinstance(c, dict) else c
-                                         for c in message["tool_calls"]]
-            out.append(message)
-        return out
+        return _messages(a, "llm.output_messages.")
     choices = [_parsed(attributes(e.get("attributes")).get("message")) for e in span.events
                if e.get("name") == "gen_ai.choice"]
     events = _parsed(a.get("events"))  # pydantic-ai instrumentation version 1
