@@ -63,5 +63,4 @@ def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
         except TypeError:  # not hashable (never a str): computed each time
             return function(text)
 
-    once.__wrapped__ = function  # type: ignore[attr-defined]
-    return once
+    return once  # (`functools.wraps` keeps `function` as `once.__wrapped__`)
