@@ -1295,4 +1295,16 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
             "offline_one_field_by_field" for n in (27, 41, 46)},
          **{f"loopmetric.otel._processor:{n}": "tests/otel/test_processor.py::test_how_long_spans_waited_is_"
             "counted_from_when_they_were_first_seen_on_any_clock" for n in (257, 273)}}),
+    # Each distinct text masked once per trace (the memo), long texts masked only where a match can begin.
+    "5612dec": FunctionRun(
+        ("loopmetric/_memo.py::per_text", "loopmetric/_memo.py::text_memo",
+         "loopmetric/_canonical.py::_sub_at_starts", "loopmetric/_canonical.py::_starts",
+         "loopmetric/_canonical.py::_mask_long_result", "loopmetric/_canonical.py::_words_at_word_start",
+         "loopmetric/_canonical.py::mask_volatile"),
+        {"loopmetric._canonical:289": "X between the first letters adds X to the scan's first characters: more "
+         "positions tried, and the pattern, tried there, matches nowhere it did not (the same masked text)",
+         "loopmetric._canonical:337": "every match handed to `Pattern.sub` over the whole text: the same masked "
+         "text, the slow way",
+         **{f"loopmetric._canonical:{n}": "the turn label is anchored at the start of the text (no MULTILINE): it "
+            "matches once at most, whatever the count" for n in (357, 359)}}, {}),
 }

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from loopmetric._canonical import canonical_json
 
-__all__ = ["DEEP_SHAPES", "SIZED_SHAPES", "deep_value", "span_chain", "write_json"]
+__all__ = ["DEEP_SHAPES", "SIZED_SHAPES", "deep_value", "log_text", "repeated_result", "span_chain", "write_json"]
 
 _CALLS = 5
 
@@ -166,3 +166,64 @@ SIZED_SHAPES: dict[str, Callable[[int], Any]] = {
     "deepeval trace dict": sized_deepeval,
     "OTLP JSON": sized_otlp,
 }
+
+
+# -- the same large result again and again -------------------------------------------------------
+# A coding agent reads one large log again and again (the text never changes, the agent does not
+# notice): the trace is `repeats` copies of the result, the distinct text is one. Its healthy twin
+# is a trace of the same size in small steps, every call different.
+_LEVELS = ("INFO", "DEBUG", "INFO", "WARN", "INFO", "ERROR")
+
+
+def log_text(size: int, first: int = 0) -> str:
+    """About `size` characters of a service log: a timestamp on every line, and request ids,
+    durations, counters and paths as a service writes them (every kind of token `mask_result`
+    hides, at a realistic density), from line `first` on."""
+    lines: list[str] = []
+    total = 0
+    i = first
+    while total < size:
+        stamp = f"2026-03-{1 + i % 28:02d} {i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i * 7 % 1000:03d}"
+        kind = i % 5
+        if kind == 0:
+            message = f"request_id=req_{i * 7919 % 100000:05d} GET /api/items/{i % 977} {200 if i % 13 else 500} took {i % 250} ms"
+        elif kind == 1:
+            message = f"worker-{i % 8} processed batch {i % 4000} of {4000} ({i * 37 % 65536} bytes)"
+        elif kind == 2:
+            message = f"cache hit ratio {i % 100}% for region eu-{i % 3}, {i % 17} entries evicted"
+        elif kind == 3:
+            message = f"retry attempt {i % 5} for job {i * 31 % 9973} after timeout"
+        else:
+            message = f"GET /static/app.{i * 2654435761 % 2**32:08x}.js 200 {i % 90}ms user=u{i % 331}"
+        line = f"{stamp} {_LEVELS[i % len(_LEVELS)]:5s} [svc.{('api', 'db', 'jobs')[i % 3]}] {message}"
+        lines.append(line)
+        total += len(line) + 1
+        i += 1
+    return "\n".join(lines)
+
+
+def repeated_result(size: int, repeats: int, *, loop: bool = True) -> dict:
+    """A deepeval trace of about `size` bytes of JSON. The loop: an agent reads the same log
+    (`log_text`, about `size / repeats` characters) `repeats` times, a short reply before each
+    read. The healthy twin: the same size in small steps (a reply, a call, a result of about
+    900 characters of words, as `sized_deepeval` writes them), every call different."""
+    children: list[dict] = []
+    if loop:
+        log = log_text(size // repeats)
+        for turn in range(repeats):
+            children.append({"type": "llm", "name": "model", "input": f"turn {turn}",
+                             "output": "The job still fails; let me read the log again."})
+            children.append({"type": "tool", "name": "read_file", "input": {"path": "logs/service.log"},
+                             "output": log})
+    else:
+        turn = 0
+        size_so_far = 0
+        while size_so_far < size:
+            result = _text(turn, 150)  # about 900 characters of words, another text each time
+            children.append({"type": "llm", "name": "model", "input": f"turn {turn}",
+                             "output": f"Next I look at part {turn} of the logs."})
+            children.append({"type": "tool", "name": "read_file",
+                             "input": {"path": f"logs/service.log.{turn}"}, "output": result})
+            size_so_far += len(result) + 200
+            turn += 1
+    return {"type": "agent", "name": "coder", "input": "Find out why the job fails.", "children": children}

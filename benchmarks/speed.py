@@ -20,18 +20,28 @@ loopmetric's time against size from 1,000 spans up. The timed runs of
 json.loads and loopmetric alternate. deepeval's metric runs up to
 `--deepeval-max-spans` (5,000) and gets at most `--deepeval-timeout` seconds
 per trace (60); larger sizes of that shape are skipped once it times out.
+
+The same large result repeated (`_shapes.repeated_result`): an agent reads one service log of
+1, 3 or 10 MB (`--repeated-mb`) 3, 6 or 20 times (`--repeated-times`), against a healthy trace of
+the same JSON size in small steps, every call different; both with `detect_loops` on the parsed
+dict, in fresh processes, taken in turn. The target: at most 2x the healthy trace, and the time
+linear in the distinct text (about the same for 3 and 20 repeats of one log; the fitted exponent
+against the log's size). `--repeated-only` runs this part alone (written to
+results/speed_repeated.md; the full run puts it in speed.md).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import sys
 import time
 from typing import Any, Optional
 
 from ._common import in_fresh_process, markdown_table, parser, peak_memory
+from ._shapes import repeated_result
 
 SIZES = (100, 1_000, 5_000, 20_000, 50_000)
 SHAPES = ("distinct", "text-heavy", "near-identical", "deep")
@@ -190,15 +200,77 @@ def main(argv: Optional[list[str]] = None) -> str:
     return result[0]
 
 
+REPEATED_MB = (1.0, 3.0, 10.0)
+REPEATED_TIMES = (3, 6, 20)
+
+
+def repeated_results(megabytes: tuple[float, ...], times: tuple[int, ...], repeats: int) -> tuple[str, bool]:
+    """The same large result repeated against its healthy twin: a markdown section, and whether
+    every cell met the target (at most 2x the healthy trace)."""
+    rows: list[list[str]] = []
+    by_size: dict[int, list[tuple[float, float]]] = {}
+    met = True
+    for mb in megabytes:
+        for count in times:
+            log_chars = int(mb * 1_000_000)
+            loop_text = json.dumps(repeated_result(log_chars * count, count))
+            healthy_text = json.dumps(repeated_result(len(loop_text), count, loop=False))
+            loop: list[float] = []
+            healthy: list[float] = []
+            for _ in range(repeats):
+                for text, times_taken in ((loop_text, loop), (healthy_text, healthy)):
+                    status, value = run_isolated("loopmetric", text)
+                    if status != "ok":
+                        raise RuntimeError(f"loopmetric failed on the repeated result: {value}")
+                    times_taken.append(value[0])
+            ours, theirs = min(loop), min(healthy)
+            met = met and ours <= 2 * theirs
+            by_size.setdefault(count, []).append((log_chars, ours))
+            rows.append([f"{mb:g} MB", str(count), f"{len(loop_text) / 1e6:.1f} MB", f"{ours * 1e3:.0f}",
+                         f"{theirs * 1e3:.0f}", f"**{ours / theirs:.2f}x**", f"{ours / mb * 1e3:.0f}"])
+            print(" | ".join(rows[-1]), flush=True)
+    fitted = ", ".join(f"{count} repeats: {e:.2f}" if (e := fit_exponent(points)) is not None else f"{count}: -"
+                       for count, points in by_size.items())
+    header = ["distinct result", "repeats", "JSON size", "loopmetric ms", "healthy trace of the same size ms",
+              "repeated / healthy", "ms per MB of distinct text"]
+    section = "\n".join([
+        "## The same large result repeated", "",
+        "An agent reads one service log (`_shapes.log_text`: a timestamp on every line, request ids, durations, "
+        "counters) again and again, a short reply before each read, against a healthy trace of the same JSON size "
+        "in small steps (a reply, a call, about 900 characters of words), every call different. `detect_loops` on "
+        f"the parsed dict, each cell the fastest of {repeats} runs, each in a fresh process, the two taken in turn. "
+        "Target: at most 2x the healthy trace; the time grows with the distinct text, not with its repeats.", "",
+        markdown_table(header, rows), "",
+        f"Fitted exponent of loopmetric's time against the size of the repeated log, at each number of repeats: "
+        f"{fitted}. Every cell at most 2x the healthy trace: {'yes' if met else '**no**'}. "
+        f"Load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}.", ""])
+    return section, met
+
+
 def _main(argv: Optional[list[str]] = None) -> str:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--deepeval-timeout", type=float, default=60.0)
     p.add_argument("--deepeval-max-spans", type=int, default=TARGET_SPANS,
                    help="larger traces are not given to deepeval's metric (it takes 30 s and more)")
     p.add_argument("--repeats", type=int, default=3, help="timed runs per cell (the fastest is kept)")
+    p.add_argument("--repeated-mb", type=float, nargs="*", default=list(REPEATED_MB),
+                   help="sizes of the repeated result, in MB")
+    p.add_argument("--repeated-times", type=int, nargs="*", default=list(REPEATED_TIMES),
+                   help="how many times the result is repeated")
+    p.add_argument("--repeated-only", action="store_true", help="only the repeated-result shape")
     args = p.parse_args(argv)
     sizes = (50, 200) if args.smoke else SIZES
     repeats = 1 if args.smoke else args.repeats
+    megabytes = (0.05, 0.2) if args.smoke else tuple(args.repeated_mb)
+    times = (3, 20) if args.smoke else tuple(args.repeated_times)
+    if args.repeated_only:
+        section, _ = repeated_results(megabytes, times, repeats)
+        text = "\n".join(["# Speed: the same large result repeated", "",
+                           "Command: `python -m benchmarks.speed --repeated-only`.", "", section])
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "speed_repeated.md").write_text(text)
+        print(f"written to {args.out / 'speed_repeated.md'}")
+        return text
     rows: list[list[str]] = []
     series: dict[str, dict[str, list[tuple[int, float]]]] = {s: {"loopmetric": [], "deepeval": [], "json": []}
                                                              for s in SHAPES}
@@ -253,7 +325,8 @@ def _main(argv: Optional[list[str]] = None) -> str:
         markdown_table(summary_header, summary), "",
         "## Every size", "",
         markdown_table(header, rows), "",
-        f"Fitted exponent of loopmetric's time against spans, 1,000 spans and up: {fitted}.", ""])
+        f"Fitted exponent of loopmetric's time against spans, 1,000 spans and up: {fitted}.", "",
+        repeated_results(megabytes, times, repeats)[0]])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "speed.md").write_text(text)
     _plot(series, args.out / "speed.png")

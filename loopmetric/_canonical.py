@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from ._deep_json import loads
+from ._memo import per_text
 
 __all__ = [
     "as_mapping",
@@ -245,7 +246,9 @@ _VOLATILE = re.compile(
 # Necessary conditions for a `_VOLATILE` match, several times cheaper than the
 # alternation itself: most results contain no id at all and skip it.
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
-_DASHED = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-|\d{4}-\d\d-\d\d")
+# (`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-|\d{4}-\d\d-\d\d`, written to begin with its dash: sre then skips
+# to each dash at C speed instead of trying the pattern at every position)
+_DASHED = re.compile(r"-(?:(?<=[0-9a-fA-F]{8}-)(?=[0-9a-fA-F]{4}-)|(?<=\d{4}-)(?=\d\d-\d\d))")
 _ID_PREFIX = re.compile(r"(?:call|toolu|chatcmpl|msg|run|req|resp|span|trace|item|fc)[-_]")
 
 
@@ -256,16 +259,20 @@ def _may_be_volatile(text: str) -> bool:
             or ((dashed or "_" in text) and _ID_PREFIX.search(text) is not None))
 
 
+@per_text
 def mask_volatile(text: str) -> str:
     """Hide ids, timestamps and addresses; keep ordinary numbers."""
     if "\"" in text:
         text = _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text)
-    return _VOLATILE.sub("*", text) if _may_be_volatile(text) else text
+    if not _may_be_volatile(text):
+        return text
+    return _sub_at_starts(_VOLATILE, "*", text, _VOLATILE_STARTS) if len(text) >= _LONG else _VOLATILE.sub("*", text)
 
 
 _DIGITS = re.compile(r"\d+")
 
 
+@per_text
 def mask_error(text: str) -> str:
     """An error text with every number and every id-like token masked ("line 17871" == "line 17886",
     "request 8f3a9c2b1d4e" == "request a71c02ffe913")."""
@@ -338,12 +345,15 @@ _SHORT_HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"
                         r"|\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{8,}\b")
 
 
+@per_text
 def mask_result(text: str) -> str:
     """A result text with every volatile token hidden (`mask_volatile`, then request and
     trace ids or tokens named as such, clocks, elapsed durations, attempt counters and hex
     ids of 8+ characters, the turn number of a label the result opens with): two results of one
     call that differ only there are the same."""
     text = mask_volatile(text)
+    if len(text) >= _LONG:
+        return _mask_long_result(text)
     if not any(c.isdigit() for c in text):
         return _NAMED_TOKEN.sub(r"\1*", text) if _may_name_token(text) else text
     text = _TURN_LABEL.sub(r"\1#", text, count=1)
@@ -360,3 +370,122 @@ _TOKEN_WORDS = re.compile(r"(?:request|req|trace|span|correlation|corr|session|t
 
 def _may_name_token(text: str) -> bool:
     return _TOKEN_WORDS.search(text) is not None
+
+
+# -- long texts: each pattern tried only where a match can begin -------------------------------
+# `Pattern.sub` tries its pattern at every position of the text, and none of the patterns above
+# begins with a literal or a character set, which sre would skip to at C speed: on a long text
+# (a log of megabytes) each pass costs a second. Instead, each is tried (`Pattern.match`, the
+# very attempt `sub` makes at a position: lookbehinds and `\b` see the whole text) only at the
+# positions its scans find. A scan begins with a literal or a character set and finds every
+# position where a match of the pattern can begin, and some more; trying the pattern at each in
+# order, leftmost first, and going on after each match, is `Pattern.sub`, byte for byte.
+_LONG = 200  # characters from which scanning for starts pays (the result is the same either way)
+
+# A scan: a pattern whose matches are found with `finditer`, and how far before each match the
+# masked pattern may begin. Each scan consumes its first character only (the rest it looks at), so
+# `finditer` meets every position, or a run whose every start it needs (a literal, a dash).
+_Scan = tuple["re.Pattern[str]", tuple[int, ...]]
+# Outside ASCII, characters match ASCII letters case-insensitively (ſ, K, ı, İ): a scan for a
+# word in any case takes them all as possible first letters and lets `(?i:...)` decide.
+_NON_ASCII = "\u0080-\U0010ffff"
+
+
+def _words_at_word_start(words: str, *, ignore_case: bool, tail: str = "") -> _Scan:
+    r"""A scan for where one of the words of an alternation (`"call|run|req"`) begins a word (`\b`
+    before it), followed by `tail`."""
+    rests: dict[str, list[str]] = {}
+    for word in words.split("|"):
+        rests.setdefault(word[0].lower() if ignore_case else word[0], []).append(re.escape(word[1:]))
+    firsts = "".join(sorted(rests))
+    if ignore_case:
+        firsts += firsts.upper() + _NON_ASCII
+    alternatives = "|".join(f"(?<={re.escape(first)})(?=(?:{'|'.join(rest)}){tail})" for first, rest in rests.items())
+    return re.compile(f"[{re.escape(firsts) if not ignore_case else firsts}](?<!\\w.)"
+                      + (f"(?i:{alternatives})" if ignore_case else f"(?:{alternatives})")), (0,)
+
+
+_HEX = "0-9a-fA-F"
+_VOLATILE_STARTS: tuple[_Scan, ...] = (
+    (re.compile(rf"-(?<=[{_HEX}]{{8}}-)(?=[{_HEX}]{{4}}-[{_HEX}]{{4}}-[{_HEX}]{{4}}-[{_HEX}]{{12}})"), (8,)),  # UUID
+    (re.compile(r"-(?<=\d{4}-)(?=\d{2}-\d{2}[T ]\d{2}:\d{2})"), (4,)),  # date and time
+    (re.compile(rf"0x(?=[{_HEX}]{{4}})"), (0,)),  # address
+    (re.compile(rf"[{_HEX}](?<!\w[{_HEX}])(?=[{_HEX}]{{15}})"), (0,)),  # long hex id
+    _words_at_word_start("call|toolu|chatcmpl|msg|run|lc_run|req|resp|span|trace|item|fc|tool_call",
+                         ignore_case=False, tail="[-_]"),
+)
+_NAMED_TOKEN_STARTS: tuple[_Scan, ...] = (
+    _words_at_word_start("x-|request|req|trace|span|correlation|corr|session|transaction|txn|invocation|execution|"
+                         "event|log|message|msg|idempotency|nonce|etag", ignore_case=True),
+)
+_CLOCK_STARTS: tuple[_Scan, ...] = (
+    (re.compile(r"\d(?<!\w\d)(?:(?=\d?:\d\d)|(?<=1)(?=[5-9]\d{8}))"), (0,)),  # 12:05, epoch seconds
+    _words_at_word_start("mon|tue|wed|thu|fri|sat|sun", ignore_case=True, tail=r"[a-z]*,?\s+\d"),
+)
+_ATTEMPT_STARTS: tuple[_Scan, ...] = (
+    _words_at_word_start("attempt|try|retry|retries|tries|trial|round|iteration|poll", ignore_case=True),
+    (re.compile(r"\d(?<!\w\d)(?=\d*(?i:st|nd|rd|th)\s+(?i:attempt|try|retry|trial|time))"), (0,)),  # 2nd try
+)
+_DURATION_STARTS: tuple[_Scan, ...] = (
+    (re.compile(r"\d(?<![\w.]\d)(?=\d*(?:\.\d+)?\s*(?i:[muµnsh]))"), (0,)),  # 12 ms, 1.5s
+    _words_at_word_start("elapsed|took|uptime|waited|duration|latency|runtime", ignore_case=True),
+)
+_SHORT_HEX_STARTS: tuple[_Scan, ...] = (
+    (re.compile(rf"[{_HEX}](?<!\w[{_HEX}])(?=[{_HEX}]{{7}})"), (0,)),
+)
+
+
+def _starts(text: str, scans: tuple[_Scan, ...]) -> list[int]:
+    """Every position of `text` where a match may begin, by the scans, in order."""
+    found: set[int] = set()
+    for scan, offsets in scans:
+        for offset in offsets:
+            found.update(match.start() - offset for match in scan.finditer(text))
+    return sorted(start for start in found if start >= 0)  # (a hit too near the start for its offset: none)
+
+
+def _sub_at_starts(pattern: "re.Pattern[str]", replacement: Any, text: str, scans: tuple[_Scan, ...]) -> str:
+    """`pattern.sub(replacement, text)`, the pattern tried only where the scans say a match may
+    begin (see above)."""
+    starts = _starts(text, scans)
+    if not starts:
+        return text
+    match_at = pattern.match
+    pieces: list[str] = []
+    done = 0  # where the text after the last match begins
+    template = isinstance(replacement, str) and "\\" in replacement
+    for start in starts:
+        if start < done:
+            continue
+        found = match_at(text, start)
+        if found is None:
+            continue
+        end = found.end()
+        if end == start:  # an empty match (none of these patterns has one): `sub`'s own rules
+            return pattern.sub(replacement, text)
+        pieces.append(text[done:start])
+        pieces.append(found.expand(replacement) if template
+                      else replacement if isinstance(replacement, str) else replacement(found))
+        done = end
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _mask_long_result(text: str) -> str:
+    """`mask_result` of a long text whose volatile tokens are masked, each pass at its scans' starts."""
+    text = _TURN_LABEL.sub(r"\1#", text, count=1)  # (anchored at the start: one attempt)
+    text = _sub_at_starts(_NAMED_TOKEN, r"\1*", text, _NAMED_TOKEN_STARTS)
+    text = _sub_at_starts(_CLOCK, "*", text, _CLOCK_STARTS)
+    text = _sub_at_starts(_ATTEMPT, _mask_ordinals, text, _ATTEMPT_STARTS)
+    text = _sub_at_starts(_DURATION, _mask_digits, text, _DURATION_STARTS)
+    return _sub_at_starts(_SHORT_HEX, "*", text, _SHORT_HEX_STARTS)
+
+
+def _mask_ordinals(match: "re.Match[str]") -> str:
+    return _ORDINAL.sub("#", match.group(0))
+
+
+def _mask_digits(match: "re.Match[str]") -> str:
+    return _DIGITS.sub("#", match.group(0))

@@ -14,6 +14,7 @@ from ._settings import ALIASES, LoopSettings
 from .detectors import Evidence, run_detectors
 from ._errors import TraceReadError
 from ._gc import without_collector_pauses
+from ._memo import text_memo
 from .readers import read_trace
 
 __all__ = ["NO_TRACE_REASON", "analyze", "detect_loops", "no_trace_report", "resolve_settings"]
@@ -42,7 +43,8 @@ def detect_loops(trace: Any, *, settings: Optional[LoopSettings] = None, **optio
     accepted.
     """
     settings = resolve_settings(settings, options)  # invalid settings first, whatever the trace
-    return _analyze(_read_unpaused(trace), settings)  # (both already under this call's pause)
+    with text_memo():  # a text the reader masked is not masked again by the detectors
+        return _analyze(_read_unpaused(trace), settings)  # (both already under this call's pause)
 
 
 def resolve_settings(settings: Optional[LoopSettings], options: dict[str, Any]) -> LoopSettings:
@@ -77,7 +79,8 @@ def _analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
             f"Expected a trace with spans or steps, but {trace.name or 'the trace'} has none"
             + (f" ({trace.notes[0]})." if trace.notes else ".")
         )
-    findings = prune_subsumed(run_detectors(trace, settings, Evidence(trace)))
+    with text_memo():  # each distinct text masked, split and fingerprinted once
+        findings = prune_subsumed(run_detectors(trace, settings, Evidence(trace)))
     findings, loop_tokens, loop_cost = _with_costs(trace, findings)
     breakdown = signal_scores(findings)
     score = combine(breakdown, settings)

@@ -293,3 +293,157 @@ def test_as_mapping(value, expected):
     assert (None if result is None else dict(result)) == expected
     if isinstance(value, dict):
         assert result is value  # the dict itself, not a copy
+
+
+# -- long texts: each pattern tried only where its scans say a match may begin -------------------
+import random  # noqa: E402
+import re  # noqa: E402
+
+from loopmetric import _canonical  # noqa: E402
+
+_ORIGINAL_DASHED = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-|\d{4}-\d\d-\d\d")
+
+
+def _may_be_volatile_as_written(text: str) -> bool:
+    dashed = "-" in text
+    return ((dashed and _ORIGINAL_DASHED.search(text) is not None) or "0x" in text
+            or _canonical._HEX16.search(text) is not None
+            or ((dashed or "_" in text) and _canonical._ID_PREFIX.search(text) is not None))
+
+
+def _volatile_by_sub(text: str) -> str:
+    """`mask_volatile` as each pattern's `sub` over the whole text computes it."""
+    if '"' in text:
+        text = _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text)
+    return _canonical._VOLATILE.sub("*", text) if _may_be_volatile_as_written(text) else text
+
+
+def _result_by_sub(text: str) -> str:
+    """`mask_result` as each pattern's `sub` over the whole text computes it."""
+    c = _canonical
+    text = _volatile_by_sub(text)
+    if not any(ch.isdigit() for ch in text):
+        return c._NAMED_TOKEN.sub(r"\1*", text) if c._may_name_token(text) else text
+    text = c._TURN_LABEL.sub(r"\1#", text, count=1)
+    text = c._NAMED_TOKEN.sub(r"\1*", text)
+    text = c._CLOCK.sub("*", text)
+    text = c._ATTEMPT.sub(lambda m: c._ORDINAL.sub("#", m.group(0)), text)
+    text = c._DURATION.sub(lambda m: c._DIGITS.sub("#", m.group(0)), text)
+    return c._SHORT_HEX.sub("*", text)
+
+
+# Every kind of token a pattern masks, the words around them, case variants, and the characters
+# outside ASCII that match ASCII letters case-insensitively (ſ, K, ı, İ, µ/μ).
+_TOKENS = (
+    "request_id", "Request-ID", "x-request-id", "X-Trace-Id", "REQ", "trace id", "span_id", "correlation", "corr",
+    "session token", "transaction", "txn", "invocation", "execution", "event", "log", "message no", "msg",
+    "idempotency key", "nonce", "etag", "ETag", "ſession", "ſpan id", "\u212a", "ı", "İ", "µs", "μs", "ms", "msec",
+    "milliseconds", "us", "ns", "s", "sec", "seconds", "min", "minutes", "h", "hrs", "hours", "elapsed", "took",
+    "uptime", "waited", "duration", "latency", "runtime", "attempt", "Attempt", "try", "retry", "retries", "tries",
+    "trial", "round", "iteration", "poll", "st", "nd", "rd", "th", "time", "left", "remaining", "so far", "no.",
+    "number", "#", "of", "/", "mon", "Monday", "tue", "Wed", "thu", "fri", "sat", "sun", "Sunday", "Jan", "March",
+    "call", "toolu", "chatcmpl", "msg", "run", "lc_run", "req", "resp", "span", "trace", "item", "fc", "tool_call",
+    "0x", "0xdeadbeef", "0x1f", "deadbeef", "DEADBEEF", "cafe1234", "CAFE1234", "abc", "f00d", "2024-05-01",
+    "2024-05-01T12:00", "2024-05-01 12:00:03.123Z", "12:00", "1:05", "12:05:33", "pm", "AM", "a.m.", "1699999999",
+    "1712345678901", "1500000000.5", "550e8400-e29b-41d4-a716-446655440000", "is", "was", "=", ":", "'", '"', "(",
+    "[", "-", "_", ".", ",", "+", "==", "Observation", "Output", "[Step", "]", ")", "a", "word", "Error", "id",
+    "token", "key", "tag", "no", "ids", "\u0663", "\u00b2", "é", "\u00a0", "\t", "\n", "\r\n",
+)
+
+
+def _generated(rng: random.Random) -> str:
+    pieces = []
+    for _ in range(rng.randint(1, 120)):
+        roll = rng.random()
+        if roll < 0.45:
+            pieces.append(rng.choice(_TOKENS))
+        elif roll < 0.7:
+            pieces.append(str(rng.randint(0, 10 ** rng.randint(1, 14))))
+        elif roll < 0.8:
+            pieces.append("".join(rng.choice("0123456789abcdefABCDEF") for _ in range(rng.randint(1, 40))))
+        elif roll < 0.85:
+            pieces.append('"' + rng.choice(["id", "uuid", "created", "ts", "duration_ms", "name"]) + '":'
+                          + rng.choice(['"x1"', "12", '"a\\"b"', "3.5e2"]))
+        else:
+            pieces.append(rng.choice([" ", "  ", "", "-", "_", ":", "\n", ". ", ", ", "=", "#"]))
+    text = "".join(pieces)
+    return text.upper() if rng.random() < 0.3 else text
+
+
+def test_scanned_masking_is_the_masking_of_every_position(monkeypatch):
+    """Masking a text where its scans find starts gives what each pattern's `sub` gives, on texts
+    full of every token (the scans on every text, whatever its length)."""
+    monkeypatch.setattr(_canonical, "_LONG", 0)
+    rng = random.Random(52)
+    for _ in range(3_000):
+        text = _generated(rng)
+        assert mask_volatile(text) == _volatile_by_sub(text), text
+        assert mask_result(text) == _result_by_sub(text), text
+
+
+def test_a_long_log_is_masked_as_before():
+    from benchmarks._shapes import log_text
+
+    text = log_text(60_000)
+    assert len(text) >= _canonical._LONG
+    masked = mask_result(text)
+    assert masked == _result_by_sub(text)
+    assert "request_id=*" in masked and "took # ms" in masked and "2026-03-" not in masked
+    assert mask_volatile(text) == _volatile_by_sub(text)
+
+
+@pytest.mark.parametrize("text", [
+    "ſession id 123 and ſpan_id=42",  # ſ is an s case-insensitively: a named token
+    "x-request-id: 9f8e7d6c5b4a3928 then \u212aey",
+    "Attempt 3 of 5, ATTEMPTS LEFT: 2, the 2nd TRY",
+    "Mon, 3 March 2025 took 1.5s; elapsed: 12 ms; 10:42 PM; 1712345678",
+    "uuid 550e8400-e29b-41d4-a716-446655440000 at 2024-05-01T12:00:03Z, addr 0xdeadbeef",
+    "call_abc123 toolu_01XyZ9 lc_run-7f chatcmpl-9 deadbeefcafe1234 DEADBEEF00",
+    "Observation 3: nothing",
+    "a" * 300,  # long, nothing to mask: the text itself
+])
+def test_scanned_masking_of_each_kind(monkeypatch, text):
+    monkeypatch.setattr(_canonical, "_LONG", 0)
+    text = text + " " + "filler words " * 20
+    assert mask_result(text) == _result_by_sub(text)
+    assert mask_volatile(text) == _volatile_by_sub(text)
+
+
+def test_a_text_with_nothing_to_mask_is_returned_itself(monkeypatch):
+    monkeypatch.setattr(_canonical, "_LONG", 0)
+    text = "plain words and more plain words " * 20
+    assert mask_result(text) is text
+    assert mask_volatile(text) is text
+
+
+def test_the_dashed_condition_is_the_written_one():
+    rng = random.Random(7)
+    texts = [_generated(rng) for _ in range(2_000)] + ["2024-05-01", "550e8400-e29b-", "abcdef01-abcd", "12-34-56",
+                                                       "\u0663\u0663\u0663\u0663-\u0663\u0663-\u0663\u0663", "-"]
+    for text in texts:
+        assert (_canonical._DASHED.search(text) is None) == (_ORIGINAL_DASHED.search(text) is None), text
+
+
+def test_scans_find_starts_in_order_without_negative_positions():
+    scans = _canonical._VOLATILE_STARTS
+    assert _canonical._starts("2024-05-01T12:00 and 0x1234abcd", scans) == [0, 21]
+    assert _canonical._starts("abcd-", ((re.compile("-"), (8,)),)) == []  # a start before the text: none
+    assert _canonical._starts("-x-", ((re.compile("-"), (0, 1)),)) == [0, 1, 2]
+
+
+def test_a_match_is_replaced_once_and_the_scan_goes_on_after_it():
+    pattern = re.compile(r"ab+")
+    scans = ((re.compile("a"), (0,)), (re.compile("b"), (0,)))  # starts inside a match are passed over
+    assert _canonical._sub_at_starts(pattern, "*", "xabbbyab", scans) == pattern.sub("*", "xabbbyab") == "x*y*"
+    assert _canonical._sub_at_starts(pattern, lambda m: str(len(m.group(0))), "abb ab", scans) == "3 2"
+    assert _canonical._sub_at_starts(re.compile(r"(a)b"), r"<\1>", "ab ab", scans) == "<a> <a>"
+    assert _canonical._sub_at_starts(re.compile(r"b*"), "*", "abba", ((re.compile("."), (0,)),)) \
+        == re.compile(r"b*").sub("*", "abba")  # an empty match: `sub`'s own rules
+
+
+def test_words_at_a_word_start_only():
+    scan, offsets = _canonical._words_at_word_start("log|req", ignore_case=True, tail="_")
+    assert offsets == (0,)
+    assert [m.start() for m in scan.finditer("log_ blog_ LOG_ req_ areq_ ſ x")] == [0, 11, 16]
+    plain, _ = _canonical._words_at_word_start("run", ignore_case=False)
+    assert [m.start() for m in plain.finditer("run RUN rerun run")] == [0, 14]

@@ -210,3 +210,56 @@ def test_a_trace_with_nothing_in_it_is_an_error_naming_it(name, says):
 
 def test_the_report_carries_the_threshold_it_was_judged_by():
     assert detect_loops(_traces.agent(_traces.llm("hi")), threshold=0.7).threshold == 0.7
+
+
+def _reads(results: list[str]) -> dict:
+    children = []
+    for turn, result in enumerate(results):
+        children.append({"type": "llm", "name": "model", "input": f"turn {turn}",
+                         "output": f"Reading the log, take {turn}: {'why ' * turn}"})
+        children.append({"type": "tool", "name": "read_file", "input": {"path": "service.log"}, "output": result})
+    return {"type": "agent", "name": "coder", "input": "Why does the job fail?", "children": children}
+
+
+def _count_long_masking(monkeypatch) -> list[str]:
+    from loopmetric import _canonical
+
+    masked: list[str] = []
+    original = _canonical._mask_long_result
+
+    def counted(text: str) -> str:
+        masked.append(text)
+        return original(text)
+
+    monkeypatch.setattr(_canonical, "_mask_long_result", counted)
+    return masked
+
+
+def test_the_same_large_result_read_again_and_again_is_masked_once(monkeypatch):
+    from benchmarks._shapes import log_text
+
+    masked = _count_long_masking(monkeypatch)
+    log = log_text(20_000)
+    report = detect_loops(_reads(["".join([log[:10], log[10:]]) for _ in range(6)]))  # six equal strings
+    assert not report.success  # the same call, the same result: a loop
+    assert len(masked) == 1
+
+
+def test_healthy_twin_each_different_result_is_masked_once(monkeypatch):
+    from benchmarks._shapes import log_text
+
+    masked = _count_long_masking(monkeypatch)
+    results = [log_text(20_000, first=turn * 1_000) for turn in range(6)]
+    report = detect_loops(_reads(results))
+    assert not any(f.pattern == "repeated_result" for f in report.findings)
+    assert len(masked) == len(set(masked)) == 6
+
+
+def test_a_repeated_result_is_masked_again_by_another_trace(monkeypatch):
+    from benchmarks._shapes import log_text
+
+    masked = _count_long_masking(monkeypatch)
+    log = log_text(20_000)
+    detect_loops(_reads([log] * 4))
+    detect_loops(_reads([log] * 4))
+    assert len(masked) == 2  # the memo lives as long as one trace's scoring

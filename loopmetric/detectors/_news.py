@@ -30,6 +30,7 @@ from typing import Optional
 
 from .._deep_json import loads
 
+from .._memo import per_text
 from .._model import ToolCall, Trace
 
 __all__ = ["Progress", "acknowledges", "carries_content", "failure_kind", "fails", "info_units", "is_note",
@@ -119,6 +120,7 @@ def info_units(text: Optional[str]) -> frozenset[str]:
     return _read_lines(text)[0]
 
 
+@per_text
 def _read_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A result of several lines read once: its units (`info_units`) and its lines as shown (`_lines`)."""
     lines: set[str] = set()

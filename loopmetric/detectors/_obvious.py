@@ -56,6 +56,7 @@ from typing import Callable, Optional
 from .._canonical import mask_result
 from .._findings import Finding, Severity, step_range
 from .._fingerprint import fingerprint
+from .._memo import per_text
 from .._model import ToolCall, Trace
 from ._near import argument_words, result_words
 from ._news import acknowledges, carries_content, failure_kind, fails, says_little
@@ -215,9 +216,15 @@ def _walks_on(calls: tuple[ToolCall, ...], states: list[bool], run: list[int]) -
 def _key(call: ToolCall) -> tuple[bool, str]:
     """What a call's result is, to compare: whether it failed, and its masked text with spacing
     folded (the result's own string when that changes nothing: no copy of every result)."""
-    masked = mask_result(call.result or "")
+    return call.error, _masked_folded(call.result or "")
+
+
+@per_text
+def _masked_folded(result: str) -> str:
+    """A result's masked text with spacing folded, worked out once per distinct result."""
+    masked = mask_result(result)
     folded = " ".join(masked.split())
-    return call.error, masked if folded == masked else folded
+    return masked if folded == masked else folded
 
 
 def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],

@@ -10,6 +10,7 @@ from typing import Any, Optional, Sequence
 from .._canonical import as_mapping, canonical_args, canonical_json, mask_volatile
 from .._errors import TraceReadError, describe
 from .._fingerprint import fingerprint
+from .._memo import text_memo
 from .._model import Span, Trace
 from ._freeze import number_steps
 from ._inference import ActionInference, first_prompt, infer_harness_turns
@@ -219,7 +220,8 @@ class TraceBuilder:
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
         first_inputs: list[str] = []
-        steps = number_steps(ordered, extra, first_inputs)
+        with text_memo():  # a result the trace holds again and again is masked once
+            steps = number_steps(ordered, extra, first_inputs)
         raw_spans, self._spans = self._spans, []
         spans: list[Span] = []
         for start in range(0, len(raw_spans), _FREEZE_CHUNK):  # the spans' fields let go a chunk at a time

@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 from .._canonical import canonical_json, mask_error, mask_volatile, normalize_text
 from .._fingerprint import fingerprint
+from .._memo import per_text
 from .._model import LlmOutput, Observation, Step, ToolCall
 from ._items import Call, Input, Llm
 
@@ -54,6 +55,12 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
     return tuple(steps)
 
 
+@per_text
+def _result_outcome(result: str) -> str:
+    """The outcome of a call that returned `result` (masked): its fingerprint, once per distinct result."""
+    return fingerprint("result", result)
+
+
 def freeze_call(call: Call, number: int) -> ToolCall:
     result: Optional[str] = None
     outcome: Optional[str] = None
@@ -64,6 +71,6 @@ def freeze_call(call: Call, number: int) -> ToolCall:
         else:
             value = call.result
             result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
-            outcome = fingerprint("result", result)
+            outcome = _result_outcome(result)
     return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
                        outcome, call.span, call.requested, "tool", call.inferred))

@@ -33,6 +33,7 @@ def test_speed_smoke(tmp_path):
 
     text = speed.main(["--smoke", "--out", str(tmp_path)])
     assert "| distinct | 200 |" in text and (tmp_path / "speed.png").stat().st_size > 0
+    assert "## The same large result repeated" in text and "| 0.2 MB | 20 |" in text
 
 
 def test_speed_exponent_fit():

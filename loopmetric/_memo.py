@@ -1,0 +1,66 @@
+"""What is worked out from a text, once per distinct text while a trace is scored.
+
+A tool that returns the same large text again and again (a log read six times)
+would otherwise have it masked, split and fingerprinted again for every
+comparison. Inside `text_memo()` (the engine opens one around the detectors of
+a trace), a function wrapped with `per_text` computes its value once for each
+distinct text and then answers from a dictionary: a text seen before costs a
+lookup (its hash is kept by the string, and an equal text is usually the very
+same string object), so the cost grows with the distinct text, not with its
+repeats.
+
+The memo lives only as long as the `with` block, in a context variable: threads
+and coroutines each see their own, and nothing outlives the trace it was built
+for. Outside a memo the functions compute as before. Only pure functions of the
+text are wrapped: a memoized answer is the answer.
+"""
+
+from __future__ import annotations
+
+import functools
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterator, Optional, TypeVar
+
+__all__ = ["per_text", "text_memo"]
+
+T = TypeVar("T")
+
+# One table per wrapped function, keyed by the function itself.
+_MEMO: ContextVar[Optional[dict[Callable, dict]]] = ContextVar("loopmetric_text_memo", default=None)
+
+
+@contextmanager
+def text_memo() -> Iterator[None]:
+    """Inside: `per_text` functions compute once per distinct text. A memo already open
+    (a trace scored inside another's scoring) is kept."""
+    if _MEMO.get() is not None:
+        yield
+        return
+    token = _MEMO.set({})
+    try:
+        yield
+    finally:
+        _MEMO.reset(token)
+
+
+def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
+    """`function(text)`, once per distinct text inside `text_memo()` (see the module docstring)."""
+
+    @functools.wraps(function)
+    def once(text: str) -> T:
+        memo = _MEMO.get()
+        if memo is None:
+            return function(text)
+        table = memo.get(function)
+        if table is None:
+            table = memo[function] = {}
+        try:
+            return table[text]
+        except KeyError:
+            value = table[text] = function(text)
+            return value
+        except TypeError:  # not hashable (never a str): computed each time
+            return function(text)
+
+    return once  # (`functools.wraps` keeps `function` as `once.__wrapped__`)
