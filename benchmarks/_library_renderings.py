@@ -38,8 +38,9 @@ import logging
 import os
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ._renderings import Call, Step, _without_user_calls, chat_messages
 
@@ -232,16 +233,28 @@ def pydantic_ai_otel(steps: list[Step]) -> list[dict[str, Any]]:
 
 
 # -- LangGraph with OpenInference ---------------------------------------------------------------------
-@lru_cache(maxsize=None)
-def _openinference_langchain() -> tuple[Any, Any]:
+@contextmanager
+def _openinference_langchain() -> Iterator[tuple[Any, Any]]:
+    """LangChain instrumented by OpenInference for one replay, and uninstrumented after it: an
+    instrumentation left on would send the spans of every later LangChain run in the process
+    (another test's own instrumentor's included) to this exporter."""
     from openinference.instrumentation.langchain import LangChainInstrumentor
 
     provider, exporter = _otel()
-    LangChainInstrumentor().instrument(tracer_provider=provider)
-    return provider, exporter
+    instrumentor = LangChainInstrumentor()
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        yield provider, exporter
+    finally:
+        instrumentor.uninstrument()
 
 
 def langgraph_openinference(steps: list[Step]) -> list[dict[str, Any]]:
+    with _openinference_langchain() as (provider, exporter):
+        return _replay_langgraph(steps, provider, exporter)
+
+
+def _replay_langgraph(steps: list[Step], provider: Any, exporter: Any) -> list[dict[str, Any]]:
     import warnings
 
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -252,7 +265,6 @@ def langgraph_openinference(steps: list[Step]) -> list[dict[str, Any]]:
         warnings.simplefilter("ignore")
         from langgraph.prebuilt import create_react_agent
 
-    provider, exporter = _openinference_langchain()
     exporter.clear()
     script = script_of(steps)
     replies: deque = deque()
