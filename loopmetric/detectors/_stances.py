@@ -87,12 +87,16 @@ class Stances(NamedTuple):
 
 
 def stances(text: str) -> Stances:
-    """The stances `text` takes, sentence by sentence (see the module docstring)."""
+    """The stances `text` takes, sentence by sentence (see the module docstring). Each sentence is
+    stemmed once: the reply's stems are its sentences' (a split falls between words)."""
     kinds: set[str] = set()
     about: set[str] = set()
+    said: set[str] = set()
     for sentence in _SENTENCE.split(text.replace("’", "'")):
+        found = stems(sentence)
+        said |= found
         taken = [kind for kind, pattern in _STANCES if pattern.search(sentence)]
         if taken:
             kinds.update(taken)
-            about |= stems(sentence)
-    return Stances(frozenset(kinds), frozenset(about), stems(text))
+            about |= found
+    return Stances(frozenset(kinds), frozenset(about), frozenset(said))
