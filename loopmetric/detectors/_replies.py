@@ -19,7 +19,8 @@ starts afresh; short replies count only when exactly equal.
 The same thing in other words (`_restated`): turn after turn, a reply says what one of the
 agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up,
 no tool call is answered anew and no new fact enters (`_unchanged`: a call sent again and answered
-exactly as before tells the agent nothing, so it does not end the chain; a call answered anew does). "Says the same" is read from what the replies do
+exactly as before tells the agent nothing, so it does not end the chain; a call answered anew does).
+"Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
 same subject: it asks again for what they asked for (two stems in common), says no to what
@@ -170,7 +171,7 @@ def _unchanged(trace: Trace) -> frozenset[int]:
     """The steps of tool calls answered exactly as the same call was answered before (the same call,
     the same result), and of the outputs that asked only for such calls: the agent sent them again
     and saw nothing it had not seen. Calls whose result is not recorded are never among them."""
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, Optional[str]]] = set()
     unchanged: set[int] = set()
     asked: Optional[LlmOutput] = None  # the output whose calls follow, while all of them are unchanged
     answered = 0
