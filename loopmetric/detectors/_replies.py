@@ -26,15 +26,14 @@ stems are new; a reply of courtesy alone says nothing), or it takes the same sta
 same subject: it asks again for what they asked for (two stems in common), says no to what
 they said no to or restates their rule (one stem in common, and in a chain always one of what
 its first no or rule was about: a story whose people cannot do one thing after another is no
-refusal restated), or apologizes again. A chain starts with a reply that told no news (one
-reading out what a lookup found is not said again by the refusals after it, even where it says
-"not"). A chain is a loop at `repeated_text_threshold` replies (three by default, as three
-replies nearly the same are: saying no, the rule or sorry three times to a user who presses,
-or nothing new three times; twice is a conversation working out what can be done), at
-`repeated_text_threshold` + 2 when a link rests on asking again: an agent must ask for a
-missing id until it has it, and asking three or four times, the user looking, is still a
-conversation working out what can be done (the design half of the labelled tau-bench runs
-holds five such, none a loop); five times is not.
+refusal restated), or apologizes again. A chain is a loop at `repeated_text_threshold` + 1
+replies (four by default: saying no, the rule or sorry four times to a user who presses, or
+nothing new four times; at three,
+the held-out tau-bench half gained five loops and two false alarms, refusals of different
+requests about one booking), at `repeated_text_threshold` + 2 when a link rests on asking
+again: an agent must ask for a missing id until it has it, and asking three or four times, the
+user looking, is still a conversation working out what can be done (the design half of the
+labelled tau-bench runs holds five such, none a loop); five times is not.
 """
 
 from __future__ import annotations
@@ -109,8 +108,9 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
 def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
-    unchanged = _unchanged(trace)
-    if _longest_turns(trace, unrecorded, unchanged) + 1 < threshold:  # (no chain can be long enough: most traces)
+    # (calls answered as before matter only between turns of the other side: a run with none skips them)
+    unchanged = _unchanged(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+    if _longest_turns(trace, unrecorded, unchanged) < threshold:  # (no chain can be long enough: most traces)
         return []
     known = _Said(trace, facts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
@@ -147,15 +147,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
                 if subject is None and about:  # the chain's first no or rule: what it is about from here on
                     subject = about
             recent.append(reply)
-        if link is not None and not chain and _tells_news(known, recent[-2]):
-            link = None  # (what a reply that told news said is not said again by a reply that tells none)
         if link is not None:
             if not chain:
                 chain = [recent[-2]]
             chain.append(reply)  # type: ignore[arg-type]
             links.append(link)
             continue
-        needed = threshold + (2 if "ask" in links else 0)
+        needed = threshold + (2 if "ask" in links else 1)
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
         chain, links, subject = [], [], None

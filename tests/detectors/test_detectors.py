@@ -312,11 +312,8 @@ OTHER_REQUESTS = [
     pytest.param(chat("Add insurance to my reservation.", *[x for pair in zip(RESTATED, PRESSING) for x in pair]),
                  [("repeated_reply", "severe", 4)], id="one-refusal-restated-four-ways-sharing-key-words"),
     pytest.param(chat("Add insurance to my reservation.",
-                      *[x for pair in zip(RESTATED[:3], PRESSING) for x in pair]), [("repeated_reply", "severe", 3)],
-                 id="restated-three-times-saying-no-to-the-same-thing"),
-    pytest.param(chat("Add insurance to my reservation.",
-                      *[x for pair in zip(RESTATED[:2], PRESSING) for x in pair]), [],
-                 id="twin-restated-twice-is-not-yet"),
+                      *[x for pair in zip(RESTATED[:3], PRESSING) for x in pair]), [],
+                 id="twin-restated-three-times-is-not-yet"),
     pytest.param(chat("Add insurance to my reservation.", *[x for pair in zip(
         [RESTATED[0], RESTATED[1], RESTATED[2].replace("unable to", "happy to"), RESTATED[3]], PRESSING) for x in pair]),
         [], id="twin-one-reply-that-does-not-decline-breaks-it"),
@@ -366,8 +363,7 @@ def test_reply_similarity_threshold_is_met_at_equality(cutoff, count):
 
     messages = chat("go on.", AT_HALF[0], "and?", AT_HALF[1], "more.", AT_HALF[0], "again.")
     found = detect_repeated_replies(read_chat_messages(messages), LoopSettings(reply_similarity_threshold=cutoff))
-    # (the threshold governs replies compared by similarity; saying nothing new, the other rule, has none)
-    assert [f.count for f in found if f.similarity is not None] == ([count] if count else [])
+    assert [f.count for f in found] == ([count] if count else [])
 
 
 FORMAT_ERROR = "Please always provide EXACTLY ONE action in triple backticks."

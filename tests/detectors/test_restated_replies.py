@@ -65,15 +65,14 @@ SAYS = {"refusal": "saying no to the same thing again", "request": "asking again
         "policy": "restating the same rule", "apology": "apologizing again"}
 
 # Asking again needs five replies, every other kind four (`_replies` says why).
-REWORDED = [pytest.param(kind, n, n >= (5 if kind == "request" else 3), id=f"{kind}-reworded-{n}-times")
+REWORDED = [pytest.param(kind, n, n >= (5 if kind == "request" else 4), id=f"{kind}-reworded-{n}-times")
             for kind in REPLIES for n in (3, 4, 5)]
 
 
 @pytest.mark.parametrize(("kind", "times", "loop"), REWORDED)
 def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
-    """Three replies saying no, the rule or sorry to a pressing user (as three replies nearly the
-    same are), or five asking again for the same missing thing: stuck. Fewer are still a
-    conversation working out what can be done."""
+    """Four replies saying no, the rule or sorry to a pressing user, or five asking again for the
+    same missing thing: stuck. Fewer are still a conversation working out what can be done."""
     messages = chat(OPENING[kind], REPLIES[kind][:times], PRESS[kind])
     report = detect_loops(messages)
     assert report.success is (not loop), report.reason
@@ -142,13 +141,13 @@ def test_conversations_that_move_on_pass(opening, replies, turns):
 
 def test_a_refusal_repeated_then_a_transfer_passes():
     """The agent says no twice, then does something: a tool runs and the chain ends there."""
-    messages = chat(OPENING["refusal"], REPLIES["refusal"][:2], PRESS["refusal"])
+    messages = chat(OPENING["refusal"], REPLIES["refusal"][:3], PRESS["refusal"])
     messages += [{"role": "assistant", "content": "", "tool_calls": [{"id": "t1", "type": "function", "function": {
                      "name": "transfer_to_human", "arguments": "{}"}}]},
                  {"role": "tool", "tool_call_id": "t1", "content": "Transfer successful"},
-                 {"role": "assistant", "content": REPLIES["refusal"][2]},
-                 {"role": "user", "content": PRESS["refusal"][2]},
-                 {"role": "assistant", "content": REPLIES["refusal"][3]}]
+                 {"role": "assistant", "content": REPLIES["refusal"][3]},
+                 {"role": "user", "content": PRESS["refusal"][3]},
+                 {"role": "assistant", "content": REPLIES["refusal"][4]}]
     assert detect_loops(messages).success
 
 
@@ -305,8 +304,7 @@ def test_a_name_the_agent_had_said_is_not_brought_by_the_user_who_says_it_again(
                  id="a-fact-told-two-turns-before-the-reply"),
 ])
 def test_what_the_other_side_brings_and_the_reply_takes_up(turns, loop):
-    """Four apologies: a chain of three or four unless the third takes up what a turn brought."""
-    replies = list(SORRY[:4])
+    replies = list(SORRY)
     replies[2] = "I'm so sorry, Amelia, the parcel for Denver is still on its way."
     report = detect_loops(_turns(replies, turns))
     assert report.success is (not loop), report.reason
@@ -478,11 +476,11 @@ def _refusals_with_lookups(lookups):
 
 
 LOOKUPS = [
-    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE)], False, id="looked-up-again-answered-as-before"),
-    pytest.param([(BOOKING, FARE), None], True, id="twin-two-refusals"),
-    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE.replace("12 May", "13 May"))], True,
+    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE), None], False, id="looked-up-again-answered-as-before"),
+    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE)], True, id="twin-three-refusals"),
+    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE.replace("12 May", "13 May")), None], True,
                  id="twin-looked-up-again-answered-anew"),
-    pytest.param([(BOOKING, FARE), None, ('{"booking": "K7QX2Q"}', FARE)], True,
+    pytest.param([(BOOKING, FARE), None, ('{"booking": "K7QX2Q"}', FARE), None], True,
                  id="twin-another-booking-looked-up"),
 ]
 
@@ -497,24 +495,7 @@ def test_a_call_answered_as_before_does_not_end_the_chain(lookups, healthy):
     if not healthy:
         (finding,) = report.findings
         assert finding.pattern == "repeated_reply"
-        assert finding.count == 3
+        assert finding.count == 4
         assert "saying no to the same thing again" in finding.message
         assert "no tool call was answered anew" in finding.message
 
-
-DETAILS = ("I found your booking K7QX2P: basic economy, Denver on 12 May, two passengers. "
-           "Insurance: not purchased.")
-
-
-@pytest.mark.parametrize(("first", "healthy"), [
-    pytest.param(DETAILS, True, id="a-reply-that-told-news-then-two-refusals"),
-    pytest.param(REPLIES["refusal"][2], False, id="twin-three-refusals"),
-])
-def test_a_chain_does_not_start_with_a_reply_that_told_news(first, healthy):
-    """A reply reading out what a lookup found tells news (an id, a date); the refusals that follow
-    do not say it again, even where it says "not": two refusals after it are two, not three."""
-    messages = [{"role": "user", "content": OPENING["refusal"]}, {"role": "assistant", "content": first},
-                {"role": "user", "content": PRESS["refusal"][0]}, {"role": "assistant", "content": REPLIES["refusal"][0]},
-                {"role": "user", "content": PRESS["refusal"][1]}, {"role": "assistant", "content": REPLIES["refusal"][1]}]
-    report = detect_loops(messages)
-    assert report.success is healthy, report.reason
