@@ -88,7 +88,8 @@ PATTERNS: dict[str, PatternInfo] = {
         "words: a reply that says what one of the agent's last three replies said (it says nothing they had "
         "not said, or it takes the same stance on the same subject: asks again for what they asked for, says "
         "no to what they said no to, restates their rule, apologizes again), while the other side's turns "
-        "bring no name, number or fact it takes up and no tool runs: from 4 replies in a row, 5 when the "
+        "bring no name, number or fact it takes up and no tool call is answered anew (a lookup sent again "
+        "and answered as before tells nothing): from 4 replies in a row, 5 when the "
         "chain rests on asking again (an agent must ask for a missing id until it has it). A person's same "
         "words (\"yes\") after the same reply again and again rejected nothing: the repeat is the agent's, "
         "reported here, not as `rejected_output`",

@@ -18,19 +18,22 @@ starts afresh; short replies count only when exactly equal.
 
 The same thing in other words (`_restated`): turn after turn, a reply says what one of the
 agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up,
-no tool runs and no new fact enters. "Says the same" is read from what the replies do
+no tool call is answered anew and no new fact enters (`_unchanged`: a call sent again and answered
+exactly as before tells the agent nothing, so it does not end the chain; a call answered anew does).
+"Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
 same subject: it asks again for what they asked for (two stems in common), says no to what
 they said no to or restates their rule (one stem in common, and in a chain always one of what
 its first no or rule was about: a story whose people cannot do one thing after another is no
-refusal restated), or apologizes again. A chain is a loop at
-`repeated_text_threshold` + 1 replies (four by default: saying no, the rule or sorry four
-times to a user who presses, or nothing new four times), at `repeated_text_threshold` + 2
-when a link rests on asking again: an agent must ask for a missing id until it has it, and
-asking three or four times, the user looking, is still a conversation working out what can
-be done (the design half of the labelled tau-bench runs holds five such, none a loop); five
-times is not.
+refusal restated), or apologizes again. A chain is a loop at `repeated_text_threshold` + 1
+replies (four by default: saying no, the rule or sorry four times to a user who presses, or
+nothing new four times; at three,
+the held-out tau-bench half gained five loops and two false alarms, refusals of different
+requests about one booking), at `repeated_text_threshold` + 2 when a link rests on asking
+again: an agent must ask for a missing id until it has it, and asking three or four times, the
+user looking, is still a conversation working out what can be done (the design half of the
+labelled tau-bench runs holds five such, none a loop); five times is not.
 """
 
 from __future__ import annotations
@@ -105,7 +108,9 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
 def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
-    if _longest_turns(trace, unrecorded) < threshold:  # (no chain can be long enough: most traces)
+    # (calls answered as before matter only between turns of the other side: a run with none skips them)
+    unchanged = _unchanged(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+    if _longest_turns(trace, unrecorded, unchanged) < threshold:  # (no chain can be long enough: most traces)
         return []
     known = _Said(trace, facts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
@@ -121,6 +126,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     findings: list[Finding] = []
     for step in list(trace.steps) + [None]:
         link = None
+        if step is not None and step.step in unchanged:  # (a call answered as before: nothing new seen)
+            continue
         if step is not None and step.kind == "input":
             named = _named(step.text)
             brought |= named - said
@@ -133,7 +140,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
             took = told or bool(named & brought)
             said |= named
             brought, told = set(), False
-            if recent and not took and _turn(trace, recent[-1], reply, unrecorded) and not _tells_news(known, reply):
+            if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
+                    and not _tells_news(known, reply)):
                 link, about = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]],
                                           subject)
                 if subject is None and about:  # the chain's first no or rule: what it is about from here on
@@ -154,23 +162,53 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     return findings
 
 
-def _turn(trace: Trace, earlier: LlmOutput, later: LlmOutput, unrecorded: bool) -> bool:
-    """Whether reply `later` answers a turn of the other side after reply `earlier`."""
-    return _after_input(trace, earlier, later) or unrecorded and _in_a_row(earlier, later)
+def _turn(trace: Trace, earlier: LlmOutput, later: LlmOutput, unrecorded: bool,
+          unchanged: frozenset[int] = frozenset()) -> bool:
+    """Whether reply `later` answers a turn of the other side after reply `earlier` (calls answered
+    as before, `unchanged`, may lie between them too)."""
+    return _after_input(trace, earlier, later, unchanged) or unrecorded and _in_a_row(earlier, later)
 
 
-def _longest_turns(trace: Trace, unrecorded: bool) -> int:
-    """The most replies in a row, no tool call between, each answering a turn after the one before
-    (`_turn`): the most links a chain of `_restated` can have, found without reading a text."""
+def _unchanged(trace: Trace) -> frozenset[int]:
+    """The steps of tool calls answered exactly as the same call was answered before (the same call,
+    the same result), and of the outputs that asked only for such calls: the agent sent them again
+    and saw nothing it had not seen. Calls whose result is not recorded are never among them."""
+    seen: set[tuple[str, Optional[str]]] = set()
+    unchanged: set[int] = set()
+    asked: Optional[LlmOutput] = None  # the output whose calls follow, while all of them are unchanged
+    answered = 0
+    for step in trace.steps:
+        if step.kind == "tool":
+            key = (step.call, step.outcome)
+            if step.outcome is not None and key in seen:
+                unchanged.add(step.step)
+                answered += 1
+            else:
+                asked = None
+            if step.outcome is not None:
+                seen.add(key)
+            continue
+        if asked is not None and answered:
+            unchanged.add(asked.step)
+        asked, answered = (step, 0) if isinstance(step, LlmOutput) and step.requests else (None, 0)
+    if asked is not None and answered:
+        unchanged.add(asked.step)
+    return frozenset(unchanged)
+
+
+def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = frozenset()) -> int:
+    """The most replies in a row, no tool call between but calls answered as before (`unchanged`),
+    each answering a turn after the one before (`_turn`): the most links a chain of `_restated` can
+    have, found without reading a text."""
     longest = run = 0
     earlier: Optional[LlmOutput] = None
     for step in trace.steps:
-        if step.kind == "input":
+        if step.kind == "input" or step.step in unchanged:
             continue
         if not isinstance(step, LlmOutput) or step.requests or not step.has_text:
             earlier, run = None, 0
             continue
-        run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded) else 0
+        run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded, unchanged) else 0
         longest = max(longest, run)
         earlier = step
     return longest
@@ -229,7 +267,7 @@ def _restated_finding(chain: list[LlmOutput], links: list[str]) -> Finding:
         signal="reasoning_stagnation",
         severity="severe",
         message=f"The agent said the same thing in other words {len(chain)} times in a row ({how}), while the "
-                f"other side's turns brought nothing it took up, with no tool call and no new fact "
+                f"other side's turns brought nothing it took up, no tool call was answered anew and no fact was new "
                 f"({step_range(steps)}).",
         count=len(chain),
         steps=steps,
@@ -237,9 +275,11 @@ def _restated_finding(chain: list[LlmOutput], links: list[str]) -> Finding:
     )
 
 
-def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput) -> bool:
-    """Whether only input (at least one turn of it) lies between two replies."""
-    between = trace.steps[earlier.step:later.step - 1]
+def _after_input(trace: Trace, earlier: LlmOutput, later: LlmOutput,
+                 unchanged: frozenset[int] = frozenset()) -> bool:
+    """Whether only input (at least one turn of it) lies between two replies, besides calls answered
+    as before (`unchanged`)."""
+    between = [s for s in trace.steps[earlier.step:later.step - 1] if s.step not in unchanged]
     return bool(between) and all(s.kind == "input" for s in between)
 
 

@@ -337,6 +337,11 @@ LONGEST = [
     pytest.param(["r", "u", "r", "t", "r", "u", "r", "u", "r"], 2, id="a-tool-call-between"),
     pytest.param(["r", "u", "q", "u", "r", "u", "r"], 1, id="a-request-between"),
     pytest.param(["r", "u", "e", "u", "r"], 0, id="an-empty-output-between"),
+    pytest.param(["t", "r", "u", "t", "r", "u", "r"], 2, id="a-call-answered-as-before-between"),
+    pytest.param(["t", "r", "u", "q", "t", "r", "u", "r"], 2, id="a-request-answered-as-before-between"),
+    pytest.param(["t", "r", "t", "r", "u", "r"], 1, id="a-call-answered-as-before-but-no-turn"),
+    pytest.param(["t", "r", "u", "n", "r", "u", "r"], 1, id="a-call-answered-anew-between"),
+    pytest.param(["r", "u", "x", "r", "u", "r"], 1, id="a-call-whose-answer-is-not-recorded-between"),
 ]
 
 
@@ -352,15 +357,40 @@ def _steps(codes, recorded=True):
             steps.append(LlmOutput(step=n, text=""))
         elif code == "u":
             steps.append(Observation(step=n, source="user", fingerprint=f"u{n}", text=f"turn {n}"))
-        else:
+        elif code == "n":  # the call answered anew
+            steps.append(ToolCall(step=n, name="look", args="{}", result=f"ok {n}", error=False, call="c",
+                                  outcome=f"o{n}"))
+        elif code == "x":  # the call, its answer not recorded
+            steps.append(ToolCall(step=n, name="look", args="{}", result=None, error=False, call="c", outcome=None))
+        else:  # "t": the call answered as every "t"
             steps.append(ToolCall(step=n, name="look", args="{}", result="ok", error=False, call="c", outcome="o"))
     return Trace(steps=tuple(steps), turns_recorded=recorded)
 
 
 @pytest.mark.parametrize(("codes", "longest"), LONGEST)
 def test_the_most_turns_a_chain_can_have_is_counted_without_reading_a_text(codes, longest):
-    from loopmetric.detectors._replies import _longest_turns
-    assert _longest_turns(_steps(codes), unrecorded=False) == longest
+    from loopmetric.detectors._replies import _longest_turns, _unchanged
+    trace = _steps(codes)
+    assert _longest_turns(trace, False, _unchanged(trace)) == longest
+
+
+UNCHANGED = [
+    pytest.param(["t", "r", "u", "t"], {4}, id="the-second-answer-as-the-first"),
+    pytest.param(["t", "q", "t", "r"], {2, 3}, id="the-output-asking-only-for-it-too"),
+    pytest.param(["t", "q", "t", "n", "r"], {3}, id="not-an-output-also-asking-for-a-call-answered-anew"),
+    pytest.param(["t", "n", "t"], {3}, id="the-same-answer-as-any-earlier-one"),
+    pytest.param(["n", "n", "n"], set(), id="answered-anew-each-time"),
+    pytest.param(["x", "x", "t", "q", "x"], set(), id="answers-not-recorded"),
+    pytest.param(["q", "u", "q"], set(), id="requests-with-no-answer-recorded"),
+]
+
+
+@pytest.mark.parametrize(("codes", "unchanged"), UNCHANGED)
+def test_calls_answered_as_before(codes, unchanged):
+    """The calls the agent sent again and was answered as before (the same call, the same
+    result), and the outputs that asked only for such calls: nothing new seen."""
+    from loopmetric.detectors._replies import _unchanged
+    assert _unchanged(_steps(codes)) == unchanged
 
 
 def test_replies_in_a_row_whose_turns_were_not_recorded_are_turns():
@@ -423,3 +453,49 @@ def test_a_harness_rejection_is_fingerprinted_by_what_the_harness_said():
                   Observation(step=2 * n + 2, source="retry", fingerprint="r", text="Reply with JSON only.")]
     (finding,) = detect_rejected_outputs(Trace(steps=tuple(steps)), LoopSettings())
     assert (finding.pattern, finding.fingerprints, finding.steps) == ("rejected_output", ("r",), (1, 2, 3, 4, 5, 6))
+
+
+
+FARE = "Booking K7QX2P: basic economy, non-refundable, Denver 12 May."
+BOOKING = '{"booking": "K7QX2P"}'
+
+
+def _refusals_with_lookups(lookups):
+    """The refund refused four times, the user pressing between; before a refusal the agent may
+    look the booking up (`lookups[n]`: the call's arguments and its answer, or None)."""
+    messages = [{"role": "user", "content": OPENING["refusal"]}]
+    for n, lookup in enumerate(lookups):
+        if lookup is not None:
+            call = {"id": f"c{n}", "type": "function", "function": {"name": "get_booking", "arguments": lookup[0]}}
+            messages += [{"role": "assistant", "content": "", "tool_calls": [call]},
+                         {"role": "tool", "tool_call_id": f"c{n}", "content": lookup[1]}]
+        messages.append({"role": "assistant", "content": REPLIES["refusal"][n]})
+        if n < len(lookups) - 1:
+            messages.append({"role": "user", "content": PRESS["refusal"][n]})
+    return messages
+
+
+LOOKUPS = [
+    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE), None], False, id="looked-up-again-answered-as-before"),
+    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE)], True, id="twin-three-refusals"),
+    pytest.param([(BOOKING, FARE), None, (BOOKING, FARE.replace("12 May", "13 May")), None], True,
+                 id="twin-looked-up-again-answered-anew"),
+    pytest.param([(BOOKING, FARE), None, ('{"booking": "K7QX2Q"}', FARE), None], True,
+                 id="twin-another-booking-looked-up"),
+]
+
+
+@pytest.mark.parametrize(("lookups", "healthy"), LOOKUPS)
+def test_a_call_answered_as_before_does_not_end_the_chain(lookups, healthy):
+    """What the agent sees decides, not what it sends: a lookup sent again and answered as
+    before tells it nothing, so the refusals around it are still in a row; a lookup answered
+    anew, or of something new, ends the chain. (Two lookups: no repeated call on its own.)"""
+    report = detect_loops(_refusals_with_lookups(lookups))
+    assert report.success is healthy, report.reason
+    if not healthy:
+        (finding,) = report.findings
+        assert finding.pattern == "repeated_reply"
+        assert finding.count == 4
+        assert "saying no to the same thing again" in finding.message
+        assert "no tool call was answered anew" in finding.message
+
