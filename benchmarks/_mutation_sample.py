@@ -1,5 +1,5 @@
 """A seeded, stratified sample of mutants over every module of the package, each run against
-its module's unit tests (issues 24 and 32): the mutation score on one core in about an hour, by
+its module's unit tests: the mutation score on one core in about an hour, by
 module group (engine, readers, guard, frontends).
 
     python -m benchmarks.mutation --sample 400 --seed 0            # writes results/mutation.md
@@ -761,10 +761,10 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-# The behaviours issue 24 found unpinned, each with the one-line change that must fail its test
+# The behaviours the sample found unpinned, each with the one-line change that must fail its test
 # (made by hand in the worktree, the test run, the change reverted; all failed as listed).
 PINNED = """\
-## Behaviours found unpinned (issue 24), and the test that pins each
+## Behaviours found unpinned by the sample, and the test that pins each
 
 Each one-line change was made by hand, the test run on it (it failed), and the change reverted.
 
@@ -862,8 +862,8 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
             "minutes": sum(row[2] for row in done.values()) / 60}
     text = report(everything, chosen, done, EQUIVALENT, {**KILLED_SINCE, **killed_since(out)}, command, meta)  # a run again wins
     previous = (out / "mutation.md").read_text() if (out / "mutation.md").exists() else ""
-    if "## The survivors of issue 16" in previous:  # what `--hand` wrote stays
-        text += "\n## The survivors of issue 16" + previous.split("## The survivors of issue 16", 1)[1]
+    if "## The hand mutants" in previous:  # what `--hand` wrote stays
+        text += "\n## The hand mutants" + previous.split("## The hand mutants", 1)[1]
     (out / "mutation.md").write_text(text)
     print(text)
     shutil.rmtree(tree, ignore_errors=True)
@@ -1112,7 +1112,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors:19": _CACHE + "the cached tuple is never the registry itself, so the cache is never read",
          **{f"loopmetric.detectors:{n}": _CACHE + "a cache of 64 or 65 settings answers alike" for n in (24, 25)},
          "loopmetric.detectors:26": _CACHE + "None stored is no cached answer"}, {}),
-    # Issue 29, a change sent again: the pass over silent calls, numbers as targets, a short listing as data.
+    # A change sent again: the pass over silent calls, numbers as targets, a short listing as data.
     "f335167": FunctionRun(
         ("loopmetric/detectors/_attempts.py::_silent", "loopmetric/detectors/_attempts.py::_split",
          "loopmetric/detectors/_attempts.py::_finding", "loopmetric/detectors/_near.py::near_identical",
@@ -1223,7 +1223,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._news:370": "a cache: `Progress.says_little` computes a value left None",
          "loopmetric.detectors._news:374": "the same maximum"},
         {"loopmetric.detectors._news:389": "tests/detectors/test_news.py::test_a_result_not_recorded_is_never_the_same_as_the_one_before"}),
-    # Issue 54's rules: fruitless_changes (`_judged`, `_one_way`, `_fruitless`), `fails`, `acknowledges` and
+    # The coding agents' rules: fruitless_changes (`_judged`, `_one_way`, `_fruitless`), `fails`, `acknowledges` and
     # the calls that get nothing back (`_nothing_back`, `_nothing`), after the tests of dc8e740.
     "dc8e740": FunctionRun(
         ("loopmetric/detectors/_obvious.py::_judged", "loopmetric/detectors/_obvious.py::_one_way",

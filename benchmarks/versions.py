@@ -12,7 +12,7 @@ path, which times on the same generated inputs:
 * the throughput job of `benchmarks.throughput`: `--traces` typical traces
   (20-60 spans) as JSON text, each parsed and scored (`detect_loops`);
 * for "after", when `loopmetric[semantic]` is installed, the same throughput job
-  with `semantic=True` (issue 20: at most 3x the cost of off).
+  with `semantic=True` (its budget: at most 3x the cost of off).
 
 The best of `--rounds` rounds is kept for each cell, so a burst of load on the
 machine falls on both versions alike; the load average is printed with the
@@ -196,7 +196,7 @@ def _best(rounds: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: Optional[list[str]] = None) -> str:
     p = parser("Speed of two versions of loopmetric in one run.")
-    p.add_argument("--before", default="2e5b972", help="git revision to compare with (default: main before issue 19)")
+    p.add_argument("--before", default="2e5b972", help="git revision to compare with (default: main before the layout was rebuilt)")
     p.add_argument("--after", default=None, help="git revision to measure (default: this checkout)")
     p.add_argument("--spans", type=int, default=5_000)
     p.add_argument("--traces", type=int, default=2_000)
