@@ -36,6 +36,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -872,11 +873,49 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
 # ------------------------------------------------------- every mutant of named functions
 
 
+FUNCTIONS = "mutation_functions"  # the folder of results/ that holds the `--functions` runs, one report each
+_SUMMARY = re.compile(r"(\d+) mutants: (\d+) killed \(timeouts counted as killed\), (\d+) equivalent, .*? "
+                      r"On the tests of \w+: (\d+/\d+ = [\d.]+), .*?with the pins: (\d+/\d+ = [\d.]+),")
+
+
+def functions_index(folder: Path) -> str:
+    """The README.md of the folder of `--functions` reports: one row per report, in the order
+    `FUNCTION_RUNS` records the runs (those not recorded there after them), read from each report's
+    command and summary line."""
+    from ._common import markdown_table
+
+    reports = sorted(folder.glob("*.md"), key=lambda p: p.name)
+    order = {rev: i for i, rev in enumerate(FUNCTION_RUNS)}
+    rows = []
+    for path in sorted((p for p in reports if p.name != "README.md"), key=lambda p: (order.get(p.stem, len(order)), p.stem)):
+        text = path.read_text()
+        command = re.search(r"--functions (.+?) --rev ", text)
+        summary = _SUMMARY.search(text)
+        if not command or not summary:
+            raise ValueError(f"Expected a `--functions` report (its command and its 'N mutants: ...' line) in {path}, "
+                             f"but got {text[:80]!r}.")
+        modules = sorted({target.partition("::")[0].removeprefix("loopmetric/") for target in command[1].split()})
+        mutants, killed, equivalent, rate, pinned = summary.groups()
+        rows.append([f"[{path.stem}]({path.name})", ", ".join(f"`{m}`" for m in modules), mutants, killed,
+                     equivalent, rate, pinned])
+    return "\n".join([
+        "# Mutation testing of the functions a change touched", "",
+        "One report per run of `python -m benchmarks.mutation --functions PATH::FUNCTION ... --rev REV` "
+        "(`REV.md`: every mutant of those functions, each on its module's mirrored tests, on the tree of "
+        "the commit it mutated) and its progress (`REV.jsonl`, one row per mutant run: a stopped run goes on "
+        "from it). The command writes both and this index; the sampled run over every module is "
+        "[mutation.md](../mutation.md).", "",
+        "Rate: killed / mutants not equivalent, on the tests of that commit; with the pins: counting the "
+        "survivors killed by tests written since.", "",
+        markdown_table(["revision", "modules", "mutants", "killed", "equivalent", "rate", "with the pins"], rows), ""])
+
+
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
                    pinned: Optional[dict[str, str]] = None) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
-    change touched, beside the sample over every module. Writes `mutation_functions_<rev>.md`;
+    change touched, beside the sample over every module. Writes `mutation_functions/<rev>.md` in `out`
+    (and the folder's index, README.md);
     `explained` maps a surviving mutant's id to why it is equivalent; `pinned`, a survivor
     of `rev` to the later test that kills it (put back by hand on the later tree and seen to fail)."""
     from ._common import markdown_table
@@ -890,12 +929,13 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         wanted[rel].add(function)
     tree = snapshot(rev)  # the mutants are made of the tree they are run on
     chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
-    progress = out / f"mutation_functions_{rev}.jsonl"  # one line per mutant run: a stopped run goes on from it
+    folder = out / FUNCTIONS
+    progress = folder / f"{rev}.jsonl"  # one line per mutant run: a stopped run goes on from it
     done = load_progress(progress) if progress.exists() else {}
     todo = [m for m in chosen if m.id not in done]
     results = dict(done)
     if todo:
-        out.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         results.update(run(todo, tree, progress=progress)[0])
     rows, killed, equivalent, survived = [], 0, 0, []
     for mutant in chosen:
@@ -928,8 +968,9 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         f"{(killed + len(pinned_here)) / counted if counted else 0:.3f}, 95% interval [{low2:.3f}, {high2:.3f}].", "",
         *( [markdown_table(["mutant", "change", "verdict"], rows), ""] if rows else []),
     ])
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"mutation_functions_{rev}.md").write_text(text)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{rev}.md").write_text(text)
+    (folder / "README.md").write_text(functions_index(folder))
     print(text)
     return text
 
