@@ -1076,7 +1076,7 @@ PINNED_IN_FUNCTIONS: dict[str, str] = {
 
 # The functions touched by the session of 2026-12-05 (fourth): the actions a reply writes, facts in
 # replies, spans that hold themselves; and functions of the session before left out of its run.
-ISSUE_29_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
+D756956_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
                       "loopmetric/detectors/_rejections.py::_feedback_findings",
                       "loopmetric/detectors/_replies.py::new_in",
                       "loopmetric/detectors/_replies.py::detect_repeated_replies",
@@ -1087,7 +1087,7 @@ ISSUE_29_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
 _NO_TEXT = "every step but a tool call has a text (an LLM output's, an input's), and a tool call is passed by: "
 _FOLDED = ("the cheap check of `declines` decides alike on the text lowercased or on its normalized form: every "
            "phrasing the pattern matches holds one of its markers with a plain space")
-EQUIVALENT_IN_ISSUE_29: dict[str, str] = {
+EQUIVALENT_AT_D756956: dict[str, str] = {
     **{f"loopmetric._text_actions:{n}": _FAST + "the cheap check lets the text through, and the pattern decides alike"
        for n in (105, 117)},
     "loopmetric._text_actions:110": "the count is 0 before the tags are counted: `=` and `+=` give the same",
@@ -1107,7 +1107,7 @@ EQUIVALENT_IN_ISSUE_29: dict[str, str] = {
        "kind: kinds equal or differ alike" for n in (213, 221, 224, 226)},
 }
 _FEEDBACK = "tests/detectors/test_rejected_feedback.py::"
-PINNED_IN_ISSUE_29: dict[str, str] = {
+PINNED_AT_D756956: dict[str, str] = {
     **{f"loopmetric.detectors._rejections:{n}": _FEEDBACK + "test_a_turn_of_the_other_side_ends_a_chain_of_rejected_"
        "replies" for n in (91, 92)},
     **{f"loopmetric.detectors._rejections:{n}": _FEEDBACK + "test_only_results_of_the_calls_a_reply_asked_for_are_its_"
@@ -1135,7 +1135,7 @@ _PIN_D = "tests/detectors/test_pinned_detectors.py::"
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
-    "d756956": FunctionRun(ISSUE_29_FUNCTIONS, EQUIVALENT_IN_ISSUE_29, PINNED_IN_ISSUE_29),
+    "d756956": FunctionRun(D756956_FUNCTIONS, EQUIVALENT_AT_D756956, PINNED_AT_D756956),
     # `facts` again once it read texts with clocks and attempt counters masked.
     "2ff58e0": FunctionRun(("loopmetric/detectors/_facts.py::facts",), {}, {}),
     # The one forward reader of what the conversation said, once `_Vocabulary` and `_Facts` were folded.
