@@ -1,5 +1,5 @@
 """A seeded, stratified sample of mutants over every module of the package, each run against
-its module's unit tests (issues 24 and 32): the mutation score on one core in about an hour, by
+its module's unit tests: the mutation score on one core in about an hour, by
 module group (engine, readers, guard, frontends).
 
     python -m benchmarks.mutation --sample 400 --seed 0            # writes results/mutation.md
@@ -36,6 +36,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -761,10 +762,10 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-# The behaviours issue 24 found unpinned, each with the one-line change that must fail its test
+# The behaviours the sample found unpinned, each with the one-line change that must fail its test
 # (made by hand in the worktree, the test run, the change reverted; all failed as listed).
 PINNED = """\
-## Behaviours found unpinned (issue 24), and the test that pins each
+## Behaviours found unpinned by the sample, and the test that pins each
 
 Each one-line change was made by hand, the test run on it (it failed), and the change reverted.
 
@@ -862,8 +863,8 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
             "minutes": sum(row[2] for row in done.values()) / 60}
     text = report(everything, chosen, done, EQUIVALENT, {**KILLED_SINCE, **killed_since(out)}, command, meta)  # a run again wins
     previous = (out / "mutation.md").read_text() if (out / "mutation.md").exists() else ""
-    if "## The survivors of issue 16" in previous:  # what `--hand` wrote stays
-        text += "\n## The survivors of issue 16" + previous.split("## The survivors of issue 16", 1)[1]
+    if "## The hand mutants" in previous:  # what `--hand` wrote stays
+        text += "\n## The hand mutants" + previous.split("## The hand mutants", 1)[1]
     (out / "mutation.md").write_text(text)
     print(text)
     shutil.rmtree(tree, ignore_errors=True)
@@ -872,11 +873,49 @@ def sample_main(n: int, seed: int, rev: str, only: Optional[list[str]], listing:
 # ------------------------------------------------------- every mutant of named functions
 
 
+FUNCTIONS = "mutation_functions"  # the folder of results/ that holds the `--functions` runs, one report each
+_SUMMARY = re.compile(r"(\d+) mutants: (\d+) killed \(timeouts counted as killed\), (\d+) equivalent, .*? "
+                      r"On the tests of \w+: (\d+/\d+ = [\d.]+), .*?with the pins: (\d+/\d+ = [\d.]+),")
+
+
+def functions_index(folder: Path) -> str:
+    """The README.md of the folder of `--functions` reports: one row per report, in the order
+    `FUNCTION_RUNS` records the runs (those not recorded there after them), read from each report's
+    command and summary line."""
+    from ._common import markdown_table
+
+    reports = sorted(folder.glob("*.md"), key=lambda p: p.name)
+    order = {rev: i for i, rev in enumerate(FUNCTION_RUNS)}
+    rows = []
+    for path in sorted((p for p in reports if p.name != "README.md"), key=lambda p: (order.get(p.stem, len(order)), p.stem)):
+        text = path.read_text()
+        command = re.search(r"--functions (.+?) --rev ", text)
+        summary = _SUMMARY.search(text)
+        if not command or not summary:
+            raise ValueError(f"Expected a `--functions` report (its command and its 'N mutants: ...' line) in {path}, "
+                             f"but got {text[:80]!r}.")
+        modules = sorted({target.partition("::")[0].removeprefix("loopmetric/") for target in command[1].split()})
+        mutants, killed, equivalent, rate, pinned = summary.groups()
+        rows.append([f"[{path.stem}]({path.name})", ", ".join(f"`{m}`" for m in modules), mutants, killed,
+                     equivalent, rate, pinned])
+    return "\n".join([
+        "# Mutation testing of the functions a change touched", "",
+        "One report per run of `python -m benchmarks.mutation --functions PATH::FUNCTION ... --rev REV` "
+        "(`REV.md`: every mutant of those functions, each on its module's mirrored tests, on the tree of "
+        "the commit it mutated) and its progress (`REV.jsonl`, one row per mutant run: a stopped run goes on "
+        "from it). The command writes both and this index; the sampled run over every module is "
+        "[mutation.md](../mutation.md).", "",
+        "Rate: killed / mutants not equivalent, on the tests of that commit; with the pins: counting the "
+        "survivors killed by tests written since.", "",
+        markdown_table(["revision", "modules", "mutants", "killed", "equivalent", "rate", "with the pins"], rows), ""])
+
+
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
                    pinned: Optional[dict[str, str]] = None) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
-    change touched, beside the sample over every module. Writes `mutation_functions_<rev>.md`;
+    change touched, beside the sample over every module. Writes `mutation_functions/<rev>.md` in `out`
+    (and the folder's index, README.md);
     `explained` maps a surviving mutant's id to why it is equivalent; `pinned`, a survivor
     of `rev` to the later test that kills it (put back by hand on the later tree and seen to fail)."""
     from ._common import markdown_table
@@ -890,12 +929,13 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         wanted[rel].add(function)
     tree = snapshot(rev)  # the mutants are made of the tree they are run on
     chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
-    progress = out / f"mutation_functions_{rev}.jsonl"  # one line per mutant run: a stopped run goes on from it
+    folder = out / FUNCTIONS
+    progress = folder / f"{rev}.jsonl"  # one line per mutant run: a stopped run goes on from it
     done = load_progress(progress) if progress.exists() else {}
     todo = [m for m in chosen if m.id not in done]
     results = dict(done)
     if todo:
-        out.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         results.update(run(todo, tree, progress=progress)[0])
     rows, killed, equivalent, survived = [], 0, 0, []
     for mutant in chosen:
@@ -928,8 +968,9 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         f"{(killed + len(pinned_here)) / counted if counted else 0:.3f}, 95% interval [{low2:.3f}, {high2:.3f}].", "",
         *( [markdown_table(["mutant", "change", "verdict"], rows), ""] if rows else []),
     ])
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"mutation_functions_{rev}.md").write_text(text)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{rev}.md").write_text(text)
+    (folder / "README.md").write_text(functions_index(folder))
     print(text)
     return text
 
@@ -1035,7 +1076,7 @@ PINNED_IN_FUNCTIONS: dict[str, str] = {
 
 # The functions touched by the session of 2026-12-05 (fourth): the actions a reply writes, facts in
 # replies, spans that hold themselves; and functions of the session before left out of its run.
-ISSUE_29_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
+D756956_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
                       "loopmetric/detectors/_rejections.py::_feedback_findings",
                       "loopmetric/detectors/_replies.py::new_in",
                       "loopmetric/detectors/_replies.py::detect_repeated_replies",
@@ -1046,7 +1087,7 @@ ISSUE_29_FUNCTIONS = ("loopmetric/_text_actions.py::count_text_actions",
 _NO_TEXT = "every step but a tool call has a text (an LLM output's, an input's), and a tool call is passed by: "
 _FOLDED = ("the cheap check of `declines` decides alike on the text lowercased or on its normalized form: every "
            "phrasing the pattern matches holds one of its markers with a plain space")
-EQUIVALENT_IN_ISSUE_29: dict[str, str] = {
+EQUIVALENT_AT_D756956: dict[str, str] = {
     **{f"loopmetric._text_actions:{n}": _FAST + "the cheap check lets the text through, and the pattern decides alike"
        for n in (105, 117)},
     "loopmetric._text_actions:110": "the count is 0 before the tags are counted: `=` and `+=` give the same",
@@ -1066,7 +1107,7 @@ EQUIVALENT_IN_ISSUE_29: dict[str, str] = {
        "kind: kinds equal or differ alike" for n in (213, 221, 224, 226)},
 }
 _FEEDBACK = "tests/detectors/test_rejected_feedback.py::"
-PINNED_IN_ISSUE_29: dict[str, str] = {
+PINNED_AT_D756956: dict[str, str] = {
     **{f"loopmetric.detectors._rejections:{n}": _FEEDBACK + "test_a_turn_of_the_other_side_ends_a_chain_of_rejected_"
        "replies" for n in (91, 92)},
     **{f"loopmetric.detectors._rejections:{n}": _FEEDBACK + "test_only_results_of_the_calls_a_reply_asked_for_are_its_"
@@ -1094,7 +1135,7 @@ _PIN_D = "tests/detectors/test_pinned_detectors.py::"
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
-    "d756956": FunctionRun(ISSUE_29_FUNCTIONS, EQUIVALENT_IN_ISSUE_29, PINNED_IN_ISSUE_29),
+    "d756956": FunctionRun(D756956_FUNCTIONS, EQUIVALENT_AT_D756956, PINNED_AT_D756956),
     # `facts` again once it read texts with clocks and attempt counters masked.
     "2ff58e0": FunctionRun(("loopmetric/detectors/_facts.py::facts",), {}, {}),
     # The one forward reader of what the conversation said, once `_Vocabulary` and `_Facts` were folded.
@@ -1112,7 +1153,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors:19": _CACHE + "the cached tuple is never the registry itself, so the cache is never read",
          **{f"loopmetric.detectors:{n}": _CACHE + "a cache of 64 or 65 settings answers alike" for n in (24, 25)},
          "loopmetric.detectors:26": _CACHE + "None stored is no cached answer"}, {}),
-    # Issue 29, a change sent again: the pass over silent calls, numbers as targets, a short listing as data.
+    # A change sent again: the pass over silent calls, numbers as targets, a short listing as data.
     "f335167": FunctionRun(
         ("loopmetric/detectors/_attempts.py::_silent", "loopmetric/detectors/_attempts.py::_split",
          "loopmetric/detectors/_attempts.py::_finding", "loopmetric/detectors/_near.py::near_identical",
@@ -1223,7 +1264,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._news:370": "a cache: `Progress.says_little` computes a value left None",
          "loopmetric.detectors._news:374": "the same maximum"},
         {"loopmetric.detectors._news:389": "tests/detectors/test_news.py::test_a_result_not_recorded_is_never_the_same_as_the_one_before"}),
-    # Issue 54's rules: fruitless_changes (`_judged`, `_one_way`, `_fruitless`), `fails`, `acknowledges` and
+    # The coding agents' rules: fruitless_changes (`_judged`, `_one_way`, `_fruitless`), `fails`, `acknowledges` and
     # the calls that get nothing back (`_nothing_back`, `_nothing`), after the tests of dc8e740.
     "dc8e740": FunctionRun(
         ("loopmetric/detectors/_obvious.py::_judged", "loopmetric/detectors/_obvious.py::_one_way",

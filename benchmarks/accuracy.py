@@ -164,7 +164,7 @@ def _coding_note(decided: list[dict]) -> str:
     count = sum(1 for r in decided if r["source"] == "coding")
     where = "`LOOPMETRIC_CODING_RUNS`, or `../shared/trajectories/coding-agents`"
     if not count:
-        return (f"`coding` (public coding-agent runs collected for issue 54, labelled blind in "
+        return (f"`coding` (public coding-agent runs, labelled blind in "
                 f"`labels/coding.csv`) was not in this run: its folder ({where}) was absent.")
     return (f"`coding`: {count} public runs of coding agents as their own tools wrote them (OpenHands, Gemini "
             f"CLI, Claude Code, Codex, exported Claude Code and Codex chats; provenance and licences in the "

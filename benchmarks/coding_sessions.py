@@ -140,7 +140,7 @@ def main(argv: Optional[list[str]] = None) -> str:
         "",
         "Written by `python -m benchmarks.coding_sessions"
         + (f" --sessions {args.sessions}" if args.sessions != 100 else "")
-        + (f" --rounds {args.rounds}" if args.rounds != 3 else "") + "` (issue 54).",
+        + (f" --rounds {args.rounds}" if args.rounds != 3 else "") + "`.",
         "",
         f"- sessions: {args.sessions} Claude Code transcripts in 7 project folders, {size / 1e6:.1f} MB, shapes "
         + ", ".join(SHAPES) + " in turn (seed 54)",

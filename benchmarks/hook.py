@@ -33,7 +33,7 @@ from pathlib import Path
 from ._common import markdown_table, parser
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET_MS = 20.0  # issue 51: the hook's own work at p95, beyond starting Python and importing loopmetric
+TARGET_MS = 20.0  # the hook's own work at p95, beyond starting Python and importing loopmetric
 
 
 def _load() -> float:

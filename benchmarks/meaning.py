@@ -1,4 +1,4 @@
-"""Meaning: which signal finds reworded repeats best, on every labelled source (issue 29).
+"""Meaning: which signal finds reworded repeats best, on every labelled source.
 
     python -m benchmarks.meaning            # writes benchmarks/results/meaning.md
 

@@ -1,4 +1,4 @@
-"""Memory and depth limits of `loopmetric score` (issue 28, item 7), written to
+"""Memory and depth limits of `loopmetric score`, written to
 `benchmarks/results/memory.md`.
 
 Memory: a file of about `--size` MB of each main format (OpenAI chat, deepeval trace dict,

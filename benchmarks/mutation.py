@@ -2,12 +2,12 @@
 
     python -m benchmarks.mutation                   # mutmut on the engine, one worker; writes results/mutation.md
     python -m benchmarks.mutation --modules loopmetric.detectors loopmetric._scoring   # only these modules
-    python -m benchmarks.mutation --hand            # the survivors of issue 16, one at a time
+    python -m benchmarks.mutation --hand            # the bugs a review found surviving, one at a time
     python -m benchmarks.mutation --hand --suite --before main   # ... on the whole suite, now and at main
 
 Slow (not part of the test run). mutmut copies the sources into `mutants/` (ignored by
 git) and runs only the tests that reach the mutated function, stopping at the first
-failure. `--hand` re-applies each bug the review of issue 16 found surviving to a copy
+failure. `--hand` re-applies each bug a review of the suite found surviving to a copy
 of the tree and runs the suite on it: every one must now be killed.
 
 The mutation score is killed / (killed + surviving mutants that are not equivalent). A survivor is either killed by
@@ -115,7 +115,7 @@ HAND = (
                "tests/benchmarks/test_benchmarks_common.py::test_confusion_counts_and_rates"),
 )
 
-# Each mutant of HAND on the suite of main at 2bf7e7c (the tests before issue 16), as
+# Each mutant of HAND on the suite of main at 2bf7e7c (the tests before that review), as
 # `--hand --suite --before 2bf7e7c` measured it on 2026-12-01: True = killed. Shown in the
 # report's "before" column unless --before measures it again.
 BEFORE_AT_MAIN = {
@@ -275,7 +275,7 @@ NOTES = """\
 - **`_canonical`**: the fallback encoder (`_encode_iteratively`, `_encode_scalar`, `_key`) for what
   `json` cannot encode (mixed key types, cycles, 100,000-deep nesting, NaN) and the reading of plain
   objects (`plain_object`, `_object_fields`): the tests check that such values are read without
-  raising, and (since issue 16) that key order never tells calls apart, but not the exact text of
+  raising, and (a test added since) that key order never tells calls apart, but not the exact text of
   every odd value, so two different odd values encoded alike would go unnoticed.
 - **`_similarity` 10, 12**: the fast path returns the bigram Jaccard as soon as it passes the
   cutoff, so the `similarity` a finding reports is that Jaccard, not the max of the two measures the
@@ -326,7 +326,7 @@ def hand_report(results: list[tuple[HandMutant, bool]], tests: list[str],
     rows = [[m.id, f"`{m.path}`", m.what,
              {True: "killed", False: "survived", None: "-"}[before.get(m.id)],
              "killed" if killed else "SURVIVED", f"`{m.test}`"] for m, killed in results]
-    return "\n".join(["## The survivors of issue 16", "",
+    return "\n".join(["## The hand mutants", "",
                       "Each bug put back alone in a copy of the tree (`python -m benchmarks.mutation --hand`), "
                       f"tests run on it: `{' '.join(tests)}`. Before: the whole suite of main at 2bf7e7c "
                       "(`--hand --suite --before 2bf7e7c`; the engine's bugs on the `[tool.mutmut]` selection, "
@@ -354,7 +354,7 @@ def _version() -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hand", action="store_true", help="the survivors of issue 16, each alone, on the tests that kill them")
+    parser.add_argument("--hand", action="store_true", help="the bugs a review found surviving, each alone, on the tests that kill them")
     parser.add_argument("--modules", nargs="*", default=list(FIRST_RUN), help="dotted module prefixes to mutate")
     parser.add_argument("--suite", action="store_true", help="with --hand: the whole suite, not the killing tests")
     parser.add_argument("--before", metavar="REV", help="with --hand: also run each on the suite of REV")
@@ -362,7 +362,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                         help="put these mutmut mutants back one at a time and run the engine's tests")
     parser.add_argument("--report-only", action="store_true", help="write the report from the last mutmut run")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    # --- issue 24: a seeded, stratified sample on each module's unit tests (benchmarks/_mutation_sample.py)
+    # --- a seeded, stratified sample on each module's unit tests (benchmarks/_mutation_sample.py)
     parser.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants of every module of the package")
     parser.add_argument("--seed", type=int, default=0, help="with --sample: the sample's seed")
     parser.add_argument("--rev", default="HEAD", help="with --sample: the commit whose tree is mutated and tested")
@@ -392,7 +392,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         sample_main(args.sample, args.seed, args.rev, args.only, args.list, args.resume, args.report_only,
                     args.timeout_factor, args.min_timeout, args.out, args.part)
         return
-    # --- end issue 24
+    # --- end of the sample
     out = args.out / "mutation.md"
     if args.verify:
         run_hand(tuple(from_mutmut(name) for name in args.verify), SUITE)
@@ -410,7 +410,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                           + run_hand(bench, ["tests/benchmarks/test_benchmarks.py"], Path(tmp))}
         results = run_hand(HAND, tests)
         text = out.read_text() if out.exists() else "# Mutation testing\n"
-        head = text.split("## The survivors of issue 16")[0].rstrip("\n")
+        head = text.split("## The hand mutants")[0].rstrip("\n")
         section = hand_report(results, tests, before)
         out.write_text(head + "\n\n" + section)
         print(section)
@@ -420,9 +420,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     if not args.report_only:
         _mutmut(["run", "--max-children", "1", *[f"{m}.*" for m in args.modules]], ROOT / "mutants" / "run.log")
     text = report(statuses(), command)
-    tail = out.read_text().split("## The survivors of issue 16", 1) if out.exists() else []
+    tail = out.read_text().split("## The hand mutants", 1) if out.exists() else []
     if len(tail) == 2:
-        text += "\n## The survivors of issue 16" + tail[1]
+        text += "\n## The hand mutants" + tail[1]
     args.out.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     print(text)

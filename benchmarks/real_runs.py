@@ -39,7 +39,7 @@ SHARED = ROOT.parent / "shared" / "trajectories"
 LABELS = Path(__file__).resolve().parent / "labels"
 SPLIT_SEED = 20261201
 # Public runs of coding agents (OpenHands, Gemini CLI, Claude Code, Codex, exported chats of Claude Code
-# and Codex sessions), as their own tools wrote them, collected for issue 54 (provenance and licences in
+# and Codex sessions), as their own tools wrote them (provenance and licences in
 # the folder's PROVENANCE.md); labelled blind in labels/coding.csv. Kept out of the repo: the folder
 # named by LOOPMETRIC_CODING_RUNS, or ../shared/trajectories/coding-agents once it is there.
 CODING = Path(os.environ.get("LOOPMETRIC_CODING_RUNS") or SHARED / "coding-agents")

@@ -12,11 +12,12 @@ path, which times on the same generated inputs:
 * the throughput job of `benchmarks.throughput`: `--traces` typical traces
   (20-60 spans) as JSON text, each parsed and scored (`detect_loops`);
 * for "after", when `loopmetric[semantic]` is installed, the same throughput job
-  with `semantic=True` (issue 20: at most 3x the cost of off).
+  with `semantic=True` (its budget: at most 3x the cost of off).
 
 The best of `--rounds` rounds is kept for each cell, so a burst of load on the
 machine falls on both versions alike; the load average is printed with the
-result. Writes `benchmarks/results/versions.md`.
+result. Writes `benchmarks/results/versions.md` (with `--after REV`, two past revisions:
+`benchmarks/results/history/versions_<before>_<after>.md`).
 
 Two fresh processes differ by a few percent on the same work (`json.loads` of
 the same text is timed in each: its time moves as much), so the same timings are
@@ -196,7 +197,7 @@ def _best(rounds: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: Optional[list[str]] = None) -> str:
     p = parser("Speed of two versions of loopmetric in one run.")
-    p.add_argument("--before", default="2e5b972", help="git revision to compare with (default: main before issue 19)")
+    p.add_argument("--before", default="2e5b972", help="git revision to compare with (default: main before the layout was rebuilt)")
     p.add_argument("--after", default=None, help="git revision to measure (default: this checkout)")
     p.add_argument("--spans", type=int, default=5_000)
     p.add_argument("--traces", type=int, default=2_000)
@@ -253,8 +254,9 @@ def main(argv: Optional[list[str]] = None) -> str:
             f"\nLoad average (1, 5, 15 min) at the start {tuple(round(x, 2) for x in load_before)}, at the end "
             f"{tuple(round(x, 2) for x in load_after)}; 2 cores.\n")
     if not args.smoke:
-        name = f"versions_{args.before}_{args.after}.md" if args.after else "versions.md"
-        args.out.mkdir(parents=True, exist_ok=True)
+        # two named revisions: a record of the past, in history/; this checkout against one: the current result
+        name = f"history/versions_{args.before}_{args.after}.md" if args.after else "versions.md"
+        (args.out / name).parent.mkdir(parents=True, exist_ok=True)
         (args.out / name).write_text(text)
     print(text)
     return text

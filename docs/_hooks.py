@@ -26,9 +26,10 @@ def readme_as_index(text: str) -> str:
 def on_files(files: Files, config) -> Files:
     files.append(File.generated(config, "index.md", content=readme_as_index((ROOT / "README.md").read_text("utf-8"))))
     files.append(File.generated(config, "changelog.md", content=(ROOT / "CHANGELOG.md").read_text("utf-8")))
-    for path in sorted(RESULTS.iterdir()):
+    for path in sorted(RESULTS.rglob("*")):  # sub-folders too (past results, per-revision runs)
         if path.suffix in (".md", ".png"):
-            files.append(File.generated(config, f"results/{path.name}", abs_src_path=str(path)))
+            name = path.relative_to(RESULTS).as_posix()
+            files.append(File.generated(config, f"results/{name}", abs_src_path=str(path)))
     return files
 
 

@@ -1,4 +1,4 @@
-"""Write the coding-agent samples (issue 54): a run that loops and its healthy twin, per format.
+"""Write the coding-agent samples: a run that loops and its healthy twin, per format.
 
 No coding agent runs offline, so the runs are written here in each format as documented:
 ATIF with the `atif` package's own pydantic models (`Trajectory.to_json_dict()`); Claude Code's

@@ -83,7 +83,7 @@ class AgentLoopDetectionMetric(BaseMetric):
         settings: Optional[LoopSettings] = None,
         **options: Any,
     ) -> None:
-        """deepeval's arguments, in deepeval's order and with its defaults (issue 55: a drop-in
+        """deepeval's arguments, in deepeval's order and with its defaults (a drop-in
         takes `AgentLoopDetectionMetric(0.5, 3)` and `flaky=`); the settings among them and
         `options` are `LoopSettings` fields (or a whole `settings`, with the ones given on top;
         None: not given); `include_reason`, `async_mode`, `verbose_mode` and `flaky` are deepeval's."""

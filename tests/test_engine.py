@@ -144,7 +144,7 @@ def test_the_metric_fails_a_test_case_without_a_trace():
 
 
 # -- what a loop cost (`_with_costs`): a finding's tokens and price are those of the LLM outputs
-# from its first step to its last (issue 24) ---------------------------------------------------
+# from its first step to its last ---------------------------------------------------------------
 
 
 def _looping(tokens: bool, prices: bool):

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "loopmetric"
 
-_CORE = {"_config", "_canonical", "_deep_json", "_errors", "_fingerprint", "_gc", "_memo", "_version", "_settings", "_findings", "_patterns",
+_CORE = {"_canonical", "_deep_json", "_errors", "_fingerprint", "_gc", "_memo", "_version", "_settings", "_findings", "_patterns",
          "_model", "_scoring", "_report", "_numbers", "_text_actions"}
 
 

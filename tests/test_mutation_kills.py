@@ -1,4 +1,4 @@
-"""Behaviours no test pinned until a deliberate one-line bug survived the suite (issue 16).
+"""Behaviours no test pinned until a deliberate one-line bug survived the suite.
 
 Each table holds traces whose verdict, score or findings change if the bug named
 above it is put back; `python -m benchmarks.mutation --hand` re-applies every one

@@ -1,4 +1,4 @@
-"""Ready to publish (issue 30): `python -m build` makes a wheel and an sdist of a clean copy of the
+"""Ready to publish: `python -m build` makes a wheel and an sdist of a clean copy of the
 repository, `twine check` passes them, and the wheel installed alone in a fresh venv (not this
 environment's packages) runs the first command of the README on the bundled examples.
 

@@ -158,7 +158,7 @@ def configured(settings_class: Any, section: str, start: Optional[str] = ".") ->
     `section` `''` is `[tool.loopmetric]` (its sub-tables left out), `'guard'` is
     `[tool.loopmetric.guard]` (the hooks' own keys left out). A wrong key or value raises
     `ValueError` naming the file."""
-    from .._config import find_config, no_tables, off
+    from ._config import find_config, no_tables, off
 
     found = find_config(start, section or None)
     if found is None:

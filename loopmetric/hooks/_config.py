@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from .._config import CONFIG_FILES
-from .._config import find_config as _find
+from ..cli._config import CONFIG_FILES
+from ..cli._config import find_config as _find
 from ._settings import HookSettings
 
 __all__ = ["CONFIG_FILES", "find_config", "load_settings"]

@@ -11,7 +11,7 @@ from ._files import expand_paths, load_text, load_traces
 from ._langfuse import read_langfuse_traces
 from ._langsmith import read_langsmith_runs
 from ._mlflow import read_mlflow_trace, read_mlflow_traces
-from ._openai_agents import read_openai_agents_spans  # openai-agents format (issue 22)
+from ._openai_agents import read_openai_agents_spans  # openai-agents format
 from ._otlp import read_otlp_traces
 from ._pydantic_ai import read_pydantic_ai_messages
 from ._sweagent import read_swe_agent

@@ -136,7 +136,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 for where, declared in prompt_messages(llm_input):
                     builder.actions.declare(declared, where)
                 prompt = first_prompt(llm_input)
-            # The other side's words to the model (issue 20), in a whole conversation or the newest messages.
+            # The other side's words to the model, in a whole conversation or the newest messages.
             feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
             llm_calls += 1
             if written is None and replied >= 0 and _answers(builder, recent[0], replied, llm_input, feedback,

@@ -20,7 +20,7 @@ from ._json import documents as parse_documents
 from ._owned import owned
 from ._stream import stream_document, stream_lines
 from ._otlp import is_otlp
-from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export (issue 22)
+from ._openai_agents import is_openai_agents  # JSON Lines of Agents SDK spans: one export
 
 __all__ = ["expand_paths", "load_text", "load_traces"]
 

@@ -30,7 +30,7 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
         del keyed
     steps: list[Step] = []
     for index, item in enumerate(ordered):
-        ordered[index] = None  # the caller's list: each item is let go once frozen (memory, issue 28)
+        ordered[index] = None  # the caller's list: each item is let go once frozen (memory)
         if isinstance(item, Input) and not steps:
             if task is not None:
                 task.append(item.text)

@@ -41,7 +41,7 @@ from ._pydantic_ai import read_pydantic_ai_messages
 from ._responses import is_responses, read_responses_items
 from ._smolagents import is_smolagents, read_smolagents_steps
 from ._sweagent import read_swe_agent
-from ._platforms import PLATFORMS  # platform exports (issue 22): MLflow, Langfuse, LangSmith
+from ._platforms import PLATFORMS  # platform exports: MLflow, Langfuse, LangSmith
 
 __all__ = ["ACCEPTED", "FORMATS", "REGISTRY", "Format", "LoadedTrace", "NotATrace", "detect_format", "line_format",
            "read_trace", "records"]
@@ -182,7 +182,7 @@ def _list_pydantic_ai(first: Mapping[str, Any]) -> bool:
 
 REGISTRY: tuple[Format, ...] = (
     Format("otlp", "OTLP/OpenTelemetry span JSON", _otlp_records, sniff=is_otlp),
-    # coding agents' own recordings (issue 54): JSON Lines sessions first, each file one trace
+    # coding agents' own recordings: JSON Lines sessions first, each file one trace
     Format("claude-code", "Claude Code session transcripts or stream-json output", _one(read_claude_code),
            sniff=is_claude_code, line=is_claude_code_line, slim=slim_claude_code_line),
     Format("codex", "Codex CLI session rollouts", _one(read_codex), sniff=is_codex, line=is_codex_line,
@@ -191,10 +191,10 @@ REGISTRY: tuple[Format, ...] = (
     Format("openhands", "OpenHands events (a trajectory or an evaluation record's history)", _one(read_openhands),
            sniff=is_openhands),
     Format("atif", "ATIF trajectories (Harbor, Terminal-Bench trajectory.json)", _one(read_atif), sniff=is_atif),
-    *(Format(name, accepted, read, sniff=sniff) for name, accepted, read, sniff in PLATFORMS),  # issue 22
+    *(Format(name, accepted, read, sniff=sniff) for name, accepted, read, sniff in PLATFORMS),  # platform exports
     Format("openai-agents", "OpenAI Agents SDK spans (span.export() dicts)", _openai_agents_records,
            sniff=is_openai_agents),
-    # exported message formats (issue 28), each sniffed on its first items only, before chat and deepeval
+    # exported message formats, each sniffed on its first items only, before chat and deepeval
     # (Anthropic first: its messages may carry `"type": "message"` as Responses-API items do)
     Format("anthropic", "Anthropic Messages (tool_use / tool_result blocks)", _one(read_anthropic_messages),
            sniff=is_anthropic),
@@ -295,7 +295,7 @@ def _list_shape(data: Any) -> str:
 
 
 def _wrapped_chat(m: Mapping[str, Any]) -> str:
-    """A hint for chat logs in a wrapper no reader knows (issue 21): nested messages, request/response pairs."""
+    """A hint for chat logs in a wrapper no reader knows: nested messages, request/response pairs."""
     if "request" in m and "response" in m:
         return "; request/response pairs: write the request's messages plus the reply as one list of messages"
     for key, value in list(m.items())[:20]:

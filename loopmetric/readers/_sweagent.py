@@ -38,5 +38,5 @@ def read_swe_agent(traj: Any, *, name: str = "") -> Trace:
             words = command.split(None, 1)
             builder.add_tool_call(words[0] if words else "action", {"command": command}, step.get("observation"))
         elif isinstance(step.get("observation"), str) and step["observation"].strip():
-            builder.add_input(step["observation"], "harness")  # no action ran: the harness's feedback (issue 20)
+            builder.add_input(step["observation"], "harness")  # no action ran: the harness's feedback
     return builder.build()

@@ -1,4 +1,4 @@
-"""`python -m benchmarks.mutation --hand` works on the current layout (issue 21): every hand mutant
+"""`python -m benchmarks.mutation --hand` works on the current layout: every hand mutant
 still finds the code it mutates exactly once, names a test that exists, and one of them, put back
 in a copy of the tree, is killed by its test while the unmutated copy passes."""
 

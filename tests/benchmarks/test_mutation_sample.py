@@ -101,4 +101,38 @@ def test_each_function_run_has_its_report():
     from benchmarks._mutation_sample import FUNCTION_RUNS, ROOT
 
     for rev in list(FUNCTION_RUNS)[:-1]:
-        assert (ROOT / "benchmarks" / "results" / f"mutation_functions_{rev}.md").is_file(), rev
+        assert (ROOT / "benchmarks" / "results" / "mutation_functions" / f"{rev}.md").is_file(), rev
+
+
+def test_the_index_of_function_runs_is_the_one_the_command_writes():
+    """results/mutation_functions/README.md lists every report in the folder, as `--functions` rewrites it."""
+    from benchmarks._mutation_sample import FUNCTIONS, functions_index
+
+    folder = ROOT / "benchmarks" / "results" / FUNCTIONS
+    assert (folder / "README.md").read_text() == functions_index(folder)
+
+
+_REPORT = ("# Mutation testing: every mutant of the functions a change touched\n\n"
+           "Command: `python -m benchmarks.mutation --functions loopmetric/detectors/_a.py::f "
+           "loopmetric/detectors/_a.py::g loopmetric/_b.py::h --rev 1234abc`; each mutant on its module's tests.\n\n"
+           "{summary}\n")
+
+
+@pytest.mark.parametrize("summary, row", [
+    pytest.param("12 mutants: 9 killed (timeouts counted as killed), 2 equivalent, 1 survived and were pinned since, "
+                 "0 survived. On the tests of 1234abc: 9/10 = 0.900, 95% interval [0.6, 0.98]; with the pins: "
+                 "10/10 = 1.000, 95% interval [0.7, 1.0].",
+                 "| [1234abc](1234abc.md) | `_b.py`, `detectors/_a.py` | 12 | 9 | 2 | 9/10 = 0.900 | 10/10 = 1.000 |",
+                 id="a-report-is-one-row"),
+    pytest.param("no summary line", None, id="a-report-without-its-summary-is-an-error"),
+])
+def test_the_index_reads_each_report_s_command_and_summary(tmp_path, summary, row):
+    from benchmarks._mutation_sample import functions_index
+
+    (tmp_path / "1234abc.md").write_text(_REPORT.format(summary=summary))
+    (tmp_path / "README.md").write_text("an older index, not a report")
+    if row is None:
+        with pytest.raises(ValueError, match="Expected a `--functions` report"):
+            functions_index(tmp_path)
+    else:
+        assert [line for line in functions_index(tmp_path).splitlines() if line.startswith("| [")] == [row]

@@ -1,5 +1,5 @@
 """The command line: formats, tables, JSON, JUnit, the gate, unreadable files, jobs; every case of
-issue 12, point 3 in one table (exit code, first line of stderr, what stdout showed)."""
+an unhappy path in one table (exit code, first line of stderr, what stdout showed)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ def test_explain_prints_every_step_and_marks_the_loop(tmp_path, capsys):
     assert out[1] == " task  t"  # what the agent was asked (the run's input): not a step
     assert out[2] == "    1  llm  checking the job"
     status = steps[1]
-    # content to see what repeated, the hash's first 8 characters for identity (issue 21)
+    # content to see what repeated, the hash's first 8 characters for identity
     assert out[3] == (f'    2  tool status({{"job":7}}) [{status.call[:8]}] -> result running [{status.outcome[:8]}]'
                       f"   <- #1 {finding.pattern}")
     fetch = steps[4]

@@ -1,4 +1,4 @@
-"""Issue 21, the command line as a new user meets it: nothing scored is never a pass, inputs that are
+"""The command line as a new user meets it: nothing scored is never a pass, inputs that are
 not traces are named and counted, messages say what happened, names stay whole, help texts explain."""
 
 from __future__ import annotations

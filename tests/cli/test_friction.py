@@ -1,4 +1,4 @@
-"""Issue 30, errors a person reads once: each friction a new user hit, with its healthy twin."""
+"""Errors a person reads once: each friction a new user hit, with its healthy twin."""
 
 from __future__ import annotations
 

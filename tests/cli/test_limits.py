@@ -1,4 +1,4 @@
-"""The same limits on every path (issue 28, item 7): `--jobs 1` and `--jobs 2` give byte-identical
+"""The same limits on every path: `--jobs 1` and `--jobs 2` give byte-identical
 output on deep, normal and broken files; a file too deep to read is named with why, exit 2."""
 
 from __future__ import annotations

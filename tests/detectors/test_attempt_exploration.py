@@ -146,7 +146,7 @@ def _suggests(query: str, names: list) -> str:
     return f"Could not find [{query}]. Similar: {names}."
 
 
-# Progress inside a run of attempts (issue 29): a lead taken from a result, a run that ends in success.
+# Progress inside a run of attempts: a lead taken from a result, a run that ends in success.
 PROGRESS = [
     pytest.param([tool("search", {"q": "Scat"}, output=_suggests("Scat", ["Scat singing", "Scatman"])),
                   tool("search", {"q": "Scatman"}, output=_suggests("Scatman", ["Scatman John", "Scatman Crothers"])),

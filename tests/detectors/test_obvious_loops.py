@@ -245,7 +245,7 @@ def _hub(items: list, *, listing: str = "Page 1 (Total results: 50) [Next >]") -
     return children
 
 
-# Revisits judged by the walk (issue 29): back through a known place on the way to a new one.
+# Revisits judged by the walk: back through a known place on the way to a new one.
 WALKS = [
     pytest.param(agent(*_hub(["B09S5ZZ4MC", "B09N9M2MFF", "B09N9LBDQF"])), id="back-to-the-list-for-the-next-item"),
     pytest.param(agent(*_hub(["B01", "B02", "B03", "B04", "B05"])), id="comparing-five-items-in-turn"),

@@ -1,4 +1,4 @@
-"""Behaviours of the detectors that a one-line change used to survive (issue 24), each in a
+"""Behaviours of the detectors that a one-line change used to survive (found by the mutation sample), each in a
 table with its twin: the case that must find the loop and the case that must not."""
 
 from __future__ import annotations

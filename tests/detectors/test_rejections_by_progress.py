@@ -1,5 +1,5 @@
-"""The other side's words are a rejection only when the replies they answer made no progress
-(issue 28): a person's "yes" / "continue" / "another one" / "ok" / "next" to replies that each do
+"""The other side's words are a rejection only when the replies they answer made no progress:
+a person's "yes" / "continue" / "another one" / "ok" / "next" to replies that each do
 something new is a conversation going well; the same words after replies that executed nothing
 and repeat are the agent's repeat (nothing rejected it), and the harness's words after replies that
 wrote no action in a run that acts are a rejection. Each case is read in three shapes, with the same verdict: an OpenAI chat log, a deepeval

@@ -1,4 +1,4 @@
-"""Revisits judged by the walk (issue 29): an agent exploring a map walks back through places it
+"""Revisits judged by the walk: an agent exploring a map walks back through places it
 knows on its way to new ones. A stretch of revisits is a loop when the run reaches nothing new
 after it (the same rooms cycled until the step limit), not because a place was seen before."""
 

@@ -59,7 +59,7 @@ CORE_USES = {
               f"{str(EXAMPLES / 'healthy_agent.json')!r}])\nprint('exit', code)"),
     "explain": ("from loopmetric.cli import main\n"
                 f"print('exit', main(['explain', {str(EXAMPLES / 'looping_agent.json')!r}]))"),
-    # the guard's core and the coding agents' hooks (no pydantic-ai: issue 51)
+    # the guard's core and the coding agents' hooks (no pydantic-ai needed)
     "guard core": ("from loopmetric.guard.core import LoopGuard\n"
                    "guard = LoopGuard(repeated_call_threshold=2)\n"
                    "print([guard.before_call('t', {}).action for _ in range(2)])"),
@@ -91,13 +91,13 @@ EXTRA_MISSING = {
                  'AgentLoopDetectionMetric needs deepeval, which is not installed: pip install "loopmetric[deepeval]"'),
     "pydantic-ai": ("from loopmetric.guard import DetectLoops",
                     'loopmetric.guard needs pydantic-ai: pip install "loopmetric[pydantic-ai]"'),
-    # -- evaluation frameworks (issue 22) --
+    # -- evaluation frameworks --
     "pydantic-evals": ("import loopmetric.integrations.pydantic_evals",
                        'loopmetric.integrations.pydantic_evals needs pydantic-evals: '
                        'pip install "loopmetric[pydantic-evals]"'),
     "inspect": ("import loopmetric.integrations.inspect_ai",
                 'loopmetric.integrations.inspect_ai needs Inspect AI: pip install "loopmetric[inspect]"'),
-    # -- the span processor (issue 31) --
+    # -- the span processor --
     "otel": ("import loopmetric.otel",
              'loopmetric.otel needs the OpenTelemetry SDK: pip install "loopmetric[otel]"'),
 }

@@ -1,4 +1,4 @@
-"""Notebooks against the current defaults (issue 21): every "`setting` (default X)" a notebook
+"""Notebooks against the current defaults: every "`setting` (default X)" a notebook
 states is the default of `LoopSettings`, and every settings table the tuning notebook shows
 differs from its table at the defaults (a table that changes nothing teaches nothing)."""
 

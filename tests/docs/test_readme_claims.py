@@ -1,4 +1,4 @@
-"""Claims of the README that issue 21 found untrue, each checked against the code (or the library
+"""Claims of the README once found untrue, each checked against the code (or the library
 it compares with) so that they stay true."""
 
 from __future__ import annotations

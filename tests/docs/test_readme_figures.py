@@ -1,4 +1,4 @@
-"""Every benchmark figure the README quotes is in a committed result file (issue 16).
+"""Every benchmark figure the README quotes is in a committed result file.
 
 A figure is written as a Markdown link to the result file it comes from, with the
 text of the line it is on as the link's title:
@@ -94,7 +94,7 @@ def test_figures_are_read_from_links():
     assert figures(text) == [("64x", "benchmarks/results/speed.md", "| distinct | 5,000 |")]
 
 
-# -- issue 21: every figure links to a committed result a command in the repo produces -----------
+# -- every figure links to a committed result a command in the repo produces ---------------------
 def test_every_result_file_the_readme_links_is_committed_and_says_its_command():
     linked = sorted({path for _, path, _ in TAGGED} | set(re.findall(r"\((?:\.\./)?(benchmarks/results/[^\s)]+)", README)))
     assert linked

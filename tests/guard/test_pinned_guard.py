@@ -1,4 +1,4 @@
-"""Behaviours of the guard that a one-line change used to survive (issue 24)."""
+"""Behaviours of the guard that a one-line change used to survive (found by the mutation sample)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Coding agents' own recordings (issue 54), across the five formats: each detected with no
+"""Coding agents' own recordings, across the five formats: each detected with no
 `--format`; a run that loops fails through `score` and its healthy twin passes, from a file and
 from a folder; a file that holds steps but no call is never a pass; a big transcript is read a
 line at a time; real recordings (when a helper collected some under /work/coding_runs) read.

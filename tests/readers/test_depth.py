@@ -1,4 +1,4 @@
-"""Deep traces read from a file as from memory (issue 28, item 7): the same report at every
+"""Deep traces read from a file as from memory: the same report at every
 depth up to the maximum, whatever the stack the reader is called from; beyond it, a clear error."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Formats people export (issue 28, items 1, 2 and 6): Responses-API items, Anthropic Messages,
+"""Formats people export: Responses-API items, Anthropic Messages,
 LangChain messages, smolagents memory and Gemini contents are each detected with no `--format`,
 read as calls, results and replies, and a loop in any of them fails where its healthy twin passes.
 

@@ -1,4 +1,4 @@
-"""ATIF trajectories (issue 54): the whole expected event list, field by field, from trajectories
+"""ATIF trajectories: the whole expected event list, field by field, from trajectories
 built with the `atif` package's own pydantic models."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Claude Code transcripts and stream-json (issue 54): the whole expected event list, field by field.
+"""Claude Code transcripts and stream-json: the whole expected event list, field by field.
 
 Samples are small hand-written lines that follow the documented format (transcript lines as
 Claude Code writes them; stream-json lines that claude-agent-sdk's own parser reads, checked

@@ -1,4 +1,4 @@
-"""Codex CLI rollouts (issue 54): the whole expected event list, field by field. Hand-written lines
+"""Codex CLI rollouts: the whole expected event list, field by field. Hand-written lines
 that follow the rollout format as Codex's recorder writes it (the reader's docstring says what was read)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Gemini CLI sessions (issue 54): the whole expected event list, field by field. Hand-written
+"""Gemini CLI sessions: the whole expected event list, field by field. Hand-written
 sessions that follow ChatRecordingService's ConversationRecord (gemini-cli, packages/core/src/services/
 chatRecordingService.ts; the reader's docstring says what was read)."""
 

@@ -1,4 +1,4 @@
-"""OpenHands events (issue 54): the whole expected event list, field by field. Hand-written events
+"""OpenHands events: the whole expected event list, field by field. Hand-written events
 that follow event_to_dict (All-Hands-AI/OpenHands, openhands/events/serialization/event.py)."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def test_anything_but_one_object_or_array_is_left_to_the_ordinary_reading(tmp_pa
 
 @pytest.mark.parametrize("chunk", [1, 3, 1 << 20])
 def test_a_bom_is_skipped(tmp_path, chunk):
-    """A UTF-8 byte order mark before a big file's document is skipped (issue 55), as the ordinary
+    """A UTF-8 byte order mark before a big file's document is skipped, as the ordinary
     reading skips it."""
     assert stream_document(_write(tmp_path, '\ufeff{"a":1}'), chunk=chunk) == {"a": 1}
 

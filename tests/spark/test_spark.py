@@ -412,7 +412,7 @@ def _score_summary(capsys, monkeypatch, folder: Path) -> tuple[int, str]:
 
 
 def _python3_without_loopmetric(tmp_path) -> dict[str, str]:
-    """The environment of a virtual environment run without being activated (issue 21): the first
+    """The environment of a virtual environment run without being activated: the first
     `python3` on PATH is another interpreter, one without loopmetric's dependencies."""
     import pyspark
 
@@ -610,7 +610,7 @@ def test_readme_section_runs_as_written(spark, capsys, monkeypatch, tmp_path):
 
 
 def test_pandas_pinned_below_what_pyspark_warns_about():
-    """The spark extra pins pandas to what PySpark supports: at least its floor, below 3 (issue 21)."""
+    """The spark extra pins pandas to what PySpark supports: at least its floor, below 3."""
     import re
     import tomllib
 
