@@ -184,7 +184,7 @@ def _unchanged(trace: Trace) -> frozenset[int]:
     steps = trace.steps
     for step in steps:
         if isinstance(step, LlmOutput) and step.requests:
-            answers = []  # the calls that follow it (steps are numbered from 1: the next is steps[step.step])
+            answers: list[int] = []  # the calls after it (steps are numbered from 1: the next is steps[step.step])
             while step.step + len(answers) < len(steps) and steps[step.step + len(answers)].kind == "tool":
                 answers.append(steps[step.step + len(answers)].step)
             if answers and unchanged.issuperset(answers):
