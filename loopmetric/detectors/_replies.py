@@ -175,24 +175,20 @@ def _unchanged(trace: Trace) -> frozenset[int]:
     and saw nothing it had not seen. Calls whose result is not recorded are never among them."""
     seen: set[tuple[str, Optional[str]]] = set()
     unchanged: set[int] = set()
-    asked: Optional[LlmOutput] = None  # the output whose calls follow, while all of them are unchanged
-    answered = 0
     for step in trace.steps:
-        if step.kind == "tool":
+        if step.kind == "tool" and step.outcome is not None:
             key = (step.call, step.outcome)
-            if step.outcome is not None and key in seen:
+            if key in seen:
                 unchanged.add(step.step)
-                answered += 1
-            else:
-                asked = None
-            if step.outcome is not None:
-                seen.add(key)
-            continue
-        if asked is not None and answered:
-            unchanged.add(asked.step)
-        asked, answered = (step, 0) if isinstance(step, LlmOutput) and step.requests else (None, 0)
-    if asked is not None and answered:
-        unchanged.add(asked.step)
+            seen.add(key)
+    steps = trace.steps
+    for step in steps:
+        if isinstance(step, LlmOutput) and step.requests:
+            answers: list[int] = []  # the calls after it (steps are numbered from 1: the next is steps[step.step])
+            while step.step + len(answers) < len(steps) and steps[step.step + len(answers)].kind == "tool":
+                answers.append(steps[step.step + len(answers)].step)
+            if answers and unchanged.issuperset(answers):
+                unchanged.add(step.step)
     return frozenset(unchanged)
 
 
@@ -206,7 +202,7 @@ def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = f
         if step.kind == "input" or step.step in unchanged:
             continue
         if not isinstance(step, LlmOutput) or step.requests or not step.has_text:
-            earlier, run = None, 0
+            earlier = None  # (the next reply starts a run afresh)
             continue
         run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded, unchanged) else 0
         longest = max(longest, run)

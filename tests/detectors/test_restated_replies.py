@@ -382,6 +382,10 @@ UNCHANGED = [
     pytest.param(["n", "n", "n"], set(), id="answered-anew-each-time"),
     pytest.param(["x", "x", "t", "q", "x"], set(), id="answers-not-recorded"),
     pytest.param(["q", "u", "q"], set(), id="requests-with-no-answer-recorded"),
+    pytest.param(["t", "t", "r"], {2}, id="calls-no-output-asked-for"),
+    pytest.param(["t", "q", "t", "t"], {2, 3, 4}, id="an-output-asking-for-two-calls-both-answered-as-before"),
+    pytest.param(["t", "q", "t"], {2, 3}, id="the-run-ending-on-the-answer"),
+    pytest.param(["t", "q", "t", "x"], {3}, id="not-an-output-also-asking-for-a-call-whose-answer-is-not-recorded"),
 ]
 
 
