@@ -171,7 +171,8 @@ def steps_from_intercode(record: dict[str, Any]) -> list[Step]:
 
 def steps_from_group_chat(record: dict[str, Any]) -> list[Step]:
     """Magentic-One: `Orchestrator (-> X)` asks agent X (a call), X's next message answers it,
-    `A (thought)` is a reply, anything else a turn of the other side."""
+    `A (thought)` is a reply, anything else a turn of the other side; replies and answers keep
+    their speaker's name."""
     import re
 
     ids = _Ids()
@@ -180,13 +181,14 @@ def steps_from_group_chat(record: dict[str, Any]) -> list[Step]:
     for m in record.get("history") or []:
         role, text = str(m.get("role") or ""), _text(m.get("content"))
         delegation = re.match(r"^\s*([^()]+?)\s*\(\s*->\s*([^()]+?)\s*\)\s*$", role)
+        thought = re.match(r"^\s*([^()]+?)\s*\(\s*thought\s*\)\s*$", role, re.IGNORECASE)
         if delegation:
             pending = Call(delegation.group(2).strip(), {"instruction": text}, ids())
-            steps.append(Step("reply", "", (pending,)))
-        elif re.match(r"^\s*[^()]+?\s*\(\s*thought\s*\)\s*$", role, re.IGNORECASE):
-            steps.append(Step("reply", text))
+            steps.append(Step("reply", "", (pending,), speaker=delegation.group(1).strip()))
+        elif thought:
+            steps.append(Step("reply", text, speaker=thought.group(1).strip()))
         elif pending is not None and role.strip() == pending.name:
-            steps.append(Step("result", text, call_id=pending.id, name=pending.name))
+            steps.append(Step("result", text, call_id=pending.id, name=pending.name, speaker=pending.name))
             pending = None
         else:
             steps.append(Step("other", text, who=role.strip().lower() or "input"))
