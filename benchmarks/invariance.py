@@ -11,7 +11,8 @@ loopmetric reads (`_renderings.RENDERINGS`), and replayed through real framework
 their own tracers (`_library_renderings`: pydantic-ai with OpenTelemetry, LangGraph with
 OpenInference, the Agents SDK's tracing, deepeval `@observe` with the LLM input whole, newest, or
 text actions as tool spans, LangChain `messages_to_dict`; `--library-sample N` replays a fixed-seed
-sample of N runs per source, "k of n" in the table). Each rendering is written to a file and scored
+sample of N runs per source, "k of n" in the table). A team's chat (Magentic-One) is also written with
+every member signed by its `name` (`(named speakers)`: OpenAI chat, LangChain messages). Each rendering is written to a file and scored
 the way the command line scores it: `load_traces` on the file, `analyze` at default settings;
 a file with no readable trace, or a record that cannot be read, is a predicted loop (never a
 pass), as `accuracy.real_rows` counts it. When a file yields several traces, the run is a
