@@ -20,7 +20,8 @@ writes. Offline: no network, no key.
   that action's tool span with the harness's next words as its result, while the LLM input holds
   the conversation as the model saw it.
 - `LangChain messages_to_dict`: the conversation as LangChain messages, written by
-  `messages_to_dict`.
+  `messages_to_dict`; `(named speakers)`: a team's chat (Magentic-One), every member's turn an
+  `AIMessage` signed with its `name`, as `_renderings.named_chat_messages` writes it.
 
 A conversation is a series of agent runs: the other side's words start a run, the model's
 replies with tool calls continue it, a reply with none ends it (the next run carries the history
@@ -31,6 +32,7 @@ call and the next reply; a run cut off with calls unanswered) is left out, and `
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import json
 import keyword
@@ -42,7 +44,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
-from ._renderings import Call, Step, _without_user_calls, chat_messages
+from ._renderings import Call, Step, _without_user_calls, chat_messages, named_chat_messages
 
 __all__ = ["LIBRARY_HOLDS", "LIBRARY_RENDERINGS", "Script", "script_of"]
 
@@ -96,7 +98,7 @@ def agent_loop_holds(steps: list[Step]) -> list[Step]:
             continue
         if step.kind == "reply":
             calls = tuple(c for c in step.calls if c.id in results or _answered_later(steps, step))
-            step = Step("reply", step.text, calls, actor=step.actor)
+            step = dataclasses.replace(step, calls=calls)
             in_tools = bool(calls)
         out.append(step)
     return out
@@ -516,6 +518,27 @@ def langchain_messages(steps: list[Step]) -> list[dict[str, Any]]:
     return messages_to_dict(messages)
 
 
+def langchain_named_messages(steps: list[Step]) -> list[dict[str, Any]]:
+    """A team's chat as LangChain messages: every member's turn an `AIMessage` signed with its `name`
+    (`_renderings.named_chat_messages`), written by `messages_to_dict`."""
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, messages_to_dict
+
+    messages: list[Any] = []
+    for m in named_chat_messages(agent_loop_holds(steps)):
+        if m["role"] == "system":
+            messages.append(SystemMessage(m["content"]))
+        elif m["role"] == "user":
+            messages.append(HumanMessage(m["content"]))
+        elif m["role"] == "assistant":
+            calls = [{"name": c["function"]["name"], "args": json.loads(c["function"]["arguments"]), "id": c["id"]}
+                     for c in m.get("tool_calls") or ()]
+            messages.append(AIMessage(content=m["content"] or "", name=m.get("name"), tool_calls=calls))
+        else:
+            messages.append(ToolMessage(content=m["content"], tool_call_id=m["tool_call_id"], name=m["name"],
+                                        status="error" if m.get("error") else "success"))
+    return messages_to_dict(messages)
+
+
 LIBRARY_RENDERINGS: dict[str, Callable[[list[Step]], Any]] = {
     "pydantic-ai (OTel)": pydantic_ai_otel,
     "LangGraph (OpenInference)": langgraph_openinference,
@@ -524,6 +547,7 @@ LIBRARY_RENDERINGS: dict[str, Callable[[list[Step]], Any]] = {
     "deepeval @observe (newest messages)": lambda s: _deepeval_observe(s, "newest"),
     "deepeval @observe (text actions as tool spans)": lambda s: _deepeval_observe(s, "whole", text_actions=True),
     "LangChain messages_to_dict": langchain_messages,
+    "LangChain messages_to_dict (named speakers)": langchain_named_messages,
 }
 
 
@@ -547,4 +571,5 @@ LIBRARY_HOLDS: dict[str, Callable[[list[Step]], list[Step]]] = {
     "deepeval @observe (newest messages)": _observe_holds,
     "deepeval @observe (text actions as tool spans)": _observe_holds,
     "LangChain messages_to_dict": agent_loop_holds,
+    "LangChain messages_to_dict (named speakers)": agent_loop_holds,
 }

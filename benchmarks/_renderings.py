@@ -8,6 +8,9 @@ A run is a list of `Step`s, in the order they happened:
   `actor="user"` when a simulated user calls tools (tau2-bench);
 - `result`: a tool call's result (`call_id`, tool `name`, text, `is_error`).
 
+In a group chat (Magentic-One) `speaker` names who spoke: the lead's replies, and the result of a
+call to another member of the team (its instruction the call's argument), which is that member's turn.
+
 Each renderer writes what that format's own recorder would write for the run, and nothing the
 format does not record: a format with no error flag writes the error text as the result; a
 format whose messages cannot hold a user calling tools leaves those calls out (the user's
@@ -17,10 +20,10 @@ words stay). `RENDERINGS` maps a name to a function from steps to a JSON-ready d
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["Call", "HOLDS", "RENDERINGS", "Step", "UNTOLD", "chat_messages"]
+__all__ = ["Call", "HOLDS", "RENDERINGS", "Step", "UNTOLD", "chat_messages", "named_chat_messages"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Step:
     call_id: str = ""  # result
     name: str = ""  # result: the tool's name
     is_error: bool = False
+    speaker: str = ""  # reply: the team member who spoke; result: the member whose turn answers the call
 
 
 def _arguments(args: dict[str, Any]) -> str:
@@ -67,6 +71,31 @@ def chat_messages(steps: list[Step]) -> list[dict[str, Any]]:
             if step.is_error:
                 message["error"] = True  # as tau2-bench records it; plain OpenAI chat has no such flag
             out.append(message)
+    return out
+
+
+# -- a group chat as OpenAI chat messages with named speakers (AutoGen's, and any team's chat log) -----
+def named_chat_messages(steps: list[Step]) -> list[dict[str, Any]]:
+    """The conversation as a team's chat log records it: every member speaks as `assistant` with its
+    `name`; the lead's call to a member is the lead's message holding the instruction (no tool call:
+    the chat says who spoke, not to whom), the member's answer its own message. Runs without named
+    speakers are written as `chat_messages` writes them."""
+    members = {s.call_id: s.speaker for s in steps if s.kind == "result" and s.speaker}
+    out: list[dict[str, Any]] = []
+    for step in steps:
+        if step.kind == "reply" and step.speaker:
+            told = [c for c in step.calls if c.id in members]
+            tools = [c for c in step.calls if c.id not in members]
+            said = [step.text] if step.text else []
+            said += [" ".join(str(v) for v in c.args.values()) for c in told]
+            message: dict[str, Any] = {"role": "assistant", "name": step.speaker, "content": "\n\n".join(said)}
+            if tools:
+                message["tool_calls"] = chat_messages([replace(step, calls=tuple(tools))])[0]["tool_calls"]
+            out.append(message)
+        elif step.kind == "result" and step.speaker:
+            out.append({"role": "assistant", "name": step.speaker, "content": step.text})
+        else:
+            out += chat_messages([step])
     return out
 
 
@@ -468,6 +497,7 @@ RENDERINGS: dict[str, Callable[[list[Step]], Any]] = {
     "deepeval (newest messages)": lambda s: _deepeval(s, "newest"),
     "deepeval (step counter)": lambda s: _deepeval(s, "counter"),
     "OpenAI chat": chat_messages,
+    "OpenAI chat (named speakers)": named_chat_messages,
     "Responses-API items": _responses,
     "Anthropic Messages": _anthropic,
     "OTLP GenAI": lambda s: _otlp(s, "genai"),
@@ -513,8 +543,7 @@ def _without_user_calls(steps: list[Step]) -> list[Step]:
 
 
 def _without_error_flags(steps: list[Step]) -> list[Step]:
-    return [Step(s.kind, s.text, s.calls, s.who, s.actor, s.call_id, s.name, False) if s.is_error else s
-            for s in steps]
+    return [replace(s, is_error=False) if s.is_error else s for s in steps]
 
 
 def _spans_hold(steps: list[Step]) -> list[Step]:

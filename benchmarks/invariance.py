@@ -11,7 +11,8 @@ loopmetric reads (`_renderings.RENDERINGS`), and replayed through real framework
 their own tracers (`_library_renderings`: pydantic-ai with OpenTelemetry, LangGraph with
 OpenInference, the Agents SDK's tracing, deepeval `@observe` with the LLM input whole, newest, or
 text actions as tool spans, LangChain `messages_to_dict`; `--library-sample N` replays a fixed-seed
-sample of N runs per source, "k of n" in the table). Each rendering is written to a file and scored
+sample of N runs per source, "k of n" in the table). A team's chat (Magentic-One) is also written with
+every member signed by its `name` (`(named speakers)`: OpenAI chat, LangChain messages). Each rendering is written to a file and scored
 the way the command line scores it: `load_traces` on the file, `analyze` at default settings;
 a file with no readable trace, or a record that cannot be read, is a predicted loop (never a
 pass), as `accuracy.real_rows` counts it. When a file yields several traces, the run is a
@@ -171,7 +172,8 @@ def steps_from_intercode(record: dict[str, Any]) -> list[Step]:
 
 def steps_from_group_chat(record: dict[str, Any]) -> list[Step]:
     """Magentic-One: `Orchestrator (-> X)` asks agent X (a call), X's next message answers it,
-    `A (thought)` is a reply, anything else a turn of the other side."""
+    `A (thought)` is a reply, anything else a turn of the other side; replies and answers keep
+    their speaker's name."""
     import re
 
     ids = _Ids()
@@ -180,13 +182,14 @@ def steps_from_group_chat(record: dict[str, Any]) -> list[Step]:
     for m in record.get("history") or []:
         role, text = str(m.get("role") or ""), _text(m.get("content"))
         delegation = re.match(r"^\s*([^()]+?)\s*\(\s*->\s*([^()]+?)\s*\)\s*$", role)
+        thought = re.match(r"^\s*([^()]+?)\s*\(\s*thought\s*\)\s*$", role, re.IGNORECASE)
         if delegation:
             pending = Call(delegation.group(2).strip(), {"instruction": text}, ids())
-            steps.append(Step("reply", "", (pending,)))
-        elif re.match(r"^\s*[^()]+?\s*\(\s*thought\s*\)\s*$", role, re.IGNORECASE):
-            steps.append(Step("reply", text))
+            steps.append(Step("reply", "", (pending,), speaker=delegation.group(1).strip()))
+        elif thought:
+            steps.append(Step("reply", text, speaker=thought.group(1).strip()))
         elif pending is not None and role.strip() == pending.name:
-            steps.append(Step("result", text, call_id=pending.id, name=pending.name))
+            steps.append(Step("result", text, call_id=pending.id, name=pending.name, speaker=pending.name))
             pending = None
         else:
             steps.append(Step("other", text, who=role.strip().lower() or "input"))

@@ -12,6 +12,13 @@ message its result, when the run shows it ran (`_inference.ActionInference`:
 the system prompt, the first user prompt or a `tools` list declares it, or the
 next user message is written like an observation); otherwise the markup is
 text and any user message is new input.
+
+A team's chat (replies that carry two or more speaker `name`s: AutoGen, Magentic-One, any
+group chat recorded as messages) is read as the team's own log is: the first named speaker
+leads, and its replies (and replies with no name) are the agent's; another member's turn answers
+what the lead said since a member last spoke: it is the result of a call to that member, whose
+instruction is those words (the lead asks, the member answers, as a delegation to a sub-agent is
+read). A member's own tool calls are calls of the run.
 """
 
 from __future__ import annotations
@@ -110,6 +117,39 @@ def _tool_names(tools: Any) -> list[str]:
     return names
 
 
+def _speaker(message: Mapping[str, Any]) -> str:
+    """The name a reply is signed with ("" when none)."""
+    name = message.get("name")
+    return name.strip() if isinstance(name, str) else ""
+
+
+def _lead(listed: Sequence[tuple[int, Mapping[str, Any]]]) -> str:
+    """The first speaker of a team's chat (replies signed with two or more names); "" otherwise."""
+    first = ""
+    for _, message in listed:
+        if message.get("role") == "assistant":
+            name = _speaker(message)
+            if name and not first:
+                first = name
+            elif name and name != first:
+                return first
+    return ""
+
+
+def _member(message: Optional[Mapping[str, Any]], lead: str) -> str:
+    """The team member whose turn `message` is (a reply signed by another name than the lead's); ""
+    when it is no member's."""
+    if not lead or message is None or message.get("role") != "assistant":
+        return ""
+    name = _speaker(message)
+    return name if name and name != lead else ""
+
+
+def _instruction(said: list[str]) -> Optional[dict[str, str]]:
+    """The arguments of a call to a team member: what the lead said to it (None when nothing)."""
+    return {"instruction": "\n\n".join(said)} if said else None
+
+
 def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int] = ()) -> None:
     """Add every message of a chat log to `builder`, in order (message `i` in span `span_of[i]`,
     when given)."""
@@ -119,6 +159,8 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
     consume = owns() and isinstance(messages, list)  # a file's own messages: each let go once read
     replied = False  # an assistant message came: later user messages are not the prompt
     first_user = True
+    lead = _lead(listed)  # "" unless a team's chat
+    said: list[str] = []  # what the lead said since a member last answered
     for at, (index, message) in enumerate(listed):
         if consume and at:
             messages[listed[at - 1][0]] = listed[at - 1] = None
@@ -132,9 +174,23 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             first_user = first_user and role != "user"
         if role == "assistant":
             replied = True
+            member = _member(message, lead)
+            if member:  # a member's turn: the answer to what the lead said
+                builder.add_tool_call(member, _instruction(said), content, span=span)
+                said = []
+                own = _calls(message, requests_by_id)
+                if own:
+                    builder.add_llm_output("", own, span=span, **_usage(message))
+                continue
             text, requests = read_llm_output({"content": content})
             calls = requests + _calls(message, requests_by_id)
-            awaiting = None if calls else _text_call(builder, text, listed[at + 1][1] if at + 1 < len(listed) else None)
+            following = listed[at + 1][1] if at + 1 < len(listed) else None
+            if lead and text:
+                said.append(text)
+            asked = _member(following, lead)
+            if asked:  # the next turn is a member's: this reply asked it
+                calls.append(ToolRequest(asked, _instruction(said)))
+            awaiting = None if calls else _text_call(builder, text, following)
             builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **_usage(message))
         elif role in ("tool", "function"):
             call_id = message.get("tool_call_id", message.get("id"))

@@ -136,9 +136,12 @@ class Converted:
             self.span_of.append(self.span)
 
     def assistant(self, text: str, calls: list[tuple[str, str, Any]],
-                  used: Optional[Mapping[str, Any]] = None) -> None:
-        """A model reply: its text, its calls as (id, name, arguments), its `usage` (see `usage`)."""
+                  used: Optional[Mapping[str, Any]] = None, speaker: Any = None) -> None:
+        """A model reply: its text, its calls as (id, name, arguments), its `usage` (see `usage`), the
+        name of the team member who spoke (a group chat's: see `_chat`)."""
         message: dict[str, Any] = {"role": "assistant", "content": text}
+        if isinstance(speaker, str) and speaker.strip():
+            message["name"] = speaker
         if calls:
             message["tool_calls"] = [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}
                                      for call_id, name, args in calls]

@@ -5,7 +5,8 @@
 An AI message's content is its reply (a string, or content blocks whose text is read) and its
 `tool_calls` (`name`, `args`, `id`) its calls; a tool message (`tool_call_id`, `content`,
 `status`) is the result of the call of that id, `status="error"` read as an error; a human
-message is a turn of the other side; system messages are the prompt.
+message is a turn of the other side; system messages are the prompt. AI messages signed with
+several `name`s are a team's chat, read as the chat reader reads one (`_chat`).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
                 c = as_mapping(call) or {}
                 if isinstance(c.get("name"), str) and c["name"]:  # asked for, its arguments not JSON
                     requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
-            converted.assistant(text_of(content), requested, _usage(fields.get("usage_metadata")))
+            converted.assistant(text_of(content), requested, _usage(fields.get("usage_metadata")), fields.get("name"))
         elif kind == "tool":
             named = fields.get("name")
             tool = named if isinstance(named, str) else ""

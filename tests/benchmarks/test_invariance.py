@@ -74,7 +74,26 @@ def _usage(looping: bool) -> list[Step]:
     return steps
 
 
-RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage}
+def _team(looping: bool) -> list[Step]:
+    """A team's chat: the lead thinks, asks its web surfer, names the next speaker; the surfer
+    answers. Looping: the same instruction gets the same page five times; its twin moves on."""
+    steps = [Step("other", "Find the opening hours of the Oslo public library.", who="human")]
+    for n in range(5):
+        where = "the library's home page" if looping else f"page {n + 1} of the library's site"
+        call = Call("WebSurfer", {"instruction": f"Please open {where} and read the opening hours."}, f"t{n}")
+        steps.append(Step("reply", "Updated ledger: the hours are not found yet.", speaker="Orchestrator"))
+        steps.append(Step("reply", "", (call,), speaker="Orchestrator"))
+        steps.append(Step("reply", "Next speaker WebSurfer", speaker="Orchestrator"))
+        text = ("I opened the home page. It shows a cookie banner and no opening hours." if looping
+                else f"I opened page {n + 1}. It lists the branch {n + 1} address.")
+        steps.append(Step("result", text, call_id=call.id, name=call.name, speaker="WebSurfer"))
+    steps.append(Step("reply", "The hours could not be found." if looping else "The hours are 8-20.",
+                      speaker="Orchestrator"))
+    return steps
+
+
+RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage,
+        "team-chat": _team}
 
 
 @pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
@@ -122,6 +141,15 @@ def test_the_table_covers_every_source_and_rendering(tmp_path):
         for rendering in [invariance.REFERENCE, *RENDERINGS]:
             assert (source, rendering) in cells, (source, rendering)
     assert not (tmp_path / "invariance.md").exists()  # a sample writes no result
+
+
+def test_a_team_chat_is_written_with_every_member_signed_and_no_tool_call():
+    messages = RENDERINGS["OpenAI chat (named speakers)"](_team(True))
+    assert [(m["role"], m.get("name")) for m in messages[:5]] == [
+        ("user", None), ("assistant", "Orchestrator"), ("assistant", "Orchestrator"), ("assistant", "Orchestrator"),
+        ("assistant", "WebSurfer")]
+    assert messages[2]["content"] == "Please open the library's home page and read the opening hours."
+    assert not any("tool_calls" in m or m["role"] == "tool" for m in messages)
 
 
 def test_the_steps_of_a_chat_run_keep_its_calls_and_turns():
