@@ -46,7 +46,7 @@ from .._findings import Finding, step_range
 from ._evidence import Evidence, evidence_for
 from .._settings import LoopSettings
 from .._model import Trace
-from ._news import failure_kind, is_note
+from ._news import is_note
 from ._near import argument_words, blind_queries, near_identical_groups, result_words
 
 __all__ = ["detect_similar_attempts"]
@@ -167,10 +167,11 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     run: list[int] = []
+    answers = [_nothing(model, index) for index in range(len(calls))] + [None]  # each call's, read once
     for index in range(len(calls) + 1):
-        answer = _nothing(model, index) if index < len(calls) else None
+        answer = answers[index]
         if (answer is not None and run and calls[index].name == calls[run[-1]].name
-                and answer == _nothing(model, run[-1])):
+                and answer == answers[run[-1]]):
             run.append(index)
             continue
         distinct = len({calls[i].call for i in run})
@@ -196,7 +197,7 @@ def _nothing(model, index: int) -> Optional[str]:
     if call.result is None:
         return None
     if model.kinds[index] is not None:
-        return failure_kind(call, first_sentence=True)  # what failed, not the detail under it
+        return model.first_kinds[index]  # what failed, not the detail under it (`failure_kind`)
     return "" if not call.error and not call.result.strip() else None
 
 

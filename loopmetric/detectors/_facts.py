@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .._canonical import mask_result
+from .._memo import per_text
 
 __all__ = ["facts"]
 
@@ -17,8 +18,10 @@ _DIGIT = re.compile(r"\d")
 _FACT = re.compile(r"[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
-def facts(text: str) -> set[str]:
-    """The facts `text` tells, a sentence's full stop dropped ("ZX91Q." is "ZX91Q")."""
+@per_text
+def facts(text: str) -> frozenset[str]:
+    """The facts `text` tells, a sentence's full stop dropped ("ZX91Q." is "ZX91Q"); read once per
+    distinct text (the conversation detectors ask about each turn more than once)."""
     if not text:
-        return set()
-    return {fact.rstrip(".") for fact in _FACT.findall(mask_result(text) if _DIGIT.search(text) else text)}
+        return frozenset()
+    return frozenset(fact.rstrip(".") for fact in _FACT.findall(mask_result(text) if _DIGIT.search(text) else text))

@@ -201,7 +201,12 @@ _ACK_WORDS = 3  # words of an acknowledgement ("OK", "Done.", "File written.")
 
 def acknowledges(result: Optional[str]) -> bool:
     """An empty result or an acknowledgement of at most three words ("OK", "Done.")."""
-    return result is None or (says_little(result) and len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
+    return result is None or (says_little(result) and _within_ack_words(result))
+
+
+def _within_ack_words(result: Optional[str]) -> bool:
+    """No result, or one of at most `_ACK_WORDS` words."""
+    return result is None or len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS
 
 
 def is_note(args: str) -> bool:
@@ -272,11 +277,21 @@ _REPORTS_CHANGE = re.compile(
     re.IGNORECASE,
 )
 _CHANGE_HEAD = 300
+# The words of `_REPORTS_CHANGE`, one of which stands alone in whatever it matches: an ASCII head none
+# of whose words is one of these says no change, and the pattern (slow: it looks behind at every
+# word) runs only on the rest.
+_CHANGE_WORDS = frozenset(
+    b"now successful successfully succeeded set updated changed created saved written deleted removed added "
+    b"enabled disabled reset restarted restarting applied installed toggled moved renamed modified replaced "
+    b"inserted cleared edited turned".split()
+)
 
 
 def says_change(result: Optional[str]) -> list[str]:
     """The lines of a result's head that say a change in words (`_REPORTS_CHANGE`), stripped."""
     head = (result or "")[:_CHANGE_HEAD]
+    if head.isascii() and _CHANGE_WORDS.isdisjoint(_ascii_words(head)):
+        return []
     if _REPORTS_CHANGE.search(head) is None:  # a line that says a change: the head says one
         return []
     return [line.strip() for line in head.splitlines() if _REPORTS_CHANGE.search(line) is not None]
@@ -291,19 +306,28 @@ def failure_kind(call: ToolCall, *, first_sentence: bool = False) -> Optional[st
     with numbers and the call's own argument words masked ("No file named 'a.txt'"
     and "No file named 'b.txt'" are one kind); with `first_sentence`, the first sentence
     alone (what failed, not the detail under it). None for a call that did not fail."""
+    kinds = _failure_kinds(call)
+    return kinds[1] if first_sentence else kinds[0]
+
+
+_NOT_FAILED = (None, None)
+
+
+def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
+    """`failure_kind(call)` and `failure_kind(call, first_sentence=True)`, in one reading of the result."""
     if call.result is None:
-        return None
+        return _NOT_FAILED
     if not call.error and not _reports_failure(call.result[:_HEAD_CHARS]):
-        return None
+        return _NOT_FAILED
     lines = [line for line in call.result[:_KIND_CHARS * 20].splitlines() if line.strip()]
     if not lines:
-        return "error"
+        return "error", "error"
     # A sentence that ends after _KIND_CHARS is cut there anyway: only that much of the line is searched.
     head = _SENTENCE_END.split(lines[0].strip()[:_KIND_CHARS + 1], 1)[0][:_KIND_CHARS]
     tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
     own = _argument_words(call.args)
     parts = []
-    for text in (head,) if first_sentence else (head, tail):
+    for text in (head, tail):
         text = text.replace("'", "")
         # Most name none of their arguments (ASCII lowercased first: the same words, found once).
         if not own.isdisjoint(_WORD.findall(text.lower()) if text.isascii() else map(str.lower, _WORD.findall(text))):
@@ -313,20 +337,21 @@ def failure_kind(call: ToolCall, *, first_sentence: bool = False) -> Optional[st
         if "*" in text:
             text = _MASKED_RUN.sub("*", text)
         parts.append(" ".join(text.split()))
-    return " / ".join(part for part in parts if part)
+    return " / ".join(part for part in parts if part), parts[0]
 
 
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "failing", "same_as_previous", "changes", "_little",
-                 "longest_outcome_run", "_runs")
+    __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "changes",
+                 "_little", "longest_outcome_run", "_runs")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
         self.before: list[int] = []  # news steps before each call
         self.after: list[int] = []  # ... and after it (one more when the call itself is news)
         self.kinds: list[Optional[str]] = []
+        self.first_kinds: list[Optional[str]] = []  # ... by the first sentence alone (`failure_kind`)
         self.failing: list[bool] = []  # whether each call failed: an error, or a failure reported in words
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
         self._little: list[Optional[bool]] = []  # says_little of each result, when computed (`says_little`)
@@ -358,8 +383,9 @@ class Progress:
             index = len(self.calls)
             self.calls.append(step)
             self.before.append(news)
-            kind = failure_kind(step)
+            kind, first_kind = _failure_kinds(step)
             self.kinds.append(kind)
+            self.first_kinds.append(first_kind)
             self.failing.append(step.error or kind is not None)
             previous = last_of_tool.get(step.name)
             units, shown = _units_and_lines(step.result)
@@ -393,7 +419,8 @@ class Progress:
             if kind is None and first_time and not step.error and not is_note(step.args):
                 if little is None:
                     little = says_little(step.result)
-                if little and acknowledges(step.result) or carries_content(step.args):
+                # (`acknowledges`, with `says_little` already known)
+                if little and _within_ack_words(step.result) or carries_content(step.args):
                     changes += 1  # a new action acknowledged in a few words, or writing text: it likely changed it
                 elif said := says_change(step.result):
                     if said_so_far is None:  # built once a call says a change, from the calls before it

@@ -38,7 +38,7 @@ labelled tau-bench runs holds five such, none a loop); five times is not.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from typing import AbstractSet, Callable, Optional, Union
 
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, Trace
@@ -311,7 +311,7 @@ class _Said:
     """What the conversation's texts (its inputs and the model's outputs, never a tool's result)
     hold, read by `read` (content words, facts), once, step by step, as the scan moves forward."""
 
-    def __init__(self, trace: Trace, read: Callable[[str], set[str]]) -> None:
+    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]]) -> None:
         self._steps = trace.steps
         self._read = read
         self._upto = 0

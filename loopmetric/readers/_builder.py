@@ -58,6 +58,8 @@ class TraceBuilder:
         self._spans: list[list[Any]] = []  # the fields of `Span`, in order; the label set later
         self._scope: list[int] = []  # nearest enclosing agent span of each span (-1: none)
         self._items: list[Any] = []  # _Llm or _Call, reader order
+        self._last_call = -1  # reader position of the last tool call (`Call` item)
+        self._last_open = -1  # ... of the last item that held a call without its result when added
         self._claims: list[Claim] = []
         self._notes: list[str] = []
         self._dropped_notes = 0
@@ -127,6 +129,9 @@ class TraceBuilder:
         call = Call(name, canonical_args(args), span, False, len(self._items), inferred)
         if known:
             call.set_result(output, error)
+        self._last_call = len(self._items)
+        if not call.known:
+            self._last_open = self._last_call
         self._items.append(call)
 
     def add_llm_output(self, text: str, requests: Sequence[ToolRequest] = (), *, span: int = -1,
@@ -139,6 +144,8 @@ class TraceBuilder:
                 call = Call(request.name, canonical_args(request.args), span, True, pos, request.inferred)
                 if request.has_output:
                     call.set_result(request.output)
+                if not call.known:
+                    self._last_open = pos
                 calls.append(call)
         self._items.append(Llm(pos, text, calls, span, input_tokens, output_tokens, cost))
 
@@ -149,6 +156,7 @@ class TraceBuilder:
         if isinstance(llm, Llm) and request.name:
             llm.requests.append(Call(request.name, canonical_args(request.args), llm.span, True, llm.anchor,
                                      request.inferred))
+            self._last_open = max(self._last_open, item)
 
     def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:
         """Input the agent received that is not a tool result (a user turn)."""
@@ -156,9 +164,16 @@ class TraceBuilder:
         if source == "user":
             self._user_turns += 1
 
+    def may_have_open_calls(self, start: int) -> bool:
+        """Whether an item read since reader position `start` held a call without its result when
+        it was added (False: `open_calls(start)` is empty)."""
+        return self._last_open >= start
+
     def open_calls(self, start: int) -> list[Call]:
         """The calls read since reader position `start` whose result the recording did not give:
         the tools that ran (spans) or, when none ran, what the LLM outputs since asked for."""
+        if not self.may_have_open_calls(start):  # every call since was added with its result (most spans)
+            return []
         ran: list[Call] = []
         asked: list[Call] = []
         for item in self._items[start:]:
@@ -171,9 +186,10 @@ class TraceBuilder:
     def name_action(self, replied: int, name: str) -> None:
         """The first tool that runs after a reply whose one action the reader inferred from its text
         (at reader position `replied`) is that action, under the name the recording gives it."""
+        if self._last_call > replied:  # a tool ran since the reply: it was the first
+            return
         llm = self._items[replied] if 0 <= replied < len(self._items) else None
-        if (isinstance(llm, Llm) and len(llm.requests) == 1 and llm.requests[0].inferred
-                and not any(isinstance(item, Call) for item in self._items[replied + 1:])):
+        if isinstance(llm, Llm) and len(llm.requests) == 1 and llm.requests[0].inferred:
             llm.requests[0].name = name
 
     def result_texts(self, start: int) -> list[str]:

@@ -139,8 +139,10 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             # The other side's words to the model, in a whole conversation or the newest messages.
             feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
             llm_calls += 1
-            if written is None and replied >= 0 and _answers(builder, recent[0], replied, llm_input, feedback,
-                                                             last_reply):
+            # (`_answers` has nothing to do when no words came and no call since waits for its result)
+            if (written is None and replied >= 0
+                    and (feedback is not None or builder.may_have_open_calls(recent[0]))
+                    and _answers(builder, recent[0], replied, llm_input, feedback, last_reply)):
                 feedback = None  # the other side's words are the results of the calls the last reply made
             if written is not None and feedback is not None:
                 if not _text_result(builder, written, feedback, span):
@@ -235,7 +237,7 @@ def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, tu
     model read the results, no one spoke)."""
     open_calls = builder.open_calls(start)
     results = input_results(llm_input) if open_calls else []
-    names = {call.name for call in open_calls}
+    names = {call.name for call in open_calls} if open_calls else set()
     for call in reversed(open_calls):  # the newest calls first: the input answers the last reply first
         found = next((r for r in reversed(results) if r[0] == call.name), None) or next(
             (r for r in reversed(results) if not r[0] or r[0] not in names), None)

@@ -15,6 +15,7 @@ __all__ = ["freeze_call", "number_steps"]
 _llm_output = LlmOutput._make
 _tool_call = ToolCall._make
 _ERROR_KEY_CHARS = 500
+_MEMO_CHARS = 2_048  # a result longer than this is fingerprinted once per distinct text (`_result_outcome`)
 
 
 def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
@@ -71,6 +72,7 @@ def freeze_call(call: Call, number: int) -> ToolCall:
         else:
             value = call.result
             result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
-            outcome = _result_outcome(result)
+            # A short result is fingerprinted directly (faster than looking it up); a long one once.
+            outcome = _result_outcome(result) if len(result) > _MEMO_CHARS else fingerprint("result", result)
     return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
                        outcome, call.span, call.requested, "tool", call.inferred))

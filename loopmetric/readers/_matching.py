@@ -53,6 +53,9 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
                     by_key[(request.name, request.args)].append(request)
                     by_name[request.name].append(request)
             continue
+        if not by_name:  # no request waits for an execution (most calls: spans of tools alone)
+            ordered.append(item)
+            continue
         scope = scope_of(item.span)
         answered = _take(by_key.get((item.name, item.args)), by_name.get(item.name),
                          lambda r: within(r.span, scope))

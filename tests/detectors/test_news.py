@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from loopmetric import detect_loops, read_chat_messages, read_deepeval_trace
 from loopmetric._model import ToolCall
-from loopmetric.detectors._news import (_FAILURE_WORDS, Progress, _lines, _reports_failure, _units_and_lines,
-                                        failure_kind, info_units)
+from loopmetric.detectors._news import (_FAILURE_WORDS, _REPORTS_CHANGE, Progress, _lines, _reports_failure,
+                                        _units_and_lines, failure_kind, info_units, says_change)
 from tests._traces import agent, tool
 
 
@@ -93,6 +93,43 @@ def test_a_plain_result_is_no_failure(result):
 def test_a_failure_reported_in_words(head, reports):
     assert _reports_failure(head) is reports
     assert (_FAILURE_WORDS.search(head) is not None) is reports  # the fast path agrees with the pattern
+
+
+@pytest.mark.parametrize(("head", "lines"), [
+    pytest.param("File written.", ["File written."], id="a-change-word"),
+    pytest.param("Brightness SET TO 40", ["Brightness SET TO 40"], id="upper-case-words"),
+    pytest.param("The lamp is now on\nok", ["The lamp is now on"], id="is-now-on-its-line"),
+    pytest.param("Successfully; done", ["Successfully; done"], id="successful-and-its-ly"),
+    pytest.param("Wi-Fi is enabled", [], id="is-before-the-word-is-a-state"),
+    pytest.param("preset_a unsettled reinstalled", [], id="inside-longer-words"),
+    pytest.param("change_log updated_at", [], id="underscore-joins-a-word"),
+    pytest.param("nowhere to be seen, settings open", [], id="lead-letters-no-word"),
+    pytest.param("Gerät: Datei gespeichert", [], id="non-ascii-healthy"),
+    pytest.param("Gerät: turned off", ["Gerät: turned off"], id="non-ascii-uses-the-pattern"),
+])
+def test_a_change_reported_in_words(head, lines):
+    assert says_change(head) == lines
+    # The word check that skips the pattern agrees with it.
+    assert (_REPORTS_CHANGE.search(head) is not None) is bool(lines)
+
+
+@pytest.mark.parametrize(("result", "first", "whole"), [
+    pytest.param("Error: file not found. Try again.\nhint: check the path", "Error: file not found.",
+                 "Error: file not found. / hint: check the path", id="first-sentence-then-last-line"),
+    pytest.param("Error: disk full", "Error: disk full", "Error: disk full", id="one-line"),
+    pytest.param(" \n ", "error", "error", id="no-text"),
+])
+def test_a_failure_kind_by_its_first_sentence(result, first, whole):
+    failed = call({"q": 1}, result, True)
+    assert failure_kind(failed, first_sentence=True) == first
+    assert failure_kind(failed) == whole
+
+
+def test_the_progress_model_keeps_each_calls_first_sentence_kind():
+    results = ("Error: file not found. Try again.\nhint: check the path", "12 files listed")
+    model = Progress(read_deepeval_trace(agent(*(tool("t", {"q": 1}, output=r) for r in results))))
+    assert model.kinds == ["Error: file not found. / hint: check the path", None]
+    assert model.first_kinds == ["Error: file not found.", None]
 
 
 _ITEMS = ("Alpha tempered glass window film, two pack, 23.6 in", "Beta frosted window film for privacy, one roll",

@@ -281,3 +281,42 @@ def test_otel_span_objects_accepted_wherever_a_trace_is_one_span():
     [*_, tool, root] = finished_spans(HEALTHY)
     assert detect_loops(tool).tool_calls == 1
     assert detect_loops(root).tool_calls == 0
+
+
+def _bounded(function, *args):
+    """`function(*args)`, stopped with an error after 30 s (pytest-timeout is not installed here)."""
+    import signal
+
+    def stop(*_):
+        raise TimeoutError("still walking after 30 s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(30)
+    try:
+        return function(*args)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _holding_itself() -> dict:
+    value: dict = {"role": "user"}
+    value["content"] = value
+    return value
+
+
+@pytest.mark.parametrize("message", [
+    pytest.param(_holding_itself, id="a-live-message-that-holds-itself-is-walked-once"),
+    pytest.param(lambda: {"role": "user", "content": "Find x."}, id="twin-a-plain-message"),
+])
+def test_an_openinference_input_message_held_in_memory(message):
+    llm = otlp_span("l", "ChatModel", 1, {
+        "openinference.span.kind": "LLM",
+        "llm.output_messages.0.message.role": "assistant",
+        "llm.output_messages.0.message.content": "Looking it up.",
+    })
+    # Live attributes (a plain dict, as a span built in memory holds them), one of them a message object.
+    llm["attributes"] = {**{a["key"]: a["value"]["stringValue"] for a in llm["attributes"]},
+                         "llm.input_messages.0.message": message()}
+    [trace] = _bounded(read_otlp_traces, otlp(llm))
+    assert [(s.kind, s.text) for s in trace.llm_outputs] == [("llm", "Looking it up.")]

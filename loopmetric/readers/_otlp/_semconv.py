@@ -138,18 +138,24 @@ def _unflatten(a: Mapping[str, Any], prefix: str) -> Any:
 
 
 def _as_lists(root: dict[str, Any]) -> Any:
-    """Dicts whose keys are all digits become lists, bottom-up, without recursion."""
+    """Dicts whose keys are all digits become lists, bottom-up, without recursion. A dict met
+    again (a live attribute value that holds itself, or one held twice) is walked once: a value
+    that holds itself would otherwise be walked for ever; where it stands again it is left as it is."""
     order: list[dict[str, Any]] = []
+    walked: set[int] = set()
     stack = [root]
     while stack:
         node = stack.pop()
+        if id(node) in walked:
+            continue
+        walked.add(id(node))
         order.append(node)
         stack.extend(v for v in node.values() if isinstance(v, dict))
     converted: dict[int, Any] = {}
     for node in reversed(order):
         for key, value in list(node.items()):
             if isinstance(value, dict):
-                node[key] = converted[id(value)]
+                node[key] = converted.get(id(value), value)
         if node and all(k.isdigit() for k in node):
             converted[id(node)] = [node[k] for k in sorted(node, key=int)]
         else:
