@@ -29,6 +29,9 @@ from ._owned import owns
 __all__ = ["read_chat", "read_chat_messages"]
 
 
+# Where a legacy `function_call` is remembered for the `function` message that answers it (no id).
+_FUNCTION_CALL = "\x00function_call"
+
 Agents = tuple[Sequence[tuple[int, str]], Sequence[int]]  # agent spans (parent, name), the span of each message
 
 
@@ -93,6 +96,7 @@ def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -
         request = tool_request(function_call)
         if request is not None:
             calls.append(request)
+            requests_by_id[_FUNCTION_CALL] = request  # the `function` message after it answers it
     return calls
 
 
@@ -138,6 +142,8 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **_usage(message))
         elif role in ("tool", "function"):
             call_id = message.get("tool_call_id", message.get("id"))
+            if call_id is None and role == "function":  # legacy: no id, the last function_call's answer
+                call_id = _FUNCTION_CALL
             request = requests_by_id.get(call_id) if isinstance(call_id, str) else None
             tool_name = message.get("name") if isinstance(message.get("name"), str) else None
             tool_name = tool_name or (request.name if request else "tool")
