@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional
 from .._canonical import canonical_json
 from ._items import Call, Input, Llm
 
-__all__ = ["Claim", "apply_claims", "merge_requests"]
+__all__ = ["Claim", "apply_claims", "bare_value_of", "merge_requests"]
 
 # (span, first item, end item, entries (name, canonical args, output, has output))
 Claim = tuple[int, int, int, list[tuple[str, str, Any, bool]]]
@@ -65,7 +65,7 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
             continue
         _remove(by_key.get((answered.name, answered.args)), answered)
         _remove(by_name.get(answered.name), answered)
-        if not _bare_value_of(item.args, answered.args):
+        if not bare_value_of(item.args, answered.args):
             answered.args = item.args
         answered.span, answered.pos = item.span, item.pos
         answered.requested = False
@@ -113,7 +113,7 @@ def apply_claims(ordered: list[Any], claims: list[Claim]) -> list[tuple[int, int
     return extra
 
 
-def _bare_value_of(executed: str, requested: str) -> bool:
+def bare_value_of(executed: str, requested: str) -> bool:
     """Whether the executed call's arguments (canonical JSON) are the one value of the requested
     call's arguments, the name left out (a tracer that records a one-argument tool's input as
     its value): the request's arguments, which name it, are kept."""
@@ -134,7 +134,7 @@ def _take(exact: Optional[deque[Call]], named: Optional[deque[Call]],
     if exact:
         return exact[0]
     for request in named or ():  # a request whose one value the executed call's arguments are
-        if _bare_value_of(args, request.args) and allowed(request):
+        if bare_value_of(args, request.args) and allowed(request):
             return request
     for request in named or ():
         if allowed(request):
