@@ -68,14 +68,17 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", n
 
 def _usage(message: Mapping[str, Any]) -> dict[str, Optional[float]]:
     """The tokens and cost an assistant message's `usage` records (`input_tokens` or `prompt_tokens`,
-    `output_tokens` or `completion_tokens`, `cost`), as `add_llm_output` takes them."""
+    `output_tokens` or `completion_tokens`, `cost`), as `add_llm_output` takes them; the cost may
+    stand beside the usage, on the message (tau2-bench writes it there)."""
     used = as_mapping(message.get("usage"))
+    beside = finite_number(message.get("cost"))
     if used is None:
-        return {}
+        return {} if beside is None else {"cost": beside}
     def first(*keys: str) -> Optional[float]:
         return next((n for n in (finite_number(used.get(key)) for key in keys) if n is not None), None)
+    cost = first("cost")
     return {"input_tokens": first("input_tokens", "prompt_tokens"),
-            "output_tokens": first("output_tokens", "completion_tokens"), "cost": first("cost")}
+            "output_tokens": first("output_tokens", "completion_tokens"), "cost": beside if cost is None else cost}
 
 
 def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -> list[ToolRequest]:
