@@ -22,7 +22,10 @@ from typing import Optional
 
 from ..guard._core import LoopGuard
 from ..guard._loop import DetectedLoop, loop_message
+from .._canonical import canonical_args
+from .._fingerprint import fingerprint as fingerprint_of
 from ..guard._record import Call, call_fingerprint, result_key, text_fingerprint
+from ..readers._matching import bare_value_of
 from ..guard._settings import GuardSettings
 from ._adapter import Reply, ToolRun
 
@@ -81,13 +84,14 @@ class TraceWindow:
     """The guard window of one trace."""
 
     __slots__ = ("guard", "settings", "step", "seen", "text_steps", "tokens", "open", "parent", "last_seen",
-                 "has_tokens")
+                 "has_tokens", "asked")
 
     def __init__(self, settings: GuardSettings, now: float) -> None:
         self.guard = LoopGuard(settings)
         self.settings = settings
         self.step = 0
         self.seen: dict[int, tuple[Call, int, bool]] = {}  # id(call) -> (call, step, failed), calls in the window
+        self.asked: dict[int, str] = {}  # id(call) -> the canonical arguments a reply asked for, calls awaiting
         self.text_steps: deque[int] = deque(maxlen=settings.window)  # steps of the current text streak
         # (step, tokens) of the recent replies: a loop spans at most `window` calls, so at most
         # `window` + 1 replies between its first and last step.
@@ -126,7 +130,9 @@ class TraceWindow:
             calls = []
             for request in reply.requests:
                 self.step += 1
-                call = Call(request.name, call_fingerprint(request.name, request.args), None)
+                args = canonical_args(request.args)
+                call = Call(request.name, fingerprint_of(request.name, args), None)
+                self.asked[id(call)] = args
                 self._remember(call, self.step)
                 calls.append(call)
             record.record_response(calls, None)
@@ -150,14 +156,22 @@ class TraceWindow:
 
     def _tool(self, run: ToolRun) -> Optional[LiveFinding]:
         record = self.guard._checks.record
-        fingerprint = call_fingerprint(run.name, run.args)
+        args = canonical_args(run.args)
+        fingerprint = call_fingerprint(run.name, args)
         # The request it answers, as the offline reader merges them: the same arguments first,
-        # else the same tool (the executed arguments are then the call's).
+        # then a request whose one value the arguments are (its named arguments kept), else the
+        # same tool (the executed arguments are then the call's).
         call = next((c for c in record.awaiting if c.fingerprint == fingerprint), None)
+        if call is None:
+            call = next((c for c in record.awaiting if c.name == run.name
+                         and bare_value_of(args, self.asked.get(id(c), "{}"))), None)
+            if call is not None:
+                fingerprint = call.fingerprint
         if call is None:
             call = next((c for c in record.awaiting if c.name == run.name), None)
         if call is not None:
             record.awaiting.remove(call)
+            self.asked.pop(id(call), None)
             call.fingerprint = fingerprint
             self._continues(call, settled=True)
         else:  # a tool span no reply asked for (or its reply was not instrumented)
@@ -206,6 +220,7 @@ class TraceWindow:
         record = self.guard._checks.record
         waiting = list(record.awaiting)
         record.close_awaiting()
+        self.asked.clear()
         for call in waiting:
             self._continues(call, settled=True)
 

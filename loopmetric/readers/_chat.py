@@ -36,6 +36,9 @@ from ._owned import owns
 __all__ = ["read_chat", "read_chat_messages"]
 
 
+# Where a legacy `function_call` is remembered for the `function` message that answers it (no id).
+_FUNCTION_CALL = "\x00function_call"
+
 Agents = tuple[Sequence[tuple[int, str]], Sequence[int]]  # agent spans (parent, name), the span of each message
 
 
@@ -72,14 +75,17 @@ def read_chat_messages(messages: Any, *, name: str = "", source: str = "chat", n
 
 def _usage(message: Mapping[str, Any]) -> dict[str, Optional[float]]:
     """The tokens and cost an assistant message's `usage` records (`input_tokens` or `prompt_tokens`,
-    `output_tokens` or `completion_tokens`, `cost`), as `add_llm_output` takes them."""
+    `output_tokens` or `completion_tokens`, `cost`), as `add_llm_output` takes them; the cost may
+    stand beside the usage, on the message (tau2-bench writes it there)."""
     used = as_mapping(message.get("usage"))
+    beside = finite_number(message.get("cost"))
     if used is None:
-        return {}
+        return {} if beside is None else {"cost": beside}
     def first(*keys: str) -> Optional[float]:
         return next((n for n in (finite_number(used.get(key)) for key in keys) if n is not None), None)
+    cost = first("cost")
     return {"input_tokens": first("input_tokens", "prompt_tokens"),
-            "output_tokens": first("output_tokens", "completion_tokens"), "cost": first("cost")}
+            "output_tokens": first("output_tokens", "completion_tokens"), "cost": beside if cost is None else cost}
 
 
 def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -> list[ToolRequest]:
@@ -100,6 +106,7 @@ def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -
         request = tool_request(function_call)
         if request is not None:
             calls.append(request)
+            requests_by_id[_FUNCTION_CALL] = request  # the `function` message after it answers it
     return calls
 
 
@@ -194,6 +201,8 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **_usage(message))
         elif role in ("tool", "function"):
             call_id = message.get("tool_call_id", message.get("id"))
+            if call_id is None and role == "function":  # legacy: no id, the last function_call's answer
+                call_id = _FUNCTION_CALL
             request = requests_by_id.get(call_id) if isinstance(call_id, str) else None
             tool_name = message.get("name") if isinstance(message.get("name"), str) else None
             tool_name = tool_name or (request.name if request else "tool")

@@ -248,9 +248,10 @@ def prompt_messages(messages: Any) -> list[tuple[str, str]]:
 def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = "",
                     prompt: Optional[str] = None) -> Optional[str]:
     """The text of the other side's turn in an LLM call's input: the user messages after
-    the last assistant message; or, in an input of only the newest messages (no assistant
-    message, `first` False), its user messages (system messages skipped). None when a tool
-    result came after the reply, when there is no reply yet (`first`), when the input is a
+    the last assistant message (and after the tool results that answer it); or, in an input
+    of only the newest messages (no assistant message, `first` False), its user messages
+    (system messages skipped). None when the input ends with a tool result (the model reads
+    results, no one spoke), when there is no reply yet (`first`), when the input is a
     whole transcript that holds the previous reply (`previous_reply`), or when it is the
     run's first prompt sent again (`prompt`: a call that keeps no history)."""
     listed = _messages(messages)
@@ -266,7 +267,8 @@ def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = 
         if role in SYSTEM_ROLES:
             continue
         if role not in USER_ROLES:
-            return None  # a tool result after the reply: not the other side's words
+            # a tool result: the user messages after it (if any) are the other side's words
+            return "\n".join(reversed(texts)) if texts else None
         text = _text(message)
         if text is None:
             return None

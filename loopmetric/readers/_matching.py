@@ -7,8 +7,10 @@ that executed it, and as a `tools_called` entry on an enclosing agent or base
 span. Readers report what they see in order; the builder merges:
 
 1. `merge_requests`: a request with the next executed call of the same name
-   (same arguments first) before the next LLM output that makes requests; a
-   request that no span executed stays as a call with an unknown result;
+   (same arguments first, then a request whose one argument's value the
+   executed call records alone, keeping the request's named arguments) before
+   the next LLM output that makes requests; a request that no span executed
+   stays as a call with an unknown result;
 2. `apply_claims`: each `tools_called` entry of an agent/base span with a
    distinct call of the same name (same arguments first) inside that span's
    subtree; an entry that matches nothing is a call of its own, placed where
@@ -18,12 +20,14 @@ span. Readers report what they see in order; the builder merges:
 from __future__ import annotations
 
 import bisect
+import json
 from collections import defaultdict, deque
 from typing import Any, Callable, Optional
 
+from .._canonical import canonical_json
 from ._items import Call, Input, Llm
 
-__all__ = ["Claim", "apply_claims", "merge_requests"]
+__all__ = ["Claim", "apply_claims", "bare_value_of", "merge_requests"]
 
 # (span, first item, end item, entries (name, canonical args, output, has output))
 Claim = tuple[int, int, int, list[tuple[str, str, Any, bool]]]
@@ -58,13 +62,15 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
             continue
         scope = scope_of(item.span)
         answered = _take(by_key.get((item.name, item.args)), by_name.get(item.name),
-                         lambda r: within(r.span, scope))
+                         lambda r: within(r.span, scope), item.args)
         if answered is None:
             ordered.append(item)
             continue
         _remove(by_key.get((answered.name, answered.args)), answered)
         _remove(by_name.get(answered.name), answered)
-        answered.args, answered.span, answered.pos = item.args, item.span, item.pos
+        if not bare_value_of(item.args, answered.args):
+            answered.args = item.args
+        answered.span, answered.pos = item.span, item.pos
         answered.requested = False
         answered.inferred = answered.inferred or item.inferred
         if item.known:
@@ -110,10 +116,29 @@ def apply_claims(ordered: list[Any], claims: list[Claim]) -> list[tuple[int, int
     return extra
 
 
+def bare_value_of(executed: str, requested: str) -> bool:
+    """Whether the executed call's arguments (canonical JSON) are the one value of the requested
+    call's arguments, the name left out (a tracer that records a one-argument tool's input as
+    its value): the request's arguments, which name it, are kept."""
+    if executed[:1] in ("{", "[") or requested[:1] != "{":
+        return False
+    try:
+        asked, ran = json.loads(requested), json.loads(executed)
+    except ValueError:
+        return False
+    if not isinstance(asked, dict) or len(asked) != 1:
+        return False
+    [value] = asked.values()  # the value itself, or its text (a number recorded as "7")
+    return value == ran or isinstance(ran, str) and not isinstance(value, str) and canonical_json(value) == ran
+
+
 def _take(exact: Optional[deque[Call]], named: Optional[deque[Call]],
-          allowed: Callable[[Call], bool]) -> Optional[Call]:
+          allowed: Callable[[Call], bool], args: str) -> Optional[Call]:
     if exact:
         return exact[0]
+    for request in named or ():  # a request whose one value the executed call's arguments are
+        if bare_value_of(args, request.args) and allowed(request):
+            return request
     for request in named or ():
         if allowed(request):
             return request

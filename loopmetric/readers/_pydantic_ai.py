@@ -4,7 +4,8 @@ What `result.all_messages_json()` writes: a list of messages, each `kind`
 "request" or "response" with `parts`. A response's `text` and `thinking` parts
 are one LLM output and its `tool-call` parts the calls it asked for; a request's
 `tool-return` parts are their results (outcome "failed"/"retried" or a
-`retry-prompt` part naming the tool is an error result); `user-prompt` parts are
+`retry-prompt` part naming the tool is an error result); a `retry-feedback` part
+(or a `retry-prompt` naming no tool) is a retry turn; `user-prompt` parts are
 new input, or the result of an action a response wrote in its text when the run
 shows it ran (`_inference.ActionInference.text_call`, the rule every reader uses).
 Reads the dicts or the live `ModelMessage` objects.
@@ -119,7 +120,8 @@ def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolReq
                 builder.add_tool_call(tool_name, args, None, _error_text(content))
             else:
                 builder.add_tool_call(tool_name, args, content)
-        elif kind == "retry-prompt":  # the model's output itself was rejected (validation, format)
+        elif kind in ("retry-prompt", "retry-feedback"):  # the model's output itself was rejected (validation,
+            # format): a retry prompt that names no tool, or (newer pydantic-ai) a retry-feedback part
             builder.add_input(_error_text(part.get("content")), "retry")
         elif kind == "user-prompt" and awaiting is not None:
             builder.add_tool_call(awaiting.name, awaiting.args, text_of(part.get("content")))

@@ -5,19 +5,35 @@ from __future__ import annotations
 import json
 
 
-def events(trace, *, spans: bool = True) -> list[tuple]:
+def events(trace, *, spans: bool = True, flags: bool = False) -> list[tuple]:
     """Each step as a tuple: a call's name, arguments, result and error flag; a reply's text, tokens and
-    cost; a turn's author and text; and (`spans`) the span each sits in."""
+    cost; a turn's author and text; and (`spans`) the span each sits in; and (`flags`) what a call is
+    known from (True: only a reply's request, no run of it) and why a call or a turn was inferred."""
     out = []
     for s in trace.steps:
         if s.kind == "tool":
             row: tuple = ("tool", s.name, json.loads(s.args), s.result, s.error)
+            more: tuple = (s.requested, s.inferred)
         elif s.kind == "llm":
             row = ("llm", s.text, s.input_tokens, s.output_tokens, s.cost)
+            more = ()
         else:
             row = ("input", s.source, s.text)
-        out.append(row + (s.span,) if spans else row)
+            more = (s.inferred,)
+        out.append(row + ((s.span,) if spans else ()) + (more if flags else ()))
     return out
+
+
+def asked(trace) -> list[tuple]:
+    """What each reply asked for, in order: each requested call as (name, arguments), found among the
+    trace's calls by its fingerprint ("?" when no call of the trace has it)."""
+    by_call = {s.call: (s.name, json.loads(s.args)) for s in trace.steps if s.kind == "tool"}
+    return [tuple(by_call.get(call, "?") for call in s.requests) for s in trace.steps if s.kind == "llm"]
+
+
+def tree(trace) -> list[tuple]:
+    """The span tree in pre-order: each span's parent, depth, type and name."""
+    return [(s.parent, s.depth, s.type, s.name) for s in trace.spans]
 
 
 def read_as(data, fmt: str, *, lines: str = ""):

@@ -1,0 +1,138 @@
+"""OpenAI-style chat messages: the whole expected event list, field by field. The assistant messages
+are written by the OpenAI SDK (`ChatCompletionMessage`, as a user saves `choices[0].message`), the rest
+as the SDK takes them back (`ChatCompletionMessageParam` dicts)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.readers._events import asked, events, read_as
+
+SYSTEM = {"role": "system", "content": "You fix tests."}
+ASK = {"role": "user", "content": "Fix the failing test."}
+REACT = {"role": "system", "content": "Answer with Action: search[query]; you will see an Observation."}
+
+
+def said(text, *calls, **more):
+    """An assistant message as the SDK writes it (its JSON, `None`s left out), with `more` beside it."""
+    pytest.importorskip("openai")
+    from openai.types.chat import ChatCompletionMessage, ChatCompletionMessageToolCall
+
+    message = ChatCompletionMessage(role="assistant", content=text, tool_calls=[
+        ChatCompletionMessageToolCall(id=cid, type="function", function={"name": n, "arguments": json.dumps(a)})
+        for cid, n, a in calls] or None)
+    return {**message.model_dump(mode="json", exclude_none=True), **more}
+
+
+def result(cid, text, **more):
+    return {"role": "tool", "tool_call_id": cid, "content": text, **more}
+
+
+def sdk_run():
+    return [SYSTEM, ASK,
+            said("Reading both files.", ("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"}),
+                 usage={"prompt_tokens": 120, "completion_tokens": 15, "cost": 0.002}),
+            result("c2", "B"), result("c1", "A"),
+            said(None, ("c3", "run_tests", {})), result("c3", "1 failed"),
+            {"role": "user", "content": [{"type": "text", "text": "Please hurry."}]},
+            said("Done.", usage={"input_tokens": 160, "output_tokens": 2})]
+
+
+def flagged_error():
+    return [ASK, said(None, ("c1", "run_tests", {})), result("c1", "1 failed", error=True), said("Done.")]
+
+
+def legacy_function_call():
+    return [ASK, {"role": "assistant", "content": None, "function_call": {"name": "read", "arguments": '{"path": "a.py"}'}},
+            {"role": "function", "name": "read", "content": "A"}, said("Done.")]
+
+
+def wrapped_with_tools(answer):
+    """{"messages", "tools"}: the tool list declares `search`; a reply writes it as text."""
+    return {"tools": [{"type": "function", "function": {"name": "search", "parameters": {}}}],
+            "messages": [ASK, said("Action: search[flaky test]"), {"role": "user", "content": answer}, said("Done.")]}
+
+
+def text_action(system, answer):
+    return [system, ASK, said("Action: search[flaky test]"), {"role": "user", "content": answer}, said("Done.")]
+
+
+def nudged(second):
+    """A run that acts, two replies that execute nothing, each answered: by the same words twice (a
+    harness's nudge) or by a person saying something new."""
+    return [ASK, said(None, ("c1", "ls", {})), result("c1", "a.py"), said("I think it is fixed."),
+            {"role": "user", "content": "Use a tool or say DONE."}, said("It is fixed."),
+            {"role": "user", "content": second}, said("DONE")]
+
+
+SDK = [("llm", "Reading both files.", 120.0, 15.0, 0.002),
+       ("tool", "read", {"path": "a.py"}, "A", False, False, ""),
+       ("tool", "read", {"path": "b.py"}, "B", False, False, ""),
+       ("llm", "", None, None, None),
+       ("tool", "run_tests", {}, "1 failed", False, False, ""),  # a tool message records no failure
+       ("input", "user", "Please hurry.", ""),
+       ("llm", "Done.", 160.0, 2.0, None)]
+SEARCH = ("search", {"input": "flaky test"})
+OBSERVED = "Observation: 3 results about flaky tests."
+CASES = [
+    pytest.param(sdk_run, SDK, [(("read", {"path": "a.py"}), ("read", {"path": "b.py"})), (("run_tests", {}),), ()],
+                 "Fix the failing test.", id="sdk-messages-parallel-calls-answered-out-of-order-by-id-usage-user-parts"),
+    pytest.param(flagged_error, [
+        ("llm", "", None, None, None), ("tool", "run_tests", {}, "# failed", True, False, ""),
+        ("llm", "Done.", None, None, None)], [(("run_tests", {}),), ()], "Fix the failing test.",
+        id="a-tool-message-with-error-true-is-a-failed-call"),
+    pytest.param(legacy_function_call, [
+        ("llm", "", None, None, None), ("tool", "read", {"path": "a.py"}, "A", False, False, ""),
+        ("llm", "Done.", None, None, None)], [(("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="legacy-function_call-and-function-role"),
+    pytest.param(lambda: wrapped_with_tools("3 results."), [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, "3 results.", False, False, "text action search[...] names a tool of the run's tool list"),
+        ("llm", "Done.", None, None, None)], [(SEARCH,), ()], "Fix the failing test.",
+        id="wrapped-messages-tools-list-declares-a-text-action"),
+    pytest.param(lambda: text_action(REACT, OBSERVED), [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, OBSERVED, False, False, "text action search[...] declared in the system prompt"),
+        ("llm", "Done.", None, None, None)], [(SEARCH,), ()], "Fix the failing test.",
+        id="text-action-declared-by-the-system-prompt-answered-by-the-next-user-message"),
+    pytest.param(lambda: text_action(SYSTEM, OBSERVED), [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, OBSERVED, False, False,
+         "text action search[...] answered by an observation ('Observation: 3 results about flaky te...')"),
+        ("llm", "Done.", None, None, None)], [(SEARCH,), ()], "Fix the failing test.",
+        id="text-action-undeclared-answered-like-an-observation"),
+    pytest.param(lambda: text_action(SYSTEM, "Thanks, go on."), [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("input", "user", "Thanks, go on.", ""),
+        ("llm", "Done.", None, None, None)], [(), ()], "Fix the failing test.",
+        id="twin-undeclared-action-markup-answered-by-a-person-is-text"),
+    pytest.param(lambda: nudged("Use a tool or say DONE."), [
+        ("llm", "", None, None, None), ("tool", "ls", {}, "a.py", False, False, ""),
+        ("llm", "I think it is fixed.", None, None, None),
+        ("input", "harness", "Use a tool or say DONE.",
+         "harness turn: the same words again after a reply that executed nothing, in a run that calls tools"),
+        ("llm", "It is fixed.", None, None, None),
+        ("input", "harness", "Use a tool or say DONE.",
+         "harness turn: the same words again after a reply that executed nothing, in a run that calls tools"),
+        ("llm", "DONE", None, None, None)], [(("ls", {}),), (), (), ()], "Fix the failing test.",
+        id="the-same-words-after-replies-that-executed-nothing-are-the-harness"),
+    pytest.param(lambda: nudged("Which file did you change?"), [
+        ("llm", "", None, None, None), ("tool", "ls", {}, "a.py", False, False, ""),
+        ("llm", "I think it is fixed.", None, None, None),
+        ("input", "user", "Use a tool or say DONE.", ""),
+        ("llm", "It is fixed.", None, None, None),
+        ("input", "user", "Which file did you change?", ""),
+        ("llm", "DONE", None, None, None)], [(("ls", {}),), (), (), ()], "Fix the failing test.",
+        id="twin-different-words-are-a-person"),
+]
+
+
+@pytest.mark.parametrize("build, expected, requests, task", CASES)
+def test_chat_conformance(build, expected, requests, task):
+    trace = read_as(build(), "chat")
+    assert events(trace, spans=False, flags=True) == expected
+    assert asked(trace) == requests
+    assert (trace.task, trace.notes, trace.spans) == (task, (), ())
+    assert {s.span for s in trace.steps} == {-1}

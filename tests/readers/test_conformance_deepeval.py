@@ -1,0 +1,198 @@
+"""deepeval trace dicts: the whole expected event list, field by field. Runs recorded by deepeval's own
+`@observe` (the trace dict it hands a metric, objects made plain as a saved trace holds them), and the
+captured traces under ../shared/traces checked on their first events."""
+
+from __future__ import annotations
+
+import inspect
+import json
+
+import pytest
+
+from loopmetric import read_trace
+from loopmetric._canonical import mask_error
+from tests.conftest import load_shared_trace
+from tests.readers._events import asked, events, read_as, tree
+
+
+def observed(run) -> dict:
+    """The trace dict deepeval builds for `run(llm, tool)` inside an `@observe` agent span: `llm(messages,
+    text, calls=(), tokens=None, prices=None)` an LLM span that returns `text` and records the calls it
+    asked for (`tools_called`), `tool(name, result)(**args)` a tool span that returns `result` or raises it."""
+    pytest.importorskip("deepeval")
+    from deepeval.test_case import ToolCall
+    from deepeval.tracing import observe, update_current_span, update_llm_span
+    from deepeval.tracing.context import current_span_context
+    from deepeval.tracing.tracing import trace_manager
+
+    from loopmetric._canonical import plain_object
+
+    @observe(type="llm", model="m")
+    def llm(messages, *, said):
+        text, calls, tokens, prices = said
+        if tokens or prices:
+            update_llm_span(input_token_count=tokens[0], output_token_count=tokens[1],
+                            **({"cost_per_input_token": prices[0], "cost_per_output_token": prices[1]} if prices else {}))
+        if calls:
+            update_current_span(tools_called=[ToolCall(name=n, input_parameters=a) for n, a in calls])
+        return text
+
+    def reply(messages, text, calls=(), tokens=None, prices=None):
+        return llm(messages, said=(text, calls, tokens, prices))
+
+    def called(name, _result, **args):
+        def body(**given):
+            if isinstance(_result, Exception):
+                raise _result
+            return _result
+
+        # the tool's own parameters, as deepeval records a function's arguments by its signature
+        body.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY) for key in args])
+        try:
+            return observe(type="tool", name=name)(body)(**args)
+        except RuntimeError:
+            return None  # the agent reads the error and carries on
+
+    @observe(type="agent", name="helper")
+    def helper(task):
+        called("grep", pattern="bug", _result="a.py:3")
+        return "a.py:3"
+
+    root = {}
+
+    @observe(type="agent", name="agent")
+    def agent(task):
+        root["span"] = current_span_context.get()
+        run(reply, called, helper)
+        return "Done."
+
+    agent("Fix the failing test.")
+    return json.loads(json.dumps(trace_manager.create_nested_spans_dict(root["span"]), default=plain_object))
+
+
+SYSTEM = {"role": "system", "content": "You fix tests."}
+ASK = {"role": "user", "content": "Fix the failing test."}
+
+
+def _assistant(text, *calls):
+    return {"role": "assistant", "content": text, "tool_calls": [
+        {"id": cid, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}} for cid, n, a in calls]}
+
+
+def _result(cid, text):
+    return {"role": "tool", "tool_call_id": cid, "content": text}
+
+
+def whole_run(reply, called, helper):
+    """Calls asked for by the reply's `tools_called` and run as tool spans, one raising, one asked for
+    and never run, a sub-agent, a person's words in the conversation, tokens and prices."""
+    first = _assistant("Reading both files.", ("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"}))
+    reply([SYSTEM, ASK], "Reading both files.", [("read", {"path": "a.py"}), ("read", {"path": "b.py"})],
+          tokens=(120, 15), prices=(0.001, 0.002))
+    called("read", path="a.py", _result="A")
+    called("read", path="b.py", _result="B")
+    second = _assistant("", ("c3", "run_tests", {}))
+    seen = [SYSTEM, ASK, first, _result("c1", "A"), _result("c2", "B")]
+    reply(seen, "", [("run_tests", {})], tokens=(150, 5))
+    called("run_tests", _result=RuntimeError("1 failed"))
+    seen += [second, _result("c3", "1 failed"), {"role": "user", "content": "Please hurry."}]
+    reply(seen, "Searching first.", [("search", {"q": "flaky"})])  # asked for, never run
+    helper("find the bug")
+    reply(seen + [_assistant("Searching first.")], "Done.")
+
+
+def tool_results_only(reply, called, helper):
+    """The healthy twin of the person's turn: the next LLM input adds only the call's result."""
+    reply([ASK], "Reading.", [("read", {"path": "a.py"})])
+    called("read", path="a.py", _result="A")
+    reply([ASK, _assistant("Reading.", ("c1", "read", {"path": "a.py"})), _result("c1", "A")], "Done.")
+
+
+REACT = {"role": "system", "content": "Answer with Action: search[query] and read the Observation."}
+
+
+def text_action(answer):
+    """A reply that writes its action in its text; the next LLM input answers it with `answer`."""
+    def run(reply, called, helper):
+        reply([REACT, ASK], "Action: search[flaky test]")
+        reply([REACT, ASK, {"role": "assistant", "content": "Action: search[flaky test]"},
+               {"role": "user", "content": answer}], "Done.")
+    return run
+
+
+def plain_text(reply, called, helper):
+    """The healthy twin of the text action: no prompt declares it, the next words are a person's."""
+    reply([ASK], "Action: search[flaky test]")
+    reply([ASK, {"role": "assistant", "content": "Action: search[flaky test]"},
+           {"role": "user", "content": "Thanks, go on."}], "Done.")
+
+
+AGENT = (-1, 0, "agent", "agent")
+CASES = [
+    pytest.param(whole_run, [
+        ("llm", "Reading both files.", 120.0, 15.0, pytest.approx(0.15), 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "read", {"path": "b.py"}, "B", False, 3, False, ""),
+        ("llm", "", 150.0, 5.0, None, 4),
+        ("tool", "run_tests", {}, mask_error("1 failed"), True, 5, False, ""),
+        ("input", "user", "Please hurry.", 6, ""),
+        ("llm", "Searching first.", None, None, None, 6),
+        ("tool", "search", {"q": "flaky"}, None, False, 6, True, ""),
+        ("tool", "grep", {"pattern": "bug"}, "a.py:3", False, 8, False, ""),
+        ("llm", "Done.", None, None, None, 9),
+    ], [(("read", {"path": "a.py"}), ("read", {"path": "b.py"})), (("run_tests", {}),), (("search", {"q": "flaky"}),),
+        ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "read"), (0, 1, "llm", "llm"),
+              (0, 1, "tool", "run_tests"), (0, 1, "llm", "llm"), (0, 1, "agent", "helper"), (7, 2, "tool", "grep"),
+              (0, 1, "llm", "llm")], id="observe-tools_called-paired-with-tool-spans-raised-error-unrun-request-sub-agent"),
+    pytest.param(tool_results_only, [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("llm", "Done.", None, None, None, 3),
+    ], [(("read", {"path": "a.py"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "llm", "llm")],
+        id="twin-an-input-that-adds-only-results-is-no-turn"),
+    pytest.param(text_action("Observation: 3 results about flaky tests."), [
+        ("llm", "Action: search[flaky test]", None, None, None, 1),
+        ("tool", "search", {"input": "flaky test"}, "Observation: 3 results about flaky tests.", False, 2, False,
+         "text action search[...] declared in the system prompt"),
+        ("llm", "Done.", None, None, None, 2),
+    ], [(("search", {"input": "flaky test"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
+        id="a-declared-text-action-is-a-call-answered-by-the-next-input"),
+    pytest.param(plain_text, [
+        ("llm", "Action: search[flaky test]", None, None, None, 1),
+        ("input", "user", "Thanks, go on.", 2, ""),
+        ("llm", "Done.", None, None, None, 2),
+    ], [(), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
+        id="twin-undeclared-action-markup-answered-by-a-person-is-text"),
+]
+
+
+@pytest.mark.parametrize("run, expected, requests, spans", CASES)
+def test_deepeval_conformance(run, expected, requests, spans):
+    trace = read_as(observed(run), "deepeval")
+    assert events(trace, flags=True) == expected
+    assert asked(trace) == requests
+    assert tree(trace) == spans
+    assert trace.notes == ()
+    assert (trace.name, trace.task, trace.turns_recorded) == ("agent", "Fix the failing test.", True)
+
+
+POLL = ("tool", "get_job_status", {"job_id": "42"}, "running", False)
+CAPTURED = [  # ../shared/traces (README there): each polls get_job_status{job_id: "42"} four times, then answers
+    pytest.param("pydantic_ai_polling_sync.json", [
+        ("llm", "Let me check the job status again.", 54.0, 13.0, None), POLL,
+    ], ("llm", "The job is still running."), id="captured-pydantic-ai-tool-call-parts-and-token-counts"),
+    pytest.param("langgraph_react_polling_sync.json", [
+        ("llm", "", None, None, None), POLL,
+    ], ("llm", "The job is still running."), id="captured-langgraph-tool-message-content-is-the-result"),
+]
+
+
+@pytest.mark.parametrize("name, first, last", CAPTURED)
+def test_captured_deepeval_traces_conform_on_their_first_events(name, first, last):
+    trace = read_trace(load_shared_trace(name))
+    read = events(trace, spans=False)
+    assert read[:2] == first
+    assert [row[:2] for row in read[-1:]] == [last]
+    assert [row for row in read if row[0] == "tool"] == [POLL] * 4  # each poll once, not once per record of it
+    assert [row[0] for row in read].count("input") == 0  # the polls' inputs add results, no one speaks
