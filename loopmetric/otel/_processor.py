@@ -127,8 +127,8 @@ class LoopSpanProcessor(SpanProcessor):
     trace's guard window (`LoopGuard`, with the window and thresholds of `settings`). When a
     loop completes: `on_loop(trace_id, finding)` (the trace id in hex), a warning on the
     `loopmetric.otel` logger, and a short `loopmetric.loop` span in the same trace (under the
-    parent of the span that completed the loop) with the pattern, steps, fingerprints and
-    tokens as `loopmetric.*` attributes. Each loop alarms once.
+    parent of the span that completed the loop) with the pattern, steps, fingerprints, tokens
+    and cost as `loopmetric.*` attributes. Each loop alarms once.
 
     Keyword options: `on_loop`; `settings` (a `LoopSettings`, or its fields as keywords);
     `max_traces` (traces held at once, the oldest forgotten and counted beyond it, default
@@ -404,6 +404,8 @@ class LoopSpanProcessor(SpanProcessor):
         }
         if finding.tokens is not None:
             attributes["loopmetric.tokens"] = finding.tokens
+        if finding.cost is not None:
+            attributes["loopmetric.cost"] = finding.cost
         parent = trace_api.set_span_in_context(trace_api.NonRecordingSpan(under))
         if self._tracer is not None:
             self._tracer.start_span(LOOP_SPAN_NAME, context=parent, attributes=attributes).end()
