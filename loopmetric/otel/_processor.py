@@ -85,7 +85,7 @@ def _due(waiting: int, looked: int, waited: float, told: bool, idle: Optional[fl
 
 def guard_settings(settings: LoopSettings) -> GuardSettings:
     """The guard settings for the offline `LoopSettings`: the same window and thresholds (the
-    repeated-call one doubled, see below), results compared as offline (volatile ids masked,
+    repeated-call one at offline's severe rung, see below), results compared as offline (volatile ids masked,
     numbers masked in errors), cycles up to 4 calls."""
     window = settings.window if settings.window is not None else _DEFAULT_WINDOW
     tools = settings.check_tool_repetition
@@ -96,10 +96,11 @@ def guard_settings(settings: LoopSettings) -> GuardSettings:
     return GuardSettings(
         window=window,
         # The guard counts a call however its results change; offline, a call counts towards
-        # `repeated_call` only without a new result. At twice the threshold (offline's severe rung)
-        # a poll that makes progress each time is not a loop, and one that makes none is caught
-        # by `repeated_result` first.
-        repeated_call_threshold=min(2 * settings.repeated_call_threshold, window) if tools else None,
+        # `repeated_call` only without a new result, mild at the threshold and severe at twice it less
+        # one. Live alarms at that severe rung, as it does for every pattern (`repeated_result` and
+        # `alternating_calls` at theirs): a poll that makes progress each time is told by its news
+        # (the window's `_news`), and one that makes none is caught by `repeated_result` first.
+        repeated_call_threshold=min(2 * settings.repeated_call_threshold - 1, window) if tools else None,
         repeated_result_threshold=settings.repeated_result_threshold if tools else None,
         alternating_calls_threshold=alternating,
         repeated_text_threshold=settings.repeated_text_threshold if settings.check_reasoning_stagnation else None,

@@ -36,9 +36,10 @@ def _genai_polls(result="running", error=None):
 
 def _genai_requests_only():
     """Replies asking for the same call, their tool spans not instrumented: the calls get no result, and
-    the loop completes only when the trace ends (live, at twice the offline threshold: six calls)."""
+    the loop completes only when the next reply shows they will get none (live, at offline's severe rung
+    of `repeated_call`: five calls)."""
     run = Run()
-    for _ in range(6):
+    for _ in range(5):
         run.reply(calls=[("get_status", {"job": 7})])
     return run.reply("Done.").otlp()
 
@@ -47,7 +48,7 @@ def _genai_requests_then_another_call():
     """The same, the trace ending on another call and its result: no reply of text checks again, so the
     loop is found when the next reply shows the calls will get no result."""
     run = Run()
-    for _ in range(6):
+    for _ in range(5):
         run.reply(calls=[("get_status", {"job": 7})])
     return run.tool("report", {"job": 7}, "sent").otlp()
 
@@ -364,3 +365,25 @@ def test_the_spans_of_a_trace_arriving_out_of_order_give_the_offline_findings(ma
     for trace_id, findings in expected.items():
         assert_alike(found[trace_id], findings)
     assert all(findings for findings in found.values()) and stats.traces == held
+
+
+def _requests(count: int):
+    run = Run()
+    for _ in range(count):
+        run.reply(calls=[("get_status", {"job": 7})])
+    return run.reply("Done.").otlp()
+
+
+@pytest.mark.parametrize("count, alarmed, severity", [
+    pytest.param(4, False, "mild", id="four-the-mild-rung-offline-no-alarm-live"),
+    pytest.param(5, True, "severe", id="five-the-severe-rung-both"),
+])
+def test_a_live_repeated_call_alarms_at_offlines_severe_rung(count, alarmed, severity):
+    """Live alarms where offline's `repeated_call` turns severe (twice its threshold of 3, less one), as
+    it alarms at the severe rung of every pattern; offline's mild finding below it gets no alarm."""
+    document = _requests(count)
+    [[expected]] = offline(document).values()
+    assert (expected.pattern, expected.severity, expected.steps) == ("repeated_call", severity,
+                                                                     tuple(range(2, 2 * count + 1, 2)))
+    found = [f for findings in live(readable_spans(document))[0].values() for f in findings]
+    assert [_row(f) for f in found] == ([_row(expected)] if alarmed else [])
