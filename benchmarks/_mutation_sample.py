@@ -1348,4 +1348,32 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "text, the slow way",
          **{f"loopmetric._canonical:{n}": "the turn label is anchored at the start of the text (no MULTILINE): it "
             "matches once at most, whatever the count" for n in (357, 359)}}, {}),
+    # Issue 56, the modules changed since 9ca93f0 with no run yet: the readers' builder (the functions
+    # the renderings work added; the readers' other changed functions were not run, see the report).
+    "1c64ff4": FunctionRun(
+        ("loopmetric/readers/_builder.py::name_action", "loopmetric/readers/_builder.py::task_text",
+         "loopmetric/readers/_builder.py::open_calls", "loopmetric/readers/_builder.py::result_texts"),
+        {"loopmetric.readers._builder:206": "a call's error text is set with its error flag only (the result's "
+         "text, or `error`), so `or` and `and` choose the same text"},
+        {**{f"loopmetric.readers._builder:{n}": "tests/readers/test_builder.py::test_the_first_tool_after_a_reply_"
+            "with_one_inferred_action_names_it" for n in (188, 189, 190, 200)},
+         "loopmetric.readers._builder:185": "tests/readers/test_builder.py::test_the_open_calls_are_the_tools_that_"
+         "ran_or_else_what_the_replies_asked_for",
+         "loopmetric.readers._builder:208": "tests/readers/test_builder.py::test_the_result_texts_of_the_tools_that_"
+         "ran_are_each_results_text"}),
+    # Issue 56: the core guard every adapter runs on, and the hook's state between processes.
+    "5deaf05": FunctionRun(
+        ("loopmetric/guard/_core.py::before_call", "loopmetric/guard/_core.py::action_for",
+         "loopmetric/hooks/_state.py::read_state"),
+        {"loopmetric.guard._core:47": "None is as false as False wherever `pending` is read",
+         "loopmetric.guard._core:48": "a refused call is also marked reported, and every check passes over a "
+         "reported call whatever `pending` says",
+         "loopmetric.hooks._state:52": "the platform's default encoding, on this machine and under Python's "
+         "C-locale coercion, is UTF-8",
+         "loopmetric.hooks._state:54": "`UTF-8` and `utf-8` name the same codec"},
+        {"loopmetric.guard._core:26": "tests/guard/test_guard_core.py::test_bad_input_is_a_clear_error",
+         **{f"loopmetric.guard._core:{n}": "tests/guard/test_guard_core.py::test_a_decision_names_the_ids_of_the_"
+            "calls_that_formed_the_loop" for n in (53, 56)},
+         **{f"loopmetric.hooks._state:{n}": "tests/hooks/test_hook_state.py::test_a_sessions_state_is_read_back_"
+            "or_dropped_with_the_reason" for n in (55, 58, 59, 69, 70, 71, 72, 81)}}),
 }

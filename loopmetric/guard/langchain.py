@@ -37,12 +37,10 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa
 from langgraph.channels.untracked_value import UntrackedValue  # noqa: E402
 from typing_extensions import NotRequired  # noqa: E402
 
+from ..readers._langchain import NUDGE_ORIGIN  # noqa: E402
 from ._core import ALLOW, Decision, LoopGuard, LoopGuardError  # noqa: E402
 
 __all__ = ["LoopGuardError", "LoopGuardMiddleware", "NUDGE_ORIGIN", "decisions"]
-
-NUDGE_ORIGIN = "loopmetric.guard.nudge.v1"
-"""`response_metadata["loopmetric"]["origin"]` of the messages the middleware adds."""
 
 _STATE_KEY = "loopmetric_guard"
 

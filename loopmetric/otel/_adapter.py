@@ -21,11 +21,13 @@ _STEP_OPERATIONS = _LLM_OPERATIONS | {"execute_tool"}
 
 
 class Reply(NamedTuple):
-    """A model reply: its text and the tool calls it asked for."""
+    """A model reply: its text, the tool calls it asked for, its tokens and its cost (None when the
+    span records none)."""
 
     text: str
     requests: list[ToolRequest]
     tokens: Optional[float]
+    cost: Optional[float] = None
 
 
 class ToolRun(NamedTuple):
@@ -71,7 +73,7 @@ def read_step(span: Any) -> Union[Reply, ToolRun, None]:
         text, requests = read_llm_output(node.get("output"))
         tokens = [node.get("input_token_count"), node.get("output_token_count")]
         counted = [t for t in tokens if t is not None]
-        return Reply(text, requests, sum(counted) if counted else None)
+        return Reply(text, requests, sum(counted) if counted else None, node.get("cost"))
     if kind in ("tool", "retriever"):
         result = read_tool_result(node.get("output"), node.get("error"))
         name = clean_tool_name(node.get("name")) or kind

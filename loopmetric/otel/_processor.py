@@ -85,7 +85,7 @@ def _due(waiting: int, looked: int, waited: float, told: bool, idle: Optional[fl
 
 def guard_settings(settings: LoopSettings) -> GuardSettings:
     """The guard settings for the offline `LoopSettings`: the same window and thresholds (the
-    repeated-call one doubled, see below), results compared as offline (volatile ids masked,
+    repeated-call one at offline's severe rung, see below), results compared as offline (volatile ids masked,
     numbers masked in errors), cycles up to 4 calls."""
     window = settings.window if settings.window is not None else _DEFAULT_WINDOW
     tools = settings.check_tool_repetition
@@ -96,10 +96,11 @@ def guard_settings(settings: LoopSettings) -> GuardSettings:
     return GuardSettings(
         window=window,
         # The guard counts a call however its results change; offline, a call counts towards
-        # `repeated_call` only without a new result. At twice the threshold (offline's severe rung)
-        # a poll that makes progress each time is not a loop, and one that makes none is caught
-        # by `repeated_result` first.
-        repeated_call_threshold=min(2 * settings.repeated_call_threshold, window) if tools else None,
+        # `repeated_call` only without a new result, mild at the threshold and severe at twice it less
+        # one. Live alarms at that severe rung, as it does for every pattern (`repeated_result` and
+        # `alternating_calls` at theirs): a poll that makes progress each time is told by its news
+        # (the window's `_news`), and one that makes none is caught by `repeated_result` first.
+        repeated_call_threshold=min(2 * settings.repeated_call_threshold - 1, window) if tools else None,
         repeated_result_threshold=settings.repeated_result_threshold if tools else None,
         alternating_calls_threshold=alternating,
         repeated_text_threshold=settings.repeated_text_threshold if settings.check_reasoning_stagnation else None,
@@ -127,8 +128,8 @@ class LoopSpanProcessor(SpanProcessor):
     trace's guard window (`LoopGuard`, with the window and thresholds of `settings`). When a
     loop completes: `on_loop(trace_id, finding)` (the trace id in hex), a warning on the
     `loopmetric.otel` logger, and a short `loopmetric.loop` span in the same trace (under the
-    parent of the span that completed the loop) with the pattern, steps, fingerprints and
-    tokens as `loopmetric.*` attributes. Each loop alarms once.
+    parent of the span that completed the loop) with the pattern, steps, fingerprints, tokens
+    and cost as `loopmetric.*` attributes. Each loop alarms once.
 
     Keyword options: `on_loop`; `settings` (a `LoopSettings`, or its fields as keywords);
     `max_traces` (traces held at once, the oldest forgotten and counted beyond it, default
@@ -404,6 +405,8 @@ class LoopSpanProcessor(SpanProcessor):
         }
         if finding.tokens is not None:
             attributes["loopmetric.tokens"] = finding.tokens
+        if finding.cost is not None:
+            attributes["loopmetric.cost"] = finding.cost
         parent = trace_api.set_span_in_context(trace_api.NonRecordingSpan(under))
         if self._tracer is not None:
             self._tracer.start_span(LOOP_SPAN_NAME, context=parent, attributes=attributes).end()

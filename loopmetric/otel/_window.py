@@ -11,7 +11,7 @@ Each loop alarms once: the guard marks the calls of a reported loop as reported;
 marks the same way every call made since the loop began and every call that goes on with one
 of them (no other call between), so only a loop that builds up again from nothing alarms again.
 
-Memory: the guard's window of calls, and the steps and tokens of the last few rounds.
+Memory: the guard's window of calls, and the steps, tokens and costs of the last few rounds.
 """
 
 from __future__ import annotations
@@ -68,6 +68,10 @@ class LiveFinding:
     """What a guard would do about it: `'nudge'`; with `escalate=True`, `'stop'` for a loop that
     went on after its first alarm (`GuardSettings.escalate`, as every guard escalates)."""
 
+    cost: Optional[float] = None
+    """What the model replies from the first to the last repeated step cost (None when the spans
+    record no cost), as the offline `Finding.cost` adds it up."""
+
 
 class _Open:
     """The loop alarmed last, while its calls (or its text) go on."""
@@ -84,7 +88,7 @@ class TraceWindow:
     """The guard window of one trace."""
 
     __slots__ = ("guard", "settings", "step", "seen", "text_steps", "tokens", "open", "parent", "last_seen",
-                 "has_tokens", "asked")
+                 "has_tokens", "asked", "costs", "has_costs")
 
     def __init__(self, settings: GuardSettings, now: float) -> None:
         self.guard = LoopGuard(settings)
@@ -96,10 +100,12 @@ class TraceWindow:
         # (step, tokens) of the recent replies: a loop spans at most `window` calls, so at most
         # `window` + 1 replies between its first and last step.
         self.tokens: deque[tuple[int, float]] = deque(maxlen=settings.window + 2)
+        self.costs: deque[tuple[int, float]] = deque(maxlen=settings.window + 2)  # (step, cost), the same way
         self.open: Optional[_Open] = None
         self.parent: object = None  # the SpanContext to hang a loop span under
         self.last_seen = now
         self.has_tokens = False
+        self.has_costs = False
 
     # -- feeding --------------------------------------------------------------------------------
     def feed(self, step: "Reply | ToolRun") -> Optional[LiveFinding]:
@@ -126,6 +132,9 @@ class TraceWindow:
         if reply.tokens:  # as offline: a trace whose replies count 0 tokens, or none, has no tokens
             self.tokens.append((self.step, reply.tokens))
             self.has_tokens = True
+        if reply.cost:  # as offline: costs of 0, or none, are no cost
+            self.costs.append((self.step, reply.cost))
+            self.has_costs = True
         if reply.requests:
             calls = []
             for request in reply.requests:
@@ -169,6 +178,7 @@ class TraceWindow:
                 fingerprint = call.fingerprint
         if call is None:
             call = next((c for c in record.awaiting if c.name == run.name), None)
+        requested = call is not None
         if call is not None:
             record.awaiting.remove(call)
             self.asked.pop(id(call), None)
@@ -186,6 +196,10 @@ class TraceWindow:
             call.result = result_key("failed" if run.error else "success", run.result, self.settings)
             _, step, _ = self.seen.get(id(call), (call, self.step, False))
             self.seen[id(call)] = (call, step, run.error)
+        # The calls one reply asked for are checked together, once the last of them is in: parallel
+        # calls end in any order, and the offline reader reads them in the order they were asked for.
+        if requested and record.awaiting:
+            return None
         # A call made once in the window completes no loop (each check found nothing before it,
         # and a call dropped from the window joins nothing): the guard is asked only about repeats.
         if not any(other is not call and other.fingerprint == fingerprint for other in record.calls):
@@ -278,6 +292,14 @@ class TraceWindow:
         first = gaps[0] if gaps else []
         if not first or len(first) + 1 > self.settings.max_cycle_length or any(g != first for g in gaps):
             return None
+        # The calls after the last repetition that go on with the cycle are in it too, as offline a
+        # cycle is the whole stretch that repeats (the rest of a round of parallel calls, say).
+        after = sorted((self.seen[id(c)][1], c) for c in unreported
+                       if id(c) in self.seen and self.seen[id(c)][1] > steps[-1] and not c.pending)
+        for (step, call), expected in zip(after, first):
+            if (call.fingerprint, call.result) != expected:
+                break
+            stretch.append((step, call))
         head = stretch[0][1]
         names_of = {c.fingerprint: c.name for _, c in stretch}
         names = (head.name, *(names_of[fp] for fp, _ in first))
@@ -322,8 +344,10 @@ class TraceWindow:
                     fingerprints.add(call.fingerprint)
         action = self.guard.action_for(loop)  # the core's escalation (`GuardSettings.escalate`)
         self.open = _Open(loop.pattern, frozenset(fingerprints), stopped=action == "stop")
-        tokens = None
+        tokens = cost = None
         if self.has_tokens and steps:
             tokens = sum(t for step, t in self.tokens if steps[0] <= step <= steps[-1])
+        if self.has_costs and steps:
+            cost = round(sum(c for step, c in self.costs if steps[0] <= step <= steps[-1]), 10)
         return LiveFinding(pattern=pattern, steps=steps, tools=tools, fingerprints=loop_fingerprints,
-                           count=count, tokens=tokens, message=message, action=action)
+                           count=count, tokens=tokens, message=message, action=action, cost=cost)

@@ -6,7 +6,11 @@ An AI message's content is its reply (a string, or content blocks whose text is 
 `tool_calls` (`name`, `args`, `id`) its calls; a tool message (`tool_call_id`, `content`,
 `status`) is the result of the call of that id, `status="error"` read as an error; a human
 message is a turn of the other side; system messages are the prompt. AI messages signed with
-several `name`s are a team's chat, read as the chat reader reads one (`_chat`).
+several `name`s are a team's chat, read as the chat reader reads one (`_chat`). The messages
+loopmetric's `LoopGuardMiddleware` added (its nudge answering a call it did not run, the last word
+of a run it stopped; marked `response_metadata["loopmetric"]["origin"] == NUDGE_ORIGIN`) are not
+the agent's and are skipped, and so is a call the guard answered in place of the tool: it never ran,
+so the run reads as the agent made it, as a run the Agents SDK's guardrail or `DetectLoops` stopped does.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from .._model import Trace
 from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of, usage
 from ._shapes import finite_number
 
-__all__ = ["is_langchain", "read_langchain_messages"]
+__all__ = ["NUDGE_ORIGIN", "guard_added", "is_langchain", "read_langchain_messages"]
+
+NUDGE_ORIGIN = "loopmetric.guard.nudge.v1"
+"""`response_metadata["loopmetric"]["origin"]` of the messages `LoopGuardMiddleware` adds."""
 
 _KINDS = {"ai": "ai", "AIMessage": "ai", "AIMessageChunk": "ai", "human": "human", "HumanMessage": "human",
           "HumanMessageChunk": "human", "tool": "tool", "ToolMessage": "tool", "ToolMessageChunk": "tool",
@@ -57,14 +64,18 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
     if not isinstance(messages, (list, tuple)):
         raise converted.not_a_list(messages)
     calls = Calls()
-    for raw in messages:
+    read = [_message(m) if m is not None else None for m in map(as_mapping, messages)]
+    refused = {fields.get("tool_call_id") for kind, fields in filter(None, read)
+               if kind == "tool" and guard_added(fields)} - {None, ""}
+    for found in read:
         converted.items += 1
-        m = as_mapping(raw)
-        found = _message(m) if m is not None else None
         if found is None:
             converted.skip("items that are not LangChain messages")
             continue
         kind, fields = found
+        if guard_added(fields):
+            converted.skip("messages the loop guard added")
+            continue
         if kind == "chat":
             kind = _CHAT_ROLES.get(str(fields.get("role")), "human")
         content = fields.get("content")
@@ -72,7 +83,9 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
             requested = []
             for call in fields.get("tool_calls") or ():
                 c = as_mapping(call) or {}
-                if isinstance(c.get("name"), str) and c["name"]:
+                if refused and c.get("id") in refused:
+                    converted.skip("calls the loop guard refused")
+                elif isinstance(c.get("name"), str) and c["name"]:
                     requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
             for call in fields.get("invalid_tool_calls") or ():
                 c = as_mapping(call) or {}
@@ -90,6 +103,13 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         elif kind != "system":  # the prompt: not a step
             converted.skip(f"{kind} messages")
     return read_converted(converted, name=name, source="langchain")
+
+
+def guard_added(fields: Any) -> bool:
+    """Whether a message's fields carry the marker of a message the loop guard added."""
+    metadata = as_mapping(fields.get("response_metadata"))
+    marker = as_mapping(metadata.get("loopmetric")) if metadata is not None else None
+    return marker is not None and marker.get("origin") == NUDGE_ORIGIN
 
 
 def _usage(value: Any) -> Optional[dict[str, Any]]:

@@ -39,13 +39,18 @@ def step_field(step: Any, name: str) -> Any:
 def step_calls(step: Any) -> list[tuple[Any, Any, Optional[str]]]:
     """(name, arguments, call id) of each tool call of an action step (dicts or smolagents objects)."""
     out: list[tuple[Any, Any, Optional[str]]] = []
-    for call in step_field(step, "tool_calls") or []:
-        if isinstance(call, Mapping):
-            function = call.get("function") or {}
-            if isinstance(function, Mapping):
-                out.append((function.get("name"), function.get("arguments"), call.get("id")))
+    calls = step_field(step, "tool_calls")
+    if not calls:  # a step whose call raised keeps the call only in the model's message it answered
+        message = step_field(step, "model_output_message")
+        calls = step_field(message, "tool_calls") if isinstance(message, Mapping) or hasattr(message, "tool_calls") \
+            else None
+    for call in calls or []:
+        function = step_field(call, "function")  # a memory dump's call, or a chat message's
+        if function is not None:
+            if isinstance(function, Mapping) or hasattr(function, "name"):
+                out.append((step_field(function, "name"), step_field(function, "arguments"), step_field(call, "id")))
         else:
-            out.append((getattr(call, "name", None), getattr(call, "arguments", None), getattr(call, "id", None)))
+            out.append((step_field(call, "name"), step_field(call, "arguments"), step_field(call, "id")))
     return out
 
 

@@ -170,6 +170,9 @@ BAD = {
     "action": (lambda: LoopGuard(action="error"), "Expected argument `action` to be 'nudge' or 'stop'"),
     "both": (lambda: LoopGuard(GuardSettings(), window=5), "either `settings` or its fields"),
     "name": (lambda: LoopGuard().before_call(None, {}), "Expected argument `name` to be a tool name"),
+    "name-empty": (lambda: LoopGuard().before_call("", {}), "Expected argument `name` to be a tool name"),
+    "name-a-number": (lambda: LoopGuard().before_call(7, {}), "Expected argument `name` to be a tool name"),
+    "name-bytes": (lambda: LoopGuard().before_call(b"read", {}), "Expected argument `name` to be a tool name"),
     "text": (lambda: LoopGuard().after_reply(3), "Expected argument `text` to be a str, but got int"),
 }
 
@@ -287,3 +290,29 @@ def test_escalate_replies_and_the_state_that_outlives_a_process():
     again = LoopGuard.from_state(guard.to_state(), guard.settings)  # a hook's next process
     assert _acts(again, SAME[:4]) == ["allow"] * 3 + ["stop"]
     assert _acts(guard.fresh(), SAME[:4]) == ["allow"] * 3 + ["nudge"]  # a new run forgets it
+
+
+def _told(calls: list[tuple[str, str]]) -> list[tuple[str, tuple]]:
+    """(action, call ids) of each call (name, id) told to a fresh guard, each returning the same result."""
+    guard, out = LoopGuard(), []
+    for name, call_id in calls:
+        decision = guard.before_call(name, {"job": "a"} if name == "status" else {"job": "b"}, call_id=call_id)
+        out.append((decision.action, decision.call_ids))
+        if decision.action == "allow":
+            guard.after_call("running", call_id=call_id)
+    return out
+
+
+@pytest.mark.parametrize("calls, expected", [
+    pytest.param([("status", f"c{i}") for i in range(1, 5)],
+                 [("allow", ())] * 3 + [("nudge", ("c1", "c2", "c3", "c4"))], id="same-result-its-three-and-the-call-checked"),
+    pytest.param([(name, f"c{i}") for i, name in enumerate(["status", "poll"] * 3, 1)],
+                 [("allow", ())] * 5 + [("nudge", ("c1", "c2", "c3", "c4", "c5", "c6"))],
+                 id="alternating-every-call-of-its-cycles"),
+    pytest.param([(name, f"c{i}") for i, name in enumerate(["status", "poll", "status"], 1)], [("allow", ())] * 3,
+                 id="twin-no-loop-names-no-call"),
+])
+def test_a_decision_names_the_ids_of_the_calls_that_formed_the_loop(calls, expected):
+    """`Decision.call_ids`: the calls the loop is made of, oldest first, the call just checked last (the
+    hook's messages number them, a processor's finding gives their steps)."""
+    assert _told(calls) == expected

@@ -5,7 +5,7 @@ over every span kind the offline reader reads (GenAI chat and execute_tool, Open
 and RETRIEVER), with token counts and without, and over distributed traces (a root span whose
 parent is in another process, the spans of several traces interleaved).
 
-The cost is not compared: a live finding carries none (the guard sees no price list). A live
+The cost is compared too: a reply span's recorded cost is added up live as offline. A live
 `repeated_result` names the repeated call's fingerprint, where offline the result's follows it."""
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ def _genai_polls(result="running", error=None):
 
 def _genai_requests_only():
     """Replies asking for the same call, their tool spans not instrumented: the calls get no result, and
-    the loop completes only when the trace ends (live, at twice the offline threshold: six calls)."""
+    the loop completes only when the next reply shows they will get none (live, at offline's severe rung
+    of `repeated_call`: five calls)."""
     run = Run()
-    for _ in range(6):
+    for _ in range(5):
         run.reply(calls=[("get_status", {"job": 7})])
     return run.reply("Done.").otlp()
 
@@ -47,7 +48,7 @@ def _genai_requests_then_another_call():
     """The same, the trace ending on another call and its result: no reply of text checks again, so the
     loop is found when the next reply shows the calls will get no result."""
     run = Run()
-    for _ in range(6):
+    for _ in range(5):
         run.reply(calls=[("get_status", {"job": 7})])
     return run.tool("report", {"job": 7}, "sent").otlp()
 
@@ -103,7 +104,7 @@ RUNS = [
 
 
 def _row(finding) -> tuple:
-    return finding.pattern, tuple(finding.steps), finding.count, finding.tokens
+    return finding.pattern, tuple(finding.steps), finding.count, finding.tokens, finding.cost
 
 
 def _fingerprints(finding) -> tuple:
@@ -193,6 +194,45 @@ def test_openinference_retriever_spans_are_read_live_as_offline(make):
     assert _row(finding) == _row(expected) and finding.tools == expected.tools
 
 
+def _priced(run: Run, cost) -> Run:
+    """The last reply span of the run, its cost recorded (`gen_ai.usage.cost`)."""
+    reply = next(span for span in reversed(run.spans) if span["name"] == "chat m")
+    if cost is not None:
+        reply["attributes"].append({"key": "gen_ai.usage.cost", "value": {"doubleValue": cost}})
+    return run
+
+
+def _same_text_priced(costs, tokens=10):
+    run = Run()
+    for cost in costs:
+        _priced(run.reply("I cannot help with that.", tokens=tokens), cost)
+    return run.otlp()
+
+
+def _polls_priced(cost):
+    run = Run()
+    for _ in range(3):
+        _priced(run.reply(calls=[("get_status", {"job": 7})]), cost)
+        run._span("execute_tool get_status", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_status",
+                                              "gen_ai.tool.call.arguments": '{"job": 7}',
+                                              "gen_ai.tool.call.result": "running"})
+    return run.reply("Done.").otlp()
+
+
+@pytest.mark.parametrize("make, tokens, cost", [
+    pytest.param(lambda: _same_text_priced((0.25, 0.5, 0.125)), 30, 0.875, id="same-text-each-reply-priced"),
+    pytest.param(lambda: _same_text_priced((0.25, 0.5, 0.125), tokens=None), None, 0.875,
+                 id="a-cost-without-token-counts"),
+    pytest.param(lambda: _polls_priced(0.1), 20, 0.2, id="repeated-result-the-replies-between-its-calls"),
+    pytest.param(lambda: _same_text_priced((None, None, None)), 30, None, id="twin-no-cost-recorded-is-none"),
+])
+def test_a_live_findings_cost_adds_up_the_replies_costs_as_offline(make, tokens, cost):
+    document = make()
+    [[finding]] = live(readable_spans(document))[0].values()
+    [[expected]] = offline(document).values()
+    assert (finding.tokens, finding.cost) == (expected.tokens, expected.cost) == (tokens, cost)
+
+
 # -- distributed traces -------------------------------------------------------------------------------
 
 def _remote_root(spans: list[ReadableSpan], document) -> list[ReadableSpan]:
@@ -260,3 +300,90 @@ def test_the_spans_of_several_traces_arriving_interleaved_give_each_its_offline_
     for trace_id, findings in expected.items():
         assert_alike(found[trace_id], findings)
     assert (stats.traces, stats.finished) == (0, 2)
+
+
+# -- the spans of one trace out of order ---------------------------------------------------------------
+
+def _parallel(rounds=3):
+    """Each reply asks for two calls at once (the same two every round); both tool spans then end."""
+    run = Run()
+    for _ in range(rounds):
+        run.reply(calls=[("status", {"job": "a"}), ("status", {"job": "b"})])
+        for job in ("a", "b"):
+            run._span("execute_tool status", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "status",
+                                              "gen_ai.tool.call.arguments": f'{{"job": "{job}"}}',
+                                              "gen_ai.tool.call.result": "running"})
+    return run.reply("Done.").otlp()
+
+
+def _siblings_reversed(spans):
+    """The two tool spans of each reply ending the other way round (parallel calls finishing in any order)."""
+    out = list(spans)
+    for i in range(len(out) - 1):
+        if out[i].name == out[i + 1].name == "execute_tool status" and out[i].start_time < out[i + 1].start_time:
+            out[i], out[i + 1] = out[i + 1], out[i]
+    return out
+
+
+def _root_first(spans):
+    """The root span ending before its children (work it started goes on after it)."""
+    return [s for s in spans if s.parent is None] + [s for s in spans if s.parent is not None]
+
+
+def _second_trace_between(spans):
+    """Another trace's spans (a repeated text) ending between this one's, its siblings reversed."""
+    other = readable_spans(_genai_same_text())
+    other = [ReadableSpan(name=s.name, context=SpanContext(int("1" * 32, 16), s.context.span_id, is_remote=False),
+                          parent=None if s.parent is None else SpanContext(int("1" * 32, 16), s.parent.span_id,
+                                                                           is_remote=False),
+                          attributes=s.attributes, events=s.events, status=s.status, start_time=s.start_time,
+                          end_time=s.end_time, instrumentation_scope=s.instrumentation_scope) for s in other]
+    mine = _siblings_reversed(spans)
+    mixed = []
+    for index, span in enumerate(mine):
+        mixed.append(span)
+        if index < len(other):
+            mixed.append(other[index])
+    return mixed + other[len(mine):]
+
+
+@pytest.mark.parametrize("make, order, held", [
+    pytest.param(_parallel, lambda spans: spans, 0, id="twin-parallel-calls-ending-in-the-order-asked"),
+    pytest.param(_parallel, _siblings_reversed, 0, id="parallel-calls-ending-the-other-way-round"),
+    pytest.param(_genai_polls, _root_first, 1, id="the-root-ending-before-its-children-tool-loop"),
+    pytest.param(_genai_alternating, _root_first, 1, id="the-root-ending-before-its-children-alternating"),
+    pytest.param(_genai_requests_only, _root_first, 1, id="the-root-ending-before-its-children-requests-only"),
+    pytest.param(_parallel, _second_trace_between, 0, id="siblings-reversed-and-another-traces-spans-between"),
+])
+def test_the_spans_of_a_trace_arriving_out_of_order_give_the_offline_findings(make, order, held):
+    """The live findings of each trace equal the offline ones whatever order its spans end in. A root
+    that ends before its children cannot finish the trace (what comes after it is not known to be the
+    last): the trace is held (`held`) until it is idle, with the same findings."""
+    document = make()
+    found, stats = live(order(readable_spans(document)))
+    expected = offline(document)
+    for trace_id, findings in expected.items():
+        assert_alike(found[trace_id], findings)
+    assert all(findings for findings in found.values()) and stats.traces == held
+
+
+def _requests(count: int):
+    run = Run()
+    for _ in range(count):
+        run.reply(calls=[("get_status", {"job": 7})])
+    return run.reply("Done.").otlp()
+
+
+@pytest.mark.parametrize("count, alarmed, severity", [
+    pytest.param(4, False, "mild", id="four-the-mild-rung-offline-no-alarm-live"),
+    pytest.param(5, True, "severe", id="five-the-severe-rung-both"),
+])
+def test_a_live_repeated_call_alarms_at_offlines_severe_rung(count, alarmed, severity):
+    """Live alarms where offline's `repeated_call` turns severe (twice its threshold of 3, less one), as
+    it alarms at the severe rung of every pattern; offline's mild finding below it gets no alarm."""
+    document = _requests(count)
+    [[expected]] = offline(document).values()
+    assert (expected.pattern, expected.severity, expected.steps) == ("repeated_call", severity,
+                                                                     tuple(range(2, 2 * count + 1, 2)))
+    found = [f for findings in live(readable_spans(document))[0].values() for f in findings]
+    assert [_row(f) for f in found] == ([_row(expected)] if alarmed else [])

@@ -375,3 +375,55 @@ def test_an_outputs_requests_are_the_fingerprints_of_the_calls_it_asked_for():
     b.add_tool_call("fetch", {"q": "a"}, "page a")
     llm, *calls = b.build().steps
     assert llm.requests == tuple(call.call for call in calls) and len(set(llm.requests)) == 2  # the name counts
+
+
+# -- what the deepeval reader asks of the builder: calls still open, an inferred action named -------
+
+def _asked_and_ran(ran: bool) -> TraceBuilder:
+    b = TraceBuilder()
+    b.add_llm_output("", [_req("search", {"q": "a"})])
+    if ran:
+        b.add_tool_call("lookup", {"q": "a"}, known=False)  # a tool span that records no result
+    return b
+
+
+@pytest.mark.parametrize("ran, expected", [
+    pytest.param(False, [("search", False)], id="no-tool-ran-the-calls-the-reply-asked-for"),
+    pytest.param(True, [("lookup", False)], id="twin-a-tool-ran-the-calls-that-ran"),
+])
+def test_the_open_calls_are_the_tools_that_ran_or_else_what_the_replies_asked_for(ran, expected):
+    assert [(call.name, call.known) for call in _asked_and_ran(ran).open_calls(0)] == expected
+
+
+def _inferred_reply(b: TraceBuilder) -> None:
+    b.add_llm_output("Action: search[a]", [ToolRequest("search", "a", inferred="a text action")])
+
+
+@pytest.mark.parametrize("before, tool_first, replied_at, name", [
+    pytest.param(0, False, 0, "lookup", id="the-reply-first-in-the-run-is-named"),
+    pytest.param(1, False, 1, "lookup", id="twin-the-reply-after-a-turn-is-named"),
+    pytest.param(0, True, 0, "search", id="a-tool-already-ran-after-it-the-name-stays"),
+    pytest.param(0, False, 1, "search", id="the-position-just-past-the-end-is-nothing"),
+    pytest.param(0, False, 5, "search", id="a-position-far-past-the-end-is-nothing"),
+])
+def test_the_first_tool_after_a_reply_with_one_inferred_action_names_it(before, tool_first, replied_at, name):
+    b = TraceBuilder()
+    for _ in range(before):
+        b.add_input("go")
+    _inferred_reply(b)
+    if tool_first:
+        b.add_tool_call("grep", {"q": "a"}, "none")
+    b.name_action(replied_at if not tool_first else before, "lookup")
+    reply = b._items[before]
+    assert reply.requests[0].name == name
+
+
+@pytest.mark.parametrize("output, error, texts", [
+    pytest.param({"b": 1, "a": [2]}, None, ['{"a":[2],"b":1}'], id="a-structured-result-as-its-canonical-json"),
+    pytest.param(None, "disk is full", ["disk is full"], id="a-failure-as-its-text"),
+    pytest.param("found a", None, ["found a"], id="twin-a-text-result-as-it-is"),
+])
+def test_the_result_texts_of_the_tools_that_ran_are_each_results_text(output, error, texts):
+    b = TraceBuilder()
+    b.add_tool_call("run", {}, output, error)
+    assert b.result_texts(0) == texts

@@ -757,3 +757,59 @@ def test_the_first_answer_to_a_reply_is_never_compared_with_the_runs_last(openin
     inputs = [s for s in trace.steps if s.kind == "input"]
     assert inputs[0].source == first
     assert inputs[-1].source == "user"  # the last "continue" follows work: no repeat of the turn before it
+
+
+# -- what a loop guard added to a recording is not the agent's ------------------------------------
+
+_GUARD_MARK = {"loopmetric": {"origin": "loopmetric.guard.nudge.v1", "action": "stop", "pattern": "repeated_result",
+                              "tool_names": ["read"]}}
+
+
+def _langchain_stopped_run(marked: bool) -> list:
+    """Three reads returning the same, a fourth the guard answered in place of the tool, and its last word
+    (marked as `LoopGuardMiddleware` marks them, or, the twin, the same words written by the agent)."""
+    def ai(i: int) -> dict:
+        return {"type": "ai", "data": {"content": "", "tool_calls": [{"name": "read", "args": {"path": "a"},
+                                                                      "id": f"c{i}", "type": "tool_call"}]}}
+
+    def tool(i: int, text: str, **extra) -> dict:
+        return {"type": "tool", "data": {"content": text, "tool_call_id": f"c{i}", "name": "read", **extra}}
+
+    mark = {"response_metadata": _GUARD_MARK} if marked else {}
+    messages: list = [{"type": "human", "data": {"content": "go"}}]
+    for i in range(3):
+        messages += [ai(i), tool(i, "contents of a")]
+    return messages + [ai(3), tool(3, "The same call again ... change your approach.", status="error", **mark),
+                       {"type": "ai", "data": {"content": "Stopped: the same call again ... change your approach.", **mark}}]
+
+
+@pytest.mark.parametrize("marked, calls, replies", [
+    pytest.param(True, [("read", "contents of a", False)] * 3, 4, id="the-guards-messages-and-the-call-it-refused-skipped"),
+    pytest.param(False, [("read", "contents of a", False)] * 3 + [("read", "The same call again ... change your approach.", True)], 5,
+                 id="twin-the-same-messages-written-by-the-agent-are-its-steps"),
+])
+def test_the_messages_a_langchain_loop_guard_added_are_not_the_agents(marked, calls, replies):
+    trace = read_trace(_langchain_stopped_run(marked))
+    assert [(c.name, c.result, c.error) for c in trace.tool_calls] == calls
+    assert len(trace.llm_outputs) == replies
+    assert ("2 messages the loop guard added; skipped." in trace.notes) is marked
+
+
+def _smolagents_step(number: int, raised: bool) -> dict:
+    """A ToolCallingAgent step whose call raised (smolagents keeps the call only in the model's message
+    then, and the error in `error`), or, the twin, whose call returned."""
+    call = {"id": f"c{number}", "type": "function", "function": {"name": "write", "arguments": {"path": "a"}}}
+    return {"step_number": number, "model_output": "", "is_final_answer": False,
+            "model_output_message": {"role": "assistant", "content": "", "tool_calls": [call]},
+            "tool_calls": [] if raised else [call], "observations": None if raised else "written",
+            "error": {"type": "AgentToolExecutionError", "message": "disk is full"} if raised else None}
+
+
+@pytest.mark.parametrize("raised, expected", [
+    pytest.param(True, [("write", "disk is full", True)] * 3, id="the-call-that-raised-is-a-failed-call"),
+    pytest.param(False, [("write", "written", False)] * 3, id="twin-the-call-that-returned"),
+])
+def test_a_smolagents_step_whose_call_raised_is_that_call_failing(raised, expected):
+    trace = read_trace([{"task": "go", "task_images": None}, *(_smolagents_step(n, raised) for n in (1, 2, 3))])
+    assert [(c.name, c.result, c.error) for c in trace.tool_calls] == expected
+    assert [f.pattern for f in detect_loops(trace).findings] == ["repeated_error" if raised else "repeated_result"]
