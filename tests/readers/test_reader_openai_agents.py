@@ -12,6 +12,7 @@ import pytest
 
 from loopmetric import TraceReadError, detect_loops, load_traces, read_trace
 from loopmetric.readers import detect_format, load_text, read_openai_agents_spans
+from tests._bounded import bounded
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -322,22 +323,6 @@ def _batch_holding_itself(items: list) -> dict:
     return batch
 
 
-def _bounded(function, *args):
-    """`function(*args)`, stopped with an error after 30 s (pytest-timeout is not installed here)."""
-    import signal
-
-    def stop(*_):
-        raise TimeoutError("still walking after 30 s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(30)
-    try:
-        return function(*args)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 @pytest.mark.parametrize("shape", [
     pytest.param(_holding_itself, id="a-list-holding-itself"),
     pytest.param(_batch_holding_itself, id="a-batch-whose-data-holds-the-batch"),
@@ -347,7 +332,7 @@ def test_spans_built_in_memory_that_hold_themselves_are_read_once(runs, shape):
     and gives the report of the spans it holds (never a hang: found by `benchmarks.report_identity`)."""
     items = runs["looping"]
     expected = detect_loops(items)
-    report = _bounded(detect_loops, shape(items))
+    report = bounded(detect_loops, shape(items))
     assert (report.score, evidence(report)) == (expected.score, evidence(expected))
 
 

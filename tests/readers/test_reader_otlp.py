@@ -10,6 +10,7 @@ import pytest
 
 from loopmetric import detect_loops
 from loopmetric.readers import load_traces, read_otlp_traces
+from tests._bounded import bounded
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -283,22 +284,6 @@ def test_otel_span_objects_accepted_wherever_a_trace_is_one_span():
     assert detect_loops(root).tool_calls == 0
 
 
-def _bounded(function, *args):
-    """`function(*args)`, stopped with an error after 30 s (pytest-timeout is not installed here)."""
-    import signal
-
-    def stop(*_):
-        raise TimeoutError("still walking after 30 s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(30)
-    try:
-        return function(*args)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _holding_itself() -> dict:
     value: dict = {"role": "user"}
     value["content"] = value
@@ -318,5 +303,5 @@ def test_an_openinference_input_message_held_in_memory(message):
     # Live attributes (a plain dict, as a span built in memory holds them), one of them a message object.
     llm["attributes"] = {**{a["key"]: a["value"]["stringValue"] for a in llm["attributes"]},
                          "llm.input_messages.0.message": message()}
-    [trace] = _bounded(read_otlp_traces, otlp(llm))
+    [trace] = bounded(read_otlp_traces, otlp(llm))
     assert [(s.kind, s.text) for s in trace.llm_outputs] == [("llm", "Looking it up.")]
