@@ -28,9 +28,8 @@ they said no to or restates their rule (one stem in common, and in a chain alway
 its first no or rule was about: a story whose people cannot do one thing after another is no
 refusal restated), or apologizes again. A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
-nothing new four times; at three,
-the held-out tau-bench half gained five loops and two false alarms, refusals of different
-requests about one booking), at `repeated_text_threshold` + 2 when a link rests on asking
+nothing new four times; at three, the held-out tau-bench half gained five loops and two false
+alarms, refusals of different requests about one booking), at `repeated_text_threshold` + 2 when a link rests on asking
 again: an agent must ask for a missing id until it has it, and asking three or four times, the
 user looking, is still a conversation working out what can be done (the design half of the
 labelled tau-bench runs holds five such, none a loop); five times is not.
