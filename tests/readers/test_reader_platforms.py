@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._mlflow import sqlite_store
 from tests.conftest import example_module
 
 from loopmetric import TraceReadError, detect_loops, load_traces, read_trace
@@ -51,7 +52,7 @@ def _record(record, tmp_path: Path, fmt: str, healthy: bool):
 
         with pytest.MonkeyPatch.context() as monkeypatch:
             monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
-            mlflow.set_tracking_uri(f"sqlite:///{tmp_path}/mlflow.db")
+            mlflow.set_tracking_uri(sqlite_store(tmp_path))
             folder = tmp_path / f"artifacts-{healthy}"
             mlflow.set_experiment(experiment_id=mlflow.create_experiment(f"run-{healthy}", folder.as_uri()))
             try:
