@@ -10,6 +10,7 @@ from its own layer's package or from lower layers; lazy imports inside functions
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -49,8 +50,9 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def _graph() -> dict[str, set[str]]:
-    return {_module_name(path): _imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
+@functools.cache  # the package's files do not change during a run: parsed once, not once per module's test
+def _graph() -> dict[str, frozenset[str]]:
+    return {_module_name(path): frozenset(_imports(path)) for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _layer(module: str) -> tuple[int, str]:

@@ -6,6 +6,8 @@ run at modest sizes."""
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +17,16 @@ import pytest
 from benchmarks.fuzz import Opaque, check, fuzz, mutate, scale_row, seeds
 from loopmetric import detect_loops
 from tests._traces import agent, llm, tool
+
+
+@functools.cache
+def _seeds() -> tuple:
+    """`seeds()` read once per process (it reads the examples, ../shared's traces and the corpus)."""
+    return tuple(seeds())
+
+
+def _first_seed():
+    return copy.deepcopy(_seeds()[0])  # each test its own copy, as a fresh `seeds()[0]` was
 
 
 def test_mutation_fuzzer_few_hundred():
@@ -36,7 +48,7 @@ def test_mutation_fuzzer_few_hundred():
                  id="sets-and-mixed-keys"),
 ])
 def test_hostile_shapes_keep_the_contract(mutation):
-    base = seeds()[0]
+    base = _first_seed()
     assert check(mutation(base)) is None
 
 
@@ -70,7 +82,7 @@ def _self_referencing(trace):
 
 
 def test_mutations_are_reproducible_from_their_seed():
-    base = seeds()[0]
+    base = _first_seed()
     first = mutate(base, random.Random(7))
     second = mutate(base, random.Random(7))
     assert detect_loops(first).to_dict() == detect_loops(second).to_dict()

@@ -33,7 +33,7 @@ def test_first_screen_is_two_commands_and_one_example():
     assert languages == ["bash", "bash", "python"]
     install, tests = [m.group(2).strip() for m in FENCE.finditer(first)][:2]
     assert install.startswith("pip install -e . && loopmetric score examples/")  # the core: what the CLI needs
-    assert tests == 'pip install -e ".[test]" && python -m pytest -n 2 --dist loadfile'
+    assert tests == 'pip install -e ".[test]" && python -m pytest -n 2 --dist loadgroup'
 
 
 def _settings_table() -> dict[str, str]:

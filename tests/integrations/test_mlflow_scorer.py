@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._mlflow import sqlite_store
 from tests.conftest import example_module
 
 pytest.importorskip("mlflow.genai")
@@ -35,10 +36,10 @@ def record():
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     """A fresh SQLite tracking store; nothing leaves the machine."""
-    uri = f"sqlite:///{tmp_path}/mlflow.db"
-    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
     monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
     monkeypatch.setenv("DO_NOT_TRACK", "true")
+    uri = sqlite_store(tmp_path)
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
     mlflow.set_tracking_uri(uri)
     experiment = mlflow.create_experiment("loopmetric-test", artifact_location=(tmp_path / "artifacts").as_uri())
     mlflow.set_experiment(experiment_id=experiment)

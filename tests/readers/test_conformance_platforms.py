@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from loopmetric._canonical import mask_error
+from tests._mlflow import sqlite_store
 from tests.conftest import example_module
 from tests.readers._events import asked, events, read_as, tree
 
@@ -32,7 +33,7 @@ def record():
 def mlflow_store(tmp_path, monkeypatch):
     mlflow = pytest.importorskip("mlflow")
     monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
-    mlflow.set_tracking_uri(f"sqlite:///{tmp_path}/mlflow.db")
+    mlflow.set_tracking_uri(sqlite_store(tmp_path))
     mlflow.set_experiment(experiment_id=mlflow.create_experiment("conformance", (tmp_path / "artifacts").as_uri()))
     yield mlflow
     mlflow.set_tracking_uri(None)

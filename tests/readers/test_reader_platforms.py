@@ -8,11 +8,13 @@ built from the `langfuse` package's API models and the LangSmith run tree with i
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pytest
 
+from tests._mlflow import sqlite_store
 from tests.conftest import example_module
 
 from loopmetric import TraceReadError, detect_loops, load_traces, read_trace
@@ -30,24 +32,34 @@ def record():
     return example_module("record_platforms")
 
 
-@pytest.fixture
-def export(record, tmp_path, monkeypatch):
-    """export(fmt, healthy): the scripted run as the platform exports it, made by its library."""
+@pytest.fixture(scope="module")
+def export(record, tmp_path_factory):
+    """export(fmt, healthy): the scripted run as the platform exports it, made by its library (recorded
+    once per module and format; each test gets its own copy)."""
+    recorded: dict[tuple[str, bool], object] = {}
+
     def make(fmt: str, healthy: bool):
         pytest.importorskip(NEEDS[fmt])
-        if fmt == "mlflow":
-            import mlflow
+        if (fmt, healthy) not in recorded:
+            recorded[fmt, healthy] = _record(record, tmp_path_factory.mktemp(f"{fmt}-{healthy}"), fmt, healthy)
+        return copy.deepcopy(recorded[fmt, healthy])
+    return make
 
+
+def _record(record, tmp_path: Path, fmt: str, healthy: bool):
+    if fmt == "mlflow":
+        import mlflow
+
+        with pytest.MonkeyPatch.context() as monkeypatch:
             monkeypatch.setenv("MLFLOW_DISABLE_TELEMETRY", "true")
-            mlflow.set_tracking_uri(f"sqlite:///{tmp_path}/mlflow.db")
+            mlflow.set_tracking_uri(sqlite_store(tmp_path))
             folder = tmp_path / f"artifacts-{healthy}"
             mlflow.set_experiment(experiment_id=mlflow.create_experiment(f"run-{healthy}", folder.as_uri()))
             try:
                 return record.record_mlflow(healthy)
             finally:
                 mlflow.set_tracking_uri(None)
-        return {"langfuse": record.record_langfuse, "langsmith": record.record_langsmith}[fmt](healthy)
-    return make
+    return {"langfuse": record.record_langfuse, "langsmith": record.record_langsmith}[fmt](healthy)
 
 
 def same_verdict(a, b):

@@ -33,7 +33,11 @@ from loopmetric.spark import LOOP_SCHEMA, score_traces  # noqa: E402
 from loopmetric.spark._job import _environ, read_trace_files, worker_python  # noqa: E402
 from loopmetric.spark._score import NULL_NESTED  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+    # One Spark session for the file: under `--dist loadgroup` its tests all run in one process.
+    pytest.mark.xdist_group("spark"),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
