@@ -16,6 +16,11 @@ from loopmetric.detectors._facts import facts
     pytest.param("No facts in these words at all", set(), id="twin-words-alone"),
     pytest.param("I could not reach the server (attempt 3), at 10:32.", set(), id="an-attempt-counter-and-a-clock"),
     pytest.param("Request id: a1b2c3d4e5 failed for flight HAT045", {"HAT045"}, id="an-id-named-as-a-request-id"),
+    pytest.param("The MMSC URL is http://mms.example.net/mms/wap.", {"http://mms.example.net/mms/wap"},
+                 id="a-link-its-full-stop-dropped"),
+    pytest.param('Please run check_apn_settings() and read me "internet".', {"check_apn_settings"},
+                 id="a-name-written-as-code"),
+    pytest.param("A well-known, up-to-date fix: see the settings.", set(), id="twin-hyphenated-words-and-a-colon"),
     pytest.param("", set(), id="no-text"),
 ])
 def test_the_facts_a_text_tells(text, expected):

@@ -130,6 +130,20 @@ HEALTHY = [
     pytest.param(OPENING["request"], REPLIES["request"],
                  ["It's ZX81QK.", "Sorry, it's ZX81QL.", "Maybe AB12CD?", "Try QQ77RR.", "Last one: MN45OP."],
                  id="each-turn-brings-a-new-id"),
+    pytest.param("My phone cannot send picture messages.", [
+        "Let's check your phone's network first. On your phone, please run check_network_status() and tell me what "
+        "it reports.",
+        "Thanks. Next, please run check_apn_settings() on your phone and tell me what it reports.",
+        "Good. Now please run check_wifi_calling() on your phone and tell me what it reports.",
+        "Next, please run check_app_permissions() on your phone and tell me what it reports.",
+        "Now please run can_send_mms() on your phone and tell me what it reports."],
+        ["It reports full signal and mobile data on.", "It reports the usual settings.", "It reports it is off.",
+         "It reports only the phone permission.", "It reports that it works now!"],
+        id="a-new-check-named-in-code-each-time"),
+    pytest.param("Where can I download the driver?", REPLIES["request"],
+                 ["Is it http://example.com/drivers?", "Or http://example.com/support?", "Maybe https://dl.example.org?",
+                  "Try http://example.net/get.", "Last: http://example.io/d."],
+                 id="each-turn-brings-a-new-link"),
 ]
 
 
@@ -137,6 +151,18 @@ HEALTHY = [
 def test_conversations_that_move_on_pass(opening, replies, turns):
     report = detect_loops(chat(opening, replies, turns))
     assert report.success, report.reason
+
+
+def test_the_same_check_asked_in_other_words_is_a_loop():
+    """The twin of a new check each time: the same check asked five ways while the user cannot do it."""
+    replies = ["Please run check_network_status() on your phone and tell me what it reports.",
+               "I need you to run check_network_status() on your phone, then tell me what it reports.",
+               "Could you run check_network_status() on the phone and report what it says?",
+               "Please run check_network_status() on your phone; tell me what it reports.",
+               "Kindly run check_network_status() on your phone and tell me what it reports."]
+    report = detect_loops(chat("My phone cannot send picture messages.", replies,
+                               ["I don't know how.", "I can't find it.", "Where is that?", "I still can't.", "No."]))
+    assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 5)], report.reason
 
 
 def test_a_refusal_repeated_then_a_transfer_passes():
