@@ -58,6 +58,9 @@ LOOPS = [
     pytest.param(chat(REFUSALS, PRESS), 5, id="the-same-refusal-five-ways"),
     pytest.param(chat(ASKS[:4], ["I told you already.", "Why do you need it?", "Just do it.", "Hurry up."]), 4,
                  id="the-same-request-re-asked-every-turn"),
+    pytest.param(chat(REFUSALS, ["I updated my profile.", "I updated my profile!", "Profile updated, as I said.",
+                                 "Updated my profile.", "I updated it."]), 4,
+                 id="twin-the-same-change-said-every-turn-the-first-time-is-news"),
 ]
 
 HEALTHY = [
@@ -65,6 +68,9 @@ HEALTHY = [
     pytest.param(chat(ASKS[:4], ["It is ABC123.", "Sorry, try XYZ789.", "Or maybe QRS456.", "Last one: LMN321."]),
                  id="each-turn-brings-a-new-fact"),
     pytest.param(chat(REFUSALS[:4], PRESS, tool_after=2), id="a-tool-ran-between"),
+    pytest.param(chat(REFUSALS[:4], ["I updated my profile.", "I have now added a card.", "My address is changed.",
+                                     "I removed the old booking."]),
+                 id="each-turn-says-another-change"),
     pytest.param(chat(["Your flight leaves at nine.", "The seat is by the window.",
                        "Insurance is included.", "Your booking is confirmed."], PRESS),
                  id="different-meanings"),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric.detectors._facts import facts
+from loopmetric.detectors._facts import changes_told, facts
+from loopmetric.readers import read_chat_messages
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -25,3 +26,29 @@ from loopmetric.detectors._facts import facts
 ])
 def test_the_facts_a_text_tells(text, expected):
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    pytest.param(["I turned off Wi-Fi Calling.", "I restarted my phone.", "Mobile data is now enabled."], {1, 2, 3},
+                 id="each-turn-says-another-change"),
+    pytest.param(["I restarted my phone.", "I already restarted it!", "I restarted the phone again."], {1},
+                 id="the-same-change-said-again-is-none"),
+    pytest.param(["Still broken.", "I looked everywhere.", "It does not work."], set(), id="twin-turns-that-say-no-change"),
+    pytest.param(["Still broken.", "Okay, I reset the settings."], {2}, id="a-change-after-a-turn-that-says-none"),
+])
+def test_the_turns_that_say_a_change_they_had_not_said(turns, expected):
+    """`changes_told`, by turn (1: the first turn after the opening, which is the task, no step)."""
+    messages = [{"role": "user", "content": "My phone cannot send picture messages."}]
+    for turn in turns:
+        messages += [{"role": "assistant", "content": "Please try something and tell me."},
+                     {"role": "user", "content": turn}]
+    trace = read_chat_messages(messages)
+    inputs = [step.step for step in trace.steps if step.kind == "input"]
+    assert len(inputs) == len(turns) and changes_told(trace) == {inputs[n - 1] for n in expected}
+
+
+def test_a_reply_that_says_a_change_is_not_a_turn_that_says_one():
+    """Only the other side's turns are read: the agent saying "I updated it" is its own claim."""
+    trace = read_chat_messages([{"role": "user", "content": "Fix my address."},
+                                {"role": "assistant", "content": "I updated your address."}])
+    assert changes_told(trace) == frozenset()
