@@ -14,9 +14,9 @@ import re
 
 from .._canonical import mask_result
 from .._memo import per_text
-from .._model import Trace
+from .._model import LlmOutput, Trace
 from ._news import says_change
-from ._stances import stems
+from ._stances import proposed, stems
 
 __all__ = ["changes_told", "facts"]
 
@@ -35,21 +35,28 @@ def facts(text: str) -> frozenset[str]:
 
 
 def changes_told(trace: Trace) -> frozenset[int]:
-    """The steps of the other side's turns that say, in the words a tool's result would
-    (`says_change`: "I turned Wi-Fi Calling off", "it is now enabled", "I reset the settings"),
-    that something changed which no earlier turn had said changed: news, as a fact is. The agent
-    answers a world that moved, as after a tool that reported a change, whoever recorded the
-    change (a person's own tool calls are not in every format). A change said again ("I already
-    restarted it": no stem an earlier change had not) is none."""
+    """The steps of the other side's turns that say they made a change the agent's reply just
+    before proposed, and had not said before: news, as a fact is. The turn says it in the words a
+    tool's result would (`says_change`: "I turned Wi-Fi Calling off", "it is now enabled", "I
+    reset the settings"); what changed is the stems of the clause that says it, and the reply
+    proposed it when one of its sentences that says no "no" (`stances.proposed`) names one of
+    them. The agent answers a world that moved as it asked, as after a tool that reported a
+    change, whoever recorded it (a person's own tool calls are not in every format). A change
+    said again ("I already restarted it": no stem an earlier change had not), or one nobody
+    proposed ("I was sure I added it when I booked", to a reply saying it cannot be added), is
+    none."""
     changed: set[str] = set()
     found = set()
+    asked: frozenset[str] = frozenset()  # what the agent's last reply proposed
     for step in trace.steps:
-        if step.kind == "input" and (lines := says_change(step.text)):
+        if isinstance(step, LlmOutput) and step.has_text:
+            asked = proposed(step.text)
+        elif step.kind == "input" and asked and (lines := says_change(step.text)):
             # What changed is told by the clause that says it ("I restarted my phone", not "but it
             # still fails"): its stems, against those of the changes told before.
             reported = stems(" ".join(clause for line in lines for clause in _CLAUSE.split(line)
                                       if says_change(clause)))
-            if not reported <= changed:
+            if not reported <= changed and not reported.isdisjoint(asked):
                 found.add(step.step)
             changed |= reported
     return frozenset(found)

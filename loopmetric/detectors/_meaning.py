@@ -20,8 +20,8 @@ A reply counts as a repeat when:
 * nothing came back between the two: no tool ran, and neither the other side's
   turn just before it nor the reply itself brought a new fact (a token with a
   digit, an e-mail address, a link or a name written as code not seen in the
-  conversation before), and that turn said no change it had not said (`changes_told`:
-  "I turned it off"). A paraphrase answering new information, or telling some, is progress.
+  conversation before), and that turn said no change the reply before asked for that it had
+  not said (`changes_told`: "I turned it off"). A paraphrase answering new information, or telling some, is progress.
 
 The same holds for instructions written to a tool or a sub-agent (a call whose
 only argument is prose of 8+ words: at least `_PROSE` of its tokens plain words,

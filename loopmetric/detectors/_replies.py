@@ -18,10 +18,10 @@ starts afresh; short replies count only when exactly equal.
 
 The same thing in other words (`_restated`): turn after turn, a reply says what one of the
 agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up and
-say no change they had not said (`_facts.changes_told`: "I turned Wi-Fi Calling off"; the first
-pass reads them alike), no tool call is answered anew and no new fact enters (`_unchanged`: a
-call sent again and answered exactly as before tells the agent nothing, so it does not end the
-chain; a call answered anew does).
+say no change the reply before asked for that they had not said (`_facts.changes_told`: "I
+turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is answered anew and
+no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
+agent nothing, so it does not end the chain; a call answered anew does).
 "Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the

@@ -28,27 +28,37 @@ def test_the_facts_a_text_tells(text, expected):
     assert facts(text) == expected
 
 
-@pytest.mark.parametrize(("turns", "expected"), [
-    pytest.param(["I turned off Wi-Fi Calling.", "I restarted my phone.", "Mobile data is now enabled."], {1, 2, 3},
-                 id="each-turn-says-another-change"),
-    pytest.param(["I restarted my phone.", "I already restarted it!", "I restarted the phone again."], {1},
+@pytest.mark.parametrize(("exchange", "expected"), [
+    pytest.param([("Please turn off Wi-Fi Calling.", "I turned off Wi-Fi Calling."),
+                  ("Please restart your phone.", "I restarted my phone."),
+                  ("Please switch mobile data on.", "Mobile data is now enabled.")], {1, 2, 3},
+                 id="each-turn-says-the-change-its-reply-asked-for"),
+    pytest.param([("Please restart your phone.", "I restarted my phone."),
+                  ("Please restart your phone.", "I already restarted it!"),
+                  ("Please restart your phone.", "I restarted the phone again.")], {1},
                  id="the-same-change-said-again-is-none"),
-    pytest.param(["Still broken.", "I looked everywhere.", "It does not work."], set(), id="twin-turns-that-say-no-change"),
-    pytest.param(["Still broken.", "Okay, I reset the settings."], {2}, id="a-change-after-a-turn-that-says-none"),
+    pytest.param([("Please try again.", "Still broken."), ("Please look again.", "I looked everywhere.")], set(),
+                 id="twin-turns-that-say-no-change"),
+    pytest.param([("Please check the settings.", "Still broken."),
+                  ("Please reset the settings.", "Okay, I reset the settings.")], {2},
+                 id="a-change-after-a-turn-that-says-none"),
+    pytest.param([("Insurance cannot be added after booking.", "I was sure I added it when I booked.")], set(),
+                 id="a-change-the-reply-said-no-to-is-none"),
+    pytest.param([("Please restart your phone.", "I updated my address.")], set(),
+                 id="a-change-no-reply-proposed-is-none"),
 ])
-def test_the_turns_that_say_a_change_they_had_not_said(turns, expected):
+def test_the_turns_that_say_the_change_their_reply_asked_for(exchange, expected):
     """`changes_told`, by turn (1: the first turn after the opening, which is the task, no step)."""
     messages = [{"role": "user", "content": "My phone cannot send picture messages."}]
-    for turn in turns:
-        messages += [{"role": "assistant", "content": "Please try something and tell me."},
-                     {"role": "user", "content": turn}]
+    for reply, turn in exchange:
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": turn}]
     trace = read_chat_messages(messages)
     inputs = [step.step for step in trace.steps if step.kind == "input"]
-    assert len(inputs) == len(turns) and changes_told(trace) == {inputs[n - 1] for n in expected}
+    assert len(inputs) == len(exchange) and changes_told(trace) == {inputs[n - 1] for n in expected}
 
 
 def test_a_reply_that_says_a_change_is_not_a_turn_that_says_one():
     """Only the other side's turns are read: the agent saying "I updated it" is its own claim."""
     trace = read_chat_messages([{"role": "user", "content": "Fix my address."},
-                                {"role": "assistant", "content": "I updated your address."}])
+                                {"role": "assistant", "content": "Please wait: I updated your address."}])
     assert changes_told(trace) == frozenset()
