@@ -56,7 +56,8 @@ from .._model import Trace
 from .._settings import LoopSettings
 from ._declines import declines
 from ._evidence import Evidence
-from ._facts import changes_told, facts
+from ._facts import facts
+from ._news import changes_told
 from ._near import only_argument
 
 __all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]

@@ -18,7 +18,7 @@ starts afresh; short replies count only when exactly equal.
 
 The same thing in other words (`_restated`): turn after turn, a reply says what one of the
 agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up and
-say no change the reply before asked for that they had not said (`_facts.changes_told`: "I
+say no change the reply before asked for that they had not said (`_news.changes_told`: "I
 turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is answered anew and
 no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
 agent nothing, so it does not end the chain; a call answered anew does).
@@ -47,7 +47,8 @@ from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence
-from ._facts import changes_told, facts
+from ._facts import facts
+from ._news import changes_told
 from ._similarity import Words, content_words, similarity
 from ._stances import Stances, stances
 

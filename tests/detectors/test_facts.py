@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric.detectors._facts import changes_told, facts
+from loopmetric.detectors._facts import facts
+from loopmetric.detectors._news import changes_told
 from loopmetric.readers import read_chat_messages
 
 
