@@ -47,6 +47,12 @@ def test_the_facts_a_text_tells(text, expected):
                  id="a-change-the-reply-said-no-to-is-none"),
     pytest.param([("Please restart your phone.", "I updated my address.")], set(),
                  id="a-change-no-reply-proposed-is-none"),
+    pytest.param([("Please turn off Wi-Fi Calling. Then tell me what you see.", "I turned off Wi-Fi Calling.")], {1},
+                 id="a-change-asked-for-in-the-replys-first-sentence"),
+    pytest.param([("Please turn off Wi-Fi Calling and reset the settings.",
+                   "I turned off Wi-Fi Calling, reset the settings."),
+                  ("Please reset the settings.", "I reset the settings again.")], {1},
+                 id="two-changes-in-one-turn-each-read-as-its-own-words"),
 ])
 def test_the_turns_that_say_the_change_their_reply_asked_for(exchange, expected):
     """`changes_told`, by turn (1: the first turn after the opening, which is the task, no step)."""
