@@ -19,8 +19,9 @@ A reply counts as a repeat when:
   declines of different requests (hotels, car rentals, pets) fall below 0.31;
 * nothing came back between the two: no tool ran, and neither the other side's
   turn just before it nor the reply itself brought a new fact (a token with a
-  digit or an e-mail address not seen in the conversation before). A paraphrase
-  answering new information, or telling some, is progress.
+  digit, an e-mail address, a link or a name written as code not seen in the
+  conversation before), and that turn said no change the reply before asked for that it had
+  not said (`changes_told`: "I turned it off"). A paraphrase answering new information, or telling some, is progress.
 
 The same holds for instructions written to a tool or a sub-agent (a call whose
 only argument is prose of 8+ words: at least `_PROSE` of its tokens plain words,
@@ -56,6 +57,7 @@ from .._settings import LoopSettings
 from ._declines import declines
 from ._evidence import Evidence
 from ._facts import facts
+from ._news import changes_told
 from ._near import only_argument
 
 __all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]
@@ -118,16 +120,19 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     news: list[bool] = []  # whether the other side's turn just before each reply, or the reply, told a new fact
     tool_before: list[int] = []  # tool steps up to each reply
     known: set[str] = set()
+    changed = changes_told(trace)  # the other side's turns that say a change: news, as a new fact is
     tools = 0
     previous = 0
     for index, text in zip(replies, texts):
         told = facts(text)  # the reply's own, then the other side's
+        moved = False
         for step in steps[previous:index]:
             if step.kind == "tool":
                 tools += 1
             elif step.kind == "input":
                 told |= facts(step.text)
-        news.append(bool(told - known))
+                moved = moved or step.step in changed
+        news.append(bool(told - known) or moved)
         known |= told
         tool_before.append(tools)
         previous = index

@@ -31,10 +31,11 @@ from typing import Optional
 from .._deep_json import loads
 
 from .._memo import per_text
-from .._model import ToolCall, Trace
+from .._model import LlmOutput, ToolCall, Trace
+from ._stances import proposed, stems
 
-__all__ = ["Progress", "acknowledges", "carries_content", "failure_kind", "fails", "info_units", "is_note",
-           "says_change", "says_little"]
+__all__ = ["Progress", "acknowledges", "carries_content", "changes_told", "failure_kind", "fails", "info_units",
+           "is_note", "says_change", "says_little"]
 
 # Numbers standing alone, except percentages ("running 30%" -> "running 70%" is a job
 # moving on); digits inside a word ("list1", "v2") are part of the word.
@@ -297,6 +298,37 @@ def says_change(result: Optional[str]) -> list[str]:
     return [line.strip() for line in head.splitlines() if _REPORTS_CHANGE.search(line) is not None]
 
 
+def changes_told(trace: Trace) -> frozenset[int]:
+    """The steps of the other side's turns that say they made a change the agent's reply just
+    before proposed, and had not said before: news, as a fact is. The turn says it in the words a
+    tool's result would (`says_change`: "I turned Wi-Fi Calling off", "it is now enabled", "I
+    reset the settings"); what changed is the stems of the clause that says it, and the reply
+    proposed it when one of its sentences that says no "no" (`stances.proposed`) names one of
+    them. The agent answers a world that moved as it asked, as after a tool that reported a
+    change, whoever recorded it (a person's own tool calls are not in every format). A change
+    said again ("I already restarted it": no stem an earlier change had not), or one nobody
+    proposed ("I was sure I added it when I booked", to a reply saying it cannot be added), is
+    none."""
+    changed: set[str] = set()
+    found = set()
+    asked: frozenset[str] = frozenset()  # what the agent's last reply proposed
+    for step in trace.steps:
+        if isinstance(step, LlmOutput) and step.has_text:
+            asked = proposed(step.text)
+        elif step.kind == "input" and asked and (lines := says_change(step.text)):
+            # What changed is told by the clause that says it ("I restarted my phone", not "but it
+            # still fails"): its stems, against those of the changes told before.
+            reported = stems(" ".join(clause for line in lines for clause in _CLAUSE.split(line)
+                                      if says_change(clause)))
+            if not reported <= changed and not reported.isdisjoint(asked):
+                found.add(step.step)
+            changed |= reported
+    return frozenset(found)
+
+
+_CLAUSE = re.compile(r"[,;.!?:]\s|\b(?:and|but|then)\b", re.IGNORECASE)
+
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
@@ -344,7 +376,7 @@ class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
     __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "changes",
-                 "_little", "longest_outcome_run", "_runs")
+                 "starts", "_little", "longest_outcome_run", "_runs")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -354,6 +386,9 @@ class Progress:
         self.first_kinds: list[Optional[str]] = []  # ... by the first sentence alone (`failure_kind`)
         self.failing: list[bool] = []  # whether each call failed: an error, or a failure reported in words
         self.changes: list[int] = []  # new actions so far that reported little (likely changes)
+        # ... and as each call starts: those before it, with the other side's turns that said they made a
+        # change the agent had asked for (`changes_told`) when no call between had made one
+        self.starts: list[int] = []
         self._little: list[Optional[bool]] = []  # says_little of each result, when computed (`says_little`)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
@@ -372,16 +407,23 @@ class Progress:
         news = 0
         changes = 0
         said_so_far: Optional[set[str]] = None  # lines that said a change so far, once a call says one
+        told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+        replied = 0  # the changes made when the model last wrote
         for step in trace.steps:
             if step.kind == "input":
                 if step.fingerprint not in seen_inputs:
                     seen_inputs.add(step.fingerprint)
                     news += 1
+                if step.step in told and changes == replied:  # (said in words, not made by a call recorded)
+                    changes += 1
                 continue
+            if step.kind == "llm":
+                replied = changes
             if step.kind != "tool":
                 continue
             index = len(self.calls)
             self.calls.append(step)
+            self.starts.append(changes)
             self.before.append(news)
             kind, first_kind = _failure_kinds(step)
             self.kinds.append(kind)
@@ -484,7 +526,7 @@ class Progress:
         """No new action that reported little (a silent edit, an "OK") came between two calls:
         whatever the agent looked at meanwhile, it did not change anything that an identical
         failing call could now see differently."""
-        return self.changes[later - 1] == self.changes[earlier]
+        return self.starts[later] == self.changes[earlier]
 
     def is_news(self, index: int) -> bool:
         return self.after[index] > self.before[index]

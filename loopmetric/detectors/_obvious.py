@@ -16,6 +16,9 @@ answer, learned nothing it used. What resets it:
   that describes a state ("the apps are installed", "is enabled") or shows again a
   line an earlier result showed (a status bar: "Data Enabled") and nothing else new (the
   same file edited again, its new lines shown back, is a change);
+* a turn of the other side that says it made a change the agent's reply had asked for ("I
+  turned roaming on": `_news.changes_told`), when no call since that reply made one: a person
+  trying a remedy on their own phone, whose own tool calls not every format holds;
 * more than `window` calls between two occurrences.
 
 Revisits are judged by the walk: a call that succeeds with the same result again and
@@ -80,6 +83,7 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
         if call.result is not None:
             groups.setdefault(call.call, []).append(index)
     changes: Optional[list[int]] = None
+    starts: list[int] = []
     known: dict[int, tuple[bool, str]] = {}  # `_key` of the calls asked about so far (a masked result costs)
 
     def key(index: int) -> tuple[bool, str]:
@@ -100,7 +104,7 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
         if len(members) < 3:
             continue
         if changes is None:
-            changes = news.changes
+            changes, starts = news.changes, news.starts
         chain: list[int] = []  # indices into `calls`: one answer, each within `window` of the one before
         for index in members + [-1]:
             if (index >= 0 and chain and key(index) == key(chain[-1])
@@ -108,14 +112,14 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
                 chain.append(index)
                 continue
             if len(chain) >= 3:
-                findings.extend(_judged(calls, chain, changes, failing, walks_on, settings))
+                findings.extend(_judged(calls, chain, changes, starts, failing, walks_on, settings))
             chain = [index]
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
 
 
-def _judged(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], failing: list[bool],
-            walks_on: Callable[[list[int]], bool], settings: LoopSettings) -> list[Finding]:
+def _judged(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], starts: list[int],
+            failing: list[bool], walks_on: Callable[[list[int]], bool], settings: LoopSettings) -> list[Finding]:
     """The findings of one chain of the same call with the same answer: each stretch of it with no
     change between is the obvious loop. A call that errored, re-run with nothing changed at least as often
     as after a change, is one stretch, whatever changes came between: retried, not tested (a check that
@@ -128,15 +132,15 @@ def _judged(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], f
         return []
     stretches: list[list[int]] = [[chain[0]]]
     for last, index in zip(chain, chain[1:]):
-        if changes[index - 1] == changes[last]:
+        if starts[index] == changes[last]:
             stretches[-1].append(index)
         else:
             stretches.append([index])
     if first.error and 1 < len(stretches) <= len(chain) - len(stretches) + 1:
         stretches = [chain]  # re-run with nothing changed at least as often as after a change: retried, not tested
     fruitless = None
-    if len(stretches) > 1 and (failing[chain[0]] or fails(first.result)) and _one_way(calls, chain, changes):
-        fruitless = _fruitless(calls, chain, changes, settings)
+    if len(stretches) > 1 and (failing[chain[0]] or fails(first.result)) and _one_way(calls, chain, changes, starts):
+        fruitless = _fruitless(calls, chain, changes, starts, settings)
         if fruitless is not None and fruitless.severity == "severe":
             return [fruitless]
     found = [finding for run in stretches if len(run) >= 3 and (failing[run[0]] or not walks_on(run))
@@ -144,18 +148,21 @@ def _judged(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], f
     return found + ([fruitless] if fruitless is not None else [])
 
 
-def _one_way(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int]) -> bool:
+def _one_way(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], starts: list[int]) -> bool:
     """Whether the changes made between a chain's first and last call are one way of changing things
     tried again and again (at most one tool for every two changes: the same code rewritten), not a
     round of different remedies (a tool each), which is exploring."""
-    tools = {calls[j].name for j in range(chain[0] + 1, chain[-1]) if changes[j] > changes[j - 1]}
-    return 2 * len(tools) <= changes[chain[-1] - 1] - changes[chain[0]]
+    tools = {calls[j].name for j in range(chain[0] + 1, chain[-1]) if changes[j] > starts[j]}
+    made = starts[chain[-1]] - changes[chain[0]]
+    # (changes the other side said it made, `Progress.starts`, are one more way: theirs)
+    theirs = made - sum(changes[j] - starts[j] for j in range(chain[0] + 1, chain[-1])) > 0
+    return 2 * (len(tools) + theirs) <= made
 
 
 _ANSWER_CHARS = 80
 
 
-def _fruitless(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int],
+def _fruitless(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], starts: list[int],
                settings: LoopSettings) -> Optional[Finding]:
     """`fruitless_changes` for a chain of one call answering one failure across changes."""
     threshold = settings.fruitless_changes_threshold
@@ -163,7 +170,7 @@ def _fruitless(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int]
     if threshold is None or count < max(3, threshold - 1):
         return None
     first = calls[chain[0]]
-    made = changes[chain[-1] - 1] - changes[chain[0]]
+    made = starts[chain[-1]] - changes[chain[0]]
     lines = [line.strip() for line in (first.result or "").splitlines() if line.strip()]
     answer = lines[-1] if lines else ""
     answer = answer if len(answer) <= _ANSWER_CHARS else answer[:_ANSWER_CHARS - 3] + "..."

@@ -17,9 +17,11 @@ new words come from the input it answers (the agent took up what it was told),
 starts afresh; short replies count only when exactly equal.
 
 The same thing in other words (`_restated`): turn after turn, a reply says what one of the
-agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up,
-no tool call is answered anew and no new fact enters (`_unchanged`: a call sent again and answered
-exactly as before tells the agent nothing, so it does not end the chain; a call answered anew does).
+agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up and
+say no change the reply before asked for that they had not said (`_news.changes_told`: "I
+turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is answered anew and
+no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
+agent nothing, so it does not end the chain; a call answered anew does).
 "Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
@@ -46,6 +48,7 @@ from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence
 from ._facts import facts
+from ._news import changes_told
 from ._similarity import Words, content_words, similarity
 from ._stances import Stances, stances
 
@@ -75,6 +78,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     # between them that was not recorded, unless the first wrote an action (what answered it is
     # not recorded either: `_text`). A recording of replies alone says nothing of what came between.
     unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
+    changes = changes_told(trace)  # the other side's turns that say a change: news, as a fact is
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
@@ -89,7 +93,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
             if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents)
-                                                      or _tells_news(known, reply)):
+                                                      or _tells_news(known, reply)
+                                                      or any(earlier.step < n < reply.step for n in changes)):
                 value = None
             if value is not None:
                 chain.append((reply, value, refusal))
@@ -99,12 +104,12 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
             findings.append(finding)
         chain = [(reply, 1.0, False)] if reply is not None else []
     found = {step for finding in findings for step in finding.steps}
-    findings.extend(finding for finding in _restated(trace, threshold, unrecorded)
+    findings.extend(finding for finding in _restated(trace, threshold, unrecorded, changes)
                     if not found.intersection(finding.steps))
     return tuple(findings)
 
 
-def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
+def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset[int] = frozenset()) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
     # (calls answered as before matter only between turns of the other side: a run with none skips them)
@@ -132,6 +137,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
             brought |= named - said
             said |= named
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
+            told |= step.step in changes  # (as is a change it says it made)
             continue
         reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
         if reply is not None:

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "stances", "stems"]
+__all__ = ["Stances", "proposed", "stances", "stems"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -100,3 +100,16 @@ def stances(text: str) -> Stances:
             kinds.update(taken)
             about |= found
     return Stances(frozenset(kinds), frozenset(about), frozenset(said))
+
+
+_NO = dict(_STANCES)["no"]
+
+
+def proposed(text: str) -> frozenset[str]:
+    """The stems of `text`'s sentences that say no "no": what a reply asks for, suggests or
+    tells (a sentence that refuses or denies something proposes none of it)."""
+    found: set[str] = set()
+    for sentence in _SENTENCE.split(text.replace("’", "'")):
+        if not _NO.search(sentence):
+            found |= stems(sentence)
+    return frozenset(found)

@@ -37,6 +37,18 @@ ASKS = ["Could you tell me your reservation number, please?", "May I have the bo
 PRESS = ["Can you make an exception?", "Please, it matters a lot.", "Is there no other way?", "Please try anyway.",
          "Really nothing?"]
 
+# One meaning for the toy embedder (the booking topic), each asking for another change ...
+REMEDY_ASKS = ["Please update the reservation email in the app, then I can look again.",
+               "Please reset the booking password, then I can look again.",
+               "Please remove the old trip from the booking, then I can look again.",
+               "Please add a card to the reservation, then I can look again."]
+# ... or for the same change in other words.
+UPDATE_ASKS = ["Please update the reservation email in the app, then I can look again.",
+               "Could you update the email on your booking in the app? Then I look again.",
+               "Kindly update the trip email in the app and I will look again.",
+               "Update the email of the reservation in the app, please, and I look once more.",
+               "The booking email needs updating in the app; then I can look again."]
+
 
 def chat(replies, others, tool_after=None) -> list:
     messages = [{"role": "user", "content": "Please add travel insurance to my booking."}]
@@ -58,6 +70,9 @@ LOOPS = [
     pytest.param(chat(REFUSALS, PRESS), 5, id="the-same-refusal-five-ways"),
     pytest.param(chat(ASKS[:4], ["I told you already.", "Why do you need it?", "Just do it.", "Hurry up."]), 4,
                  id="the-same-request-re-asked-every-turn"),
+    pytest.param(chat(REFUSALS, ["I'm sure I added it when I booked.", "I added it online, I know it.",
+                                 "My sister added it to hers.", "I removed nothing."]), 4,
+                 id="twin-changes-no-reply-proposed-are-no-news"),
 ]
 
 HEALTHY = [
@@ -65,6 +80,9 @@ HEALTHY = [
     pytest.param(chat(ASKS[:4], ["It is ABC123.", "Sorry, try XYZ789.", "Or maybe QRS456.", "Last one: LMN321."]),
                  id="each-turn-brings-a-new-fact"),
     pytest.param(chat(REFUSALS[:4], PRESS, tool_after=2), id="a-tool-ran-between"),
+    pytest.param(chat(REMEDY_ASKS, ["I updated the reservation email in the app.", "I reset the booking password.",
+                                    "I removed the old trip.", "I added a card to the reservation."]),
+                 id="each-turn-says-the-change-the-reply-asked-for"),
     pytest.param(chat(["Your flight leaves at nine.", "The seat is by the window.",
                        "Insurance is included.", "Your booking is confirmed."], PRESS),
                  id="different-meanings"),
@@ -79,6 +97,16 @@ def test_replies_of_one_meaning_are_a_conversation_loop(messages, count):
     report = detect_loops(messages, settings=ON)
     assert report.success is False and "conversation_loop" in {f.pattern for f in report.findings}
     assert detect_loops(messages).success is True  # words differ: no word-level pattern sees it
+
+
+def test_the_same_change_said_every_turn_is_news_the_first_time_only():
+    """The twin of a change each turn: the person says again the change it made (the word-level
+    rule sees these asks too; the meaning rule counts them alike)."""
+    messages = chat(UPDATE_ASKS, ["I updated the reservation email in the app.", "I updated it already!",
+                                  "Updated, as I said.", "I updated it.", "Updated!"])
+    (finding,) = detect_conversation_loops(read_chat_messages(messages), ON)
+    replies = [step.step for step in read_chat_messages(messages).steps if step.kind == "llm"]
+    assert (finding.pattern, finding.steps) == ("conversation_loop", tuple(replies[1:]))
 
 
 @pytest.mark.parametrize("messages", HEALTHY)

@@ -370,3 +370,30 @@ def test_runs_are_in_order_of_their_start_and_of_two_calls_or_more(names):
 def test_a_result_not_recorded_is_never_the_same_as_the_one_before(outputs):
     model = Progress(read_deepeval_trace(agent(*[tool("run", {"n": n}, output=out) for n, out in enumerate(outputs)])))
     assert model.same_as_previous == [False, False]
+
+
+def _person_steps(call_result):
+    """The agent asks for a change; the person makes it with their own tool call (when
+    `call_result` is given) and says so; the agent looks the line up again."""
+    from loopmetric._model import LlmOutput, Observation, ToolCall, Trace
+
+    line = '{"line": "L1", "status": "active", "roaming": false, "data_used_gb": 3.2}'  # data: no change
+    steps = [ToolCall(1, "get_line", '{"line": "L1"}', line, False, "c", "o"),
+             LlmOutput(2, "Please turn on data roaming, then tell me.")]
+    if call_result is not None:
+        steps.append(ToolCall(3, "toggle_roaming", "{}", call_result, False, "t", "r"))
+    steps += [Observation(len(steps) + 1, "user", "said", text="I turned on data roaming."),
+              ToolCall(len(steps) + 2, "get_line", '{"line": "L1"}', line, False, "c", "o")]
+    return Trace(steps=tuple(steps))
+
+
+@pytest.mark.parametrize(("call_result", "changes", "starts"), [
+    pytest.param(None, [0, 1], [0, 1], id="said-in-words-only-one-change-before-the-lookup"),
+    pytest.param("Roaming is now on.", [0, 1, 1], [0, 0, 1], id="made-by-their-call-and-said-one-change-not-two"),
+])
+def test_a_change_the_person_says_counts_once_whoever_recorded_it(call_result, changes, starts):
+    from loopmetric.detectors._news import Progress
+
+    progress = Progress(_person_steps(call_result))
+    assert (progress.changes, progress.starts) == (changes, starts)
+    assert not progress.unchanged_between(0, len(progress.calls) - 1)

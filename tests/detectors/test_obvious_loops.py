@@ -407,3 +407,44 @@ def _checks(*between: dict) -> dict:
 ])
 def test_a_check_that_describes_a_state_is_no_change(trace, loop):
     assert bool(_obvious(trace)) is loop
+
+
+# -- a change the other side says it made, in words ------------------------------------------------
+LINE = '{"line": "L1", "status": "active", "roaming": false, "data_used_gb": 3.2}'
+
+
+def _looked_up(replies: list, turns: list) -> list:
+    """OpenAI chat: the agent looks the line up (the same call, the same answer), then writes
+    each reply, then the person's turn; a last lookup after the last turn."""
+    messages = [{"role": "user", "content": "My phone has no data abroad."}]
+    for n, (reply, turn) in enumerate(zip(replies + [None], turns + [None])):
+        messages += [{"role": "assistant", "content": "", "tool_calls": [{"id": f"c{n}", "type": "function",
+                      "function": {"name": "get_line", "arguments": '{"line": "L1"}'}}]},
+                     {"role": "tool", "tool_call_id": f"c{n}", "content": LINE}]
+        if reply is not None:
+            messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": turn}]
+    return messages
+
+
+ASKED = ["Please turn on data roaming in your phone settings, then tell me.", "Please restart your phone, then tell me.",
+         "Please reset the network settings, then tell me."]
+REFUSED = ["Roaming cannot be changed from here.", "Roaming cannot be changed from here, sorry.",
+           "I cannot change roaming."]
+
+
+@pytest.mark.parametrize(("replies", "turns", "loop"), [
+    pytest.param(ASKED, ["I turned on data roaming.", "I restarted my phone.", "I reset the network settings."],
+                 False, id="each-turn-says-the-change-the-agent-asked-for-a-re-check-after-each"),
+    pytest.param(ASKED, ["Still no data.", "Still nothing.", "No change at all."], True,
+                 id="twin-turns-that-say-no-change"),
+    pytest.param(REFUSED, ["I turned on roaming yesterday.", "I updated my phone last week.",
+                           "I reset it myself before."], True, id="twin-changes-claimed-that-no-reply-asked-for"),
+    pytest.param(ASKED, ["I turned on data roaming.", "I turned on data roaming, as I said.",
+                         "I turned on data roaming!"], True, id="twin-the-same-change-said-again"),
+])
+def test_a_change_the_other_side_says_it_made_is_a_change_between_repeats(replies, turns, loop):
+    """A person trying what the agent asked on their own phone, in a format that does not hold
+    their own tool calls: their words say the change, and the same lookup after it is a re-check,
+    as after a tool that reported a change (`_news.changes_told`, `Progress.starts`)."""
+    report = detect_loops(_looked_up(replies, turns))
+    assert ("repeated_result" in {f.pattern for f in report.findings}) is loop, report.reason

@@ -83,6 +83,24 @@ def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
         assert SAYS[kind] in finding.message and finding.message.startswith("The agent said the same thing")
 
 
+# A guided fix whose person tries each remedy on their own phone: the turns say what they changed
+# (a format that does not hold the person's own tool calls keeps only these words).
+REMEDIES = [
+    "Wi-Fi Calling can block picture messages. Could you switch Wi-Fi Calling off and send the picture message once "
+    "more?",
+    "Sorry it still fails. A restart often clears this: please restart the phone, then send the picture message again "
+    "and let me know.",
+    "Thanks for trying. Could you open the network settings, choose reset, and send the picture message again?",
+    "The messaging app may lack storage access. Please allow storage for it in the app settings and try the picture "
+    "message again.",
+    "One more idea: mobile data must be on for picture messages. Please switch it on and send one more picture "
+    "message."]
+REMEDIES_TRIED = ["I turned off Wi-Fi Calling, but it still doesn't go through.",
+                  "I restarted my phone, but it still doesn't go through.",
+                  "I reset the network settings, but it still doesn't go through.",
+                  "I enabled storage for the app, but it still doesn't go through.",
+                  "I turned on mobile data and now it works!"]
+
 HEALTHY = [
     pytest.param("Help me set up my new router.", [
         "First, plug the router into power and wait for the light to turn green.",
@@ -130,6 +148,26 @@ HEALTHY = [
     pytest.param(OPENING["request"], REPLIES["request"],
                  ["It's ZX81QK.", "Sorry, it's ZX81QL.", "Maybe AB12CD?", "Try QQ77RR.", "Last one: MN45OP."],
                  id="each-turn-brings-a-new-id"),
+    pytest.param("My phone cannot send picture messages.", [
+        "Let's check your phone's network first. On your phone, please run check_network_status() and tell me what "
+        "it reports.",
+        "Thanks. Next, please run check_apn_settings() on your phone and tell me what it reports.",
+        "Good. Now please run check_wifi_calling() on your phone and tell me what it reports.",
+        "Next, please run check_app_permissions() on your phone and tell me what it reports.",
+        "Now please run can_send_mms() on your phone and tell me what it reports."],
+        ["It reports full signal and mobile data on.", "It reports the usual settings.", "It reports it is off.",
+         "It reports only the phone permission.", "It reports that it works now!"],
+        id="a-new-check-named-in-code-each-time"),
+    pytest.param("My phone cannot send picture messages.", REMEDIES, REMEDIES_TRIED, id="each-turn-says-another-remedy-was-tried"),
+    pytest.param("My phone cannot send picture messages.", [
+        f"Please {remedy}, then try sending the picture message again and tell me if it goes through."
+        for remedy in ("turn off Wi-Fi Calling", "restart your phone", "reset your network settings",
+                       "grant the messaging app its storage permission", "turn on mobile data")],
+        REMEDIES_TRIED, id="the-same-words-around-another-remedy-each-turn"),
+    pytest.param("Where can I download the driver?", REPLIES["request"],
+                 ["Is it http://example.com/drivers?", "Or http://example.com/support?", "Maybe https://dl.example.org?",
+                  "Try http://example.net/get.", "Last: http://example.io/d."],
+                 id="each-turn-brings-a-new-link"),
 ]
 
 
@@ -137,6 +175,35 @@ HEALTHY = [
 def test_conversations_that_move_on_pass(opening, replies, turns):
     report = detect_loops(chat(opening, replies, turns))
     assert report.success, report.reason
+
+
+def test_the_same_check_asked_in_other_words_is_a_loop():
+    """The twin of a new check each time: the same check asked five ways while the user cannot do it."""
+    replies = ["Please run check_network_status() on your phone and tell me what it reports.",
+               "I need you to run check_network_status() on your phone, then tell me what it reports.",
+               "Could you run check_network_status() on the phone and report what it says?",
+               "Please run check_network_status() on your phone; tell me what it reports.",
+               "Kindly run check_network_status() on your phone and tell me what it reports."]
+    report = detect_loops(chat("My phone cannot send picture messages.", replies,
+                               ["I don't know how.", "I can't find it.", "Where is that?", "I still can't.", "No."]))
+    assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 5)], report.reason
+
+
+def test_the_same_remedy_asked_again_while_the_person_says_the_same_change_is_a_loop():
+    """The twin of another remedy each turn: the person says again the change it already made
+    ("I already restarted it"): no change it had not said, so from the second reply on, a loop."""
+    replies = ["Please restart your phone, then try sending the picture message again and tell me if it goes through.",
+               "Could you restart the phone and try the picture message again? Tell me if it goes through.",
+               "Please restart your phone once more, then try sending the picture message and tell me if it goes "
+               "through.",
+               "I'd suggest you restart your phone, then send the picture message again and tell me if it goes through.",
+               "Please restart the phone and try sending the picture message again; tell me if it goes through."]
+    said = ["I restarted my phone, but it still doesn't go through.", "I already restarted it, still nothing.",
+            "I restarted the phone again, still nothing.", "Restarted it, still nothing.", "I restarted it. Nothing."]
+    messages = chat("My phone cannot send picture messages.", replies, said)
+    report = detect_loops(messages)
+    replied = [step.step for step in read_chat_messages(messages).steps if step.kind == "llm"]
+    assert [(f.pattern, f.steps) for f in report.findings] == [("repeated_reply", tuple(replied[1:]))], report.reason
 
 
 def test_a_refusal_repeated_then_a_transfer_passes():
