@@ -35,7 +35,9 @@ Attempts are counted by reply: the calls one reply (one model output) makes at o
 attempt, however many they are (`Progress.attempts`). The agent saw none of their results before
 making the next, so three commands written in one reply and each refused the same way were tried
 once; the same commands written reply after reply, each refused alike, were tried three times. A
-call that follows no recorded model output is an attempt of its own.
+call that follows no recorded model output is an attempt of its own. (The very same call run again
+is another matter: `repeated_call` and `repeated_result` count every run of it, whatever reply made
+it, as the live guard does: a reply asking for it twice, or a harness retrying it, repeats the work.)
 
 Keyword queries in a row that all fail with the very same answer, one that names
 none of them ("No Results" for "based", "headquartered", "located" on one page),

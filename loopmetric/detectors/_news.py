@@ -21,6 +21,11 @@ LLM outputs are never news: a model's own words do not tell it anything.
 `Progress` walks the steps once and records, for every tool call, how many
 news steps came before and after it. Two calls have "nothing new between"
 them when those counts match. Detectors build their runs from that.
+
+It also records the reply each call belongs to: the model output it follows with only calls
+between. The calls one reply makes at once are one attempt (`Progress.attempts`): the agent saw
+none of their results before making the next. A call that follows no recorded model output (a
+recording of tool spans alone), or follows the other side's words, is an attempt of its own.
 """
 
 from __future__ import annotations

@@ -42,9 +42,6 @@ check does not read edited); a round of different remedies, a tool each, checked
 exploring. A call that errored and was re-run with nothing changed at least as often as after a
 change is retried, not tested: one run, whatever changes came between.
 
-The same call made several times by one reply (one model output, its calls made at once) is one
-attempt: the agent saw none of their results before making the next (`Progress.attempts`).
-
 Findings are `repeated_result` (or `repeated_error` when the call failed), mild at
 `threshold - 1` occurrences (never fewer than 3) and severe at the threshold
 (`repeated_result_threshold`, `repeated_error_threshold`); `fruitless_changes` likewise at
@@ -62,7 +59,7 @@ from .._fingerprint import fingerprint
 from .._memo import per_text
 from .._model import ToolCall, Trace
 from ._near import argument_words, result_words
-from ._news import Progress, acknowledges, carries_content, failure_kind, fails, says_little
+from ._news import acknowledges, carries_content, failure_kind, fails, says_little
 from .._settings import LoopSettings
 from ._evidence import Evidence, evidence_for
 
@@ -111,22 +108,21 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
                 chain.append(index)
                 continue
             if len(chain) >= 3:
-                findings.extend(_judged(news, chain, changes, walks_on, settings))
+                findings.extend(_judged(calls, chain, changes, failing, walks_on, settings))
             chain = [index]
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
 
 
-def _judged(news: Progress, chain: list[int], changes: list[int], walks_on: Callable[[list[int]], bool],
-            settings: LoopSettings) -> list[Finding]:
+def _judged(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int], failing: list[bool],
+            walks_on: Callable[[list[int]], bool], settings: LoopSettings) -> list[Finding]:
     """The findings of one chain of the same call with the same answer: each stretch of it with no
     change between is the obvious loop. A call that errored, re-run with nothing changed at least as often
     as after a change, is one stretch, whatever changes came between: retried, not tested (a check that
     reports a failing state in words, re-run after remedies, is testing them). Otherwise the whole
     chain, across changes, is `fruitless_changes` when its answer is a failure and the changes are one
     way of changing things (a check the changes did not move). A severe `fruitless_changes` says all the
-    stretches say. The calls one reply makes at once are one attempt (`Progress.attempts`)."""
-    calls, failing = tuple(news.calls), news.failing
+    stretches say."""
     first = calls[chain[0]]
     if acknowledges(first.result) or waits(calls, chain):
         return []
@@ -143,8 +139,8 @@ def _judged(news: Progress, chain: list[int], changes: list[int], walks_on: Call
         fruitless = _fruitless(calls, chain, changes, settings)
         if fruitless is not None and fruitless.severity == "severe":
             return [fruitless]
-    found = [finding for run in stretches if news.attempts(run) >= 3 and (failing[run[0]] or not walks_on(run))
-             for finding in [_finding(news, run, settings)] if finding is not None]
+    found = [finding for run in stretches if len(run) >= 3 and (failing[run[0]] or not walks_on(run))
+             for finding in [_finding(calls, run, failing, settings)] if finding is not None]
     return found + ([fruitless] if fruitless is not None else [])
 
 
@@ -231,16 +227,15 @@ def _masked_folded(result: str) -> str:
     return masked if folded == masked else folded
 
 
-def _finding(news: Progress, run: list[int], settings: LoopSettings) -> Optional[Finding]:
-    calls, failing = news.calls, news.failing
+def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
+             settings: LoopSettings) -> Optional[Finding]:
     first = calls[run[0]]
     threshold = settings.repeated_error_threshold if first.error else settings.repeated_result_threshold
     if threshold is None:
         return None
     count = len(run)
-    attempts = news.attempts(run)  # the calls one reply makes at once are one attempt
-    severity: Optional[Severity] = ("severe" if attempts >= threshold
-                                    else "mild" if attempts >= max(3, threshold - 1) else None)
+    severity: Optional[Severity] = ("severe" if count >= threshold
+                                    else "mild" if count >= max(3, threshold - 1) else None)
     if severity is None:
         return None
     steps = tuple(calls[i].step for i in run)
@@ -256,7 +251,7 @@ def _finding(news: Progress, run: list[int], settings: LoopSettings) -> Optional
         signal="tool_repetition",
         severity=severity,
         message=(f"Tool '{first.name}' called {count} times with identical arguments. {outcome}{masked}, "
-                 f"whatever came between ({step_range(steps)}).{news.in_replies(run)}"),
+                 f"whatever came between ({step_range(steps)})."),
         count=count,
         steps=steps,
         tools=(first.name,),

@@ -5,9 +5,6 @@ the same error (`repeated_error`) run after run.
 What "nothing learned" means is decided once, in `_news`: the
 occurrences of a call form a run while nothing new happened between them and
 none of their results says anything an earlier one had not (numbers masked).
-Occurrences are counted by reply: the same call made several times by one reply
-(one model output, its calls made at once) is one attempt, the agent having seen
-none of their results (`Progress.attempts`).
 
 Each message starts with deepeval's own sentence for the same finding, "Tool
 'X' called N times with identical arguments." (N is loopmetric's count), so a
@@ -57,9 +54,8 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings,
     calls = trace.tool_calls
     low = settings.repeated_call_threshold
     findings = []
-    model = evidence_for(trace, evidence).news
-    for fingerprint, run in model.runs("call", settings.window):
-        severity = _severity(model.attempts(run), low, 2 * low - 1)  # the calls of one reply: one attempt
+    for fingerprint, run in evidence_for(trace, evidence).news.runs("call", settings.window):
+        severity = _severity(len(run), low, 2 * low - 1)
         if severity is None or waits(calls, run):  # a poll that stops once its status changes
             continue
         repeated = [calls[i] for i in run]
@@ -69,7 +65,7 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings,
             pattern="repeated_call",
             signal="tool_repetition",
             severity=severity,
-            message=_message(repeated) + model.in_replies(run),
+            message=_message(repeated),
             count=len(run),
             steps=steps,
             tools=(name,),
@@ -108,7 +104,7 @@ def detect_repeated_results(trace: Trace, settings: LoopSettings,
     window = settings.window
     findings = []
     for fingerprint, run in model.runs("call", window):
-        findings.extend(_same_outcomes(model, run, fingerprint, settings, errors=False))
+        findings.extend(_same_outcomes(calls, run, fingerprint, settings, errors=False))
     for fingerprint, members in group_calls(tuple(calls)).items():
         chain: list[int] = []
         for index in members + [-1]:
@@ -118,16 +114,15 @@ def detect_repeated_results(trace: Trace, settings: LoopSettings,
                     and model.unchanged_between(chain[-1], index)):
                 chain.append(index)
                 continue
-            findings.extend(_same_outcomes(model, chain, fingerprint, settings, errors=True))
+            findings.extend(_same_outcomes(calls, chain, fingerprint, settings, errors=True))
             chain = [index] if call is not None and call.error else []
     findings.sort(key=lambda f: f.steps[0])
     return tuple(findings)
 
 
-def _same_outcomes(model, run: list[int], fingerprint: str, settings: LoopSettings, *,
+def _same_outcomes(calls, run: list[int], fingerprint: str, settings: LoopSettings, *,
                    errors: bool) -> list[Finding]:
     """Findings for each stretch of `run` returning one outcome (errors or results only)."""
-    calls = model.calls
     findings = []
     same: list[int] = []
     for index in run + [-1]:
@@ -136,21 +131,20 @@ def _same_outcomes(model, run: list[int], fingerprint: str, settings: LoopSettin
             same.append(index)
             continue
         if len(same) > 1 and calls[same[0]].error == errors:
-            finding = _result_finding(model, same, fingerprint, settings)
+            finding = _result_finding(calls, same, fingerprint, settings)
             if finding is not None and not waits(calls, same):  # a poll that stops once its status changes
                 findings.append(finding)
         same = [index] if call is not None and call.outcome is not None else []
     return findings
 
 
-def _result_finding(model, run: list[int], fingerprint: str, settings: LoopSettings) -> Finding | None:
-    calls = model.calls
+def _result_finding(calls: tuple[ToolCall, ...], run: list[int], fingerprint: str,
+                    settings: LoopSettings) -> Finding | None:
     first = calls[run[0]]
     threshold = settings.repeated_error_threshold if first.error else settings.repeated_result_threshold
     if threshold is None:
         return None
-    # two alike is never a loop; the calls of one reply are one attempt
-    severity = _severity(model.attempts(run), max(3, threshold - 1), threshold)
+    severity = _severity(len(run), max(3, threshold - 1), threshold)  # two alike is never a loop
     if severity is None:
         return None
     repeated = [calls[i] for i in run]
@@ -158,7 +152,7 @@ def _result_finding(model, run: list[int], fingerprint: str, settings: LoopSetti
         pattern="repeated_error" if first.error else "repeated_result",
         signal="tool_repetition",
         severity=severity,
-        message=_message(repeated) + model.in_replies(run),
+        message=_message(repeated),
         count=len(run),
         steps=tuple(c.step for c in repeated),
         tools=(first.name,),

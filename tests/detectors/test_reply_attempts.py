@@ -1,9 +1,10 @@
-"""The calls one reply makes at once are one attempt: the agent saw none of their results before
-making the next. Several commands written in one reply and each refused the same way, or the same
-call asked for twice in one reply, were tried once; the same calls made reply after reply, each
-answered alike, are a loop. With their twins: 3, 4 and 5 replies in a row (a loop), one reply of
-several calls and then a reply that moves on (healthy), calls that follow no recorded model output
-(each an attempt of its own, as before), and the same runs written as OpenAI chat messages."""
+"""The calls one reply makes at once are one attempt (`similar_attempts`): the agent saw none of
+their results before making the next. Several commands written in one reply and each refused the
+same way were tried once; the same calls made reply after reply, each answered alike, are a loop.
+The same call run again and again is still counted each time it ran (`repeated_call`,
+`repeated_result`). With their twins: 3, 4 and 5 replies in a row (a loop), one reply of several
+calls and then a reply that moves on (healthy), calls that follow no recorded model output (each
+an attempt of its own, as before), and the same runs written as OpenAI chat messages."""
 
 from __future__ import annotations
 
@@ -92,7 +93,9 @@ def test_the_message_says_how_many_replies_made_the_calls():
     assert "replies" not in one_each
 
 
-# -- the same call asked for again: repeated_call, repeated_result ----------------------------------------------
+# -- the same call asked for again: repeated_call, repeated_result -----------------------------------------------
+# Not attempts: the same call run again with the same answer is counted each time it ran, by one reply or by
+# several (a reply asking for it twice, or a harness retrying it under one reply, repeats the work all the same).
 def same_call(calls_per_reply: list[int]) -> list[dict]:
     return replies(*[[bash("cat setup.py", LISTING)] * n for n in calls_per_reply])
 
@@ -104,18 +107,16 @@ def repeats(children) -> list[tuple[str, str, int]]:
     return sorted((f.pattern, f.severity, f.count) for f in findings)
 
 
+THREE_ALIKE = [("repeated_call", "mild", 3), ("repeated_result", "severe", 3), ("repeated_result", "severe", 3)]
+
+
 @pytest.mark.parametrize(("children", "expected"), [
-    pytest.param(same_call([1, 1, 1]), [("repeated_call", "mild", 3), ("repeated_result", "severe", 3),
-                                        ("repeated_result", "severe", 3)], id="three-replies-the-same-call"),
-    pytest.param(same_call([2, 2, 1]), [("repeated_call", "mild", 5), ("repeated_result", "severe", 5),
-                                        ("repeated_result", "severe", 5)], id="three-replies-two-asking-it-twice"),
-    pytest.param(same_call([1, 1, 1, 1, 1]), [("repeated_call", "severe", 5), ("repeated_result", "severe", 5),
-                                              ("repeated_result", "severe", 5)], id="five-replies-the-same-call"),
-    pytest.param(same_call([3]), [], id="one-reply-asking-it-three-times"),
-    pytest.param(same_call([5]), [], id="one-reply-asking-it-five-times"),
-    pytest.param(same_call([3, 2]), [], id="two-replies-asking-it-five-times"),
+    pytest.param(same_call([1, 1, 1]), THREE_ALIKE, id="three-replies-the-same-call"),
+    pytest.param(same_call([3]), THREE_ALIKE, id="one-reply-asking-it-three-times"),
+    pytest.param(same_call([2, 1]), THREE_ALIKE, id="two-replies-asking-it-three-times"),
+    pytest.param(same_call([2]), [], id="one-reply-asking-it-twice"),
 ])
-def test_the_same_call_counts_once_per_reply(children, expected):
+def test_the_same_call_counts_each_time_it_ran(children, expected):
     assert repeats(children) == expected
 
 
