@@ -93,11 +93,11 @@ def _team(looping: bool) -> list[Step]:
 
 
 def _parallel(looping: bool) -> list[Step]:
-    """One test command reworded, every call refused alike. Looping: three replies of two calls each;
+    """One test command reworded (`-q` added, moved or doubled), every call refused alike. Looping: three replies of two calls each;
     its twin: one reply of six calls at once (one attempt: none of their results seen before the next),
     then a reply that moves on."""
-    tries = ["pytest tests/test_dates.py -q", "pytest tests/test_dates.py -x", "pytest -q tests/test_dates.py",
-             "python -m pytest tests/test_dates.py", "pytest tests/test_dates.py", "pytest -x tests/test_dates.py"]
+    tries = ["pytest tests/test_dates.py", "pytest -q tests/test_dates.py", "pytest tests/test_dates.py -q",
+             "pytest -q -q tests/test_dates.py", "pytest tests/test_dates.py -q -q", "pytest -q tests/test_dates.py -q"]
     steps = [Step("system", "You fix code with the shell."), Step("other", "Make the date tests pass.")]
     groups = [tries[:2], tries[2:4], tries[4:]] if looping else [tries]
     for g, group in enumerate(groups):
