@@ -184,7 +184,8 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
             continue
         distinct = len({calls[i].call for i in run})
         keeps_on = (_KEEPS_FAILING if run and model.kinds[run[0]] else _KEEPS_ON) * threshold
-        attempts = model.attempts(run)  # the calls one reply makes at once are one attempt
+        # the calls one reply makes at once are one attempt (counted only for a run long enough to matter)
+        attempts = model.attempts(run) if len(run) >= _RESENT * threshold else len(run)
         if (attempts >= keeps_on or attempts >= _RESENT * threshold and 2 * distinct <= len(run)) \
                 and taken.isdisjoint(calls[i].step for i in run):
             how = ("each answered with nothing (the same empty output)" if not model.kinds[run[0]]
