@@ -18,7 +18,9 @@ writes. Offline: no network, no key.
   OpenAI chat messages, or only the newest messages; `(text actions as tool spans)` records a
   run whose model writes its action in its reply (a ```bash block, `Action: search[...]`) as
   that action's tool span with the harness's next words as its result, while the LLM input holds
-  the conversation as the model saw it.
+  the conversation as the model saw it; `(each code block a tool span)` likewise, but a reply
+  that writes several code blocks (which the harness refuses) records each block as its own
+  tool span, every one answered by the harness's words.
 - `LangChain messages_to_dict`: the conversation as LangChain messages, written by
   `messages_to_dict`; `(named speakers)`: a team's chat (Magentic-One), every member's turn an
   `AIMessage` signed with its `name`, as `_renderings.named_chat_messages` writes it.
@@ -414,11 +416,13 @@ def agents_sdk(steps: list[Step]) -> list[dict[str, Any]]:
 
 
 # -- deepeval @observe ------------------------------------------------------------------------------------
-def _text_actions(steps: list[Step]) -> list[Step]:
+def _text_actions(steps: list[Step], blocks: bool = False) -> list[Step]:
     """A reply that writes its action in its text and is answered by the other side's words: that
     action as a call, the words as its result (what a tracer wrapping the harness's "run the
-    action" function records)."""
-    from loopmetric._text_actions import find_text_action
+    action" function records). With `blocks`, a reply that writes several code blocks in the
+    action's language (which a harness taking one action refuses) records each block as a call of
+    its own, every one answered by the harness's words (the calls share one id: one answer)."""
+    from loopmetric._text_actions import _fenced_blocks, find_text_action
 
     out: list[Step] = []
     n = 0
@@ -431,7 +435,10 @@ def _text_actions(steps: list[Step]) -> list[Step]:
                 n += 1
                 args = action.args if isinstance(action.args, dict) else {"input": action.args}
                 call = Call(action.name, dict(args), f"text_{n}")
-                out.append(Step("reply", step.text, (call,), actor=step.actor))
+                written = [body for language, body in _fenced_blocks(step.text)
+                           if (language.lower() or "code") == action.name] if blocks and action.syntax == "fence" else []
+                calls = tuple(Call(action.name, {"input": body.strip()}, call.id) for body in written)
+                out.append(Step("reply", step.text, calls if len(calls) > 1 else (call,), actor=step.actor))
                 continue
         if step.kind == "other" and out and out[-1].kind == "reply" and out[-1].calls \
                 and out[-1].calls[-1].id.startswith("text_") and not any(
@@ -443,14 +450,15 @@ def _text_actions(steps: list[Step]) -> list[Step]:
     return out
 
 
-def _deepeval_observe(steps: list[Step], inputs: str, text_actions: bool = False) -> dict[str, Any]:
+def _deepeval_observe(steps: list[Step], inputs: str, text_actions: bool = False,
+                      blocks: bool = False) -> dict[str, Any]:
     from deepeval.tracing import observe
     from deepeval.tracing.context import current_span_context
     from deepeval.tracing.tracing import trace_manager
 
     # the agent's own LLM calls: a user acting through tools (on its side) is its words to the agent
     steps = _without_user_calls(steps)
-    acted = _text_actions(steps) if text_actions else steps  # one to one with `steps`
+    acted = _text_actions(steps, blocks) if text_actions else steps  # one to one with `steps`
     results = {s.call_id: s for s in acted if s.kind == "result"}
     root: dict[str, Any] = {}
     reply: list[Step] = []
@@ -546,6 +554,8 @@ LIBRARY_RENDERINGS: dict[str, Callable[[list[Step]], Any]] = {
     "deepeval @observe (whole conversation)": lambda s: _deepeval_observe(s, "whole"),
     "deepeval @observe (newest messages)": lambda s: _deepeval_observe(s, "newest"),
     "deepeval @observe (text actions as tool spans)": lambda s: _deepeval_observe(s, "whole", text_actions=True),
+    "deepeval @observe (each code block a tool span)":
+        lambda s: _deepeval_observe(s, "whole", text_actions=True, blocks=True),
     "LangChain messages_to_dict": langchain_messages,
     "LangChain messages_to_dict (named speakers)": langchain_named_messages,
 }
@@ -570,6 +580,7 @@ LIBRARY_HOLDS: dict[str, Callable[[list[Step]], list[Step]]] = {
     "deepeval @observe (whole conversation)": _observe_holds,
     "deepeval @observe (newest messages)": _observe_holds,
     "deepeval @observe (text actions as tool spans)": _observe_holds,
+    "deepeval @observe (each code block a tool span)": _observe_holds,
     "LangChain messages_to_dict": agent_loop_holds,
     "LangChain messages_to_dict (named speakers)": agent_loop_holds,
 }

@@ -10,7 +10,7 @@ their tool calls, tool results) taken from the raw record, and rendered into eve
 loopmetric reads (`_renderings.RENDERINGS`), and replayed through real frameworks recorded by
 their own tracers (`_library_renderings`: pydantic-ai with OpenTelemetry, LangGraph with
 OpenInference, the Agents SDK's tracing, deepeval `@observe` with the LLM input whole, newest, or
-text actions as tool spans, LangChain `messages_to_dict`; `--library-sample N` replays a fixed-seed
+text actions as tool spans (one per reply, or one per code block), LangChain `messages_to_dict`; `--library-sample N` replays a fixed-seed
 sample of N runs per source, "k of n" in the table). A team's chat (Magentic-One) is also written with
 every member signed by its `name` (`(named speakers)`: OpenAI chat, LangChain messages). Each rendering is written to a file and scored
 the way the command line scores it: `load_traces` on the file, `analyze` at default settings;

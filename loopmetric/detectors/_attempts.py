@@ -31,6 +31,14 @@ words than attempts (`_near.same_change`): a word added or dropped, or another n
 is another target (`mkdir repo` / `mkdir repo/src`, `f1.txt` / `f2.txt`): making other
 folders, files or lines is work, not a loop. Notes to self are no change.
 
+Attempts are counted by reply: the calls one reply (one model output) makes at once are one
+attempt, however many they are (`Progress.attempts`). The agent saw none of their results before
+making the next, so three commands written in one reply and each refused the same way were tried
+once; the same commands written reply after reply, each refused alike, were tried three times. A
+call that follows no recorded model output is an attempt of its own. (The very same call run again
+is another matter: `repeated_call` and `repeated_result` count every run of it, whatever reply made
+it, as the live guard does: a reply asking for it twice, or a harness retrying it, repeats the work.)
+
 Keyword queries in a row that all fail with the very same answer, one that names
 none of them ("No Results" for "based", "headquartered", "located" on one page),
 are one attempt reworded whatever their words and whatever leads they took
@@ -176,7 +184,9 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
             continue
         distinct = len({calls[i].call for i in run})
         keeps_on = (_KEEPS_FAILING if run and model.kinds[run[0]] else _KEEPS_ON) * threshold
-        if (len(run) >= keeps_on or len(run) >= _RESENT * threshold and 2 * distinct <= len(run)) \
+        # the calls one reply makes at once are one attempt (counted only for a run long enough to matter)
+        attempts = model.attempts(run) if len(run) >= _RESENT * threshold else len(run)
+        if (attempts >= keeps_on or attempts >= _RESENT * threshold and 2 * distinct <= len(run)) \
                 and taken.isdisjoint(calls[i].step for i in run):
             how = ("each answered with nothing (the same empty output)" if not model.kinds[run[0]]
                    else "each failing the same way")
@@ -273,7 +283,7 @@ _BLIND_MORE = 1  # keyword queries need one attempt more than the threshold: thr
 def _finding(model, name: str, members: list[int], threshold: int, *, how: str = "") -> list[Finding]:
     calls = [model.calls[i] for i in members]
     distinct = list(dict.fromkeys(c.call for c in calls))
-    if len(members) < threshold or len(distinct) < 2:
+    if model.attempts(members) < threshold or len(distinct) < 2:
         return []
     steps = tuple(c.step for c in calls)
     failing = all(model.kinds[i] is not None for i in members)
@@ -283,7 +293,7 @@ def _finding(model, name: str, members: list[int], threshold: int, *, how: str =
         signal="tool_repetition",
         severity="severe",
         message=(f"Tool '{name}' called {len(calls)} times in a row with {len(distinct)} different argument "
-                 f"lists, {how}, with nothing new between ({step_range(steps)})."),
+                 f"lists, {how}, with nothing new between ({step_range(steps)}).{model.in_replies(members)}"),
         count=len(calls),
         steps=steps,
         tools=(name,),

@@ -21,6 +21,11 @@ LLM outputs are never news: a model's own words do not tell it anything.
 `Progress` walks the steps once and records, for every tool call, how many
 news steps came before and after it. Two calls have "nothing new between"
 them when those counts match. Detectors build their runs from that.
+
+It also records the reply each call belongs to: the model output it follows with only calls
+between. The calls one reply makes at once are one attempt (`Progress.attempts`): the agent saw
+none of their results before making the next. A call that follows no recorded model output (a
+recording of tool spans alone), or follows the other side's words, is an attempt of its own.
 """
 
 from __future__ import annotations
@@ -376,7 +381,7 @@ class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
     __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "changes",
-                 "starts", "_little", "longest_outcome_run", "_runs")
+                 "starts", "replies", "_little", "longest_outcome_run", "_runs")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -389,6 +394,10 @@ class Progress:
         # ... and as each call starts: those before it, with the other side's turns that said they made a
         # change the agent had asked for (`changes_told`) when no call between had made one
         self.starts: list[int] = []
+        # The reply each call belongs to (`attempts`): the number of the model output it follows with
+        # only calls between, or a number of its own (below zero) when no model output comes before it
+        # (a recording of tool spans alone) or the other side spoke since.
+        self.replies: list[int] = []
         self._little: list[Optional[bool]] = []  # says_little of each result, when computed (`says_little`)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
@@ -409,21 +418,25 @@ class Progress:
         said_so_far: Optional[set[str]] = None  # lines that said a change so far, once a call says one
         told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
         replied = 0  # the changes made when the model last wrote
+        reply = -1  # the model output the next call follows (-1: none since the last input, or none yet)
         for step in trace.steps:
             if step.kind == "input":
+                reply = -1
                 if step.fingerprint not in seen_inputs:
                     seen_inputs.add(step.fingerprint)
                     news += 1
                 if step.step in told and changes == replied:  # (said in words, not made by a call recorded)
                     changes += 1
                 continue
-            if step.kind == "llm":
-                replied = changes
             if step.kind != "tool":
+                if step.kind == "llm":
+                    reply = step.step
+                    replied = changes
                 continue
             index = len(self.calls)
             self.calls.append(step)
             self.starts.append(changes)
+            self.replies.append(reply if reply >= 0 else -1 - index)
             self.before.append(news)
             kind, first_kind = _failure_kinds(step)
             self.kinds.append(kind)
@@ -517,6 +530,22 @@ class Progress:
         if little is None:
             little = self._little[index] = says_little(self.calls[index].result)
         return little
+
+    def attempts(self, members: list[int]) -> int:
+        """How many attempts calls `members` are: the calls one reply makes at once are one attempt
+        (the agent saw none of their results before making the next); a call that follows no model
+        output is an attempt of its own."""
+        replies = self.replies
+        return len({replies[index] for index in members})
+
+    def in_replies(self, members: list[int]) -> str:
+        """What a finding over calls `members` says of the replies that made them: nothing when each
+        call is an attempt of its own, else how many replies made them (one sentence, to end a message)."""
+        attempts = self.attempts(members)
+        if attempts == len(members):
+            return ""
+        return (f" The {len(members)} calls were made in {attempts} replies: the calls one reply makes at once "
+                f"are one attempt, the agent seeing none of their results before making the next.")
 
     def quiet_between(self, earlier: int, later: int) -> bool:
         """Nothing new happened after call `earlier` and before call `later`."""

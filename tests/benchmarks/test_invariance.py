@@ -92,8 +92,25 @@ def _team(looping: bool) -> list[Step]:
     return steps
 
 
+def _parallel(looping: bool) -> list[Step]:
+    """One test command reworded (`-q` added, moved or doubled), every call refused alike. Looping: three replies of two calls each;
+    its twin: one reply of six calls at once (one attempt: none of their results seen before the next),
+    then a reply that moves on."""
+    tries = ["pytest tests/test_dates.py", "pytest -q tests/test_dates.py", "pytest tests/test_dates.py -q",
+             "pytest -q -q tests/test_dates.py", "pytest tests/test_dates.py -q -q", "pytest -q tests/test_dates.py -q"]
+    steps = [Step("system", "You fix code with the shell."), Step("other", "Make the date tests pass.")]
+    groups = [tries[:2], tries[2:4], tries[4:]] if looping else [tries]
+    for g, group in enumerate(groups):
+        calls = tuple(Call("shell", {"command": c}, f"p{g}_{k}") for k, c in enumerate(group))
+        steps.append(Step("reply", "Running the tests.", calls))
+        steps += [Step("result", "Error: the runner takes one command per reply; none of them was run.",
+                       call_id=c.id, name=c.name) for c in calls]
+    steps.append(Step("reply", "I could not run them." if looping else "The runner takes one command; I will send one."))
+    return steps
+
+
 RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage,
-        "team-chat": _team}
+        "team-chat": _team, "parallel-attempts": _parallel}
 
 
 @pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])

@@ -45,3 +45,47 @@ def test_words_between_a_tool_call_and_the_next_reply_are_in_no_agent_run():
     script = script_of(RUNS["harness-rejection"](False))
     assert [len(run.replies) for run in script.runs] == [5]
     assert [step.text for step in script.results["run_step"]][:2] == ["step-0 configured", "step-1 configured"]
+
+
+BLOCKS = "deepeval @observe (each code block a tool span)"
+# One command reworded (`-q` added, moved or doubled): near-identical attempts in any order.
+TRIES = ["pytest tests/test_dates.py", "pytest -q tests/test_dates.py", "pytest tests/test_dates.py -q",
+         "pytest -q -q tests/test_dates.py", "pytest tests/test_dates.py -q -q", "pytest -q tests/test_dates.py -q"]
+REFUSED = "Format error: found 2 actions. Write exactly one bash block per reply."
+
+
+def _blocks(groups: list[list[str]]) -> list:
+    """A model writing its commands in ```bash blocks; a reply of two blocks is refused by the harness."""
+    from benchmarks._renderings import Step
+
+    steps = [Step("system", "Reply with exactly one ```bash block."), Step("other", "Make the date tests pass.")]
+    for group in groups:
+        steps.append(Step("reply", "Running the tests.\n" + "".join(f"```bash\n{c}\n```\n" for c in group)))
+        steps.append(Step("other", REFUSED if len(group) > 1 else "5 passed", who="harness"))
+    return steps
+
+
+def _tool_spans(document) -> list[tuple[str, str, str]]:
+    spans, stack = [], [document]
+    while stack:
+        span = stack.pop()
+        if span.get("type") == "tool":
+            spans.append((span["name"], json.dumps(span.get("input")), span.get("output")))
+        stack.extend(reversed(span.get("children") or []))
+    return spans
+
+
+def test_each_code_block_of_a_refused_reply_is_a_tool_span_answered_by_the_harness():
+    document = LIBRARY_RENDERINGS[BLOCKS](_blocks([TRIES[:2], TRIES[2:3]]))
+    assert _tool_spans(document) == [("bash", json.dumps({"input": TRIES[0]}), REFUSED),
+                                     ("bash", json.dumps({"input": TRIES[1]}), REFUSED),
+                                     ("bash", json.dumps({"input": TRIES[2]}), "5 passed")]
+
+
+@pytest.mark.parametrize(("groups", "looping"), [
+    pytest.param([TRIES[:2], TRIES[2:4], TRIES[4:]], True, id="three-refused-replies-of-two-blocks"),
+    pytest.param([TRIES[:2], TRIES[2:4]], False, id="two-refused-replies-of-two-blocks"),
+])
+def test_the_blocks_of_one_reply_are_one_attempt(groups, looping, tmp_path):
+    got = invariance.score_document(LIBRARY_RENDERINGS[BLOCKS](_blocks(groups)), tmp_path, "blocks")
+    assert got["loop"] is looping, got["reason"]
