@@ -37,6 +37,8 @@ labelled tau-bench runs holds five such, none a loop); five times is not.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from typing import AbstractSet, Callable, Optional, Union
 
 from .._findings import Finding, step_range
@@ -104,11 +106,14 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
+_KIND = attrgetter("kind")
+
+
 def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
     # (calls answered as before matter only between turns of the other side: a run with none skips them)
-    unchanged = _unchanged(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+    unchanged = _unchanged(trace) if "input" in map(_KIND, trace.steps) else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold:  # (no chain can be long enough: most traces)
         return []
     known = _Said(trace, facts)
@@ -198,13 +203,15 @@ def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = f
     longest = run = 0
     earlier: Optional[LlmOutput] = None
     for step in trace.steps:
-        if step.kind == "input" or step.step in unchanged:
+        kind = step.kind
+        if kind == "input" or unchanged and step.step in unchanged:
             continue
-        if not isinstance(step, LlmOutput) or step.requests or not step.has_text:
+        if kind == "tool" or not isinstance(step, LlmOutput) or step.requests or not step.has_text:
             earlier = None  # (the next reply starts a run afresh)
             continue
         run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded, unchanged) else 0
-        longest = max(longest, run)
+        if run > longest:
+            longest = run
         earlier = step
     return longest
 
