@@ -113,7 +113,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
     # (calls answered as before matter only between turns of the other side: a run with none skips them)
-    unchanged = _unchanged(trace) if "input" in map(_KIND, trace.steps) else frozenset()
+    kinds = ",".join(map(_KIND, trace.steps))
+    if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
+        return []  # (no turn of the other side, and no two replies in a row that may hide one: no link)
+    unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold:  # (no chain can be long enough: most traces)
         return []
     known = _Said(trace, facts)

@@ -15,9 +15,7 @@ __all__ = ["freeze_call", "number_steps"]
 _llm_output = LlmOutput._make
 _tool_call = ToolCall._make
 _ERROR_KEY_CHARS = 500
-_MEMO_CHARS = 2_048  # a result longer than this is masked and fingerprinted once per distinct text
-# `mask_volatile` itself, for a short result: masking it costs less than looking it up in the memo.
-_mask_short = mask_volatile.__wrapped__  # type: ignore[attr-defined]
+_MEMO_CHARS = 2_048  # a result longer than this is fingerprinted once per distinct text (`_result_outcome`)
 
 
 def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
@@ -73,13 +71,8 @@ def freeze_call(call: Call, number: int) -> ToolCall:
             outcome = fingerprint("error", result[:_ERROR_KEY_CHARS])
         else:
             value = call.result
-            text = value if isinstance(value, str) else canonical_json(value)
-            # A short result is masked and fingerprinted directly (faster than looking it up); a long one once.
-            if len(text) > _MEMO_CHARS:
-                result = mask_volatile(text)
-                outcome = _result_outcome(result) if len(result) > _MEMO_CHARS else fingerprint("result", result)
-            else:
-                result = _mask_short(text)
-                outcome = fingerprint("result", result)
+            result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
+            # A short result is fingerprinted directly (faster than looking it up); a long one once.
+            outcome = _result_outcome(result) if len(result) > _MEMO_CHARS else fingerprint("result", result)
     return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
                        outcome, call.span, call.requested, "tool", call.inferred))
