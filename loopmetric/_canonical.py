@@ -259,14 +259,24 @@ def _may_be_volatile(text: str) -> bool:
             or ((dashed or "_" in text) and _ID_PREFIX.search(text) is not None))
 
 
-@per_text
+_ONCE_FROM = 2_048  # characters from which a text is masked once per distinct text (`_memo`)
+
+
 def mask_volatile(text: str) -> str:
     """Hide ids, timestamps and addresses; keep ordinary numbers."""
+    # A short text is masked again: that costs less than looking it up (most results, most labels).
+    return _mask_volatile_once(text) if len(text) >= _ONCE_FROM else _mask_volatile(text)
+
+
+def _mask_volatile(text: str) -> str:
     if "\"" in text:
         text = _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text)
     if not _may_be_volatile(text):
         return text
     return _sub_at_starts(_VOLATILE, "*", text, _VOLATILE_STARTS) if len(text) >= _LONG else _VOLATILE.sub("*", text)
+
+
+_mask_volatile_once = per_text(_mask_volatile)
 
 
 _DIGITS = re.compile(r"\d+")

@@ -18,9 +18,8 @@ text are wrapped: a memoized answer is the answer.
 from __future__ import annotations
 
 import functools
-from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterator, Optional, TypeVar
+from typing import Callable, Optional, TypeVar
 
 __all__ = ["per_text", "text_memo"]
 
@@ -30,18 +29,25 @@ T = TypeVar("T")
 _MEMO: ContextVar[Optional[dict[Callable, dict]]] = ContextVar("loopmetric_text_memo", default=None)
 
 
-@contextmanager
-def text_memo() -> Iterator[None]:
+class _TextMemo:
+    """The `with` block of `text_memo()` (a class: cheaper to enter than a generator's context manager)."""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        # A memo already open (a trace scored inside another's scoring) is kept.
+        self._token = _MEMO.set({}) if _MEMO.get() is None else None
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _MEMO.reset(self._token)
+            self._token = None
+
+
+def text_memo() -> _TextMemo:
     """Inside: `per_text` functions compute once per distinct text. A memo already open
     (a trace scored inside another's scoring) is kept."""
-    if _MEMO.get() is not None:
-        yield
-        return
-    token = _MEMO.set({})
-    try:
-        yield
-    finally:
-        _MEMO.reset(token)
+    return _TextMemo()
 
 
 def per_text(function: Callable[[str], T]) -> Callable[[str], T]:

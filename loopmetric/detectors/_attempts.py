@@ -175,12 +175,17 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
     taken = {step for finding in found for step in finding.steps}
     findings: list[Finding] = []
     run: list[int] = []
-    answers = [_nothing(model, index) for index in range(len(calls))] + [None]  # each call's, read once
+    answers = _nothing(model) + [None]  # each call's, read once
+    if len(answers) - answers.count(None) < _SHORTEST * threshold:
+        return []  # (too few calls got nothing back for either loop: most traces)
     for index in range(len(calls) + 1):
         answer = answers[index]
         if (answer is not None and run and calls[index].name == calls[run[-1]].name
                 and answer == answers[run[-1]]):
             run.append(index)
+            continue
+        if len(run) < _SHORTEST * threshold:  # (too short to be either loop: most runs)
+            run = [index] if answer is not None else []
             continue
         distinct = len({calls[i].call for i in run})
         keeps_on = (_KEEPS_FAILING if run and model.kinds[run[0]] else _KEEPS_ON) * threshold
@@ -198,17 +203,16 @@ def _nothing_back(model, found: list[Finding], threshold: int) -> list[Finding]:
 _RESENT = 2  # x threshold: calls in a row answered with nothing, at most half of them different
 _KEEPS_ON = 4  # x threshold: calls in a row answered with nothing, whatever they are (each may have made something)
 _KEEPS_FAILING = 2  # x threshold: calls in a row failing the same way, whatever they are (none did anything)
+_SHORTEST = min(_RESENT, _KEEPS_ON, _KEEPS_FAILING)  # x threshold: the fewest calls either loop needs
 
 
-def _nothing(model, index: int) -> Optional[str]:
-    """What call `index` got back when that was nothing: "" for an empty output, its failure kind
-    for a failure; None when it got something (or the trace does not say)."""
-    call = model.calls[index]
-    if call.result is None:
-        return None
-    if model.kinds[index] is not None:
-        return model.first_kinds[index]  # what failed, not the detail under it (`failure_kind`)
-    return "" if not call.error and not call.result.strip() else None
+def _nothing(model) -> list[Optional[str]]:
+    """What each call got back when that was nothing: "" for an empty output, its failure kind
+    for a failure (by its first sentence: what failed, not the detail under it, `failure_kind`);
+    None when it got something (or the trace does not say)."""
+    return [None if call.result is None else first_kind if kind is not None
+            else "" if not call.error and not call.result.strip() else None
+            for call, kind, first_kind in zip(model.calls, model.kinds, model.first_kinds)]
 
 
 def _silent_call(model, index: int) -> bool:

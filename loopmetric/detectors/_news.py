@@ -316,11 +316,16 @@ def changes_told(trace: Trace) -> frozenset[int]:
     none."""
     changed: set[str] = set()
     found = set()
-    asked: frozenset[str] = frozenset()  # what the agent's last reply proposed
+    last: Optional[str] = None  # the agent's last reply
+    asked: Optional[frozenset[str]] = None  # what it proposed, read once a turn after it says a change
     for step in trace.steps:
         if isinstance(step, LlmOutput) and step.has_text:
-            asked = proposed(step.text)
-        elif step.kind == "input" and asked and (lines := says_change(step.text)):
+            last, asked = step.text, None
+        elif step.kind == "input" and last is not None and (lines := says_change(step.text)):
+            if asked is None:
+                asked = proposed(last)
+            if not asked:
+                continue
             # What changed is told by the clause that says it ("I restarted my phone", not "but it
             # still fails"): its stems, against those of the changes told before.
             reported = stems(" ".join(clause for line in lines for clause in _CLAUSE.split(line)
@@ -419,6 +424,12 @@ class Progress:
         told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
         replied = 0  # the changes made when the model last wrote
         reply = -1  # the model output the next call follows (-1: none since the last input, or none yet)
+        # (the lists' appends bound once: this loop runs for every call of every trace)
+        calls, add_call = self.calls, self.calls.append
+        add_before, add_after, add_kind = self.before.append, self.after.append, self.kinds.append
+        add_first_kind, add_failing = self.first_kinds.append, self.failing.append
+        add_same, add_changes, add_little = self.same_as_previous.append, self.changes.append, self._little.append
+        add_start, add_reply = self.starts.append, self.replies.append
         for step in trace.steps:
             if step.kind == "input":
                 reply = -1
@@ -433,70 +444,74 @@ class Progress:
                     reply = step.step
                     replied = changes
                 continue
-            index = len(self.calls)
-            self.calls.append(step)
-            self.starts.append(changes)
-            self.replies.append(reply if reply >= 0 else -1 - index)
-            self.before.append(news)
-            kind, first_kind = _failure_kinds(step)
-            self.kinds.append(kind)
-            self.first_kinds.append(first_kind)
-            self.failing.append(step.error or kind is not None)
-            previous = last_of_tool.get(step.name)
-            units, shown = _units_and_lines(step.result)
+            index = len(calls)
+            add_call(step)
+            add_start(changes)
+            add_reply(reply if reply >= 0 else -1 - index)
+            add_before(news)
+            result = step.result
+            kind, first_kind = _failure_kinds(step) if result is not None else _NOT_FAILED
+            add_kind(kind)
+            add_first_kind(first_kind)
+            add_failing(step.error or kind is not None)
+            name = step.name
+            previous = last_of_tool.get(name)
+            units, shown = _units_and_lines(result)
             if previous is None:
                 repeats_outcome = same = False
             else:  # the same result (outcome or lines), and one of substance
-                repeats_outcome = step.outcome == self.calls[previous].outcome
-                same = (repeats_outcome or units == last_units[step.name]) and self._substantial(previous, index)
-            self.same_as_previous.append(same)
-            first_time = step.call not in made
+                repeats_outcome = step.outcome == calls[previous].outcome
+                same = (repeats_outcome or units == last_units[name]) and self._substantial(previous, index)
+            add_same(same)
+            made_call = step.call
+            first_time = made_call not in made
             little: Optional[bool] = None  # says_little(step.result), computed once, when needed
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again a page shown before
                 if not same:
-                    little = says_little(step.result)
+                    little = says_little(result)
                 is_news = not same and (little or not shown <= seen_lines or hash(units) not in seen_wholes)
             else:
                 is_news = not units <= seen_units
             shows_new = first_time and kind is None and not shown <= seen_lines  # a line no result had shown
             seen_lines |= shown
-            made.add(step.call)
+            made.add(made_call)
             seen_units |= units
             seen_wholes.add(hash(units))
             if kind is not None:
                 seen_failures.add(kind)
             if is_news:
                 news += 1
-            self.after.append(news)
+            add_after(news)
             said: Optional[list[str]] = None  # `says_change` of this call, once asked
             if kind is None and first_time and not step.error and not is_note(step.args):
                 if little is None:
-                    little = says_little(step.result)
-                # (`acknowledges`, with `says_little` already known)
-                if little and _within_ack_words(step.result) or carries_content(step.args):
+                    little = says_little(result)
+                # (`acknowledges`, with `says_little` already known; `_within_ack_words` written out)
+                if (little and (result is None or len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
+                        or carries_content(step.args)):
                     changes += 1  # a new action acknowledged in a few words, or writing text: it likely changed it
-                elif said := says_change(step.result):
+                elif said := says_change(result):
                     if said_so_far is None:  # built once a call says a change, from the calls before it
-                        said_so_far = {line for earlier in self.calls[:index]
+                        said_so_far = {line for earlier in calls[:index]
                                        for line in says_change(earlier.result)}
                     # A line saying a change seen before is a display seen again (a status bar), unless the
                     # result also shows a line no result had shown (the same file edited again, shown back).
                     if not said_so_far.issuperset(said) or shows_new:
                         changes += 1
             if said_so_far is not None:
-                said_so_far.update(says_change(step.result) if said is None else said)
-            self.changes.append(changes)
-            self._little.append(little)
+                said_so_far.update(says_change(result) if said is None else said)
+            add_changes(changes)
+            add_little(little)
             if repeats_outcome:
-                repeats = outcome_run[step.name] = outcome_run[step.name] + 1
+                repeats = outcome_run[name] = outcome_run[name] + 1
                 if repeats > longest:
                     longest = repeats
             else:
-                outcome_run[step.name] = 1
-            last_of_tool[step.name] = index
-            last_units[step.name] = units
+                outcome_run[name] = 1
+            last_of_tool[name] = index
+            last_units[name] = units
         # The most calls of one tool in a row (each the next of its tool, whatever came between)
         # that returned one outcome: no run of one outcome, within a window or not, is longer.
         self.longest_outcome_run = longest or min(len(self.calls), 1)

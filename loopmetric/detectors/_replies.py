@@ -39,6 +39,8 @@ labelled tau-bench runs holds five such, none a loop); five times is not.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from typing import AbstractSet, Callable, Optional, Union
 
 from .._findings import Finding, step_range
@@ -78,7 +80,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     # between them that was not recorded, unless the first wrote an action (what answered it is
     # not recorded either: `_text`). A recording of replies alone says nothing of what came between.
     unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
-    changes = changes_told(trace)  # the other side's turns that say a change: news, as a fact is
+    # the other side's turns that say a change: news, as a fact is
+    changes = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
@@ -109,11 +112,17 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     return tuple(findings)
 
 
+_KIND = attrgetter("kind")
+
+
 def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset[int] = frozenset()) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings."""
     # (calls answered as before matter only between turns of the other side: a run with none skips them)
-    unchanged = _unchanged(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+    kinds = ",".join(map(_KIND, trace.steps))
+    if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
+        return []  # (no turn of the other side, and no two replies in a row that may hide one: no link)
+    unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold:  # (no chain can be long enough: most traces)
         return []
     known = _Said(trace, facts)
@@ -204,13 +213,15 @@ def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = f
     longest = run = 0
     earlier: Optional[LlmOutput] = None
     for step in trace.steps:
-        if step.kind == "input" or step.step in unchanged:
+        kind = step.kind
+        if kind == "input" or unchanged and step.step in unchanged:
             continue
-        if not isinstance(step, LlmOutput) or step.requests or not step.has_text:
+        if kind == "tool" or not isinstance(step, LlmOutput) or step.requests or not step.has_text:
             earlier = None  # (the next reply starts a run afresh)
             continue
         run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded, unchanged) else 0
-        longest = max(longest, run)
+        if run > longest:
+            longest = run
         earlier = step
     return longest
 

@@ -60,6 +60,7 @@ class TraceBuilder:
         self._items: list[Any] = []  # _Llm or _Call, reader order
         self._last_call = -1  # reader position of the last tool call (`Call` item)
         self._last_open = -1  # ... of the last item that held a call without its result when added
+        self.last_inferred = -1  # ... of the last LLM output given a call inferred from its text (`name_action`)
         self._claims: list[Claim] = []
         self._notes: list[str] = []
         self._dropped_notes = 0
@@ -142,6 +143,8 @@ class TraceBuilder:
         for request in requests:
             if request.name:
                 call = Call(request.name, canonical_args(request.args), span, True, pos, request.inferred)
+                if request.inferred:
+                    self.last_inferred = pos
                 if request.has_output:
                     call.set_result(request.output)
                 if not call.known:
@@ -156,6 +159,8 @@ class TraceBuilder:
         if isinstance(llm, Llm) and request.name:
             llm.requests.append(Call(request.name, canonical_args(request.args), llm.span, True, llm.anchor,
                                      request.inferred))
+            if request.inferred:
+                self.last_inferred = max(self.last_inferred, item)
             self._last_open = max(self._last_open, item)
 
     def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:

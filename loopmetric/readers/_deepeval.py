@@ -174,7 +174,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             if type_ in _TOOL_TYPES:
                 written = None  # a tool ran: the reply's text was not its action
                 tool_name = clean_tool_name(span_name) or type_
-                if replied >= 0:
+                if replied >= 0 and builder.last_inferred >= replied:  # (the last reply has an inferred call)
                     builder.name_action(replied, tool_name)
                 builder.add_tool_call(
                     tool_name,
