@@ -46,7 +46,8 @@ PATTERNS: dict[str, PatternInfo] = {
         "failing answer meets, naming none of them, are one attempt whatever their words (needs one call "
         "more than the threshold); calls one after another that each get nothing back (the same empty output or "
         "the same failure), whatever their arguments, are a loop when re-sent (twice the threshold, at most half "
-        "of them different) or kept on at (four times the threshold)",
+        "of them different) or kept on at (four times the threshold). Counted in attempts: the calls one reply "
+        "makes at once are one attempt (the agent saw none of their results before making the next)",
     ),
     "fruitless_changes": PatternInfo(
         "tool_repetition", "fruitless_changes_threshold",
@@ -84,11 +85,15 @@ PATTERNS: dict[str, PatternInfo] = {
         "(the same refusal, the same request the user never meets); replies that each decline (say something "
         "cannot be done, is not allowed) and share at least a tenth of their content words are one refusal "
         "restated, from 4 in a row; a reply that tells a fact nobody in the conversation had told (a number, "
-        "a date, an id, an e-mail: another fare worked out) is news, not a repeat. The same thing in other "
+        "a date, an id, an e-mail, a link, a name written as code: another fare worked out, a new check to "
+        "run) is news, not a repeat. The same thing in other "
         "words: a reply that says what one of the agent's last three replies said (it says nothing they had "
         "not said, or it takes the same stance on the same subject: asks again for what they asked for, says "
         "no to what they said no to, restates their rule, apologizes again), while the other side's turns "
-        "bring no name, number or fact it takes up and no tool call is answered anew (a lookup sent again "
+        "bring no name, number or fact it takes up, say no change the agent's reply had asked for that they "
+        "had not said (\"I turned Wi-Fi Calling off\": a person trying remedies on their own phone; \"I was "
+        "sure I added it\", to a reply saying it cannot be added, is no change) and no tool call is answered "
+        "anew (a lookup sent again "
         "and answered as before tells nothing): from 4 replies in a row, 5 when the "
         "chain rests on asking again (an agent must ask for a missing id until it has it). A person's same "
         "words (\"yes\") after the same reply again and again rejected nothing: the repeat is the agent's, "
