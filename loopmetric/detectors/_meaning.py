@@ -55,9 +55,8 @@ from .._findings import Finding, step_range
 from .._model import Trace
 from .._settings import LoopSettings
 from ._declines import declines
-from ._evidence import Evidence
+from ._evidence import Evidence, evidence_for
 from ._facts import facts
-from ._news import changes_told
 from ._near import only_argument
 
 __all__ = ["default_embedder", "detect_conversation_loops", "detect_reworded_instructions"]
@@ -120,7 +119,7 @@ def detect_conversation_loops(trace: Trace, settings: LoopSettings,
     news: list[bool] = []  # whether the other side's turn just before each reply, or the reply, told a new fact
     tool_before: list[int] = []  # tool steps up to each reply
     known: set[str] = set()
-    changed = changes_told(trace)  # the other side's turns that say a change: news, as a new fact is
+    changed = evidence_for(trace, evidence).news.told  # the other side's turns that say a change: news, as a fact is
     tools = 0
     previous = 0
     for index, text in zip(replies, texts):

@@ -386,7 +386,7 @@ class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
     __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "changes",
-                 "starts", "replies", "_little", "longest_outcome_run", "_runs")
+                 "starts", "replies", "told", "_little", "longest_outcome_run", "_runs")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -421,7 +421,9 @@ class Progress:
         news = 0
         changes = 0
         said_so_far: Optional[set[str]] = None  # lines that said a change so far, once a call says one
-        told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+        # The other side's turns that said they made a change the agent asked for (`changes_told`), read
+        # once here for every rule (the conversation rules read them from the evidence too).
+        told = self.told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
         replied = 0  # the changes made when the model last wrote
         reply = -1  # the model output the next call follows (-1: none since the last input, or none yet)
         # (the lists' appends bound once: this loop runs for every call of every trace)

@@ -48,9 +48,8 @@ from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
-from ._evidence import Evidence
+from ._evidence import Evidence, evidence_for
 from ._facts import facts
-from ._news import changes_told
 from ._similarity import Words, content_words, similarity
 from ._stances import Stances, stances
 
@@ -81,7 +80,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     # not recorded either: `_text`). A recording of replies alone says nothing of what came between.
     unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
     # the other side's turns that say a change: news, as a fact is
-    changes = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+    changes = evidence_for(trace, evidence).news.told if any(step.kind == "input" for step in trace.steps) \
+        else frozenset()
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
