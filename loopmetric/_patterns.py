@@ -94,7 +94,8 @@ PATTERNS: dict[str, PatternInfo] = {
         "had not said (\"I turned Wi-Fi Calling off\": a person trying remedies on their own phone; \"I was "
         "sure I added it\", to a reply saying it cannot be added, is no change) and no tool call is answered "
         "anew (a lookup sent again "
-        "and answered as before tells nothing): from 4 replies in a row, 5 when the "
+        "and answered as before tells nothing): from 4 replies in a row, 3 when each turn of the other side "
+        "presses the demand its earlier turns made (two content words in common), 5 when the "
         "chain rests on asking again (an agent must ask for a missing id until it has it). A person's same "
         "words (\"yes\") after the same reply again and again rejected nothing: the repeat is the agent's, "
         "reported here, not as `rejected_output`",

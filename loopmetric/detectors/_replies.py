@@ -30,8 +30,12 @@ they said no to or restates their rule (one stem in common, and in a chain alway
 its first no or rule was about: a story whose people cannot do one thing after another is no
 refusal restated), or apologizes again. A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
-nothing new four times; at three, the held-out tau-bench half gained five loops and two false
-alarms, refusals of different requests about one booking), at `repeated_text_threshold` + 2 when a link rests on asking
+nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
+one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
+said, two stems in common: "refund the insurance", "I want the insurance refunded", "just the
+insurance"): both sides go round. Three refusals of different requests about one booking, or of
+questions the other side moves on from, are a conversation working out what can be done. At
+`repeated_text_threshold` + 2 when a link rests on asking
 again: an agent must ask for a missing id until it has it, and asking three or four times, the
 user looking, is still a conversation working out what can be done (the design half of the
 labelled tau-bench runs holds five such, none a loop); five times is not.
@@ -51,7 +55,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import facts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, stances
+from ._stances import Stances, stances, stems
 
 __all__ = ["detect_repeated_replies"]
 
@@ -123,7 +127,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
     if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
         return []  # (no turn of the other side, and no two replies in a row that may hide one: no link)
     unchanged = _unchanged(trace) if "input" in kinds else frozenset()
-    if _longest_turns(trace, unrecorded, unchanged) < threshold:  # (no chain can be long enough: most traces)
+    if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
         return []
     known = _Said(trace, facts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
@@ -134,6 +138,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
     read: dict[int, Stances] = {}  # each compared reply's stances, by step, read once
+    heard: list[str] = [trace.task] if trace.task else []  # the other side's turns since the agent's last reply
+    answered: dict[int, list[str]] = {}  # the turns each reply answered, by step
     chain: list[LlmOutput] = []
     links: list[str] = []
     findings: list[Finding] = []
@@ -147,6 +153,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
             said |= named
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             told |= step.step in changes  # (as is a change it says it made)
+            heard.append(step.text)
             continue
         reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
         if reply is not None:
@@ -154,6 +161,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
             took = told or bool(named & brought)
             said |= named
             brought, told = set(), False
+            answered[reply.step], heard = heard, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
                     and not _tells_news(known, reply)):
                 link, about = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]],
@@ -170,6 +178,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
         needed = threshold + (2 if "ask" in links else 1)
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
+        elif len(chain) == needed - 1 and "ask" not in links and _pressed([answered[r.step] for r in chain]):
+            findings.append(_restated_finding(chain, links, pressed=True))
         chain, links, subject = [], [], None
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
@@ -270,17 +280,36 @@ _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking
          "sorry": "apologizing again"}
 
 
-def _restated_finding(chain: list[LlmOutput], links: list[str]) -> Finding:
+def _pressed(turns: list[list[str]]) -> bool:
+    """Whether the other side pressed one demand throughout: each reply after the first answered turns
+    that say again what the turns before them said (`_PRESSED` stems in common with them), the first
+    answering at least one turn. Answering a question, or asking for something else, is no pressing."""
+    if not turns or not turns[0]:
+        return False
+    before = stems(" \n".join(turns[0]))
+    for later in turns[1:]:
+        found = stems(" \n".join(later))
+        if len(found & before) < _PRESSED:
+            return False
+        before |= found
+    return True
+
+
+_PRESSED = 2  # stems a turn shares with the turns before it when it presses the same demand
+
+
+def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False) -> Finding:
     steps = tuple(reply.step for reply in chain)
     kinds = [kind for kind in _SAYS if kind in links]
     how = ", ".join(_SAYS[kind] for kind in kinds)
+    other = ("the other side pressed the same demand again and again, its turns bringing nothing the agent took up"
+             if pressed else "the other side's turns brought nothing it took up")
     return Finding(
         pattern="repeated_reply",
         signal="reasoning_stagnation",
         severity="severe",
-        message=f"The agent said the same thing in other words {len(chain)} times in a row ({how}), while the "
-                f"other side's turns brought nothing it took up, no tool call was answered anew and no fact was new "
-                f"({step_range(steps)}).",
+        message=f"The agent said the same thing in other words {len(chain)} times in a row ({how}), while "
+                f"{other}, no tool call was answered anew and no fact was new ({step_range(steps)}).",
         count=len(chain),
         steps=steps,
         fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in chain if reply.fingerprint)),

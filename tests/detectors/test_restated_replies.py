@@ -72,7 +72,8 @@ REWORDED = [pytest.param(kind, n, n >= (5 if kind == "request" else 4), id=f"{ki
 @pytest.mark.parametrize(("kind", "times", "loop"), REWORDED)
 def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
     """Four replies saying no, the rule or sorry to a pressing user, or five asking again for the
-    same missing thing: stuck. Fewer are still a conversation working out what can be done."""
+    same missing thing: stuck. Fewer are still a conversation working out what can be done (these
+    turns press in other words each time; a demand pressed in the same words is below)."""
     messages = chat(OPENING[kind], REPLIES[kind][:times], PRESS[kind])
     report = detect_loops(messages)
     assert report.success is (not loop), report.reason
@@ -169,6 +170,77 @@ HEALTHY = [
                   "Try http://example.net/get.", "Last: http://example.io/d."],
                  id="each-turn-brings-a-new-link"),
 ]
+
+
+# A demand pressed turn after turn (each turn says again what the turns before it asked for: two
+# content stems in common) and refused, ruled or apologized for each time: three replies are a loop.
+PRESSED = [
+    pytest.param("I'd like a refund for the insurance I bought for my flight.", [
+        "I'm sorry, but the travel insurance is non-refundable.",
+        "I understand your frustration, but the insurance cannot be refunded under our terms.",
+        "I'm afraid I can't make an exception: travel insurance is never refundable."],
+        ["I'm unhappy with the service, so please refund the insurance anyway.",
+         "I don't want to cancel the flight, only to get the insurance refunded."],
+        True, id="a-refund-refused-three-times-to-the-same-demand"),
+    pytest.param("I'd like to upgrade my seat to business class.", [
+        "Upgrades must be requested at least 24 hours before departure.",
+        "Per our rules, a seat upgrade has to be arranged a day ahead of the flight.",
+        "Under our policy, business upgrades close 24 hours before the flight."],
+        ["Please upgrade my seat to business anyway.", "I really want a business seat upgrade on this flight."],
+        True, id="a-rule-restated-three-times-to-the-same-demand"),
+    pytest.param("My order still hasn't arrived.", [
+        "I'm really sorry about the delay with your order.",
+        "I apologize, I know it's frustrating that the order is late.",
+        "My sincere apologies that your order hasn't arrived yet."],
+        ["My order hasn't arrived, where is it?", "It's been weeks and my order still hasn't arrived!"],
+        True, id="an-apology-three-times-to-the-same-complaint"),
+    # twins: the same three replies, the other side asking for something else each time
+    pytest.param("I'd like a refund for the insurance I bought for my flight.", [
+        "I'm sorry, but the travel insurance is non-refundable.",
+        "Unfortunately the insurance cannot be turned into travel credit either.",
+        "I'm afraid the insurance cannot be moved to another booking."],
+        ["Could I get travel credit for the flight instead?", "Then can my next flight booking use it?"],
+        False, id="twin-three-refusals-each-to-another-request"),
+    pytest.param("I'd like to upgrade my seat to business class.", [
+        "Upgrades must be requested at least 24 hours before departure.",
+        "Per our rules, a seat upgrade has to be arranged a day ahead of the flight.",
+        "Under our policy, business upgrades close 24 hours before the flight."],
+        ["Okay. What time does boarding start?", "And which gate is it?"],
+        False, id="twin-a-rule-restated-while-the-other-side-moves-on"),
+    pytest.param("I want the insurance on my flight refunded.", [
+        "To look into the insurance, could you give me your booking reference?",
+        "I'll need the booking reference for the flight before I can check the insurance.",
+        "Please send me the booking reference so I can look at the insurance on your flight."],
+        ["Just refund the insurance on my flight, please.", "I want the flight insurance refunded now."],
+        False, id="twin-asking-three-times-for-a-missing-id-to-the-same-demand"),
+    pytest.param("I want the insurance on my flight refunded.", [
+        "To look into the insurance, could you give me your booking reference?",
+        "I'll need the booking reference for the flight before I can check the insurance.",
+        "Please send me the booking reference so I can look at the insurance on your flight.",
+        "Could you find the booking reference for the flight? I need it to check the insurance."],
+        ["Just refund the insurance on my flight, please.", "I want the flight insurance refunded now.",
+         "Refund the insurance on the flight, I said."],
+        False, id="twin-asking-four-times-for-a-missing-id-to-the-same-demand"),
+    pytest.param("I'd like a refund for the insurance I bought for my flight.", [
+        "I'm sorry, but the travel insurance is non-refundable.",
+        "I understand your frustration, but the insurance cannot be refunded under our terms."],
+        ["I'm unhappy with the service, so please refund the insurance anyway."],
+        False, id="twin-a-refusal-to-the-same-demand-twice"),
+]
+
+
+@pytest.mark.parametrize(("opening", "replies", "turns", "loop"), PRESSED)
+def test_the_same_no_to_a_demand_pressed_three_times_is_a_loop(opening, replies, turns, loop):
+    """Three replies saying no, the rule or sorry again, while the other side presses the very same demand
+    each turn: both sides go round. Asking again needs five replies whatever the other side says."""
+    messages = chat(opening, replies, turns)
+    report = detect_loops(messages)
+    assert report.success is (not loop), report.reason
+    if loop:
+        (finding,) = report.findings
+        replied = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
+        assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", 3, replied)
+        assert "while the other side pressed the same demand again and again" in finding.message
 
 
 @pytest.mark.parametrize(("opening", "replies", "turns"), HEALTHY)
