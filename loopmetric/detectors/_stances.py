@@ -31,7 +31,7 @@ __all__ = ["Stances", "proposed", "stances", "stems"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
-_SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _STANCES = (
     ("ask", re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b", re.IGNORECASE)),
     ("no", re.compile(r"\b(?:not|no|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),

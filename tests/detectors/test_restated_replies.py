@@ -362,6 +362,22 @@ def test_stances(text, kinds):
     assert stances(text).kinds == kinds
 
 
+ABOUT = [
+    pytest.param("Our policy is firm: upgrades close a day before departure.", {"firm", "upgrad", "clos", "day",
+                                                                              "befor", "departur"},
+                 id="a-stance-before-a-colon-is-about-what-follows"),
+    pytest.param("I can't change the name; I can add a note to the booking.", {"chang", "nam"},
+                 id="a-semicolon-ends-the-stance"),
+    pytest.param("Unfortunately the fare is not refundable. The flight leaves at nine.", {"far", "refund"},
+                 id="a-full-stop-ends-the-stance"),
+]
+
+
+@pytest.mark.parametrize(("text", "about"), ABOUT)
+def test_what_a_stance_is_about(text, about):
+    assert stances(text).about == about
+
+
 def _st(kinds="", about="", said=""):
     return Stances(frozenset(kinds.split()), frozenset(about.split()), frozenset(said.split()))
 
