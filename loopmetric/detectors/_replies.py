@@ -55,7 +55,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import facts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, stances, stems
+from ._stances import Stances, asked, stances, stems
 
 __all__ = ["detect_repeated_replies"]
 
@@ -178,7 +178,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
         needed = threshold + (2 if "ask" in links else 1)
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
-        elif len(chain) == needed - 1 and "ask" not in links and _pressed([answered[r.step] for r in chain]):
+        elif len(chain) == needed - 1 and "ask" not in links and _pressed(chain, answered):
             findings.append(_restated_finding(chain, links, pressed=True))
         chain, links, subject = [], [], None
         if reply is None:  # a tool call, an output that asked for one, or the end
@@ -280,16 +280,19 @@ _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking
          "sorry": "apologizing again"}
 
 
-def _pressed(turns: list[list[str]]) -> bool:
-    """Whether the other side pressed one demand throughout: each reply after the first answered turns
-    that say again what the turns before them said (`_PRESSED` stems in common with them), the first
-    answering at least one turn. Answering a question, or asking for something else, is no pressing."""
-    if not turns or not turns[0]:
+def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:
+    """Whether the other side pressed one demand throughout the chain: each reply after the first
+    answered turns that say again what the turns before them said (`_PRESSED` stems in common with
+    them) and do not answer what the reply before them asked for (as many stems in common with its
+    asking sentences, `asked`), the first reply answering at least one turn. Answering the agent's
+    question, or asking for something else, is no pressing."""
+    first = answered[chain[0].step]
+    if not first:
         return False
-    before = stems(" \n".join(turns[0]))
-    for later in turns[1:]:
-        found = stems(" \n".join(later))
-        if len(found & before) < _PRESSED:
+    before = stems(" \n".join(first))
+    for earlier, reply in zip(chain, chain[1:]):
+        found = stems(" \n".join(answered[reply.step]))
+        if len(found & before) < _PRESSED or len(found & asked(earlier.text)) >= _PRESSED:
             return False
         before |= found
     return True

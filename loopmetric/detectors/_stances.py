@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "proposed", "stances", "stems"]
+__all__ = ["Stances", "asked", "proposed", "stances", "stems"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -103,6 +103,17 @@ def stances(text: str) -> Stances:
 
 
 _NO = dict(_STANCES)["no"]
+_ASK = dict(_STANCES)["ask"]
+
+
+def asked(text: str) -> frozenset[str]:
+    """The stems of `text`'s sentences that ask the other side for something (the `ask` stance):
+    what a turn that answers it takes up."""
+    found: set[str] = set()
+    for sentence in _SENTENCE.split(text.replace("’", "'")):
+        if _ASK.search(sentence):
+            found |= stems(sentence)
+    return frozenset(found)
 
 
 def proposed(text: str) -> frozenset[str]:

@@ -201,6 +201,15 @@ PRESSED = [
         "I'm afraid the insurance cannot be moved to another booking."],
         ["Could I get travel credit for the flight instead?", "Then can my next flight booking use it?"],
         False, id="twin-three-refusals-each-to-another-request"),
+    pytest.param("I'd like a refund for the insurance I bought for my flight.", [
+        "I'm sorry, but the travel insurance is non-refundable. Shall I check the cancellation options of your "
+        "flight instead?",
+        "Unfortunately the insurance cannot be refunded through a cancellation either. Could you tell me whether the "
+        "flight insurance was bought for a medical reason?",
+        "I'm afraid the insurance is not refundable for that reason either."],
+        ["Yes, check the cancellation options of my flight, I want the insurance refunded.",
+         "No medical reason, I just want the flight insurance refunded."],
+        False, id="twin-each-turn-answers-the-agents-question"),
     pytest.param("I'd like to upgrade my seat to business class.", [
         "Upgrades must be requested at least 24 hours before departure.",
         "Per our rules, a seat upgrade has to be arranged a day ahead of the flight.",
@@ -371,6 +380,22 @@ ABOUT = [
     pytest.param("Unfortunately the fare is not refundable. The flight leaves at nine.", {"far", "refund"},
                  id="a-full-stop-ends-the-stance"),
 ]
+
+
+ASKED = [
+    pytest.param("The fare is not refundable. Shall I check the cancellation options instead?", {"shall", "check", "cancell",
+                                                                                              "option", "instead"},
+                 id="a-question-asks-for-its-words"),
+    pytest.param("Please send your booking reference. I found two flights.", {"send", "book", "referenc"},
+                 id="please-asks-for-its-words"),
+    pytest.param("The fare is not refundable. The flight leaves at nine.", set(), id="statements-ask-nothing"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ASKED)
+def test_what_a_reply_asks_for(text, expected):
+    from loopmetric.detectors._stances import asked
+    assert asked(text) == expected
 
 
 @pytest.mark.parametrize(("text", "about"), ABOUT)
