@@ -181,8 +181,9 @@ class Trace:
     # input recorded without text: a step counter, nothing): turns of the other side, and the
     # answers to actions written in text, may lie unseen between two replies.
     turns_recorded: bool = True
-    # What the agent was asked to do: the first input, before anything it did (never a step:
-    # nothing before it can repeat), or the run's input where the format records one. Shown, not scored.
+    # What the agent was asked to do: the inputs before anything it did, one after another (never a
+    # step: nothing before them can repeat), or the run's input where the format records one. Shown,
+    # and read by the conversation rule as the turn its first reply answered.
     task: str = ""
 
     @property

@@ -110,7 +110,7 @@ def asked(text: str) -> frozenset[str]:
     """The stems of `text`'s sentences that ask the other side for something (the `ask` stance):
     what a turn that answers it takes up."""
     found: set[str] = set()
-    for sentence in _SENTENCE.split(text.replace("’", "'")):
+    for sentence in _SENTENCE.split(text):  # (`stems` reads a curly apostrophe as a straight one)
         if _ASK.search(sentence):
             found |= stems(sentence)
     return frozenset(found)

@@ -255,5 +255,6 @@ class TraceBuilder:
         if self._dropped_notes:
             notes.append(f"... and {self._dropped_notes} more notes like these.")
         return Trace(spans=tuple(spans), steps=steps, name=self.name, source=self.source, notes=tuple(notes),
-                     turns_recorded=self.turns_recorded, task=task_text(next(
-                         (text for text in first_inputs if text.strip()), self.task)))
+                     turns_recorded=self.turns_recorded,
+                     # (every turn before the agent's first act is what it was asked, one after another)
+                     task=task_text("\n".join(text for text in first_inputs if text.strip()) or self.task))

@@ -82,6 +82,7 @@ def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
         replies = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
         assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies)
         assert SAYS[kind] in finding.message and finding.message.startswith("The agent said the same thing")
+        assert "while the other side's turns brought nothing it took up" in finding.message
 
 
 # A guided fix whose person tries each remedy on their own phone: the turns say what they changed
@@ -179,8 +180,9 @@ PRESSED = [
         "I'm sorry, but the travel insurance is non-refundable.",
         "I understand your frustration, but the insurance cannot be refunded under our terms.",
         "I'm afraid I can't make an exception: travel insurance is never refundable."],
+        # (the third turn shares two stems with the first, "flight" and "insurance", one with the second)
         ["I'm unhappy with the service, so please refund the insurance anyway.",
-         "I don't want to cancel the flight, only to get the insurance refunded."],
+         "I don't want to cancel the flight, only the insurance."],
         True, id="a-refund-refused-three-times-to-the-same-demand"),
     pytest.param("I'd like to upgrade my seat to business class.", [
         "Upgrades must be requested at least 24 hours before departure.",
@@ -202,12 +204,13 @@ PRESSED = [
         ["Could I get travel credit for the flight instead?", "Then can my next flight booking use it?"],
         False, id="twin-three-refusals-each-to-another-request"),
     pytest.param("I'd like a refund for the insurance I bought for my flight.", [
-        "I'm sorry, but the travel insurance is non-refundable. Shall I check the cancellation options of your "
-        "flight instead?",
-        "Unfortunately the insurance cannot be refunded through a cancellation either. Could you tell me whether the "
-        "flight insurance was bought for a medical reason?",
+        "I'm sorry, but the travel insurance is non-refundable. Shall I look at the cancellation options instead?",
+        "Unfortunately the insurance cannot be refunded through a cancellation either. Could you tell me whether it "
+        "was bought for a medical reason?",
         "I'm afraid the insurance is not refundable for that reason either."],
-        ["Yes, check the cancellation options of my flight, I want the insurance refunded.",
+        # (each answer shares two stems with what the reply before it asked: "cancellation options",
+        # "medical reason")
+        ["Yes, the cancellation options, but I want the flight insurance refunded.",
          "No medical reason, I just want the flight insurance refunded."],
         False, id="twin-each-turn-answers-the-agents-question"),
     pytest.param("I'd like to upgrade my seat to business class.", [
@@ -223,10 +226,10 @@ PRESSED = [
         ["Just refund the insurance on my flight, please.", "I want the flight insurance refunded now."],
         False, id="twin-asking-three-times-for-a-missing-id-to-the-same-demand"),
     pytest.param("I want the insurance on my flight refunded.", [
-        "To look into the insurance, could you give me your booking reference?",
-        "I'll need the booking reference for the flight before I can check the insurance.",
-        "Please send me the booking reference so I can look at the insurance on your flight.",
-        "Could you find the booking reference for the flight? I need it to check the insurance."],
+        "Could you give me your booking reference?",
+        "I'll need your booking reference before I can go on.",
+        "Please send me the six-character booking reference.",
+        "Could you find the booking reference? I need it to go on."],
         ["Just refund the insurance on my flight, please.", "I want the flight insurance refunded now.",
          "Refund the insurance on the flight, I said."],
         False, id="twin-asking-four-times-for-a-missing-id-to-the-same-demand"),
@@ -235,7 +238,41 @@ PRESSED = [
         "I understand your frustration, but the insurance cannot be refunded under our terms."],
         ["I'm unhappy with the service, so please refund the insurance anyway."],
         False, id="twin-a-refusal-to-the-same-demand-twice"),
+    pytest.param("Can I change my seat on this flight?", [
+        "Sorry, seat changes are not possible on this fare.",
+        "Sorry, the insurance is not refundable on this fare either.",
+        "I'm afraid the insurance on this fare can't be refunded."],
+        ["Then I want my travel insurance refunded.", "Please refund the travel insurance."],
+        False, id="twin-the-first-no-answered-another-demand"),
 ]
+
+
+def test_a_demand_pressed_in_two_messages_a_turn_is_pressed():
+    """The other side may send its turn in several messages: they are read together ("...the
+    insurance" then "refunded, please")."""
+    messages = [{"role": "user", "content": "I'd like a refund for the"},
+                {"role": "user", "content": "insurance I bought for my flight."},
+                {"role": "assistant", "content": "I'm sorry, but the travel insurance is non-refundable."},
+                {"role": "user", "content": "Please, the insurance"}, {"role": "user", "content": "refunded!"},
+                {"role": "assistant", "content": "I understand, but the insurance cannot be refunded under our terms."},
+                {"role": "user", "content": "I said: the insurance"}, {"role": "user", "content": "refunded, please."},
+                {"role": "assistant", "content": "I'm afraid I can't make an exception: travel insurance is never "
+                                                 "refundable."}]
+    report = detect_loops(messages)
+    assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 3)], report.reason
+
+
+def test_four_refusals_each_saying_more_are_the_same_no_restated():
+    """Each refusal says much it had not said (no "nothing new" link), apologizes nowhere, and is
+    linked by its no alone: on the subject its first no set."""
+    replies = ["This ticket is not refundable under the basic economy fare conditions printed on your receipt.",
+               "Tickets bought at the basic economy price do not qualify for any refund, whatever the booking channel.",
+               "A refund for a basic economy ticket is not something the system lets anyone issue, even supervisors.",
+               "Basic economy tickets carry no refund at all, even when the trip gets postponed by the traveller."]
+    turns = ["Why not?", "That's unfair.", "Come on.", "Seriously?"]
+    report = detect_loops(chat("I want my money back for this ticket.", replies, turns))
+    assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 4)], report.reason
+    assert "saying no to the same thing again" in report.findings[0].message
 
 
 @pytest.mark.parametrize(("opening", "replies", "turns", "loop"), PRESSED)
@@ -389,6 +426,10 @@ ASKED = [
     pytest.param("Please send your booking reference. I found two flights.", {"send", "book", "referenc"},
                  id="please-asks-for-its-words"),
     pytest.param("The fare is not refundable. The flight leaves at nine.", set(), id="statements-ask-nothing"),
+    pytest.param("Could you send the reference? Please add the date.", {"send", "referenc", "add", "dat"},
+                 id="every-asking-sentence"),
+    pytest.param("Could you send the reference? The fare is not refundable.", {"send", "referenc"},
+                 id="only-the-asking-sentences"),
 ]
 
 

@@ -346,6 +346,10 @@ def _cyclic():
     pytest.param(_task_run(("Find order 7.", "user")), "Find order 7.", id="the-first-input"),
     pytest.param(_task_run(("  ", "user"), ("Find order 7.", "user")), "Find order 7.",
                  id="the-first-with-text"),
+    pytest.param(_task_run(("Find order 7.", "user"), ("It was placed in May.", "user")),
+                 "Find order 7.\nIt was placed in May.", id="every-input-before-the-first-act-one-after-another"),
+    pytest.param(_task_run(("Find order 7.", "user"), ("  ", "user"), ("It was placed in May.", "user")),
+                 "Find order 7.\nIt was placed in May.", id="inputs-without-text-left-out"),
     pytest.param(_task_run(("Find order 7.", "user"), task={"q": "other"}), "Find order 7.",
                  id="a-first-input-wins-over-the-runs-input"),
     pytest.param(_task_run(task="  Find order 7.\n"), "Find order 7.", id="the-runs-input-text"),
@@ -359,7 +363,7 @@ def _cyclic():
     pytest.param(_task_run(task=_cyclic()), '{"x":"<cycle>"}', id="a-cyclic-input-said-as-canonical-json-says-it"),
     pytest.param(_task_run(), "", id="twin-no-task-recorded"),
 ])
-def test_the_task_is_the_first_input_or_the_runs_input_and_never_a_step(build, task):
+def test_the_task_is_the_inputs_before_the_first_act_or_the_runs_input_and_never_a_step(build, task):
     b = TraceBuilder()
     build(b)
     trace = b.build()
