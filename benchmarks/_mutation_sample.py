@@ -1131,6 +1131,7 @@ _SENT_AGAIN = "tests/detectors/test_resent_changes.py::"
 _ONCE = "a value kept so as not to compute it twice: "
 _EXPLORATION = "tests/detectors/test_attempt_exploration.py::"
 _PIN_D = "tests/detectors/test_pinned_detectors.py::"
+_RESTATED = "tests/detectors/test_restated_replies.py::"
 
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
@@ -1376,4 +1377,25 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
             "calls_that_formed_the_loop" for n in (53, 56)},
          **{f"loopmetric.hooks._state:{n}": "tests/hooks/test_hook_state.py::test_a_sessions_state_is_read_back_"
             "or_dropped_with_the_reason" for n in (55, 58, 59, 69, 70, 71, 72, 81)}}),
+    # The conversation rule's pressed demand: three replies saying no again to one demand pressed each turn.
+    "ec1a1c1": FunctionRun(
+        ("loopmetric/detectors/_replies.py::_pressed", "loopmetric/detectors/_stances.py::asked",
+         "loopmetric/detectors/_replies.py::_restated_finding", "loopmetric/detectors/_replies.py::_restated"),
+        {"loopmetric.detectors._replies:167": "a trace with no turn and no replies in a row has no link: "
+         "`_longest_turns` finds none a line later, so the early return is a shortcut",
+         "loopmetric.detectors._replies:185": "a looser bound only lets more traces reach the walk, which finds "
+         "no chain long enough in them: the bound is a shortcut",
+         **{f"loopmetric.detectors._replies:{n}": "the first reply of a trace has no earlier one to link with, and "
+            "`told` and `subject` are set afresh by it before any link reads them" for n in (193, 194, 195)},
+         **{f"loopmetric.detectors._stances:{n}": "`stems` reads a curly apostrophe as a straight one itself"
+            for n in (69, 70)}},
+        {**{f"loopmetric.detectors._replies:{n}": _RESTATED + "test_the_same_no_to_a_demand_pressed_three_times_"
+            "is_a_loop" for n in (316, 317, 462, 480, 482, 483)},
+         **{f"loopmetric.detectors._replies:{n}": _RESTATED + "test_a_demand_pressed_in_two_messages_a_turn_is_"
+            "pressed" for n in (468, 477)},
+         **{f"loopmetric.detectors._replies:{n}": _RESTATED + "test_the_same_thing_in_other_words_is_a_loop"
+            for n in (485, 496, 497)},
+         **{f"loopmetric.detectors._replies:{n}": _RESTATED + "test_a_name_the_other_side_said_before_is_not_"
+            "brought_when_said_again" for n in (220, 221, 244)},
+         "loopmetric.detectors._stances:72": _RESTATED + "test_what_a_reply_asks_for"}),
 }

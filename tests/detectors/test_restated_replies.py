@@ -262,6 +262,19 @@ def test_a_demand_pressed_in_two_messages_a_turn_is_pressed():
     assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 3)], report.reason
 
 
+def test_a_name_the_other_side_said_before_is_not_brought_when_said_again():
+    """The person's name told at the second turn and again at the fourth: the reply that names it
+    then takes up nothing new, so the fourth refusal still restates the first three."""
+    replies = ["I'm sorry, but this ticket is non-refundable, so I can't issue a refund.",
+               "Unfortunately, basic fares like yours don't qualify for refunds under our terms.",
+               "I understand your frustration. However, the fare you purchased carries no refund option.",
+               "I'm afraid, Ms Sanchez, this booking cannot be refunded; the fare rules exclude refunds."]
+    turns = ["My name is Amelia Sanchez and I need my money back.", "Please, can't you make an exception this once?",
+             "This is Amelia Sanchez again, I want a refund."]
+    report = detect_loops(chat(OPENING["refusal"], replies, turns))
+    assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 4)], report.reason
+
+
 def test_four_refusals_each_saying_more_are_the_same_no_restated():
     """Each refusal says much it had not said (no "nothing new" link), apologizes nowhere, and is
     linked by its no alone: on the subject its first no set."""
