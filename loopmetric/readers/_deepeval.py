@@ -253,6 +253,12 @@ def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, tu
         return True
     texts = builder.result_texts(replied)
     said = " ".join(turn.split())
+    if len(texts) > 1 and said and all(said == " ".join(t.split()) for t in texts):
+        # several calls each returning the one answer the model was then given: the reply was answered
+        # once (a harness refusing it whole), not call by call: one call, what the reply wrote
+        action = find_text_action(reply)
+        if builder.fold_calls(replied, action.args if action is not None else None):
+            return True
     return bool(texts) and (said == " ".join(" ".join(texts).split()) or any(said == " ".join(t.split())
                                                                             for t in texts))
 
