@@ -68,6 +68,7 @@ class TraceBuilder:
         self._user_turns = 0  # inputs added as the user's: only those may be inferred the harness's
         self.turns_recorded = True  # a reader whose format holds no text in any LLM input says so
         self.task: Any = None  # the run's input where the format records one (`Trace.task` without a first input)
+        self._folded: set[int] = set()  # ids of the calls another call stands for (`fold_calls`)
 
     # -- what readers call -------------------------------------------------
     def note(self, message: str) -> None:
@@ -197,6 +198,19 @@ class TraceBuilder:
         if isinstance(llm, Llm) and len(llm.requests) == 1 and llm.requests[0].inferred:
             llm.requests[0].name = name
 
+    def fold_calls(self, start: int, args: Any = None) -> bool:
+        """The tool calls read since reader position `start`, every one with its result, were answered
+        once, as one (the reader saw the proof): the first stands for them all, with `args` when given
+        (what the reply wrote), else the list of their arguments; the rest are left out of the steps once
+        the claims that name them are matched. False, and nothing folded, when fewer than two calls or
+        one without its result."""
+        calls = [item for item in self._items[start:] if isinstance(item, Call)]
+        if len(calls) < 2 or not all(call.known for call in calls):
+            return False
+        calls[0].args = canonical_args(args) if args is not None else "[" + ",".join(c.args for c in calls) + "]"
+        self._folded.update(id(call) for call in calls[1:])
+        return True
+
     def result_texts(self, start: int) -> list[str]:
         """The text of each result the tools that ran since reader position `start` gave."""
         texts = []
@@ -240,6 +254,8 @@ class TraceBuilder:
         ordered = merge_requests(self._items, self._scope_of, self._within)
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
+        if self._folded:  # the claims matched every call: now the calls one call stands for go
+            ordered = [item for item in ordered if id(item) not in self._folded]
         first_inputs: list[str] = []
         with text_memo():  # a result the trace holds again and again is masked once
             steps = number_steps(ordered, extra, first_inputs)

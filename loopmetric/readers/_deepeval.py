@@ -234,7 +234,8 @@ def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, tu
     input gives it (a tool message of its name, else the next one in order; for the one action the
     last reply wrote in its text, the other side's words); whether `turn`, the other side's words in
     the input, is those results (the same text as what the calls since the last reply returned: the
-    model read the results, no one spoke)."""
+    model read the results, no one spoke). Several calls of the last reply each returning that very
+    text, given once, were answered once, as one: the reply's one action (`TraceBuilder.fold_calls`)."""
     open_calls = builder.open_calls(start)
     results = input_results(llm_input) if open_calls else []
     names = {call.name for call in open_calls} if open_calls else set()
@@ -253,6 +254,12 @@ def _answers(builder: TraceBuilder, start: int, replied: int, llm_input: Any, tu
         return True
     texts = builder.result_texts(replied)
     said = " ".join(turn.split())
+    if len(texts) > 1 and said and all(said == " ".join(t.split()) for t in texts):
+        # several calls each returning the one answer the model was then given: the reply was answered
+        # once (a harness refusing it whole), not call by call: one call, what the reply wrote
+        action = find_text_action(reply)
+        if builder.fold_calls(replied, action.args if action is not None else None):
+            return True
     return bool(texts) and (said == " ".join(" ".join(texts).split()) or any(said == " ".join(t.split())
                                                                             for t in texts))
 

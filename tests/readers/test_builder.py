@@ -431,3 +431,43 @@ def test_the_result_texts_of_the_tools_that_ran_are_each_results_text(output, er
     b = TraceBuilder()
     b.add_tool_call("run", {}, output, error)
     assert b.result_texts(0) == texts
+
+
+# -- calls answered once, as one ------------------------------------------------------------------
+
+def _refused_reply(b, *, second_known=True):
+    """A reply, then two tool spans answered alike, named again by the agent span's claims."""
+    span = b.add_span(-1, 0, "agent", "agent")
+    b.add_llm_output("two blocks", span=span)
+    start = b.position
+    b.add_tool_call("bash", {"input": "ls"}, "one action please", span=span)
+    b.add_tool_call("bash", {"input": "pwd"}, "one action please", span=span, known=second_known)
+    b.add_claims(span, start, b.position, [_req("bash", {"input": "ls"}, "one action please"),
+                                           _req("bash", {"input": "pwd"}, "one action please")])
+    return start
+
+
+@pytest.mark.parametrize("fold, folded, expected", [
+    pytest.param(lambda b, start: b.fold_calls(start - 1, {"input": "ls\npwd"}), True,
+                 [("bash", '{"input":"ls\\npwd"}', "one action please")], id="one-call-of-what-the-reply-wrote"),
+    pytest.param(lambda b, start: b.fold_calls(start - 1), True,
+                 [("bash", '[{"input":"ls"},{"input":"pwd"}]', "one action please")], id="one-call-of-their-arguments"),
+    pytest.param(lambda b, start: b.fold_calls(start + 1), False,
+                 [("bash", '{"input":"ls"}', "one action please"), ("bash", '{"input":"pwd"}', "one action please")],
+                 id="one-call-since-is-nothing-to-fold"),
+    pytest.param(lambda b, start: None, None,
+                 [("bash", '{"input":"ls"}', "one action please"), ("bash", '{"input":"pwd"}', "one action please")],
+                 id="twin-not-folded-each-a-call"),
+])
+def test_calls_answered_once_fold_into_one_and_their_claims_add_no_call(fold, folded, expected):
+    b = TraceBuilder()
+    start = _refused_reply(b)
+    assert fold(b, start) is folded
+    assert [(s.name, s.args, s.result) for s in b.build().steps if s.kind == "tool"] == expected
+
+
+def test_calls_one_without_its_result_are_not_folded():
+    b = TraceBuilder()
+    start = _refused_reply(b, second_known=False)
+    assert b.fold_calls(start - 1) is False
+    assert len([s for s in b.build().steps if s.kind == "tool"]) == 2

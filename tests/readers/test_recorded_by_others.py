@@ -2,7 +2,8 @@
 
 Each case is one thing a real tracer or framework does that the project's own renderings did not:
 the harness's answer to an action the model wrote in its text recorded both as that action's tool
-span result and in the next LLM input; the action's tool span named by the harness, not by the code
+span result and in the next LLM input; each code block of a refused reply its own tool span, every one
+answered by the harness's one answer; the action's tool span named by the harness, not by the code
 block's language; a tool's result only in the next LLM input; OpenInference's input messages beside
 a framework's own serialisation of the call; an error that differs only in a request id. Each with
 its healthy twin.
@@ -111,6 +112,106 @@ def test_the_text_action_spans_read_to_the_chat_verdict(rejections, tool):
     ran = [s for s in spans.steps if s.kind == "tool" and s.result is not None]
     assert len(ran) == len(turns)  # each action once, under the span's name
     assert {s.name for s in ran} == {tool}
+
+
+# -- a reply of several code blocks, each its own tool span -------------------------------------------------------
+# A tracer wrapping the harness's "run the action" step once per code block: a reply writing several
+# blocks (which the harness refuses whole) leaves one tool span per block, every one answered by the
+# harness's one answer, and the next LLM input shows the model that one answer as a user turn. The chat
+# recording of the same run holds one reply and one answer: one action, refused once.
+A, B, C = "sed -n '10,20p' django/core/validators.py", "sed -i '12d' django/core/validators.py", "python -m pytest -q"
+D, E = "git diff", "cat setup.py"
+
+
+def _refused(blocks: int) -> str:
+    return (f"Please always provide EXACTLY ONE action in triple backticks, found {blocks} actions.\n"
+            "Please format your action in triple backticks as shown in the example.")
+
+
+def _ran(command: str) -> str:
+    return f"<returncode>0</returncode>\n<output>\n{command}: done\n</output>"
+
+
+def _turn(*commands: str) -> tuple[list[str], str]:
+    """One reply's commands and the harness's answer: one command runs, several are refused."""
+    return list(commands), _refused(len(commands)) if len(commands) > 1 else _ran(commands[0])
+
+
+def _reply_text(commands: list[str]) -> str:
+    return f"THOUGHT: I run {commands[0]}.\n\n" + "\n\n".join(f"```bash\n{c}\n```" for c in commands)
+
+
+def _deepeval_blocks(turns: list[tuple[list[str], str]], *, shown: str = "answer") -> dict:
+    """A deepeval trace of the run: each code block of a reply a tool span whose result is the harness's
+    answer; each LLM span's input the whole conversation. `shown`: what the next LLM input gives the
+    model after a reply, the harness's one answer (`answer`, a user turn), every span's result in one
+    user turn (`each`: the harness ran every block), or nothing (`none`: LLM inputs not recorded)."""
+    history: list[dict] = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TASK}]
+    children = []
+    for commands, answer in turns + [(["echo COMPLETE"], "")]:
+        reply = _reply_text(commands)
+        children.append({"type": "llm", "name": "llm", "input": list(history) if shown != "none" else None,
+                         "output": reply, "children": []})
+        if not answer:
+            break
+        children.extend({"type": "tool", "name": "bash", "input": {"command": c}, "output": answer, "children": []}
+                        for c in commands)
+        turn = "\n".join([answer] * len(commands)) if shown == "each" else answer
+        history += [{"role": "assistant", "content": reply}, {"role": "user", "content": turn}]
+    return {"type": "agent", "name": "agent", "input": TASK, "children": children}
+
+
+def _chat(turns: list[tuple[list[str], str]]) -> list[dict]:
+    chat = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TASK}]
+    for commands, answer in turns:
+        chat += [{"role": "assistant", "content": _reply_text(commands)}, {"role": "user", "content": answer}]
+    return chat + [{"role": "assistant", "content": _reply_text(["echo COMPLETE"])}]
+
+
+def _calls(trace) -> list[tuple[str, str]]:
+    """(what the call ran: its one argument's value, the first line of its result) of each tool call
+    the reading holds (the span names the argument `command`, a text action `input`)."""
+    return [(*json.loads(s.args).values(), (s.result or "").split("\n")[0]) for s in trace.steps if s.kind == "tool"]
+
+
+@pytest.mark.parametrize(("turns", "looping"), [
+    pytest.param([_turn(C), _turn(A, B), _turn(B), _turn(A, A, A), _turn(f"{A} && {D}"), _turn(C)], False,
+                 id="one-reply-writes-the-same-command-three-times"),
+    pytest.param([_turn(C), _turn(A, B), _turn(D), _turn(E, A, A), _turn(A, A), _turn(A), _turn(C)], False,
+                 id="the-same-command-refused-in-two-replies-then-run"),
+    pytest.param([_turn(A), _turn(C), _turn(A), _turn(A, A, A, A, A, B, B, A, A), _turn(A), _turn(C)], False,
+                 id="a-reply-of-nine-blocks-between-runs-of-one-command"),
+    pytest.param([_turn(C), _turn(A, B), _turn(A, B), _turn(A, B), _turn(A)], True,
+                 id="the-same-two-blocks-refused-three-times-in-a-row"),
+    pytest.param([_turn(A), _turn(A), _turn(A), _turn(A), _turn(B)], True,
+                 id="the-same-command-run-again-and-again"),
+])
+def test_a_reply_of_several_code_blocks_reads_as_its_chat_recording(turns, looping):
+    """The tool spans of one refused reply, every one answered by the harness's one answer, are one
+    action refused once, as the chat recording reads it: the same verdict, the same calls."""
+    spans, chat = read_trace(_deepeval_blocks(turns)), read_chat_messages(_chat(turns))
+    assert _verdict(spans) == (looping, _verdict(chat)[1])
+    assert _verdict(chat)[0] is looping
+    assert _calls(spans) == _calls(chat)
+
+
+def test_the_refused_reply_is_one_call_of_what_it_wrote():
+    trace = read_trace(_deepeval_blocks([_turn(A, A, B), _turn(A)]))
+    assert _calls(trace) == [(f"{A}\n{A}\n{B}", "Please always provide EXACTLY ONE action in triple backticks, "
+                                                  "found 3 actions."),
+                             (A, "<returncode>0</returncode>"), ("echo COMPLETE", "")]
+
+
+@pytest.mark.parametrize("shown", [
+    pytest.param("each", id="the-model-shown-every-result-each-block-ran"),
+    pytest.param("none", id="llm-inputs-not-recorded"),
+])
+def test_calls_of_one_reply_answered_alike_stay_apart_unless_the_model_was_given_one_answer(shown):
+    """The twins: the same spans, but the next LLM input shows every block's result (the harness ran
+    each), or records nothing: each call is a call of its own, the same call run three times a loop."""
+    trace = read_trace(_deepeval_blocks([_turn(C), ([A, A, A], _ran(A)), _turn(B)], shown=shown))
+    assert _calls(trace)[1:4] == [(A, "<returncode>0</returncode>")] * 3
+    assert _verdict(trace)[0], _verdict(trace)[1]
 
 
 def test_a_tool_result_only_in_the_next_llm_input_is_the_calls_result():
