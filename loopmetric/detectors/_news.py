@@ -369,7 +369,10 @@ def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
     if not lines:
         return "error", "error"
     # A sentence that ends after _KIND_CHARS is cut there anyway: only that much of the line is searched.
-    head = _SENTENCE_END.split(lines[0].strip()[:_KIND_CHARS + 1], 1)[0][:_KIND_CHARS]
+    first = lines[0].strip()[:_KIND_CHARS + 1]
+    if "." in first or "!" in first or "?" in first:  # (no sentence end without one: most lines are one sentence)
+        first = _SENTENCE_END.split(first, 1)[0]
+    head = first[:_KIND_CHARS]
     tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
     own = _argument_words(call.args)
     parts = []
