@@ -35,7 +35,7 @@ from typing import Optional
 
 from .._deep_json import loads
 
-from .._memo import per_text
+from .._memo import per_repeated_text
 from .._model import LlmOutput, ToolCall, Trace
 from ._stances import proposed, stems
 
@@ -128,9 +128,11 @@ def info_units(text: Optional[str]) -> frozenset[str]:
     return _read_lines(text)[0]
 
 
-@per_text
+@per_repeated_text
 def _read_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """A result of several lines read once: its units (`info_units`) and its lines as shown (`_lines`)."""
+    """A result of several lines read once: its units (`info_units`) and its lines as shown (`_lines`).
+    Kept from a result's second sighting on (`per_repeated_text`): every line of every distinct
+    result, kept while a long trace is scored, held more memory than the trace."""
     lines: set[str] = set()
     units: set[str] = set()
     for line in text.splitlines()[:_MAX_LINES]:
