@@ -269,7 +269,8 @@ def mask_volatile(text: str) -> str:
 
 
 def _mask_volatile(text: str) -> str:
-    if "\"" in text:
+    # (searched first: most texts hold no such key, and `sub` with a template costs more than a search)
+    if "\"" in text and _VOLATILE_KEY_VALUE.search(text) is not None:
         text = _VOLATILE_KEY_VALUE.sub(r'"\1":"*"', text)
     if not _may_be_volatile(text):
         return text

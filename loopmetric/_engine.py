@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import accumulate
+from operator import attrgetter
 from typing import Any, Optional
 
 from ._findings import Finding, looped_steps
@@ -22,6 +23,7 @@ __all__ = ["NO_TRACE_REASON", "analyze", "detect_loops", "no_trace_report", "res
 _DEFAULTS = LoopSettings()  # frozen: one instance serves every call without settings
 _read_unpaused = getattr(read_trace, "__wrapped__")  # `read_trace` without its own collector pause
 NO_TRACE_REASON = "No trace data found. This metric requires trace data from @observe."
+_KIND = attrgetter("kind")
 
 
 @without_collector_pauses
@@ -88,7 +90,7 @@ def _analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
     if settings.strict_mode and score < threshold:
         score = 0.0
     reason = reason_for(findings, score) if findings else NO_LOOPS
-    tool_calls = sum(1 for s in trace.steps if s.kind == "tool")
+    kinds = list(map(_KIND, trace.steps))  # (counted in C below, not by two generators over the steps)
     return LoopReport(
         score=score,
         success=score >= threshold,
@@ -98,8 +100,8 @@ def _analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
         findings=tuple(findings),
         trace_name=trace.name,
         spans=len(trace.spans),
-        tool_calls=tool_calls,
-        llm_outputs=sum(1 for s in trace.steps if s.kind == "llm"),
+        tool_calls=kinds.count("tool"),
+        llm_outputs=kinds.count("llm"),
         notes=trace.notes,
         loop_tokens=loop_tokens,
         loop_cost=loop_cost,

@@ -23,8 +23,7 @@ from __future__ import annotations
 import functools
 import gc
 import threading
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, TypeVar
 
 __all__ = ["collector_paused", "without_collector_pauses"]
 
@@ -35,24 +34,36 @@ _paused = False  # whether the first entry turned collection off (it was on)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Automatic cyclic collection off inside, as it was outside (see the module docstring)."""
-    global _entries, _paused
-    with _LOCK:
-        if _entries == 0:
-            _paused = gc.isenabled()
-            if _paused:
-                gc.disable()
-        _entries += 1
-    try:
-        yield
-    finally:
+class _Paused:
+    """The `with` block of `collector_paused()` (a class: cheaper to enter than a generator's context
+    manager, and entered on every scored trace)."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        global _entries, _paused
+        with _LOCK:
+            if _entries == 0:
+                _paused = gc.isenabled()
+                if _paused:
+                    gc.disable()
+            _entries += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        global _entries, _paused
         with _LOCK:
             _entries -= 1
             if _entries == 0 and _paused:
                 _paused = False
                 gc.enable()
+
+
+_PAUSED = _Paused()  # (holds no state of its own: one serves every entry)
+
+
+def collector_paused() -> _Paused:
+    """Automatic cyclic collection off inside, as it was outside (see the module docstring)."""
+    return _PAUSED
 
 
 def without_collector_pauses(function: F) -> F:

@@ -21,7 +21,7 @@ import functools
 from contextvars import ContextVar
 from typing import Callable, Optional, TypeVar
 
-__all__ = ["per_text", "text_memo"]
+__all__ = ["per_repeated_text", "per_text", "text_memo"]
 
 T = TypeVar("T")
 
@@ -70,3 +70,36 @@ def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
             return function(text)
 
     return once  # (`functools.wraps` keeps `function` as `once.__wrapped__`)
+
+
+_SEEN = object()  # a text seen once: its value not kept
+
+
+def per_repeated_text(function: Callable[[str], T]) -> Callable[[str], T]:
+    """`function(text)` inside `text_memo()`, its value kept from a text's second sighting on: a
+    text seen once is computed and nothing of its value is kept (a long trace of distinct results,
+    each read once, holds no answers until it is scored), a text seen again is computed a second
+    time and answered from the table after. The cost still grows with the distinct text (each
+    computed at most twice), never with its repeats; the memory with the repeated text only. For
+    functions whose values are large beside their text (every line of a result as a set)."""
+
+    @functools.wraps(function)
+    def once(text: str) -> T:
+        memo = _MEMO.get()
+        if memo is None:
+            return function(text)
+        table = memo.get(function)
+        if table is None:
+            table = memo[function] = {}
+        try:
+            value = table[text]
+        except KeyError:
+            table[text] = _SEEN  # (the text itself, which the trace holds anyway: no copy)
+            return function(text)
+        except TypeError:  # not hashable (never a str): computed each time
+            return function(text)
+        if value is _SEEN:
+            value = table[text] = function(text)
+        return value
+
+    return once

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from loopmetric._memo import _MEMO, per_text, text_memo
+from loopmetric._memo import _MEMO, per_repeated_text, per_text, text_memo
 
 
 def _counted():
@@ -131,3 +131,35 @@ def test_the_wrapped_function_is_reachable():
         shout.__wrapped__("a")
         shout.__wrapped__("a")
     assert calls == ["a", "a"]
+
+
+def _counted_repeated():
+    calls: list[str] = []
+
+    @per_repeated_text
+    def shout(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    return shout, calls
+
+
+@pytest.mark.parametrize(("texts", "computed", "kept"), [
+    pytest.param(["a", "b", "c"], ["a", "b", "c"], {}, id="texts-seen-once-keep-no-value"),
+    pytest.param(["a", "a"], ["a", "a"], {"a": "A"}, id="a-second-sighting-computes-again-and-keeps"),
+    pytest.param(["a"] * 6, ["a", "a"], {"a": "A"}, id="later-sightings-are-lookups"),
+    pytest.param(["a", "b", "a", "b", "a"], ["a", "b", "a", "b"], {"a": "A", "b": "B"}, id="each-text-at-most-twice"),
+])
+def test_a_value_is_kept_from_a_texts_second_sighting(texts, computed, kept):
+    shout, calls = _counted_repeated()
+    with text_memo():
+        assert [shout(t) for t in texts] == [t.upper() for t in texts]
+        table = _MEMO.get()[shout.__wrapped__]  # (keyed by the function `functools.wraps` kept)
+        assert {text: value for text, value in table.items() if isinstance(value, str)} == kept
+    assert calls == computed
+
+
+def test_outside_a_memo_a_repeated_text_is_computed_every_time():
+    shout, calls = _counted_repeated()
+    assert [shout("a") for _ in range(3)] == ["A"] * 3
+    assert calls == ["a"] * 3

@@ -211,7 +211,7 @@ def _nothing(model) -> list[Optional[str]]:
     for a failure (by its first sentence: what failed, not the detail under it, `failure_kind`);
     None when it got something (or the trace does not say)."""
     return [None if call.result is None else first_kind if kind is not None
-            else "" if not call.error and not call.result.strip() else None
+            else "" if not call.error and (not call.result or call.result.isspace()) else None  # (no stripped copy)
             for call, kind, first_kind in zip(model.calls, model.kinds, model.first_kinds)]
 
 

@@ -5,6 +5,7 @@ tool calls; `build` merges what was recorded twice (`_matching`) and freezes the
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Optional, Sequence
 
 from .._canonical import as_mapping, canonical_args, canonical_json, mask_volatile
@@ -24,6 +25,7 @@ _MAX_NOTES = 20
 _PARENT, _LABEL = 1, 5  # places in a span's fields (`Span`: index, parent, depth, type, name, label)
 _FREEZE_CHUNK = 1_024  # spans frozen at once: their fields are let go then (memory), in C (speed)
 _NO_FIELDS: list[Any] = [None] * _FREEZE_CHUNK
+_new = tuple.__new__
 
 
 def task_text(value: Any) -> str:
@@ -128,12 +130,12 @@ class TraceBuilder:
 
     def add_tool_call(self, name: str, args: Any, output: Any = None, error: Any = None,
                       *, span: int = -1, known: bool = True, inferred: str = "") -> None:
-        call = Call(name, canonical_args(args), span, False, len(self._items), inferred)
+        pos = self._last_call = len(self._items)
+        call = Call(name, canonical_args(args), span, False, pos, inferred)
         if known:
             call.set_result(output, error)
-        self._last_call = len(self._items)
         if not call.known:
-            self._last_open = self._last_call
+            self._last_open = pos
         self._items.append(call)
 
     def add_llm_output(self, text: str, requests: Sequence[ToolRequest] = (), *, span: int = -1,
@@ -264,7 +266,7 @@ class TraceBuilder:
         for start in range(0, len(raw_spans), _FREEZE_CHUNK):  # the spans' fields let go a chunk at a time
             chunk = raw_spans[start:start + _FREEZE_CHUNK]
             raw_spans[start:start + _FREEZE_CHUNK] = _NO_FIELDS[:len(chunk)]
-            spans.extend(map(Span._make, chunk))
+            spans.extend(map(_new, repeat(Span, len(chunk)), chunk))  # (`Span._make` without its length check)
             del chunk
         del raw_spans
         notes = list(self._notes)

@@ -176,14 +176,9 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 tool_name = clean_tool_name(span_name) or type_
                 if replied >= 0 and builder.last_inferred >= replied:  # (the last reply has an inferred call)
                     builder.name_action(replied, tool_name)
-                builder.add_tool_call(
-                    tool_name,
-                    m.get("input"),
-                    m.get("output"),
-                    m.get("error"),
-                    span=span,
-                    known=m.get("output") is not None or bool(m.get("error")),
-                )
+                output, error = m.get("output"), m.get("error")
+                builder.add_tool_call(tool_name, m.get("input"), output, error, span=span,
+                                      known=output is not None or bool(error))
             claims = entries
         children = m.get("children")
         if not children and not claims and isinstance(children, (list, tuple, type(None))):

@@ -12,8 +12,8 @@ from ._items import Call, Input, Llm
 
 __all__ = ["freeze_call", "number_steps"]
 
-_llm_output = LlmOutput._make
-_tool_call = ToolCall._make
+# (each built from its full tuple of fields without `_make`'s length check: a Python call less per step)
+_new = tuple.__new__
 _ERROR_KEY_CHARS = 500
 _MEMO_CHARS = 2_048  # a result longer than this is fingerprinted once per distinct text (`_result_outcome`)
 
@@ -38,7 +38,7 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
             continue  # the task itself: nothing before it to repeat, so not a step
         number = len(steps) + 1
         if isinstance(item, Llm):  # its text is normalized when something compares it
-            steps.append(_llm_output((
+            steps.append(_new(LlmOutput, (
                 number,
                 item.text,
                 tuple([fingerprint(r.name, r.args) for r in item.requests]) if item.requests else (),
@@ -74,5 +74,5 @@ def freeze_call(call: Call, number: int) -> ToolCall:
             result = mask_volatile(value if isinstance(value, str) else canonical_json(value))
             # A short result is fingerprinted directly (faster than looking it up); a long one once.
             outcome = _result_outcome(result) if len(result) > _MEMO_CHARS else fingerprint("result", result)
-    return _tool_call((number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
+    return _new(ToolCall, (number, call.name, call.args, result, call.error, fingerprint(call.name, call.args),
                        outcome, call.span, call.requested, "tool", call.inferred))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ._shapes import read_tool_result
+from ._shapes import looks_like_error, read_tool_result, without_transcription
 
 __all__ = ["Call", "Input", "Llm"]
 
@@ -33,6 +33,11 @@ class Call:
         self.inferred = inferred  # why a text action was read as a call ("" when the format records it)
 
     def set_result(self, output: Any, error: Any = None) -> None:
+        if error is None and type(output) is str:  # (most results: `read_tool_result` of a text, written out)
+            output = without_transcription(output)
+            failed = looks_like_error(output)
+            self.result, self.known, self.error, self.error_text = output, True, failed, output if failed else ""
+            return
         result = read_tool_result(output, error)
         if result.known:
             self.result, self.known = result.value, True

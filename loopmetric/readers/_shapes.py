@@ -54,6 +54,13 @@ def _clean_name(name: str) -> str:
 
 def finite_number(value: Any) -> Optional[float]:
     """A token count or price as a float; None for bools, strings, NaN and infinities."""
+    kind = type(value)  # (the common cases first, without an isinstance check: this runs twice per reply)
+    if kind is int:
+        return float(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     value = float(value)

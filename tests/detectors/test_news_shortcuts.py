@@ -1,0 +1,94 @@
+"""The progress model's faster forms say what the plain ones say.
+
+The counter and sentence-end patterns are written to begin with the character they match (sre
+skips to it in C), and ASCII words are split by a byte table instead of `\\w+`: each table below
+holds the plain form next to the fast one, on texts chosen to sit at their edges (a digit after a
+dot or a letter, a percentage, a number at either end, a sentence end without a space, a word
+with an apostrophe, digits outside ASCII), and on twins that differ only there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from loopmetric._model import ToolCall
+from loopmetric.detectors._news import _COUNTER, _SENTENCE_END, _words, failure_kind
+
+# The forms the fast ones stand for, written as they were.
+_PLAIN_COUNTER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w%]|\.\d|\s*%)")
+_PLAIN_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_PLAIN_WORD = re.compile(r"\w+")
+
+_COUNTER_TEXTS = [
+    pytest.param("26 lines total", "# lines total", id="number-at-the-start"),
+    pytest.param("lines total 26", "lines total #", id="number-at-the-end"),
+    pytest.param("took 3.5 s", "took # s", id="decimal-number"),
+    pytest.param("running 30%", "running 30%", id="percentage-kept"),
+    pytest.param("running 30 %", "running 30 %", id="percentage-after-a-space-kept"),
+    pytest.param("list1 = v2", "list1 = v2", id="digits-inside-words-kept"),
+    pytest.param("version .5 and x.12", "version .5 and x.12", id="digits-after-a-dot-kept"),
+    pytest.param("12abc 4", "12abc #", id="digits-before-letters-kept"),
+    pytest.param("1.2.3 and 4", "1.2.3 and #", id="dotted-version-kept"),
+    pytest.param("_5 6_ 7", "_5 6_ #", id="underscore-is-a-word-character"),
+    pytest.param("é5 5é 6", "é5 5é #", id="letters-outside-ascii-are-word-characters"),
+    pytest.param("٣ items", "# items", id="digits-outside-ascii"),
+    pytest.param("no digits here", "no digits here", id="no-number"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), _COUNTER_TEXTS)
+def test_counters_masked_as_by_the_plain_pattern(text, expected):
+    assert _COUNTER.sub("#", text) == expected
+    assert _PLAIN_COUNTER.sub("#", text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("Not found. Try again.", ["Not found.", "Try again."], id="period-and-space"),
+    pytest.param("Failed! See the log", ["Failed!", "See the log"], id="exclamation"),
+    pytest.param("Why? Because", ["Why?", "Because"], id="question-mark"),
+    pytest.param("a.b.c still one", ["a.b.c still one"], id="a-dot-inside-a-word-ends-nothing"),
+    pytest.param("ends here.", ["ends here."], id="a-final-dot-without-a-space"),
+    pytest.param("first.\nsecond", ["first.", "second"], id="a-line-break-is-a-space"),
+    pytest.param(". starts with one", [".", "starts with one"], id="a-dot-at-the-start"),
+    pytest.param("no end at all", ["no end at all"], id="no-sentence-end"),
+])
+def test_first_sentence_split_as_by_the_plain_pattern(text, expected):
+    assert _SENTENCE_END.split(text, 1) == expected
+    assert _PLAIN_SENTENCE_END.split(text, 1) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("Don't STOP now", {"dont", "stop", "now"}, id="apostrophe-joins-case-folds"),
+    pytest.param("file_name-2.txt", {"file_name", "2", "txt"}, id="underscore-kept-dash-and-dot-split"),
+    pytest.param("tab\there\nnew\x1fline", {"tab", "here", "new", "line"}, id="control-characters-split"),
+    pytest.param("", set(), id="empty"),
+    pytest.param("Ünïcode Straße", {"ünïcode", "straße"}, id="outside-ascii"),
+])
+def test_argument_words_as_by_the_plain_pattern(text, expected):
+    assert _words(text) == expected
+    assert set(_PLAIN_WORD.findall(text.replace("'", "").lower())) == expected
+
+
+def _failed(args: dict, result: str) -> ToolCall:
+    return ToolCall(1, "t", json.dumps(args), result, True, "c", "o")
+
+
+@pytest.mark.parametrize(("a", "b", "same_kind"), [
+    pytest.param(_failed({"path": "Report.TXT"}, "Error: REPORT.txt is locked"),
+                 _failed({"path": "notes.md"}, "Error: NOTES.md is locked"), True,
+                 id="own-argument-masked-whatever-its-case"),
+    pytest.param(_failed({"path": "Report.TXT"}, "Error: REPORT.txt is locked"),
+                 _failed({"path": "notes.md"}, "Error: OTHER.md is locked"), False,
+                 id="twin-naming-another-file"),
+    pytest.param(_failed({"q": "a"}, "Error after 12 tries. Details below"),
+                 _failed({"q": "a"}, "Error after 13 tries. More below"), True,
+                 id="counter-masked-and-first-sentence-kept"),
+    pytest.param(_failed({"q": "a"}, "Error at 12%. Details below"),
+                 _failed({"q": "a"}, "Error at 13%. Details below"), False,
+                 id="twin-percentages-differ"),
+])
+def test_failure_kinds_read_with_the_fast_forms(a, b, same_kind):
+    assert (failure_kind(a, first_sentence=True) == failure_kind(b, first_sentence=True)) is same_kind
