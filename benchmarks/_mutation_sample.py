@@ -1497,4 +1497,62 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          **{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_restated_replies.py::test_a_name_the_other_"
             "side_says_again_is_not_brought_again[a-name-the-user-said-two-turns-before-says-nothing-new-when-said-"
             "again]" for n in (194, 195, 217)}}),
+    # The modules changed in the last two sessions with no run yet, on the tree after the attempts-by-reply
+    # session: the masking's entry point, the memo's block, the changes the other side says it made
+    # (`changes_told`, `says_change`), the live guard's settings, the hooks' package, config and escalation,
+    # a hosted tool call's error (Responses API).
+    "680f2b7": FunctionRun(
+        ("loopmetric/_canonical.py::mask_volatile", "loopmetric/_canonical.py::_mask_volatile",
+         "loopmetric/_canonical.py::_mask_digits", "loopmetric/_memo.py::__enter__", "loopmetric/_memo.py::__exit__",
+         "loopmetric/detectors/_news.py::changes_told", "loopmetric/detectors/_news.py::says_change",
+         "loopmetric/otel/_processor.py::guard_settings", "loopmetric/hooks/__init__.py::__dir__",
+         "loopmetric/hooks/__init__.py::__getattr__", "loopmetric/hooks/_config.py::find_config",
+         "loopmetric/hooks/_config.py::load_settings", "loopmetric/hooks/_session.py::_escalating",
+         "loopmetric/hooks/_session.py::_guard", "loopmetric/hooks/_session.py::_warning",
+         "loopmetric/readers/_responses.py::_error_text"),
+        {"loopmetric._canonical:270": _FAST + "a text of exactly 2,048 characters masked through the memo or "
+         "directly: the same masked text",
+         "loopmetric._canonical:291": _FAST + "a text of exactly the long length masked from the places a match can "
+         "begin or over the whole text: the same masked text",
+         "loopmetric._memo:5": "every exit follows an entry that sets the token anew: the value left after an exit "
+         "is never read",
+         "loopmetric.detectors._news:200": "no result read as a four-letter word without a change word says no "
+         "change, as the empty text does",
+         "loopmetric.detectors._news:210": "an empty last reply proposes nothing, so a turn before any reply is "
+         "passed by all the same",
+         "loopmetric.detectors._news:211": "every reply resets it before a turn after it reads it",
+         "loopmetric.otel._processor:21": "the settings require the alternating threshold x 2 to fit in the window, "
+         "so a cycle of two always fits: the loop stops at two either way",
+         "loopmetric.hooks._session:535": "a loop's calls end with the call just made, whose preview the session "
+         "has just written: what repeats is never empty"},
+        {"loopmetric.detectors._news:225": "tests/detectors/test_facts.py::test_the_turns_that_say_the_change_their_"
+         "reply_asked_for[a-change-asked-for-after-a-change-told-to-a-reply-that-proposed-nothing]",
+         **{f"loopmetric.otel._processor:{n}": "tests/otel/test_processor.py::test_the_live_guard_looks_for_the_"
+            f"longest_cycles_whose_rounds_fit_in_the_window[{case}]"
+            for n, case in ((22, "only-two-calls-fit-8"), (24, "four-calls-three-rounds-fill-12"),
+                            (27, "four-calls-do-not-fit-11"), (40, "the-repeated-text-threshold-is-offlines"))},
+         "loopmetric.hooks:3": "tests/hooks/test_hook_settings.py::test_a_name_of_the_hooks_package_is_loaded_or_"
+         "said_missing[twin-an-unknown-name-is-an-attribute-error-naming-it]",
+         **{f"loopmetric.hooks:{n}": "tests/hooks/test_hook_settings.py::test_dir_lists_every_public_name_loaded_or_"
+            "not_and_the_modules_own" for n in (14, 15, 16, 17)},
+         **{f"loopmetric.hooks._config:{n}": "tests/hooks/test_hook_settings.py::test_a_config_file_is_read_on_top_"
+            "of_the_settings_given[the-files-setting-on-top-of-the-base]" for n in (12, 14)},
+         "loopmetric.hooks._config:15": "tests/hooks/test_hook_settings.py::test_a_wrong_setting_in_the_config_file_"
+         "is_an_error_naming_the_file",
+         **{f"loopmetric.hooks._session:{n}": "tests/hooks/test_hook_settings.py::test_a_hooks_guard_always_nudges_"
+            "first_and_refuses_second[a-guard-given-without-escalate]" for n in range(5)},
+         **{f"loopmetric.hooks._session:{n}": "tests/hooks/test_hook_command.py::test_the_warning_after_a_nudge_says_"
+            "the_loop_goes_on_what_repeats_and_that_the_next_call_is_refused" for n in (531, 536, 537, 538, 539, 540)},
+         **{f"loopmetric.readers._responses:{n}": "tests/readers/test_pinned_readers.py::test_a_hosted_tool_calls_own_"
+            f"result_or_error[{case}]" for n, case in (
+                (243, "twin-an-error-of-false-is-no-result"), (247, "twin-an-error-of-false-is-no-result"),
+                (253, "an-error-code-alone-is-its-number-masked-as-in-every-error"),
+                (258, "an-empty-message-gives-way-to-the-content"),
+                (265, "an-error-object-with-no-message-is-its-json"),
+                (266, "an-error-object-with-no-message-is-its-json"),
+                (267, "a-value-json-cannot-write-in-an-error-object-is-its-text"),
+                (268, "an-error-object-with-no-message-is-its-json"),
+                (269, "an-error-object-with-no-message-is-its-json"),
+                (270, "a-value-json-cannot-write-in-an-error-object-is-its-text"),
+                (271, "an-error-object-with-no-message-is-its-json"))}}),
 }
