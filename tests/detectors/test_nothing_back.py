@@ -123,3 +123,19 @@ def test_a_first_sentence_with_a_slash_in_it_is_read_whole():
     assert [f for f in found(children)] == []
     twin = [tool("save", {"slot": k}, error="Error: layer a / alpha is read-only.\nat line 3") for k in range(6)]
     assert found(twin) == [("similar_attempts", 6)]
+
+
+# Two runs back to back: the call that ends one run of nothing (another tool's) is the first of the next.
+SHELL = [tool("shell", {"command": NO_OPS[k % 3]}, output="") for k in range(6)]
+
+
+@pytest.mark.parametrize(("children", "counts"), [
+    pytest.param([bash(NO_OPS[k % 3]) for k in range(6)] + SHELL, [6, 6],
+                 id="six-no-ops-re-sent-then-six-to-another-tool-two-loops"),
+    pytest.param([bash(NO_OPS[k % 3]) for k in range(6)] + SHELL[:5], [6],
+                 id="six-no-ops-re-sent-then-five-to-another-tool-one-loop"),
+    pytest.param([bash(f"mkdir d{k}") for k in range(6)] + SHELL, [6],
+                 id="six-folders-made-then-six-no-ops-re-sent-to-another-tool"),
+])
+def test_a_run_of_nothing_back_starts_at_the_call_that_ended_the_one_before(children, counts):
+    assert [count for _, count in found(children)] == counts

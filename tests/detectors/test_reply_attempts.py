@@ -122,6 +122,7 @@ def test_the_same_call_counts_each_time_it_ran(children, expected):
 
 # -- calls that get nothing back ---------------------------------------------------------------------------------
 NO_OPS = [f": step {k}: python3 solve.py --try {k}" for k in range(12)]
+RE_SENT = [": ls -la", "}", ": python3 eval.py", ": ls -la", "}", ": python3 eval.py"]
 
 
 @pytest.mark.parametrize(("children", "count"), [
@@ -129,6 +130,10 @@ NO_OPS = [f": step {k}: python3 solve.py --try {k}" for k in range(12)]
     pytest.param(replies([bash(c, "") for c in NO_OPS]), [], id="one-reply-of-a-dozen-no-ops"),
     pytest.param(replies([bash(c, "") for c in NO_OPS[:6]], [bash(c, "") for c in NO_OPS[6:]]), [],
                  id="two-replies-of-six-no-ops"),
+    # Re-sent: six calls (two x the threshold of 3), three commands each sent twice, each answered with nothing.
+    pytest.param(replies(*[[bash(c, "")] for c in RE_SENT]), [6], id="six-replies-each-re-sending-a-no-op"),
+    pytest.param(replies(*[[bash(c, "") for c in RE_SENT[k:k + 2]] for k in (0, 2, 4)]), [],
+                 id="three-replies-of-two-re-sent-no-ops"),
 ])
 def test_calls_that_get_nothing_back_count_by_reply(children, count):
     assert [found for found, _ in similar(children)] == count

@@ -544,6 +544,20 @@ def test_what_the_other_side_brings_and_the_reply_takes_up(turns, loop):
     assert report.success is (not loop), report.reason
 
 
+@pytest.mark.parametrize(("turns", "loop"), [
+    pytest.param(["I'm Amelia Sanchez.", "Hello?", "I said, I'm Amelia Sanchez.", "Well?"], True,
+                 id="a-name-the-user-said-two-turns-before-says-nothing-new-when-said-again"),
+    pytest.param(["Hello?", "Any news?", "I'm Amelia Sanchez.", "Well?"], False,
+                 id="the-same-name-said-first-in-the-turn-before-the-reply-is-brought"),
+])
+def test_a_name_the_other_side_says_again_is_not_brought_again(turns, loop):
+    """The fourth reply takes up a name: news only when no turn had said it before."""
+    replies = list(SORRY)
+    replies[3] = "My apologies, Amelia, the Denver parcel is delayed."
+    report = detect_loops(_turns(replies, turns))
+    assert report.success is (not loop), report.reason
+
+
 STORY_RULES = ["The fox must cross the river before dark.", "At the river, the owl must find food for the night.",
                "The owl's food must stay hidden in the old tree.", "The old tree must be climbed by the fox at dawn."]
 

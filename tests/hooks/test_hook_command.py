@@ -50,6 +50,15 @@ def test_the_nudge_names_the_tool_the_calls_the_arguments_and_the_unchanged_resu
     assert "No such file or directory" in text and "Change your approach" in text
 
 
+def test_the_warning_after_a_nudge_says_the_loop_goes_on_what_repeats_and_that_the_next_call_is_refused(tmp_path):
+    decisions = _decisions([e for n in range(1, 7) for e in failing_call(n)], tmp_path)
+    text = decisions[-1][1]["hookSpecificOutput"]["additionalContext"]
+    assert text.startswith("loopmetric: the loop it warned about goes on. ")
+    assert " Repeated: `Bash` " in text and '"cat /nonexistent"' in text and "No such file or directory" in text
+    assert text.endswith(". The next such call will be refused: do something else, or stop and tell the user what "
+                         "is blocking you.")
+
+
 @pytest.mark.parametrize(("action", "expected"), [
     pytest.param("stop", ["nudge", "warn", "deny", "deny", "deny", "deny"], id="stop-nudges-then-refuses"),
     pytest.param("nudge", ["nudge", "nudge", "nudge"], id="nudge-never-refuses"),

@@ -20,7 +20,7 @@ from opentelemetry.trace import SpanContext, TraceFlags  # noqa: E402
 
 from loopmetric import LoopSettings  # noqa: E402
 from loopmetric.otel import LOOP_SPAN_NAME, LoopSpanProcessor  # noqa: E402
-from loopmetric.otel._processor import _BATCH, _MAX_WAIT, _QUIET, _due  # noqa: E402
+from loopmetric.otel._processor import _BATCH, _MAX_WAIT, _QUIET, _due, guard_settings  # noqa: E402
 
 
 class Agent:
@@ -124,6 +124,23 @@ def test_the_loop_settings_apply(options, repeats, alarms):
         agent.call("poll", {"job": 1}, "running")
     agent.reply("done").end()
     assert len(found) == alarms
+
+
+# What the live guard is told from the offline settings: the longest cycle whose rounds all fit in the
+# window (4 calls at most, 2 at least), and the repeated-text threshold when reasoning checks are on.
+@pytest.mark.parametrize("settings, cycle, texts", [
+    pytest.param(LoopSettings(window=12, alternating_calls_threshold=3), 4, 3, id="four-calls-three-rounds-fill-12"),
+    pytest.param(LoopSettings(window=11, alternating_calls_threshold=3), 3, 3, id="four-calls-do-not-fit-11"),
+    pytest.param(LoopSettings(window=9, alternating_calls_threshold=3), 3, 3, id="three-calls-three-rounds-fill-9"),
+    pytest.param(LoopSettings(window=8, alternating_calls_threshold=3), 2, 3, id="only-two-calls-fit-8"),
+    pytest.param(LoopSettings(window=6, alternating_calls_threshold=2), 3, 3, id="three-calls-two-rounds-fill-6"),
+    pytest.param(LoopSettings(repeated_text_threshold=5), 4, 5, id="the-repeated-text-threshold-is-offlines"),
+    pytest.param(LoopSettings(repeated_text_threshold=5, check_reasoning_stagnation=False), 4, None,
+                 id="no-repeated-text-check-when-reasoning-checks-are-off"),
+])
+def test_the_live_guard_looks_for_the_longest_cycles_whose_rounds_fit_in_the_window(settings, cycle, texts):
+    live = guard_settings(settings)
+    assert (live.max_cycle_length, live.repeated_text_threshold) == (cycle, texts)
 
 
 # -- one alarm per loop ---------------------------------------------------------------------------

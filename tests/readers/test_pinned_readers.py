@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import PurePosixPath
 
 import pytest
 
@@ -637,6 +638,21 @@ def test_a_hosted_tool_call_holding_only_an_error_is_an_error_result_not_no_resu
                  None, False, id="twin-an-empty-error-is-no-result"),
     pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "error": None,
                   "output": None}, None, False, id="twin-neither-is-no-result"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "error": False},
+                 None, False, id="twin-an-error-of-false-is-no-result"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "error": 503},
+                 "#", True, id="an-error-code-alone-is-its-number-masked-as-in-every-error"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}",
+                  "error": {"type": "mcp_tool_execution_error", "message": "",
+                            "content": [{"type": "text", "text": "rate limit reached"}]}},
+                 "rate limit reached", True, id="an-empty-message-gives-way-to-the-content"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}",
+                  "error": {"type": "http_error", "status": "unavailable"}},
+                 '{"status": "unavailable", "type": "http_error"}', True, id="an-error-object-with-no-message-is-its-json"),
+    pytest.param({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}",
+                  "error": {"type": "http_error", "server": PurePosixPath("/srv/docs")}},
+                 '{"server": "/srv/docs", "type": "http_error"}', True,
+                 id="a-value-json-cannot-write-in-an-error-object-is-its-text"),
 ])
 def test_a_hosted_tool_calls_own_result_or_error(item, result, error):
     [call] = [s for s in read_trace([{"role": "user", "content": "go"}, item], format="responses").steps

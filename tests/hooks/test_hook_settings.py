@@ -1,0 +1,70 @@
+"""What a hook is set up with: the package's names (loaded on first use), the config file read on
+top of the settings given (an error names the file), and a guard given without `escalate` still
+nudging first and refusing second."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import loopmetric.hooks as hooks
+from loopmetric.guard.core import GuardSettings
+from loopmetric.hooks import HOOK_GUARD_DEFAULTS, HookSettings, load_settings
+from tests.hooks._events import failing_call, hook_here
+
+
+@pytest.mark.parametrize(("name", "found"), [
+    pytest.param("HookSettings", True, id="a-public-name-is-loaded"),
+    pytest.param("no_such_name", False, id="twin-an-unknown-name-is-an-attribute-error-naming-it"),
+])
+def test_a_name_of_the_hooks_package_is_loaded_or_said_missing(name, found):
+    if found:
+        assert getattr(hooks, name).__name__ == name
+        return
+    with pytest.raises(AttributeError, match=f"^module 'loopmetric.hooks' has no attribute '{name}'$"):
+        getattr(hooks, name)
+
+
+def test_dir_lists_every_public_name_loaded_or_not_and_the_modules_own():
+    listed = dir(hooks)
+    assert set(hooks.__all__) <= set(listed) and "__getattr__" in listed and listed == sorted(listed)
+
+
+def _config(folder, text):
+    (folder / "pyproject.toml").write_text("[tool.loopmetric.guard]\n" + text)
+    return folder
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("repeated_result_threshold = 4\n", ("log", 4, 7), id="the-files-setting-on-top-of-the-base"),
+    pytest.param("action = 'nudge'\n", ("nudge", 3, 7), id="the-files-action-on-top-of-the-base"),
+    pytest.param(None, ("log", 3, 7), id="twin-no-file-the-base"),
+])
+def test_a_config_file_is_read_on_top_of_the_settings_given(tmp_path, text, expected):
+    base = HookSettings(guard=GuardSettings(window=7, repeated_result_threshold=3), action="log")
+    if text is not None:
+        _config(tmp_path, text)
+    read = load_settings(tmp_path, base=base)
+    assert (read.action, read.guard.repeated_result_threshold, read.guard.window) == expected
+
+
+def test_a_wrong_setting_in_the_config_file_is_an_error_naming_the_file(tmp_path):
+    _config(tmp_path, "no_such_setting = 1\n")
+    with pytest.raises(ValueError, match=f"^{tmp_path / 'pyproject.toml'}: Expected settings among"):
+        load_settings(tmp_path)
+
+
+@pytest.mark.parametrize("escalate", [
+    pytest.param(False, id="a-guard-given-without-escalate"),
+    pytest.param(True, id="twin-a-guard-given-with-escalate"),
+])
+def test_a_hooks_guard_always_nudges_first_and_refuses_second(tmp_path, escalate):
+    settings = HookSettings(guard=replace(HOOK_GUARD_DEFAULTS, escalate=escalate))
+    events = [e for n in range(1, 9) for e in failing_call(n)]
+    answers = [hook_here(e, tmp_path, settings=settings) for e in events]
+    kinds = ["-" if a is None else "deny" if e["hook_event_name"] == "PreToolUse"
+             else "nudge" if "this looks like a loop" in a["hookSpecificOutput"]["additionalContext"] else "warn"
+             for e, a in zip(events, answers)]
+    # calls 1-3 fail alike: nudged after the 3rd; 4-6 again: warned, and the 7th and 8th are refused
+    assert kinds == ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "-", "warn", "deny", "-", "deny", "-"]
