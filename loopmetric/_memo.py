@@ -52,27 +52,7 @@ def text_memo() -> _TextMemo:
 
 def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
     """`function(text)`, once per distinct text inside `text_memo()` (see the module docstring)."""
-
-    @functools.wraps(function)
-    def once(text: str) -> T:
-        memo = _MEMO.get()
-        if memo is None:
-            return function(text)
-        table = memo.get(function)
-        if table is None:
-            table = memo[function] = {}
-        try:
-            return table[text]
-        except KeyError:
-            value = table[text] = function(text)
-            return value
-        except TypeError:  # not hashable (never a str): computed each time
-            return function(text)
-
-    return once  # (`functools.wraps` keeps `function` as `once.__wrapped__`)
-
-
-_SEEN = object()  # a text seen once: its value not kept
+    return _memoized(function, first=True)
 
 
 def per_repeated_text(function: Callable[[str], T]) -> Callable[[str], T]:
@@ -82,7 +62,15 @@ def per_repeated_text(function: Callable[[str], T]) -> Callable[[str], T]:
     time and answered from the table after. The cost still grows with the distinct text (each
     computed at most twice), never with its repeats; the memory with the repeated text only. For
     functions whose values are large beside their text (every line of a result as a set)."""
+    return _memoized(function, first=False)
 
+
+_SEEN = object()  # a text seen once whose value is not kept (`per_repeated_text`)
+
+
+def _memoized(function: Callable[[str], T], *, first: bool) -> Callable[[str], T]:
+    """`function` answered from the memo's table: its value kept from a text's `first` sighting, or
+    from its second (the first leaves `_SEEN`, the text alone, which the trace holds anyway)."""
     @functools.wraps(function)
     def once(text: str) -> T:
         memo = _MEMO.get()
@@ -94,7 +82,10 @@ def per_repeated_text(function: Callable[[str], T]) -> Callable[[str], T]:
         try:
             value = table[text]
         except KeyError:
-            table[text] = _SEEN  # (the text itself, which the trace holds anyway: no copy)
+            if first:
+                value = table[text] = function(text)
+                return value
+            table[text] = _SEEN
             return function(text)
         except TypeError:  # not hashable (never a str): computed each time
             return function(text)
@@ -102,4 +93,4 @@ def per_repeated_text(function: Callable[[str], T]) -> Callable[[str], T]:
             value = table[text] = function(text)
         return value
 
-    return once
+    return once  # (`functools.wraps` keeps `function` as `once.__wrapped__`)

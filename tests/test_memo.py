@@ -10,10 +10,10 @@ import pytest
 from loopmetric._memo import _MEMO, per_repeated_text, per_text, text_memo
 
 
-def _counted():
+def _counted(memo=per_text):
     calls: list[str] = []
 
-    @per_text
+    @memo
     def shout(text: str) -> str:
         calls.append(text)
         return text.upper()
@@ -133,17 +133,6 @@ def test_the_wrapped_function_is_reachable():
     assert calls == ["a", "a"]
 
 
-def _counted_repeated():
-    calls: list[str] = []
-
-    @per_repeated_text
-    def shout(text: str) -> str:
-        calls.append(text)
-        return text.upper()
-
-    return shout, calls
-
-
 @pytest.mark.parametrize(("texts", "computed", "kept"), [
     pytest.param(["a", "b", "c"], ["a", "b", "c"], {}, id="texts-seen-once-keep-no-value"),
     pytest.param(["a", "a"], ["a", "a"], {"a": "A"}, id="a-second-sighting-computes-again-and-keeps"),
@@ -151,7 +140,7 @@ def _counted_repeated():
     pytest.param(["a", "b", "a", "b", "a"], ["a", "b", "a", "b"], {"a": "A", "b": "B"}, id="each-text-at-most-twice"),
 ])
 def test_a_value_is_kept_from_a_texts_second_sighting(texts, computed, kept):
-    shout, calls = _counted_repeated()
+    shout, calls = _counted(per_repeated_text)
     with text_memo():
         assert [shout(t) for t in texts] == [t.upper() for t in texts]
         table = _MEMO.get()[shout.__wrapped__]  # (keyed by the function `functools.wraps` kept)
@@ -160,6 +149,6 @@ def test_a_value_is_kept_from_a_texts_second_sighting(texts, computed, kept):
 
 
 def test_outside_a_memo_a_repeated_text_is_computed_every_time():
-    shout, calls = _counted_repeated()
+    shout, calls = _counted(per_repeated_text)
     assert [shout("a") for _ in range(3)] == ["A"] * 3
     assert calls == ["a"] * 3
