@@ -23,7 +23,7 @@ offline, linear in the text.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ._similarity import STOP_WORDS
 
@@ -109,18 +109,19 @@ _ASK = dict(_STANCES)["ask"]
 def asked(text: str) -> frozenset[str]:
     """The stems of `text`'s sentences that ask the other side for something (the `ask` stance):
     what a turn that answers it takes up."""
-    found: set[str] = set()
-    for sentence in _SENTENCE.split(text):  # (`stems` reads a curly apostrophe as a straight one)
-        if _ASK.search(sentence):
-            found |= stems(sentence)
-    return frozenset(found)
+    return _stems_of_sentences(text, lambda sentence: _ASK.search(sentence) is not None)
 
 
 def proposed(text: str) -> frozenset[str]:
     """The stems of `text`'s sentences that say no "no": what a reply asks for, suggests or
     tells (a sentence that refuses or denies something proposes none of it)."""
+    return _stems_of_sentences(text, lambda sentence: _NO.search(sentence) is None)
+
+
+def _stems_of_sentences(text: str, keep: Callable[[str], bool]) -> frozenset[str]:
+    """The stems of `text`'s sentences that `keep` keeps (a curly apostrophe read as a straight one)."""
     found: set[str] = set()
     for sentence in _SENTENCE.split(text.replace("’", "'")):
-        if not _NO.search(sentence):
+        if keep(sentence):
             found |= stems(sentence)
     return frozenset(found)
