@@ -196,7 +196,9 @@ def _turn(trace: Trace, earlier: LlmOutput, later: LlmOutput, unrecorded: bool,
 def _unchanged(trace: Trace) -> frozenset[int]:
     """The steps of tool calls answered exactly as the same call was answered before (the same call,
     the same result), and of the outputs that asked only for such calls: the agent sent them again
-    and saw nothing it had not seen. Calls whose result is not recorded are never among them."""
+    and saw nothing it had not seen. Calls whose result is not recorded are never among them. An
+    output with no text that the calls follow asked for them, whether or not its format records the
+    request on the output (a span tree may record the calls only as the tool spans after it)."""
     seen: set[tuple[str, Optional[str]]] = set()
     unchanged: set[int] = set()
     for step in trace.steps:
@@ -207,7 +209,7 @@ def _unchanged(trace: Trace) -> frozenset[int]:
             seen.add(key)
     steps = trace.steps
     for step in steps:
-        if isinstance(step, LlmOutput) and step.requests:
+        if isinstance(step, LlmOutput) and (step.requests or not step.has_text):
             answers: list[int] = []  # the calls after it (steps are numbered from 1: the next is steps[step.step])
             while step.step + len(answers) < len(steps) and steps[step.step + len(answers)].kind == "tool":
                 answers.append(steps[step.step + len(answers)].step)

@@ -634,6 +634,9 @@ UNCHANGED = [
     pytest.param(["t", "q", "t", "t"], {2, 3, 4}, id="an-output-asking-for-two-calls-both-answered-as-before"),
     pytest.param(["t", "q", "t"], {2, 3}, id="the-run-ending-on-the-answer"),
     pytest.param(["t", "q", "t", "x"], {3}, id="not-an-output-also-asking-for-a-call-whose-answer-is-not-recorded"),
+    pytest.param(["t", "e", "t", "r"], {2, 3}, id="an-output-with-no-text-the-calls-follow-asked-for-them"),
+    pytest.param(["t", "e", "n", "r"], set(), id="not-an-output-with-no-text-followed-by-a-call-answered-anew"),
+    pytest.param(["t", "r", "t"], {3}, id="not-an-output-with-text-its-request-not-recorded"),
 ]
 
 
