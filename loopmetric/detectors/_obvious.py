@@ -195,14 +195,18 @@ def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool]
     and returned a result of substance no earlier call returned (a new place, item or page).
     `keys`: `_key` of each call, when the caller has them."""
     made: set[str] = set()
-    seen: set[tuple[bool, str]] = set()
+    # The keys seen, as their texts by whether the call failed (no tuple kept for every call: memory).
+    seen: dict[bool, set[str]] = {}
     states = []
     for index, call in enumerate(calls):
-        key = keys[index] if keys is not None else _key(call)
-        states.append(call.call not in made and key not in seen and not failing[index]
+        failed, text = keys[index] if keys is not None else _key(call)
+        texts = seen.get(failed)
+        if texts is None:
+            texts = seen[failed] = set()
+        states.append(call.call not in made and text not in texts and not failing[index]
                       and not says_little(call.result))
         made.add(call.call)
-        seen.add(key)
+        texts.add(text)
     return states
 
 

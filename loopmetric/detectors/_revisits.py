@@ -44,11 +44,12 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
     for index, call in enumerate(model.calls):
         if call.call in made and not model.is_news(index):
             stretch.append(index)
-        else:
+        elif stretch:  # (an empty stretch is never reported: a list for every new call held memory)
             stretches.append(stretch)
             stretch = []
         made.add(call.call)
-    stretches.append(stretch)
+    if stretch:
+        stretches.append(stretch)
     states: list[bool] = []
     findings: list[Finding] = []
     for stretch in stretches:
