@@ -259,11 +259,14 @@ _HEX_BYTES = bytes(0x68 if 48 <= byte <= 57 or 65 <= byte <= 70 or 97 <= byte <=
 _HEX_RUN = b"h" * 16
 
 
+_HEX_TABLE_FROM = 48  # characters from which the table is faster than the pattern
 _HEX_TABLE_CHARS = 1_000_000  # (a longer text is searched by the pattern: no copy of it made)
 
 
 def _has_hex16(text: str) -> bool:
     """Whether `text` holds 16 hex digits in a row (`_HEX16.search(text)`)."""
+    if len(text) < _HEX_TABLE_FROM:  # (a short text, a span label: the pattern costs less than two copies)
+        return len(text) >= 16 and _HEX16.search(text) is not None
     if len(text) <= _HEX_TABLE_CHARS and text.isascii():
         return _HEX_RUN in text.encode("ascii").translate(_HEX_BYTES)
     return _HEX16.search(text) is not None

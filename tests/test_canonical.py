@@ -467,13 +467,16 @@ _HEX16_TEXTS = [
 ]
 
 
+@pytest.mark.parametrize("table_from", [pytest.param(0, id="by-the-table"), pytest.param(10_000, id="by-the-pattern")])
 @pytest.mark.parametrize(("text", "expected"), _HEX16_TEXTS)
-def test_has_hex16_says_what_the_pattern_says(text, expected):
+def test_has_hex16_says_what_the_pattern_says(text, expected, table_from, monkeypatch):
+    monkeypatch.setattr(_canonical, "_HEX_TABLE_FROM", table_from)  # short texts are searched by the pattern
     assert (_canonical._HEX16.search(text) is not None) is expected
     assert _canonical._has_hex16(text) is expected
 
 
 def test_has_hex16_on_a_text_longer_than_the_table_reads(monkeypatch):
+    monkeypatch.setattr(_canonical, "_HEX_TABLE_FROM", 0)
     monkeypatch.setattr(_canonical, "_HEX_TABLE_CHARS", 10)
     assert _canonical._has_hex16("ab " + "0123456789abcdef") is True
     assert _canonical._has_hex16("ab " + "0123456789abcde") is False
