@@ -252,10 +252,30 @@ _DASHED = re.compile(r"-(?:(?<=[0-9a-fA-F]{8}-)(?=[0-9a-fA-F]{4}-)|(?<=\d{4}-)(?
 _ID_PREFIX = re.compile(r"(?:call|toolu|chatcmpl|msg|run|req|resp|span|trace|item|fc)[-_]")
 
 
+# `_HEX16` on an ASCII text by one table lookup per byte (a hex digit becomes "h", any other byte "."),
+# then a search for 16 "h" in a row: the pattern begins with a class, so sre tries it at every
+# position, several times slower on the results every call returns.
+_HEX_BYTES = bytes(0x68 if 48 <= byte <= 57 or 65 <= byte <= 70 or 97 <= byte <= 102 else 0x2E for byte in range(256))
+_HEX_RUN = b"h" * 16
+
+
+_HEX_TABLE_FROM = 48  # characters from which the table is faster than the pattern
+_HEX_TABLE_CHARS = 1_000_000  # (a longer text is searched by the pattern: no copy of it made)
+
+
+def _has_hex16(text: str) -> bool:
+    """Whether `text` holds 16 hex digits in a row (`_HEX16.search(text)`)."""
+    if len(text) < _HEX_TABLE_FROM:  # (a short text, a span label: the pattern costs less than two copies)
+        return len(text) >= 16 and _HEX16.search(text) is not None
+    if len(text) <= _HEX_TABLE_CHARS and text.isascii():
+        return _HEX_RUN in text.encode("ascii").translate(_HEX_BYTES)
+    return _HEX16.search(text) is not None
+
+
 def _may_be_volatile(text: str) -> bool:
     dashed = "-" in text
     return ((dashed and _DASHED.search(text) is not None) or "0x" in text
-            or _HEX16.search(text) is not None
+            or _has_hex16(text)
             or ((dashed or "_" in text) and _ID_PREFIX.search(text) is not None))
 
 

@@ -447,3 +447,36 @@ def test_words_at_a_word_start_only():
     assert [m.start() for m in scan.finditer("log_ blog_ LOG_ req_ areq_ ſ x")] == [0, 11, 16]
     plain, _ = _canonical._words_at_word_start("run", ignore_case=False)
     assert [m.start() for m in plain.finditer("run RUN rerun run")] == [0, 14]
+
+
+# -- 16 hex digits in a row: the byte table stands for the pattern -------------------------------
+_HEX16_TEXTS = [
+    pytest.param("0123456789abcdef", True, id="sixteen-hex-digits"),
+    pytest.param("0123456789abcde", False, id="fifteen-hex-digits"),
+    pytest.param("id 0123456789ABCDEF end", True, id="capitals-inside-a-sentence"),
+    pytest.param("0123456789abcdeg0123456", False, id="a-letter-past-f-breaks-the-run"),
+    pytest.param("0123456789abcd-ef0123456789", False, id="a-dash-breaks-the-run"),
+    pytest.param("x" * 40 + "deadbeefcafef00d", True, id="run-at-the-end"),
+    pytest.param("23 rows: " + "x" * 300, False, id="a-result-without-hex"),
+    pytest.param("é 0123456789abcdef", True, id="outside-ascii-with-a-run"),
+    pytest.param("é 0123456789abcde", False, id="outside-ascii-without-a-run"),
+    pytest.param("\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669\u0660\u0661\u0662\u0663\u0664\u0665",
+                 False, id="digits-outside-ascii-are-not-hex"),
+    pytest.param("ａｂｃｄｅｆ0123456789", False, id="fullwidth-letters-are-not-hex"),
+    pytest.param("", False, id="empty"),
+]
+
+
+@pytest.mark.parametrize("table_from", [pytest.param(0, id="by-the-table"), pytest.param(10_000, id="by-the-pattern")])
+@pytest.mark.parametrize(("text", "expected"), _HEX16_TEXTS)
+def test_has_hex16_says_what_the_pattern_says(text, expected, table_from, monkeypatch):
+    monkeypatch.setattr(_canonical, "_HEX_TABLE_FROM", table_from)  # short texts are searched by the pattern
+    assert (_canonical._HEX16.search(text) is not None) is expected
+    assert _canonical._has_hex16(text) is expected
+
+
+def test_has_hex16_on_a_text_longer_than_the_table_reads(monkeypatch):
+    monkeypatch.setattr(_canonical, "_HEX_TABLE_FROM", 0)
+    monkeypatch.setattr(_canonical, "_HEX_TABLE_CHARS", 10)
+    assert _canonical._has_hex16("ab " + "0123456789abcdef") is True
+    assert _canonical._has_hex16("ab " + "0123456789abcde") is False

@@ -397,7 +397,7 @@ class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
     __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "changes",
-                 "starts", "replies", "told", "_little", "longest_outcome_run", "_runs")
+                 "starts", "replies", "told", "_little", "longest_outcome_run", "_runs", "first_made")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -417,6 +417,8 @@ class Progress:
         self._little: list[Optional[bool]] = []  # says_little of each result, when computed (`says_little`)
         # Whether each call returned exactly what the previous call of its tool returned.
         self.same_as_previous: list[bool] = []
+        # Whether each call is the first of its name and arguments (no rule builds a set of every call again).
+        self.first_made: list[bool] = []
         seen_units: set[str] = set()  # every line any result has shown, counters masked
         seen_lines: set[str] = set()  # ... and as shown, numbers kept
         made: set[str] = set()
@@ -442,7 +444,7 @@ class Progress:
         add_before, add_after, add_kind = self.before.append, self.after.append, self.kinds.append
         add_first_kind, add_failing = self.first_kinds.append, self.failing.append
         add_same, add_changes, add_little = self.same_as_previous.append, self.changes.append, self._little.append
-        add_start, add_reply = self.starts.append, self.replies.append
+        add_start, add_reply, add_first_made = self.starts.append, self.replies.append, self.first_made.append
         for step in trace.steps:
             if step.kind == "input":
                 reply = -1
@@ -478,6 +480,7 @@ class Progress:
             add_same(same)
             made_call = step.call
             first_time = made_call not in made
+            add_first_made(first_time)
             little: Optional[bool] = None  # says_little(step.result), computed once, when needed
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False

@@ -96,7 +96,7 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
 
     def walks_on(run: list[int]) -> bool:
         nonlocal states
-        states = states or new_states(calls, failing, [key(i) for i in range(len(calls))])
+        states = states or new_states(calls, failing, [key(i) for i in range(len(calls))], first_made=news.first_made)
         return _walks_on(calls, states, run)
 
     findings = []
@@ -190,19 +190,30 @@ def _fruitless(calls: tuple[ToolCall, ...], chain: list[int], changes: list[int]
 
 
 def new_states(calls: tuple[ToolCall, ...] | list[ToolCall], failing: list[bool],
-               keys: Optional[list[tuple[bool, str]]] = None) -> list[bool]:
+               keys: Optional[list[tuple[bool, str]]] = None, *,
+               first_made: Optional[list[bool]] = None) -> list[bool]:
     """For each call, whether it reached a new state: a call not made before that did not fail
     and returned a result of substance no earlier call returned (a new place, item or page).
-    `keys`: `_key` of each call, when the caller has them."""
-    made: set[str] = set()
-    seen: set[tuple[bool, str]] = set()
+    `keys`: `_key` of each call, when the caller has them; `first_made`: whether each call is
+    the first of its name and arguments (`Progress.first_made`), when the caller has it."""
+    if first_made is None:
+        made: set[str] = set()
+        first_made = []
+        for call in calls:
+            first_made.append(call.call not in made)
+            made.add(call.call)
+        del made
+    # The keys seen, as their texts by whether the call failed (no tuple kept for every call: memory).
+    seen: dict[bool, set[str]] = {}
     states = []
     for index, call in enumerate(calls):
-        key = keys[index] if keys is not None else _key(call)
-        states.append(call.call not in made and key not in seen and not failing[index]
+        failed, text = keys[index] if keys is not None else _key(call)
+        texts = seen.get(failed)
+        if texts is None:
+            texts = seen[failed] = set()
+        states.append(first_made[index] and text not in texts and not failing[index]
                       and not says_little(call.result))
-        made.add(call.call)
-        seen.add(key)
+        texts.add(text)
     return states
 
 

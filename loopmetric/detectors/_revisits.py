@@ -38,24 +38,24 @@ def detect_revisited_calls(trace: Trace, settings: LoopSettings,
     if threshold is None:
         return ()
     model = evidence_for(trace, evidence).news
-    made: set[str] = set()
+    first_made = model.first_made
     stretch: list[int] = []
     stretches: list[list[int]] = []
-    for index, call in enumerate(model.calls):
-        if call.call in made and not model.is_news(index):
+    for index in range(len(model.calls)):
+        if not first_made[index] and not model.is_news(index):  # a call made before, and nothing new
             stretch.append(index)
-        else:
+        elif stretch:  # (an empty stretch is never reported: a list for every new call held memory)
             stretches.append(stretch)
             stretch = []
-        made.add(call.call)
-    stretches.append(stretch)
+    if stretch:
+        stretches.append(stretch)
     states: list[bool] = []
     findings: list[Finding] = []
     for stretch in stretches:
         if _severity(len(stretch), threshold) is None:
             continue  # too short to be reported either way
         if not states:  # computed once, and only when a stretch could be reported
-            states = new_states(model.calls, model.failing)
+            states = new_states(model.calls, model.failing, first_made=first_made)
         if len(stretch) <= _DETOUR * threshold and any(states[stretch[-1] + 1:]):
             continue  # the walk went on to a new place: the revisits were a detour on the way
         findings.extend(_finding(model, stretch, threshold))

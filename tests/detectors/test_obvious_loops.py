@@ -9,7 +9,7 @@ import pytest
 from loopmetric import LoopSettings, detect_loops, read_deepeval_trace
 from loopmetric._canonical import mask_result
 from loopmetric.detectors import run_detectors
-from loopmetric.detectors._news import is_note
+from loopmetric.detectors._news import Progress, is_note
 from loopmetric.detectors import detect_identical_repeats
 from tests._traces import agent, llm, tool
 
@@ -335,15 +335,21 @@ def test_results_that_differ_only_in_spacing_are_the_same_result(outputs, found)
 def test_new_states_are_calls_not_made_before_not_failing_with_a_result_no_call_returned():
     from loopmetric.detectors._obvious import new_states
 
-    calls = read_deepeval_trace(agent(
+    trace = read_deepeval_trace(agent(
         tool("go", {"to": "hall"}, output="You are in the hall. Doors lead north and east."),
         tool("go", {"to": "hall"}, output="You are in the hall. Doors lead north and east."),  # made before
         tool("look", {}, output="You are in the hall. Doors lead north and east."),  # a result returned before
         tool("go", {"to": "cellar"}, output="Error: the cellar door is locked."),  # failing
         tool("go", {"to": "north"}, output="You are in the library. Shelves line every wall."),  # new
         tool("go", {"to": "north"}, output="You are in the library. A cat sleeps on the shelf."),  # made before
-    )).tool_calls
-    assert new_states(calls, [False, False, False, True, False, False]) == [True, False, False, False, True, False]
+    ))
+    calls = trace.tool_calls
+    failing = [False, False, False, True, False, False]
+    assert new_states(calls, failing) == [True, False, False, False, True, False]
+    # The same from the progress model's record of the calls made for the first time.
+    first_made = Progress(trace).first_made
+    assert first_made == [True, False, True, True, True, False]
+    assert new_states(calls, failing, first_made=first_made) == [True, False, False, False, True, False]
 
 
 _DECRYPT = "python3 -c \"from Crypto.Util.number import long_to_bytes; print(long_to_bytes(pow(c, d, n)))\""
