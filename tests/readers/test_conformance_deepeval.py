@@ -121,6 +121,18 @@ def text_action(answer):
     return run
 
 
+def observed_text_action(reply, called, helper):
+    """A reply that writes its action in its text, declared nowhere, answered by an observation, in an
+    agent whose span also lists a call no span of the run recorded."""
+    from deepeval.test_case import ToolCall
+    from deepeval.tracing import update_current_span
+
+    update_current_span(tools_called=[ToolCall(name="notify", input_parameters={"to": "team"}, output="sent")])
+    reply([ASK], "Action: search[flaky test]")
+    reply([ASK, {"role": "assistant", "content": "Action: search[flaky test]"},
+           {"role": "user", "content": "Observation: 3 results about flaky tests."}], "Done.")
+
+
 def plain_text(reply, called, helper):
     """The healthy twin of the text action: no prompt declares it, the next words are a person's."""
     reply([ASK], "Action: search[flaky test]")
@@ -158,6 +170,14 @@ CASES = [
         ("llm", "Done.", None, None, None, 2),
     ], [(("search", {"input": "flaky test"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
         id="a-declared-text-action-is-a-call-answered-by-the-next-input"),
+    pytest.param(observed_text_action, [
+        ("tool", "notify", {"to": "team"}, "sent", False, 0, False, ""),
+        ("llm", "Action: search[flaky test]", None, None, None, 1),
+        ("tool", "search", {"input": "flaky test"}, "Observation: 3 results about flaky tests.", False, 2, False,
+         "text action search[...] answered by an observation ('Observation: 3 results about flaky te...')"),
+        ("llm", "Done.", None, None, None, 2),
+    ], [(("search", {"input": "flaky test"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
+        id="an-undeclared-text-action-answered-by-an-observation-is-a-call-beside-one-the-agent-listed"),
     pytest.param(plain_text, [
         ("llm", "Action: search[flaky test]", None, None, None, 1),
         ("input", "user", "Thanks, go on.", 2, ""),
