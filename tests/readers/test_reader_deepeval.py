@@ -83,6 +83,24 @@ def test_unmatched_tools_called_entry_is_its_own_call():
     assert calls(trace) == [("lookup", '{"k":1}', "v")]
 
 
+def _listing(children_key: bool) -> dict:
+    """An agent span that lists a call it made (`tools_called`), with or without a `children` key."""
+    node = agent(tools_called=[tool_call_entry("lookup", {"k": 1}, "v")], name="sub")
+    if not children_key:
+        del node["children"]
+    return node
+
+
+@pytest.mark.parametrize("sub", [
+    pytest.param(_listing(False), id="a-span-listing-calls-without-a-children-key"),
+    pytest.param(_listing(True), id="twin-a-span-listing-calls-with-no-children"),
+])
+def test_the_spans_after_a_span_listing_calls_without_children_are_read(sub):
+    trace = read_deepeval_trace(agent(sub, tool("fetch", {"u": 1}, output="page")))
+    assert calls(trace) == [("lookup", '{"k":1}', "v"), ("fetch", '{"u":1}', "page")]
+    assert [s.name for s in trace.spans] == ["agent", "sub", "fetch"]
+
+
 @pytest.mark.parametrize("trace", [
     pytest.param({"name": "a", "type": "agent", "children": None}, id="children-none"),
     pytest.param({"name": "a", "type": "agent"}, id="children-missing"),
