@@ -1626,13 +1626,13 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_deepeval.py::read_span_tree", "loopmetric/readers/_deepeval.py::_answers",
          *(f"loopmetric/readers/_inference.py::{f}" for f in ("text_call", "input_results", "_response_text",
                                                               "holds_text")),
+         "loopmetric/readers/_langchain.py::guard_added", "loopmetric/readers/_langchain.py::_usage",
          *(f"loopmetric/readers/_otlp/_semconv.py::{f}" for f in ("_llm_input", "_messages", "_as_lists")),
          *(f"loopmetric/readers/_smolagents.py::{f}" for f in ("step_calls", "_action", "_usage")),
          "loopmetric/readers/_freeze.py::number_steps", "loopmetric/readers/_freeze.py::freeze_call",
          *(f"loopmetric/readers/_shapes.py::{f}" for f in ("finite_number", "looks_like_error",
                                                            "without_transcription", "text_of")),
-         "loopmetric/readers/_langchain.py::guard_added", "loopmetric/readers/_langchain.py::_usage",
-         "loopmetric/detectors/_news.py::__init__", "loopmetric/_memo.py::per_repeated_text"),
+         "loopmetric/_memo.py::per_repeated_text", "loopmetric/detectors/_news.py::__init__"),
         {"loopmetric.readers._builder:216": "a reply and a tool call are different items: the last call's position "
          "never equals the reply's, so `>` and `>=` tell the same",
          "loopmetric.readers._deepeval:176": _FAST + "ancestors labelled before are labelled again, and a span keeps "
@@ -1640,7 +1640,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.readers._deepeval:518": "with one result there are fewer than two calls to fold: `fold_calls` "
          "folds nothing and the reading goes on as without the branch",
          "loopmetric.readers._inference:287": "an unnamed result and one named for no open call are taken alike (in "
-         "order); a tool named XXXX aside, the placeholder names no open call either"},
+         "order); a tool named XXXX aside, the placeholder names no open call either",
+         "loopmetric.readers._inference:337": "a number is skipped either way: neither text nor a list or mapping, it "
+         "says nothing was told"},
         {**{f"loopmetric.readers._builder:{n}": _DEEPEVAL_CONFORMANCE + "an-undeclared-text-action-answered-by-an-"
             "observation-is-a-call-beside-one-the-agent-listed]" for n in (172, 173, 184)},
          "loopmetric.readers._deepeval:236": _DEEPEVAL_CONFORMANCE + "the-first-prompt-sent-again-to-a-model-with-no-"
@@ -1672,7 +1674,17 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          **{f"loopmetric.readers._inference:{n}": _DEEPEVAL_CONFORMANCE + f"genai-tool-call-responses-in-{where}-are-"
             "the-calls-results-in-order]" for n, where in ((283, "tool-message-parts"), (284, "tool-message-parts"),
                                                           (289, "user-message-parts"), (292, "user-message-parts"),
-                                                          (296, "tool-message-content"))}},
+                                                          (296, "tool-message-content"), (309, "tool-message-parts"),
+                                                          (310, "tool-message-parts"), (318, "tool-message-parts"))},
+         **{f"loopmetric.readers._inference:{n}": _DEEPEVAL_CONFORMANCE + "a-genai-response-under-result-and-one-not-"
+            "text-are-read-as-text]" for n in (320, 325)},
+         "loopmetric.readers._inference:324": _DEEPEVAL_CONFORMANCE + "a-genai-response-of-null-is-an-empty-result]",
+         # (killed by a table of the deepeval reader's tests older than the run, a file the run did not choose
+         # for `_inference`)
+         **{f"loopmetric.readers._inference:{n}": "tests/readers/test_reader_deepeval.py::test_the_reader_says_whether_"
+            f"the_llm_inputs_record_what_the_model_was_told[{case}]" for n, case in (
+                (333, "text"), (344, "text-beside-a-counter"), (345, "blank-text-beside-a-counter"),
+                (346, "a-prompt-in-a-mapping"), (350, "a-step-counter"))}},
         tests={
             "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
             "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",

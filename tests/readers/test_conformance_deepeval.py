@@ -328,6 +328,19 @@ CASES = [
                                 (0, 1, "llm", "llm")],
         id=f"genai-tool-call-responses-in-{role}-message-{key}-are-the-calls-results-in-order")
       for role in ("tool", "user") for key in ("parts", "content")),
+    *(pytest.param(results_in_the_next_input(*({"role": "tool", "parts": [{"type": "tool_call_response", "id": cid,
+                                                                          **part}]} for cid, part in parts)), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "search", {"q": "flaky"}, said, False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
+                                (0, 1, "llm", "llm")], id=case)
+      for parts, said, case in (
+          ((("c1", {"result": "A"}), ("c2", {"response": 3})), "3",
+           "a-genai-response-under-result-and-one-not-text-are-read-as-text"),
+          ((("c1", {"response": "A"}), ("c2", {"response": None})), "",
+           "a-genai-response-of-null-is-an-empty-result"))),
     pytest.param(a_reply_refused_whole, [
         ("llm", "Reading.", None, None, None, 1),
         ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
