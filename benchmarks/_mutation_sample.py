@@ -919,7 +919,8 @@ def functions_index(folder: Path) -> str:
 
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
                    pinned: Optional[dict[str, str]] = None, tests: Optional[dict[str, tuple[str, ...]]] = None,
-                   sample_of: Optional[dict[str, int]] = None, limit: Optional[int] = None) -> str:
+                   sample_of: Optional[dict[str, int]] = None, limit: Optional[int] = None,
+                   run_so_far: bool = False) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
     change touched, beside the sample over every module. Writes `mutation_functions/<rev>.md` in `out`
@@ -929,7 +930,8 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     `tests`, a module's own choice of test files (instead of its mirrored folder); `sample_of`, a
     function (`path::function`) with too many mutants to `n` of them, drawn with `random.Random(0)`;
     `limit`, at most that many mutants run by this command (a run in parts: the report is written
-    once every mutant has run)."""
+    once every mutant has run); `run_so_far`, the report of the mutants run so far, nothing run (a run
+    stopped for time: the rest said not run and left out of the rates)."""
     from ._common import markdown_table
 
     pinned, tests, sample_of = pinned or {}, tests or {}, sample_of or {}
@@ -951,6 +953,9 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     done = load_progress(progress) if progress.exists() else {}
     todo = [m for m in chosen if m.id not in done]
     results = dict(done)
+    not_run = len(todo) if run_so_far else 0
+    if run_so_far:
+        chosen, todo = [m for m in chosen if m.id in done], []
     if todo:
         folder.mkdir(parents=True, exist_ok=True)
         results.update(run(todo[:limit], tree, progress=progress, deselect=SLOW, tests=tests)[0])
@@ -987,7 +992,9 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         + "".join(f"; of `{target}`'s mutants, {n} drawn with `random.Random(0)`"
                   for target, n in sample_of.items()) + ".", "",
         f"{len(chosen)} mutants: {killed} killed (timeouts counted as killed), {equivalent} equivalent, "
-        f"{len(pinned_here)} survived and were pinned since, {len(survived)} survived. On the tests of {rev}: "
+        f"{len(pinned_here)} survived and were pinned since, {len(survived)} survived"
+        + (f"; {not_run} more drawn and not run (the run stopped for time)" if not_run else "")
+        + f". On the tests of {rev}: "
         f"{killed}/{counted} = {killed / counted if counted else 0:.3f}, 95% interval [{low:.3f}, {high:.3f}]; "
         f"with the pins: {killed + len(pinned_here)}/{counted} = "
         f"{(killed + len(pinned_here)) / counted if counted else 0:.3f}, 95% interval [{low2:.3f}, {high2:.3f}].", "",
