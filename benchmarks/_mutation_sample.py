@@ -1693,9 +1693,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 (333, "text"), (344, "text-beside-a-counter"), (345, "blank-text-beside-a-counter"),
                 (346, "a-prompt-in-a-mapping"), (350, "a-step-counter"))},
          **{f"loopmetric.readers._otlp._semconv:{n}": "tests/readers/test_reader_otlp.py::test_an_llm_spans_input_is_"
-            f"its_input_value_else_genai_messages_else_its_prompt[{case}]" for n, case in (
+            f"its_messages_else_its_input_value_else_genai_messages_else_its_prompt[{case}]" for n, case in (
                 (225, "a-genai-prompt"), (227, "openinference-input-value"), (230, "openinference-input-value"),
-                (235, "a-genai-prompt"))}},
+                (235, "a-genai-prompt"), (244, "openinference-input-messages-without-the-message-level"))}},
         tests={
             "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
             "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",

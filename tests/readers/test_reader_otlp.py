@@ -312,6 +312,10 @@ _OTHER = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Oth
 
 
 @pytest.mark.parametrize("attrs, task, told", [
+    pytest.param({"llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": _ASKED,
+                  "input.value": "Other words."}, _ASKED, True, id="openinference-input-messages-before-the-input-value"),
+    pytest.param({"llm.input_messages.0.role": "user", "llm.input_messages.0.content": _ASKED}, _ASKED, True,
+                 id="openinference-input-messages-without-the-message-level"),
     pytest.param({"input.value": _ASKED}, _ASKED, True, id="openinference-input-value"),
     pytest.param({"input.value": _ASKED, "gen_ai.input.messages": _OTHER}, _ASKED, True,
                  id="the-input-value-before-genai-input-messages"),
@@ -320,6 +324,6 @@ _OTHER = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Oth
                  id="genai-input-messages-before-the-prompt"),
     pytest.param({"gen_ai.system": "openai"}, "", False, id="twin-no-input-recorded-nothing-told"),
 ])
-def test_an_llm_spans_input_is_its_input_value_else_genai_messages_else_its_prompt(attrs, task, told):
+def test_an_llm_spans_input_is_its_messages_else_its_input_value_else_genai_messages_else_its_prompt(attrs, task, told):
     [trace] = read_otlp_traces(json.dumps(otlp(chat("c1", 1, "", "Done.", **attrs))))
     assert (trace.task, trace.turns_recorded) == (task, told)
