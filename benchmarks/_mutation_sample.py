@@ -1649,7 +1649,10 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.readers._inference:287": "an unnamed result and one named for no open call are taken alike (in "
          "order); a tool named XXXX aside, the placeholder names no open call either",
          "loopmetric.readers._inference:337": "a number is skipped either way: neither text nor a list or mapping, it "
-         "says nothing was told"},
+         "says nothing was told",
+         "loopmetric.readers._otlp._semconv:358": "only a live value that holds itself is met again before it is "
+         "converted: left as itself or as None where it stands again, it is no text either way (the message reads "
+         "the same)"},
         {**{f"loopmetric.readers._builder:{n}": _DEEPEVAL_CONFORMANCE + "an-undeclared-text-action-answered-by-an-"
             "observation-is-a-call-beside-one-the-agent-listed]" for n in (172, 173, 184)},
          "loopmetric.readers._deepeval:236": _DEEPEVAL_CONFORMANCE + "the-first-prompt-sent-again-to-a-model-with-no-"
@@ -1695,7 +1698,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          **{f"loopmetric.readers._otlp._semconv:{n}": "tests/readers/test_reader_otlp.py::test_an_llm_spans_input_is_"
             f"its_messages_else_its_input_value_else_genai_messages_else_its_prompt[{case}]" for n, case in (
                 (225, "a-genai-prompt"), (227, "openinference-input-value"), (230, "openinference-input-value"),
-                (235, "a-genai-prompt"), (244, "openinference-input-messages-without-the-message-level"))}},
+                (235, "a-genai-prompt"), (244, "openinference-input-messages-without-the-message-level"),
+                (369, "eleven-openinference-input-messages-in-the-order-of-their-numbers"),
+                (371, "openinference-input-messages-not-numbered-are-no-messages"))}},
         tests={
             "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
             "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",

@@ -316,6 +316,12 @@ _OTHER = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Oth
                   "input.value": "Other words."}, _ASKED, True, id="openinference-input-messages-before-the-input-value"),
     pytest.param({"llm.input_messages.0.role": "user", "llm.input_messages.0.content": _ASKED}, _ASKED, True,
                  id="openinference-input-messages-without-the-message-level"),
+    pytest.param({**{f"llm.input_messages.{i}.message.{k}": v for i in range(10)
+                     for k, v in (("role", "assistant" if i % 2 else "user"), ("content", f"turn {i}"))},
+                  "llm.input_messages.10.message.role": "user", "llm.input_messages.10.message.content": _ASKED},
+                 _ASKED, True, id="eleven-openinference-input-messages-in-the-order-of-their-numbers"),
+    pytest.param({"llm.input_messages.first.message.role": "user", "llm.input_messages.first.message.content": _ASKED},
+                 "[]", False, id="openinference-input-messages-not-numbered-are-no-messages"),  # (an empty list)
     pytest.param({"input.value": _ASKED}, _ASKED, True, id="openinference-input-value"),
     pytest.param({"input.value": _ASKED, "gen_ai.input.messages": _OTHER}, _ASKED, True,
                  id="the-input-value-before-genai-input-messages"),
