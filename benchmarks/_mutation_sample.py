@@ -1700,7 +1700,10 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 (225, "a-genai-prompt"), (227, "openinference-input-value"), (230, "openinference-input-value"),
                 (235, "a-genai-prompt"), (244, "openinference-input-messages-without-the-message-level"),
                 (369, "eleven-openinference-input-messages-in-the-order-of-their-numbers"),
-                (371, "openinference-input-messages-not-numbered-are-no-messages"))}},
+                (371, "openinference-input-messages-not-numbered-are-no-messages"))},
+         "loopmetric.readers._smolagents:51": "tests/readers/test_pinned_readers.py::test_a_smolagents_step_in_memory_"
+         "whose_call_raised_is_that_call_failing[the-call-that-raised-kept-in-the-models-message-object-is-a-failed-"
+         "call]"},
         tests={
             "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
             "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",
