@@ -1703,7 +1703,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 (371, "openinference-input-messages-not-numbered-are-no-messages"))},
          "loopmetric.readers._smolagents:51": "tests/readers/test_pinned_readers.py::test_a_smolagents_step_in_memory_"
          "whose_call_raised_is_that_call_failing[the-call-that-raised-kept-in-the-models-message-object-is-a-failed-"
-         "call]"},
+         "call]",
+         "loopmetric.readers._smolagents:70": "tests/guard/test_guard_smolagents.py::test_each_decision_names_its_call_"
+         "by_the_calls_own_id[calls-as-the-chat-messages-function-calls]"},
         tests={
             "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
             "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",
