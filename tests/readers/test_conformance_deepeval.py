@@ -216,6 +216,22 @@ def plain_text(reply, called, helper):
            {"role": "user", "content": "Thanks, go on."}], "Done.")
 
 
+def _response(role, key, cid, **part):
+    """A GenAI message holding one `tool_call_response` part (under `parts` or `content`)."""
+    return {"role": role, key: [{"type": "tool_call_response", "id": cid, **part}]}
+
+
+def given_to_read_and_search(*results, said="3 hits", id):
+    """The row of `results_in_the_next_input(*results)`: read takes "A", search `said`."""
+    return pytest.param(results_in_the_next_input(*results), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "search", {"q": "flaky"}, said, False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
+                                (0, 1, "llm", "llm")], id=id)
+
+
 AGENT = (-1, 0, "agent", "agent")
 CASES = [
     pytest.param(whole_run, [
@@ -308,39 +324,29 @@ CASES = [
     ], [(READ_A, READ_B), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "read"),
                                 (0, 1, "llm", "llm")],
         id="twin-calls-with-different-results-stay-calls-and-a-persons-words-beside-them-a-turn"),
-    *(pytest.param(results_in_the_next_input({"role": role, "name": "search", "content": "3 hits"},
-                                             {"role": role, "name": "read", "content": "A"}), [
-        ("llm", "Reading.", None, None, None, 1),
-        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
-        ("tool", "search", {"q": "flaky"}, "3 hits", False, 3, False, ""),
-        ("llm", "Done.", None, None, None, 4),
-    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
-                                (0, 1, "llm", "llm")],
-        id=f"results-in-{role}-messages-are-the-calls-results") for role in ("function", "ipython")),
-    *(pytest.param(results_in_the_next_input(*({"role": role, key: [{"type": "tool_call_response", "id": cid,
-                                                                    "response": text}]}
-                                              for cid, text in (("c1", "A"), ("c2", "3 hits")))), [
-        ("llm", "Reading.", None, None, None, 1),
-        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
-        ("tool", "search", {"q": "flaky"}, "3 hits", False, 3, False, ""),
-        ("llm", "Done.", None, None, None, 4),
-    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
-                                (0, 1, "llm", "llm")],
-        id=f"genai-tool-call-responses-in-{role}-message-{key}-are-the-calls-results-in-order")
-      for role in ("tool", "user") for key in ("parts", "content")),
-    *(pytest.param(results_in_the_next_input(*({"role": "tool", "parts": [{"type": "tool_call_response", "id": cid,
-                                                                          **part}]} for cid, part in parts)), [
-        ("llm", "Reading.", None, None, None, 1),
-        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
-        ("tool", "search", {"q": "flaky"}, said, False, 3, False, ""),
-        ("llm", "Done.", None, None, None, 4),
-    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
-                                (0, 1, "llm", "llm")], id=case)
-      for parts, said, case in (
-          ((("c1", {"result": "A"}), ("c2", {"response": 3})), "3",
-           "a-genai-response-under-result-and-one-not-text-are-read-as-text"),
-          ((("c1", {"response": "A"}), ("c2", {"response": None})), "",
-           "a-genai-response-of-null-is-an-empty-result"))),
+    given_to_read_and_search({"role": "function", "name": "search", "content": "3 hits"},
+                             {"role": "function", "name": "read", "content": "A"},
+                             id="results-in-function-messages-are-the-calls-results"),
+    given_to_read_and_search({"role": "ipython", "name": "search", "content": "3 hits"},
+                             {"role": "ipython", "name": "read", "content": "A"},
+                             id="results-in-ipython-messages-are-the-calls-results"),
+    given_to_read_and_search(_response("tool", "parts", "c1", response="A"),
+                             _response("tool", "parts", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-tool-message-parts-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("tool", "content", "c1", response="A"),
+                             _response("tool", "content", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-tool-message-content-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("user", "parts", "c1", response="A"),
+                             _response("user", "parts", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-user-message-parts-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("user", "content", "c1", response="A"),
+                             _response("user", "content", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-user-message-content-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("tool", "parts", "c1", result="A"), _response("tool", "parts", "c2", response=3),
+                             said="3", id="a-genai-response-under-result-and-one-not-text-are-read-as-text"),
+    given_to_read_and_search(_response("tool", "parts", "c1", response="A"),
+                             _response("tool", "parts", "c2", response=None),
+                             said="", id="a-genai-response-of-null-is-an-empty-result"),
     pytest.param(a_reply_refused_whole, [
         ("llm", "Reading.", None, None, None, 1),
         ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
