@@ -1652,7 +1652,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "says nothing was told",
          "loopmetric.readers._otlp._semconv:358": "only a live value that holds itself is met again before it is "
          "converted: left as itself or as None where it stands again, it is no text either way (the message reads "
-         "the same)"},
+         "the same)",
+         "loopmetric.readers._smolagents:298": "`as_mapping` reads a `TokenUsage` (a dataclass) as its fields: the same "
+         "two counts as read from its attributes"},
         {**{f"loopmetric.readers._builder:{n}": _DEEPEVAL_CONFORMANCE + "an-undeclared-text-action-answered-by-an-"
             "observation-is-a-call-beside-one-the-agent-listed]" for n in (172, 173, 184)},
          "loopmetric.readers._deepeval:236": _DEEPEVAL_CONFORMANCE + "the-first-prompt-sent-again-to-a-model-with-no-"
