@@ -1707,7 +1707,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "whose_call_raised_is_that_call_failing[the-call-that-raised-kept-in-the-models-message-object-is-a-failed-"
          "call]",
          "loopmetric.readers._smolagents:70": "tests/guard/test_guard_smolagents.py::test_each_decision_names_its_call_"
-         "by_the_calls_own_id[calls-as-the-chat-messages-function-calls]"},
+         "by_the_calls_own_id[calls-as-the-chat-messages-function-calls]",
+         "loopmetric.readers._freeze:75": "tests/readers/test_reader_deepeval.py::test_a_tools_structured_result_is_its_"
+         "json[a-mapping-is-its-sorted-json]"},
         tests={
             "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
             "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",

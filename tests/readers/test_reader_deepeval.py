@@ -233,3 +233,13 @@ def test_one_llm_input_with_text_is_enough():
     trace = read_deepeval_trace(agent(span("llm", "llm", input={"step": 1}, output="a"),
                                       span("llm", "llm", input="Go on.", output="b")))
     assert trace.turns_recorded is True
+
+
+@pytest.mark.parametrize("output, result", [
+    pytest.param({"rows": 2, "table": "users"}, '{"rows":2,"table":"users"}', id="a-mapping-is-its-sorted-json"),
+    pytest.param([1, "two"], '[1,"two"]', id="a-list-is-its-json"),
+    pytest.param("2 rows", "2 rows", id="twin-a-text-is-itself"),
+])
+def test_a_tools_structured_result_is_its_json(output, result):
+    trace = read_deepeval_trace(agent(tool("query", {"q": 1}, output=output)))
+    assert [(c.result, c.error) for c in trace.tool_calls] == [(result, False)]
