@@ -357,11 +357,18 @@ def own_tests_first(tests: list[str], mutant: Mutant, tree: Path) -> list[str]:
 
 
 def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_timeout: float = 20.0,
-        progress: Optional[Path] = None, deselect: tuple[str, ...] = (), logs: Optional[Path] = None) -> tuple[dict[str, tuple], dict[str, float]]:
-    """Each mutant against its module's tests; the baseline of every test target first
-    (it must pass: a target that fails unmutated would kill everything)."""
+        progress: Optional[Path] = None, deselect: tuple[str, ...] = (), logs: Optional[Path] = None,
+        tests: Optional[dict[str, tuple[str, ...]]] = None) -> tuple[dict[str, tuple], dict[str, float]]:
+    """Each mutant against its module's tests (`tests`: a module's own choice of test files instead
+    of its mirrored ones); the baseline of every test target first (it must pass: a target that
+    fails unmutated would kill everything)."""
+    chosen_tests = tests or {}
+
+    def tests_of(rel: str) -> list[str]:
+        return list(chosen_tests[rel]) if rel in chosen_tests else tests_for(rel, tree)
+
     sys.path.insert(0, str(tree))
-    targets = sorted({tuple(tests_for(m.path, tree)) for m in mutants})
+    targets = sorted({tuple(tests_of(m.path)) for m in mutants})
     extra = [f"--deselect={d}" for d in deselect]
     _warm(tree, [[*t, *extra] for t in targets])
     baseline: dict[str, float] = {}
@@ -374,7 +381,7 @@ def run(mutants: list[Mutant], tree: Path, timeout_factor: float = 3.0, min_time
         print(f"baseline {' '.join(target)}: {seconds:.1f}s ({cpu:.1f}s CPU)", flush=True)
     results: dict[str, tuple] = {}
     for i, mutant in enumerate(mutants, 1):
-        target = tests_for(mutant.path, tree)
+        target = tests_of(mutant.path)
         timeout = max(min_timeout, timeout_factor * baseline[" ".join(target)])
         status, seconds, cpu = run_in_child(tree, [*own_tests_first(target, mutant, tree), *extra], mutant, timeout,
                                             logs / f"{mutant.id}.log" if logs is not None else None)
@@ -911,16 +918,23 @@ def functions_index(folder: Path) -> str:
 
 
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
-                   pinned: Optional[dict[str, str]] = None) -> str:
+                   pinned: Optional[dict[str, str]] = None, tests: Optional[dict[str, tuple[str, ...]]] = None,
+                   sample_of: Optional[dict[str, int]] = None, limit: Optional[int] = None,
+                   run_so_far: bool = False) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
     change touched, beside the sample over every module. Writes `mutation_functions/<rev>.md` in `out`
     (and the folder's index, README.md);
     `explained` maps a surviving mutant's id to why it is equivalent; `pinned`, a survivor
-    of `rev` to the later test that kills it (put back by hand on the later tree and seen to fail)."""
+    of `rev` to the later test that kills it (put back by hand on the later tree and seen to fail);
+    `tests`, a module's own choice of test files (instead of its mirrored folder); `sample_of`, a
+    function (`path::function`) with too many mutants to `n` of them, drawn with `random.Random(0)`;
+    `limit`, at most that many mutants run by this command (a run in parts: the report is written
+    once every mutant has run); `run_so_far`, the report of the mutants run so far, nothing run (a run
+    stopped for time: the rest said not run and left out of the rates)."""
     from ._common import markdown_table
 
-    pinned = pinned or {}
+    pinned, tests, sample_of = pinned or {}, tests or {}, sample_of or {}
     wanted: dict[str, set[str]] = defaultdict(set)
     for target in targets:
         rel, _, function = target.partition("::")
@@ -929,14 +943,27 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         wanted[rel].add(function)
     tree = snapshot(rev)  # the mutants are made of the tree they are run on
     chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
+    for target, n in sample_of.items():  # in mutmut's order still: the drawn ones of that function stay
+        rel, _, function = target.partition("::")
+        of_function = [m.id for m in chosen if m.path == rel and m.function == function]
+        left_out = set(of_function) - set(random.Random(0).sample(of_function, min(n, len(of_function))))
+        chosen = [m for m in chosen if m.id not in left_out]
     folder = out / FUNCTIONS
     progress = folder / f"{rev}.jsonl"  # one line per mutant run: a stopped run goes on from it
     done = load_progress(progress) if progress.exists() else {}
     todo = [m for m in chosen if m.id not in done]
     results = dict(done)
+    not_run = len(todo) if run_so_far else 0
+    if run_so_far:
+        chosen, todo = [m for m in chosen if m.id in done], []
     if todo:
         folder.mkdir(parents=True, exist_ok=True)
-        results.update(run(todo, tree, progress=progress)[0])
+        results.update(run(todo[:limit], tree, progress=progress, deselect=SLOW, tests=tests)[0])
+        if limit is not None and len(todo) > limit:
+            shutil.rmtree(tree, ignore_errors=True)
+            print(f"{limit} of the {len(todo)} mutants not run yet were run; {len(todo) - limit} left", flush=True)
+            return ""
+    shutil.rmtree(tree, ignore_errors=True)
     rows, killed, equivalent, survived = [], 0, 0, []
     for mutant in chosen:
         status = results[mutant.id][0]
@@ -960,9 +987,14 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     text = "\n".join([
         "# Mutation testing: every mutant of the functions a change touched", "",
         f"Command: `python -m benchmarks.mutation --functions {' '.join(targets)} --rev {rev}`; each mutant on its "
-        "module's mirrored tests, as in the sampled run.", "",
+        "module's mirrored tests, as in the sampled run"
+        + "".join(f"; `{rel}`'s on {', '.join(f'`{t}`' for t in files)}" for rel, files in tests.items())
+        + "".join(f"; of `{target}`'s mutants, {n} drawn with `random.Random(0)`"
+                  for target, n in sample_of.items()) + ".", "",
         f"{len(chosen)} mutants: {killed} killed (timeouts counted as killed), {equivalent} equivalent, "
-        f"{len(pinned_here)} survived and were pinned since, {len(survived)} survived. On the tests of {rev}: "
+        f"{len(pinned_here)} survived and were pinned since, {len(survived)} survived"
+        + (f"; {not_run} more drawn and not run (the run stopped for time)" if not_run else "")
+        + f". On the tests of {rev}: "
         f"{killed}/{counted} = {killed / counted if counted else 0:.3f}, 95% interval [{low:.3f}, {high:.3f}]; "
         f"with the pins: {killed + len(pinned_here)}/{counted} = "
         f"{(killed + len(pinned_here)) / counted if counted else 0:.3f}, 95% interval [{low2:.3f}, {high2:.3f}].", "",
@@ -984,6 +1016,11 @@ class FunctionRun(NamedTuple):
     targets: tuple[str, ...]
     equivalent: dict[str, str]
     pinned: dict[str, str]
+    # A module's own choice of the tests each mutant runs (its file and the conformance tables that
+    # pin it, where the mirrored folder costs too much a survivor), and a function (`path::function`)
+    # with too many mutants sampled down to this many.
+    tests: dict[str, tuple[str, ...]] = {}
+    sample: dict[str, int] = {}
 
 
 # The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
@@ -1182,6 +1219,13 @@ PINNED_AT_2F01EDF: dict[str, str] = {
     **{f"loopmetric.detectors._stances:{n}": _RESTATED + "test_stems[a-curly-apostrophe-is-an-apostrophe]"
        for n in (15, 16)},
 }
+
+# The test files a reader's mutants run in the run of 02c1198 (its own and the tables that pin it).
+_CONFORMANCE = tuple(f"tests/readers/test_conformance_{name}.py" for name in (
+    "chat", "deepeval", "openai_agents", "otlp", "platforms", "pydantic_ai", "research"))
+_PINNED_READERS = "tests/readers/test_pinned_readers.py"
+_DEEPEVAL_CONFORMANCE = "tests/readers/test_conformance_deepeval.py::test_deepeval_conformance["
+_EXPORTED = ("tests/readers/test_reader_exported.py", "tests/readers/test_exported_formats.py", _PINNED_READERS)
 
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
@@ -1576,4 +1620,130 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          **{f"loopmetric.detectors._replies:{n}": _RESTATED + "test_a_name_the_other_side_said_before_is_not_"
             "brought_when_said_again" for n in (220, 221, 244)},
          "loopmetric.detectors._stances:72": _RESTATED + "test_what_a_reply_asks_for"}),
+    # The modules changed since 2026-12-02 with no run of their own yet, readers first: the builder's steps
+    # since 1c64ff4 and `fold_calls`, the deepeval reader's answers and span tree, the inference of text
+    # actions, the OTLP semantic conventions, the smolagents and LangChain readers, the freezing of steps,
+    # the result shapes, the news model's bookkeeping of replies (`Progress.__init__`) and the memo of
+    # repeated texts. Functions with more mutants than the time allows are sampled; a reader's mutants run
+    # its own test files and the conformance tables that pin it, not the whole folder (75 s a survivor).
+    "02c1198": FunctionRun(
+        (*(f"loopmetric/readers/_builder.py::{f}" for f in (
+            "add_tool_call", "add_llm_output", "add_request", "may_have_open_calls", "open_calls", "name_action",
+            "fold_calls", "build")),
+         "loopmetric/readers/_deepeval.py::read_span_tree", "loopmetric/readers/_deepeval.py::_answers",
+         *(f"loopmetric/readers/_inference.py::{f}" for f in ("text_call", "input_results", "_response_text",
+                                                              "holds_text")),
+         "loopmetric/readers/_langchain.py::guard_added", "loopmetric/readers/_langchain.py::_usage",
+         *(f"loopmetric/readers/_otlp/_semconv.py::{f}" for f in ("_llm_input", "_messages", "_as_lists")),
+         *(f"loopmetric/readers/_smolagents.py::{f}" for f in ("step_calls", "_action", "_usage")),
+         "loopmetric/readers/_freeze.py::number_steps", "loopmetric/readers/_freeze.py::freeze_call",
+         *(f"loopmetric/readers/_shapes.py::{f}" for f in ("finite_number", "looks_like_error",
+                                                           "without_transcription", "text_of")),
+         "loopmetric/_memo.py::per_repeated_text", "loopmetric/detectors/_news.py::__init__"),
+        {"loopmetric.readers._builder:216": "a reply and a tool call are different items: the last call's position "
+         "never equals the reply's, so `>` and `>=` tell the same",
+         "loopmetric.readers._deepeval:176": _FAST + "ancestors labelled before are labelled again, and a span keeps "
+         "the first label it is given: the same labels",
+         "loopmetric.readers._deepeval:518": "with one result there are fewer than two calls to fold: `fold_calls` "
+         "folds nothing and the reading goes on as without the branch",
+         "loopmetric.readers._inference:287": "an unnamed result and one named for no open call are taken alike (in "
+         "order); a tool named XXXX aside, the placeholder names no open call either",
+         "loopmetric.readers._inference:337": "a number is skipped either way: neither text nor a list or mapping, it "
+         "says nothing was told",
+         "loopmetric.readers._otlp._semconv:358": "only a live value that holds itself is met again before it is "
+         "converted: left as itself or as None where it stands again, it is no text either way (the message reads "
+         "the same)",
+         "loopmetric.readers._smolagents:298": "`as_mapping` reads a `TokenUsage` (a dataclass) as its fields: the same "
+         "two counts as read from its attributes"},
+        {**{f"loopmetric.readers._builder:{n}": _DEEPEVAL_CONFORMANCE + "an-undeclared-text-action-answered-by-an-"
+            "observation-is-a-call-beside-one-the-agent-listed]" for n in (172, 173, 184)},
+         "loopmetric.readers._deepeval:236": _DEEPEVAL_CONFORMANCE + "the-first-prompt-sent-again-to-a-model-with-no-"
+         "history-is-no-turn]",
+         **{f"loopmetric.readers.{module}:{n}": _DEEPEVAL_CONFORMANCE + "calls-whose-spans-record-no-result-take-the-"
+            "results-of-their-names-from-the-next-input]"
+            for module, ns in (("_deepeval", (475, 477, 478, 496)), ("_inference", (267, 269, 270, 276, 282)))
+            for n in ns},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "a-result-named-for-another-call-is-not-taken-"
+            "by-a-call-without-its-own]" for n in (485, 488)},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "results-named-for-no-open-call-or-not-named-"
+            "go-to-the-calls-in-order]" for n in (486, 487)},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "twin-a-persons-words-after-a-call-whose-span-"
+            "records-no-result-are-a-turn-not-its-result]" for n in (502, 507)},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "a-text-action-whose-span-records-no-result-"
+            "takes-the-answer-the-next-input-gives]" for n in (503, 508)},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "twin-calls-with-different-results-stay-calls-"
+            "and-a-persons-words-beside-them-a-turn]" for n in (517, 520, 522)},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "calls-each-returning-the-one-refusal-given-"
+            "once-are-the-replys-one-action]" for n in (526, 530, 531)},
+         **{f"loopmetric.readers._deepeval:{n}": _DEEPEVAL_CONFORMANCE + "results-pasted-back-as-the-users-message-are-"
+            "no-turn]" for n in (534, 537, 539)},
+         "loopmetric.readers._deepeval:409": "tests/readers/test_reader_deepeval.py::test_the_spans_after_a_span_listing_"
+         "calls_without_children_are_read[a-span-listing-calls-without-a-children-key]",
+         "loopmetric.readers._inference:273": _DEEPEVAL_CONFORMANCE + "results-in-function-messages-are-the-calls-"
+         "results]",
+         "loopmetric.readers._inference:274": _DEEPEVAL_CONFORMANCE + "results-in-ipython-messages-are-the-calls-"
+         "results]",
+         **{f"loopmetric.readers._inference:{n}": _DEEPEVAL_CONFORMANCE + f"genai-tool-call-responses-in-{where}-are-"
+            "the-calls-results-in-order]" for n, where in ((283, "tool-message-parts"), (284, "tool-message-parts"),
+                                                          (289, "user-message-parts"), (292, "user-message-parts"),
+                                                          (296, "tool-message-content"), (309, "tool-message-parts"),
+                                                          (310, "tool-message-parts"), (318, "tool-message-parts"))},
+         **{f"loopmetric.readers._inference:{n}": _DEEPEVAL_CONFORMANCE + "a-genai-response-under-result-and-one-not-"
+            "text-are-read-as-text]" for n in (320, 325)},
+         "loopmetric.readers._inference:324": _DEEPEVAL_CONFORMANCE + "a-genai-response-of-null-is-an-empty-result]",
+         # (killed by a table of the deepeval reader's tests older than the run, a file the run did not choose
+         # for `_inference`)
+         **{f"loopmetric.readers._inference:{n}": "tests/readers/test_reader_deepeval.py::test_the_reader_says_whether_"
+            f"the_llm_inputs_record_what_the_model_was_told[{case}]" for n, case in (
+                (333, "text"), (344, "text-beside-a-counter"), (345, "blank-text-beside-a-counter"),
+                (346, "a-prompt-in-a-mapping"), (350, "a-step-counter"))},
+         **{f"loopmetric.readers._otlp._semconv:{n}": "tests/readers/test_reader_otlp.py::test_an_llm_spans_input_is_"
+            f"its_messages_else_its_input_value_else_genai_messages_else_its_prompt[{case}]" for n, case in (
+                (225, "a-genai-prompt"), (227, "openinference-input-value"), (230, "openinference-input-value"),
+                (235, "a-genai-prompt"), (244, "openinference-input-messages-without-the-message-level"),
+                (369, "eleven-openinference-input-messages-in-the-order-of-their-numbers"),
+                (371, "openinference-input-messages-not-numbered-are-no-messages"))},
+         "loopmetric.readers._smolagents:51": "tests/readers/test_pinned_readers.py::test_a_smolagents_step_in_memory_"
+         "whose_call_raised_is_that_call_failing[the-call-that-raised-kept-in-the-models-message-object-is-a-failed-"
+         "call]",
+         "loopmetric.readers._smolagents:70": "tests/guard/test_guard_smolagents.py::test_each_decision_names_its_call_"
+         "by_the_calls_own_id[calls-as-the-chat-messages-function-calls]",
+         "loopmetric.readers._freeze:75": "tests/readers/test_reader_deepeval.py::test_a_tools_structured_result_is_its_"
+         "json[a-mapping-is-its-sorted-json]"},
+        tests={
+            "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
+            "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",
+                                                "tests/readers/test_conformance_deepeval.py", _PINNED_READERS),
+            "loopmetric/readers/_inference.py": ("tests/readers/test_inference.py", *_CONFORMANCE, _PINNED_READERS),
+            "loopmetric/readers/_otlp/_semconv.py": ("tests/readers/test_reader_otlp.py",
+                                                     "tests/readers/test_conformance_otlp.py", _PINNED_READERS),
+            "loopmetric/readers/_smolagents.py": _EXPORTED,
+            "loopmetric/readers/_freeze.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
+            "loopmetric/readers/_shapes.py": ("tests/readers/test_shapes.py", *_CONFORMANCE, _PINNED_READERS),
+            "loopmetric/readers/_langchain.py": (*_EXPORTED, "tests/readers/test_conformance_otlp.py")},
+        sample={"loopmetric/readers/_builder.py::add_tool_call": 3,
+                "loopmetric/readers/_builder.py::add_llm_output": 3,
+                "loopmetric/readers/_builder.py::add_request": 3,
+                "loopmetric/readers/_builder.py::open_calls": 4,
+                "loopmetric/readers/_builder.py::name_action": 5,
+                "loopmetric/readers/_builder.py::build": 5,
+                "loopmetric/readers/_deepeval.py::read_span_tree": 12,
+                "loopmetric/readers/_deepeval.py::_answers": 25,
+                "loopmetric/readers/_inference.py::text_call": 5,
+                "loopmetric/readers/_inference.py::input_results": 13,
+                "loopmetric/readers/_inference.py::_response_text": 7,
+                "loopmetric/readers/_inference.py::holds_text": 10,
+                "loopmetric/readers/_otlp/_semconv.py::_llm_input": 10,
+                "loopmetric/readers/_otlp/_semconv.py::_messages": 12,
+                "loopmetric/readers/_otlp/_semconv.py::_as_lists": 10,
+                "loopmetric/readers/_smolagents.py::step_calls": 15,
+                "loopmetric/readers/_smolagents.py::_action": 4,
+                "loopmetric/readers/_smolagents.py::_usage": 13,
+                "loopmetric/readers/_freeze.py::number_steps": 18,
+                "loopmetric/readers/_freeze.py::freeze_call": 14,
+                "loopmetric/readers/_shapes.py::finite_number": 8,
+                "loopmetric/readers/_shapes.py::looks_like_error": 10,
+                "loopmetric/readers/_shapes.py::without_transcription": 6,
+                "loopmetric/readers/_shapes.py::text_of": 10,
+                "loopmetric/detectors/_news.py::__init__": 60}),
 }

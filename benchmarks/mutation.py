@@ -360,7 +360,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--before", metavar="REV", help="with --hand: also run each on the suite of REV")
     parser.add_argument("--verify", nargs="*", metavar="MUTANT",
                         help="put these mutmut mutants back one at a time and run the engine's tests")
-    parser.add_argument("--report-only", action="store_true", help="write the report from the last mutmut run")
+    parser.add_argument("--report-only", action="store_true", help="write the report from the last mutmut run (with --functions: of the mutants run so far)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     # --- a seeded, stratified sample on each module's unit tests (benchmarks/_mutation_sample.py)
     parser.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants of every module of the package")
@@ -374,6 +374,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--part", default="0/1", metavar="K/N", help="with --sample: every N-th mutant not run yet")
     parser.add_argument("--functions", nargs="*", metavar="PATH::FUNCTION",
                         help="every mutant of these functions (none given: the last recorded run's, on its commit)")
+    parser.add_argument("--limit", type=int, default=None, metavar="N",
+                        help="with --functions: run at most N mutants not run yet (a run in parts)")
     args = parser.parse_args(argv)
     if args.functions is not None:
         from ._mutation_sample import FUNCTION_RUNS, functions_main
@@ -384,7 +386,8 @@ def main(argv: Optional[list[str]] = None) -> None:
         if not targets:
             raise SystemExit(f"Expected function names or a --rev of a recorded run ({', '.join(FUNCTION_RUNS)}), "
                              f"but got --rev {rev}.")
-        functions_main(targets, rev, args.out, known.equivalent if known else {}, known.pinned if known else {})
+        functions_main(targets, rev, args.out, known.equivalent if known else {}, known.pinned if known else {},
+                       known.tests if known else {}, known.sample if known else {}, args.limit, args.report_only)
         return
     if args.sample:
         from ._mutation_sample import sample_main

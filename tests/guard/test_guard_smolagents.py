@@ -205,3 +205,22 @@ def test_escalate_nudges_the_first_time_and_stops_the_same_loop_after_it(options
 def test_escalate_leaves_a_healthy_agent_untouched(script):
     outcome, runner = run(script, LoopGuardCallback(escalate=True))
     assert acted(runner) == [] and outcome == "done"
+
+
+def _step_of_calls(number: int, form: str) -> dict:
+    """An action step of two calls, written as a memory dump's calls (`name` at the top) or as the chat
+    message's calls smolagents also keeps (`function.name`)."""
+    calls = [{"id": f"s{number}-{i}", "type": "function",
+              **({"function": {"name": "read", "arguments": {"path": p}}} if form == "function"
+                 else {"name": "read", "arguments": {"path": p}})} for i, p in enumerate(("a", "b"))]
+    return {"step_number": number, "model_output": "", "is_final_answer": False, "tool_calls": calls,
+            "observations": "contents", "error": None}
+
+
+@pytest.mark.parametrize("form", [
+    pytest.param("function", id="calls-as-the-chat-messages-function-calls"),
+    pytest.param("top", id="twin-calls-as-the-memory-dumps-calls"),
+])
+def test_each_decision_names_its_call_by_the_calls_own_id(form):
+    decided = decisions([{"task": "go", "task_images": None}, _step_of_calls(1, form), _step_of_calls(2, form)])
+    assert [(number, call_id) for number, call_id, _ in decided] == [(1, "s1-0"), (1, "s1-1"), (2, "s2-0"), (2, "s2-1")]

@@ -121,11 +121,115 @@ def text_action(answer):
     return run
 
 
+def observed_text_action(reply, called, helper):
+    """A reply that writes its action in its text, declared nowhere, answered by an observation, in an
+    agent whose span also lists a call no span of the run recorded."""
+    from deepeval.test_case import ToolCall
+    from deepeval.tracing import update_current_span
+
+    update_current_span(tools_called=[ToolCall(name="notify", input_parameters={"to": "team"}, output="sent")])
+    reply([ASK], "Action: search[flaky test]")
+    reply([ASK, {"role": "assistant", "content": "Action: search[flaky test]"},
+           {"role": "user", "content": "Observation: 3 results about flaky tests."}], "Done.")
+
+
+def _named(cid, name, text):
+    return {"role": "tool", "tool_call_id": cid, "name": name, "content": text}
+
+
+READ_A, READ_B, SEARCH = ("read", {"path": "a.py"}), ("read", {"path": "b.py"}), ("search", {"q": "flaky"})
+
+
+def results_in_the_next_input(*results, second=("search", {"q": "flaky"})):
+    """Two calls the reply asked for, run as tool spans that record no result (the tools return
+    nothing); the next LLM input holds `results` as tool messages."""
+    def run(reply, called, helper):
+        reply([ASK], "Reading.", [READ_A, second])
+        called("read", path="a.py", _result=None)
+        called(second[0], _result=None, **second[1])
+        reply([ASK, _assistant("Reading.", ("c1", *READ_A), ("c2", *second)), *results], "Done.")
+    return run
+
+
+def a_persons_words_after_an_unrecorded_result(reply, called, helper):
+    """The healthy twin of a result given by the next input: a call whose span records no result,
+    and the next input adds a person's words and no result."""
+    reply([ASK], "", [("run_tests", {})])
+    called("run_tests", _result=None)
+    reply([ASK, _assistant("", ("c1", "run_tests", {})), {"role": "user", "content": "Please hurry."}], "Done.")
+
+
+def a_declared_text_action_run_unrecorded(reply, called, helper):
+    """A declared text action run as a tool span that records no result; the next input answers it."""
+    reply([REACT, ASK], "Action: search[flaky test]")
+    called("search", input="flaky test", _result=None)
+    reply([REACT, ASK, {"role": "assistant", "content": "Action: search[flaky test]"},
+           {"role": "user", "content": "Observation: 3 results about flaky tests."}], "Done.")
+
+
+def two_results_then_a_persons_words(reply, called, helper):
+    """Two calls returning different results, then a person's words beside them in the next input."""
+    reply([ASK], "Reading both.", [READ_A, READ_B])
+    called("read", path="a.py", _result="A")
+    called("read", path="b.py", _result="B")
+    reply([ASK, _assistant("Reading both.", ("c1", *READ_A), ("c2", *READ_B)), _result("c1", "A"), _result("c2", "B"),
+           {"role": "user", "content": "Please hurry."}], "Done.")
+
+
+REFUSED = "Error: send one command at a time."
+
+
+def a_reply_refused_whole(reply, called, helper):
+    """A reply writing two commands in its text, run as two tool spans that each return the harness's
+    refusal of the reply as a whole, given once in the next input."""
+    reply([ASK], "Reading.", [READ_A])
+    called("read", path="a.py", _result="A")
+    seen = [ASK, _assistant("Reading.", ("c1", *READ_A)), _result("c1", "A")]
+    text = "Running both.\n```bash\nls\n```\n```bash\npwd\n```"
+    reply(seen, text)
+    called("bash", command="ls", _result=REFUSED)
+    called("bash", command="pwd", _result=REFUSED)
+    reply(seen + [{"role": "assistant", "content": text}, {"role": "user", "content": REFUSED}], "Done.")
+
+
+def results_pasted_as_the_users_message(reply, called, helper):
+    """Two calls' results pasted back, one after the other, as the user's message of the next input."""
+    reply([ASK], "Reading both.", [READ_A, READ_B])
+    called("read", path="a.py", _result="A")
+    called("read", path="b.py", _result="B")
+    reply([ASK, _assistant("Reading both."), {"role": "user", "content": "A\nB"}], "Done.")
+
+
+def the_first_prompt_sent_again(next_input):
+    """A model called with no history: each LLM input holds only `next_input` (the first prompt again)."""
+    def run(reply, called, helper):
+        reply([ASK], "Reading.", [READ_A])
+        called("read", path="a.py", _result="A")
+        reply([next_input], "Done.")
+    return run
+
+
 def plain_text(reply, called, helper):
     """The healthy twin of the text action: no prompt declares it, the next words are a person's."""
     reply([ASK], "Action: search[flaky test]")
     reply([ASK, {"role": "assistant", "content": "Action: search[flaky test]"},
            {"role": "user", "content": "Thanks, go on."}], "Done.")
+
+
+def _response(role, key, cid, **part):
+    """A GenAI message holding one `tool_call_response` part (under `parts` or `content`)."""
+    return {"role": role, key: [{"type": "tool_call_response", "id": cid, **part}]}
+
+
+def given_to_read_and_search(*results, said="3 hits", id):
+    """The row of `results_in_the_next_input(*results)`: read takes "A", search `said`."""
+    return pytest.param(results_in_the_next_input(*results), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "search", {"q": "flaky"}, said, False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
+                                (0, 1, "llm", "llm")], id=id)
 
 
 AGENT = (-1, 0, "agent", "agent")
@@ -158,12 +262,121 @@ CASES = [
         ("llm", "Done.", None, None, None, 2),
     ], [(("search", {"input": "flaky test"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
         id="a-declared-text-action-is-a-call-answered-by-the-next-input"),
+    pytest.param(observed_text_action, [
+        ("tool", "notify", {"to": "team"}, "sent", False, 0, False, ""),
+        ("llm", "Action: search[flaky test]", None, None, None, 1),
+        ("tool", "search", {"input": "flaky test"}, "Observation: 3 results about flaky tests.", False, 2, False,
+         "text action search[...] answered by an observation ('Observation: 3 results about flaky te...')"),
+        ("llm", "Done.", None, None, None, 2),
+    ], [(("search", {"input": "flaky test"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
+        id="an-undeclared-text-action-answered-by-an-observation-is-a-call-beside-one-the-agent-listed"),
     pytest.param(plain_text, [
         ("llm", "Action: search[flaky test]", None, None, None, 1),
         ("input", "user", "Thanks, go on.", 2, ""),
         ("llm", "Done.", None, None, None, 2),
     ], [(), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "llm", "llm")],
         id="twin-undeclared-action-markup-answered-by-a-person-is-text"),
+    pytest.param(results_in_the_next_input(_named("c2", "search", "3 hits"), _named("c1", "read", "A")), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "search", {"q": "flaky"}, "3 hits", False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
+                                (0, 1, "llm", "llm")],
+        id="calls-whose-spans-record-no-result-take-the-results-of-their-names-from-the-next-input"),
+    pytest.param(results_in_the_next_input(_named("c1", "read_file", "A"), _result("c2", "B"), second=READ_B), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "read", {"path": "b.py"}, "B", False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, READ_B), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "read"),
+                                (0, 1, "llm", "llm")],
+        id="results-named-for-no-open-call-or-not-named-go-to-the-calls-in-order"),
+    pytest.param(results_in_the_next_input(_named("c2", "search", "3 hits"), _named("c2", "search", "4 hits")), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, None, False, 2, False, ""),
+        ("tool", "search", {"q": "flaky"}, "4 hits", False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, SEARCH), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "search"),
+                                (0, 1, "llm", "llm")],
+        id="a-result-named-for-another-call-is-not-taken-by-a-call-without-its-own"),
+    pytest.param(a_persons_words_after_an_unrecorded_result, [
+        ("llm", "", None, None, None, 1),
+        ("tool", "run_tests", {}, None, False, 2, False, ""),
+        ("input", "user", "Please hurry.", 3, ""),
+        ("llm", "Done.", None, None, None, 3),
+    ], [(("run_tests", {}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "run_tests"), (0, 1, "llm", "llm")],
+        id="twin-a-persons-words-after-a-call-whose-span-records-no-result-are-a-turn-not-its-result"),
+    pytest.param(a_declared_text_action_run_unrecorded, [
+        ("llm", "Action: search[flaky test]", None, None, None, 1),
+        ("tool", "search", {"input": "flaky test"}, "Observation: 3 results about flaky tests.", False, 2, False,
+         "text action search[...] declared in the system prompt"),
+        ("llm", "Done.", None, None, None, 3),
+    ], [(("search", {"input": "flaky test"}),), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "search"),
+                                                      (0, 1, "llm", "llm")],
+        id="a-text-action-whose-span-records-no-result-takes-the-answer-the-next-input-gives"),
+    pytest.param(two_results_then_a_persons_words, [
+        ("llm", "Reading both.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "read", {"path": "b.py"}, "B", False, 3, False, ""),
+        ("input", "user", "Please hurry.", 4, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, READ_B), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "read"),
+                                (0, 1, "llm", "llm")],
+        id="twin-calls-with-different-results-stay-calls-and-a-persons-words-beside-them-a-turn"),
+    given_to_read_and_search({"role": "function", "name": "search", "content": "3 hits"},
+                             {"role": "function", "name": "read", "content": "A"},
+                             id="results-in-function-messages-are-the-calls-results"),
+    given_to_read_and_search({"role": "ipython", "name": "search", "content": "3 hits"},
+                             {"role": "ipython", "name": "read", "content": "A"},
+                             id="results-in-ipython-messages-are-the-calls-results"),
+    given_to_read_and_search(_response("tool", "parts", "c1", response="A"),
+                             _response("tool", "parts", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-tool-message-parts-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("tool", "content", "c1", response="A"),
+                             _response("tool", "content", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-tool-message-content-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("user", "parts", "c1", response="A"),
+                             _response("user", "parts", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-user-message-parts-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("user", "content", "c1", response="A"),
+                             _response("user", "content", "c2", response="3 hits"),
+                             id="genai-tool-call-responses-in-user-message-content-are-the-calls-results-in-order"),
+    given_to_read_and_search(_response("tool", "parts", "c1", result="A"), _response("tool", "parts", "c2", response=3),
+                             said="3", id="a-genai-response-under-result-and-one-not-text-are-read-as-text"),
+    given_to_read_and_search(_response("tool", "parts", "c1", response="A"),
+                             _response("tool", "parts", "c2", response=None),
+                             said="", id="a-genai-response-of-null-is-an-empty-result"),
+    pytest.param(a_reply_refused_whole, [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("llm", "Running both.\n```bash\nls\n```\n```bash\npwd\n```", None, None, None, 3),
+        ("tool", "bash", {"input": "ls\npwd"}, REFUSED, True, 4, False, ""),
+        ("llm", "Done.", None, None, None, 6),
+    ], [(READ_A,), (), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "llm", "llm"),
+                             (0, 1, "tool", "bash"), (0, 1, "tool", "bash"), (0, 1, "llm", "llm")],
+        id="calls-each-returning-the-one-refusal-given-once-are-the-replys-one-action"),
+    pytest.param(results_pasted_as_the_users_message, [
+        ("llm", "Reading both.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("tool", "read", {"path": "b.py"}, "B", False, 3, False, ""),
+        ("llm", "Done.", None, None, None, 4),
+    ], [(READ_A, READ_B), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "tool", "read"),
+                                (0, 1, "llm", "llm")],
+        id="results-pasted-back-as-the-users-message-are-no-turn"),
+    pytest.param(the_first_prompt_sent_again(ASK), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("llm", "Done.", None, None, None, 3),
+    ], [(READ_A,), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "llm", "llm")],
+        id="the-first-prompt-sent-again-to-a-model-with-no-history-is-no-turn"),
+    pytest.param(the_first_prompt_sent_again({"role": "user", "content": "Now run the tests."}), [
+        ("llm", "Reading.", None, None, None, 1),
+        ("tool", "read", {"path": "a.py"}, "A", False, 2, False, ""),
+        ("input", "user", "Now run the tests.", 3, ""),
+        ("llm", "Done.", None, None, None, 3),
+    ], [(READ_A,), ()], [AGENT, (0, 1, "llm", "llm"), (0, 1, "tool", "read"), (0, 1, "llm", "llm")],
+        id="twin-other-words-to-a-model-with-no-history-are-a-turn"),
 ]
 
 

@@ -821,6 +821,22 @@ def _smolagents_step(number: int, raised: bool) -> dict:
             "error": {"type": "AgentToolExecutionError", "message": "disk is full"} if raised else None}
 
 
+def _smolagents_live_step(number: int, raised: bool):
+    """The same step as smolagents' own objects hold it in memory (`ActionStep`, the model's `ChatMessage`)."""
+    pytest.importorskip("smolagents")
+    from smolagents.memory import ActionStep
+    from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction
+    from smolagents.monitoring import AgentLogger, LogLevel, Timing
+    from smolagents.utils import AgentToolExecutionError
+
+    call = ChatMessageToolCall(function=ChatMessageToolCallFunction(name="write", arguments={"path": "a"}),
+                               id=f"c{number}", type="function")
+    return ActionStep(step_number=number, timing=Timing(start_time=0.0), model_output="",
+                      model_output_message=ChatMessage(role="assistant", content="", tool_calls=[call]),
+                      tool_calls=None if raised else [call], observations=None if raised else "written",
+                      error=AgentToolExecutionError("disk is full", AgentLogger(level=LogLevel.OFF)) if raised else None)
+
+
 @pytest.mark.parametrize("raised, expected", [
     pytest.param(True, [("write", "disk is full", True)] * 3, id="the-call-that-raised-is-a-failed-call"),
     pytest.param(False, [("write", "written", False)] * 3, id="twin-the-call-that-returned"),
@@ -829,3 +845,16 @@ def test_a_smolagents_step_whose_call_raised_is_that_call_failing(raised, expect
     trace = read_trace([{"task": "go", "task_images": None}, *(_smolagents_step(n, raised) for n in (1, 2, 3))])
     assert [(c.name, c.result, c.error) for c in trace.tool_calls] == expected
     assert [f.pattern for f in detect_loops(trace).findings] == ["repeated_error" if raised else "repeated_result"]
+
+
+@pytest.mark.parametrize("raised, expected", [
+    pytest.param(True, [("write", '{"path":"a"}', "disk is full", True)] * 3,
+                 id="the-call-that-raised-kept-in-the-models-message-object-is-a-failed-call"),
+    pytest.param(False, [("write", '{"path":"a"}', "written", False)] * 3, id="twin-the-call-that-returned"),
+])
+def test_a_smolagents_step_in_memory_whose_call_raised_is_that_call_failing(raised, expected):
+    pytest.importorskip("smolagents")
+    from smolagents.memory import TaskStep
+
+    trace = read_trace([TaskStep(task="go"), *(_smolagents_live_step(n, raised) for n in (1, 2, 3))])
+    assert [(c.name, c.args, c.result, c.error) for c in trace.tool_calls] == expected

@@ -83,6 +83,24 @@ def test_unmatched_tools_called_entry_is_its_own_call():
     assert calls(trace) == [("lookup", '{"k":1}', "v")]
 
 
+def _listing(children_key: bool) -> dict:
+    """An agent span that lists a call it made (`tools_called`), with or without a `children` key."""
+    node = agent(tools_called=[tool_call_entry("lookup", {"k": 1}, "v")], name="sub")
+    if not children_key:
+        del node["children"]
+    return node
+
+
+@pytest.mark.parametrize("sub", [
+    pytest.param(_listing(False), id="a-span-listing-calls-without-a-children-key"),
+    pytest.param(_listing(True), id="twin-a-span-listing-calls-with-no-children"),
+])
+def test_the_spans_after_a_span_listing_calls_without_children_are_read(sub):
+    trace = read_deepeval_trace(agent(sub, tool("fetch", {"u": 1}, output="page")))
+    assert calls(trace) == [("lookup", '{"k":1}', "v"), ("fetch", '{"u":1}', "page")]
+    assert [s.name for s in trace.spans] == ["agent", "sub", "fetch"]
+
+
 @pytest.mark.parametrize("trace", [
     pytest.param({"name": "a", "type": "agent", "children": None}, id="children-none"),
     pytest.param({"name": "a", "type": "agent"}, id="children-missing"),
@@ -215,3 +233,13 @@ def test_one_llm_input_with_text_is_enough():
     trace = read_deepeval_trace(agent(span("llm", "llm", input={"step": 1}, output="a"),
                                       span("llm", "llm", input="Go on.", output="b")))
     assert trace.turns_recorded is True
+
+
+@pytest.mark.parametrize("output, result", [
+    pytest.param({"rows": 2, "table": "users"}, '{"rows":2,"table":"users"}', id="a-mapping-is-its-sorted-json"),
+    pytest.param([1, "two"], '[1,"two"]', id="a-list-is-its-json"),
+    pytest.param("2 rows", "2 rows", id="twin-a-text-is-itself"),
+])
+def test_a_tools_structured_result_is_its_json(output, result):
+    trace = read_deepeval_trace(agent(tool("query", {"q": 1}, output=output)))
+    assert [(c.result, c.error) for c in trace.tool_calls] == [(result, False)]

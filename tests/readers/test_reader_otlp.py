@@ -305,3 +305,31 @@ def test_an_openinference_input_message_held_in_memory(message):
                          "llm.input_messages.0.message": message()}
     [trace] = bounded(read_otlp_traces, otlp(llm))
     assert [(s.kind, s.text) for s in trace.llm_outputs] == [("llm", "Looking it up.")]
+
+
+_ASKED = "Fix the failing test."
+_OTHER = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Other words."}]}])
+
+
+@pytest.mark.parametrize("attrs, task, told", [
+    pytest.param({"llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": _ASKED,
+                  "input.value": "Other words."}, _ASKED, True, id="openinference-input-messages-before-the-input-value"),
+    pytest.param({"llm.input_messages.0.role": "user", "llm.input_messages.0.content": _ASKED}, _ASKED, True,
+                 id="openinference-input-messages-without-the-message-level"),
+    pytest.param({**{f"llm.input_messages.{i}.message.{k}": v for i in range(10)
+                     for k, v in (("role", "assistant" if i % 2 else "user"), ("content", f"turn {i}"))},
+                  "llm.input_messages.10.message.role": "user", "llm.input_messages.10.message.content": _ASKED},
+                 _ASKED, True, id="eleven-openinference-input-messages-in-the-order-of-their-numbers"),
+    pytest.param({"llm.input_messages.first.message.role": "user", "llm.input_messages.first.message.content": _ASKED},
+                 "[]", False, id="openinference-input-messages-not-numbered-are-no-messages"),  # (an empty list)
+    pytest.param({"input.value": _ASKED}, _ASKED, True, id="openinference-input-value"),
+    pytest.param({"input.value": _ASKED, "gen_ai.input.messages": _OTHER}, _ASKED, True,
+                 id="the-input-value-before-genai-input-messages"),
+    pytest.param({"gen_ai.prompt": _ASKED}, _ASKED, True, id="a-genai-prompt"),
+    pytest.param({"gen_ai.prompt": _ASKED, "gen_ai.input.messages": _OTHER}, "Other words.", True,
+                 id="genai-input-messages-before-the-prompt"),
+    pytest.param({"gen_ai.system": "openai"}, "", False, id="twin-no-input-recorded-nothing-told"),
+])
+def test_an_llm_spans_input_is_its_messages_else_its_input_value_else_genai_messages_else_its_prompt(attrs, task, told):
+    [trace] = read_otlp_traces(json.dumps(otlp(chat("c1", 1, "", "Done.", **attrs))))
+    assert (trace.task, trace.turns_recorded) == (task, told)
