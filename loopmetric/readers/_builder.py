@@ -253,7 +253,7 @@ class TraceBuilder:
             raise TraceReadError(self._no_step_error())
         if self._user_turns:  # no user turn (a run of calls and replies only): no harness turn to infer
             infer_harness_turns(self._items, self.actions.declared)
-        ordered = merge_requests(self._items, self._scope_of, self._within)
+        ordered = merge_requests(self._items, self._scope_of, self._within, self._folded)
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
         if self._folded:  # the claims matched every call: now the calls one call stands for go

@@ -34,9 +34,10 @@ Claim = tuple[int, int, int, list[tuple[str, str, Any, bool]]]
 
 
 def merge_requests(items: list[Any], scope_of: Callable[[int], int],
-               within: Callable[[int, int], bool]) -> list[Any]:
+               within: Callable[[int, int], bool], folded: Optional[set[int]] = None) -> list[Any]:
     """Items in reader order, each executed call folded into the request it answers (see the module
-    docstring, rule 1)."""
+    docstring, rule 1). A request answered by a call another call stands for (the ids in `folded`)
+    is added to them: it goes with the execution it answered."""
     ordered: list[Any] = []
     # A request answers the next execution with the same arguments; failing
     # that, the next one of the same name run by the requesting agent or
@@ -68,6 +69,8 @@ def merge_requests(items: list[Any], scope_of: Callable[[int], int],
             continue
         _remove(by_key.get((answered.name, answered.args)), answered)
         _remove(by_name.get(answered.name), answered)
+        if folded and id(item) in folded:
+            folded.add(id(answered))
         if not bare_value_of(item.args, answered.args):
             answered.args = item.args
         answered.span, answered.pos = item.span, item.pos

@@ -435,10 +435,12 @@ def test_the_result_texts_of_the_tools_that_ran_are_each_results_text(output, er
 
 # -- calls answered once, as one ------------------------------------------------------------------
 
-def _refused_reply(b, *, second_known=True):
-    """A reply, then two tool spans answered alike, named again by the agent span's claims."""
+def _refused_reply(b, *, second_known=True, requested=False):
+    """A reply, then two tool spans answered alike, named again by the agent span's claims (the
+    reply asking for both calls as structured requests, when `requested`)."""
     span = b.add_span(-1, 0, "agent", "agent")
-    b.add_llm_output("two blocks", span=span)
+    b.add_llm_output("two blocks", [_req("bash", {"input": "ls"}), _req("bash", {"input": "pwd"})] if requested else (),
+                     span=span)
     start = b.position
     b.add_tool_call("bash", {"input": "ls"}, "one action please", span=span)
     b.add_tool_call("bash", {"input": "pwd"}, "one action please", span=span, known=second_known)
@@ -464,6 +466,18 @@ def test_calls_answered_once_fold_into_one_and_their_claims_add_no_call(fold, fo
     start = _refused_reply(b)
     assert fold(b, start) is folded
     assert [(s.name, s.args, s.result) for s in b.build().steps if s.kind == "tool"] == expected
+
+
+@pytest.mark.parametrize("requested", [pytest.param(True, id="calls-the-reply-requested"),
+                                       pytest.param(False, id="twin-calls-read-from-text")])
+def test_folded_calls_leave_one_call_whether_or_not_the_reply_requested_them(requested):
+    """Each call a reply requested is answered by its execution: the one call that stands for the
+    folded ones stays, the others go with the executions they answered (none counted twice)."""
+    b = TraceBuilder()
+    start = _refused_reply(b, requested=requested)
+    assert b.fold_calls(start - 1) is True
+    assert [(s.name, s.args) for s in b.build().steps if s.kind == "tool"] == [
+        ("bash", '[{"input":"ls"},{"input":"pwd"}]')]
 
 
 def test_calls_one_without_its_result_are_not_folded():

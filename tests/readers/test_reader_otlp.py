@@ -321,7 +321,9 @@ _OTHER = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Oth
                   "llm.input_messages.10.message.role": "user", "llm.input_messages.10.message.content": _ASKED},
                  _ASKED, True, id="eleven-openinference-input-messages-in-the-order-of-their-numbers"),
     pytest.param({"llm.input_messages.first.message.role": "user", "llm.input_messages.first.message.content": _ASKED},
-                 "[]", False, id="openinference-input-messages-not-numbered-are-no-messages"),  # (an empty list)
+                 "", False, id="openinference-input-messages-not-numbered-are-no-messages"),
+    pytest.param({"llm.input_messages.first.message.role": "user", "llm.input_messages.first.message.content": "x",
+                  "input.value": _ASKED}, _ASKED, True, id="input-messages-not-numbered-leave-the-input-value"),
     pytest.param({"input.value": _ASKED}, _ASKED, True, id="openinference-input-value"),
     pytest.param({"input.value": _ASKED, "gen_ai.input.messages": _OTHER}, _ASKED, True,
                  id="the-input-value-before-genai-input-messages"),

@@ -84,9 +84,11 @@ def _llm_input(a: Mapping[str, Any]) -> Any:
     """An LLM span's input: OpenInference's input messages (`llm.input_messages.*`, the messages
     as the convention defines them) when the span holds them, else its input value (a framework's
     own serialisation of the call's arguments may be there: LangChain's `lc` objects), GenAI
-    input messages or prompt."""
+    input messages or prompt. Keys that number no message hold none: the others are read."""
     if any(key.startswith("llm.input_messages.") for key in a):
-        return _messages(a, "llm.input_messages.")
+        messages = _messages(a, "llm.input_messages.")
+        if messages:
+            return messages
     return _first(a, "input.value", "gen_ai.input.messages", "gen_ai.prompt")
 
 
