@@ -1746,4 +1746,30 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "loopmetric/readers/_shapes.py::without_transcription": 6,
                 "loopmetric/readers/_shapes.py::text_of": 10,
                 "loopmetric/detectors/_news.py::__init__": 60}),
+    # The session of 2026-12-06 (evening): the hex check, the calls each rule reads as made before, an
+    # empty output that asked for the calls after it, folded calls a reply requested, OpenInference
+    # input keys that number no message.
+    "27c3036": FunctionRun(
+        ("loopmetric/_canonical.py::_has_hex16", "loopmetric/detectors/_replies.py::_unchanged",
+         "loopmetric/detectors/_revisits.py::detect_revisited_calls", "loopmetric/detectors/_obvious.py::new_states",
+         "loopmetric/readers/_matching.py::merge_requests", "loopmetric/readers/_otlp/_semconv.py::_llm_input"),
+        {"loopmetric._canonical:249": "at exactly 48 characters the pattern and the byte table give the same answer",
+         "loopmetric._canonical:256": "at exactly 1,000,000 characters the byte table and the pattern give the same answer",
+         "loopmetric._canonical:261": "codec names are read without regard to case: \"ASCII\" is \"ascii\"",
+         "loopmetric.detectors._revisits:4": "without the evidence passed in, the same news model is computed again",
+         "loopmetric.detectors._revisits:19": "None and an empty list are both false where `states` is read first",
+         "loopmetric.detectors._revisits:31": "`new_states` without `first_made` computes the same list from the calls",
+         "loopmetric.detectors._revisits:34": "`new_states` without `first_made` computes the same list from the calls"},
+        {},
+        {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
+         "loopmetric/detectors/_replies.py": ("tests/detectors/test_restated_replies.py",
+                                              "tests/detectors/test_conversation_meaning.py"),
+         "loopmetric/detectors/_revisits.py": ("tests/detectors/test_revisit_walks.py", "tests/detectors/test_detectors.py"),
+         "loopmetric/detectors/_obvious.py": ("tests/detectors/test_obvious_loops.py", "tests/detectors/test_revisit_walks.py"),
+         "loopmetric/readers/_matching.py": ("tests/readers/test_builder.py", "tests/readers/test_conformance_deepeval.py",
+                                             "tests/readers/test_pinned_readers.py"),
+         "loopmetric/readers/_otlp/_semconv.py": ("tests/readers/test_reader_otlp.py",
+                                                  "tests/readers/test_conformance_otlp.py",
+                                                  "tests/readers/test_pinned_readers.py")},
+        {"loopmetric/readers/_matching.py::merge_requests": 30}),
 }
