@@ -27,8 +27,13 @@ agent nothing, so it does not end the chain; a call answered anew does).
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
 same subject: it asks again for what they asked for (two stems in common), says no to what
 they said no to or restates their rule (one stem in common, and in a chain always one of what
-its first no or rule was about: a story whose people cannot do one thing after another is no
-refusal restated), or apologizes again. A chain is a loop at `repeated_text_threshold` + 1
+its first reply's stances were about: a story whose people cannot do one thing after another is
+no refusal restated), or apologizes again. Or, whatever its words, it takes again the stance the
+reply before it took (`_same_stance`: a no or a rule on the chain's subject, an apology, or a
+request to wait that stalls: "one moment", "I'm still checking") while using none of the words
+the other side's turns brought that nobody had said before: it answered them with what it had
+said ("the address can no longer be edited", "the drop-off location is locked", "it can't be
+modified at this stage"). A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
 one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
@@ -131,9 +136,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
         return []
     known = _Said(trace, facts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
+    stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
+    fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
     brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
     told = False  # whether those turns told a fact nobody had told
-    subject: Optional[frozenset[str]] = None  # what the chain's no or rule is about, once one links it
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
@@ -154,6 +160,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             told |= step.step in changes  # (as is a change it says it made)
             heard.append(step.text)
+            found = stems(step.text)
+            fresh |= found - stems_said
+            stems_said |= found
             continue
         reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
         if reply is not None:
@@ -164,10 +173,14 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
             answered[reply.step], heard = heard, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
                     and not _tells_news(known, reply)):
-                link, about = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]],
-                                          subject)
-                if subject is None and about:  # the chain's first no or rule: what it is about from here on
-                    subject = about
+                # (what the chain is about: what its first reply's stances are about; a no or a rule
+                # stays on it, a story whose people cannot do one thing after another moves off it)
+                subject = _stances_of(chain[0] if chain else recent[-1], read).about
+                link = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]], subject)
+                if link is None:
+                    link = _same_stance(_stances_of(reply, read), _stances_of(recent[-1], read), fresh, subject)
+            stems_said |= _stances_of(reply, read).stems
+            fresh = set()
             recent.append(reply)
         if link is not None:
             if not chain:
@@ -180,7 +193,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
             findings.append(_restated_finding(chain, links))
         elif len(chain) == needed - 1 and "ask" not in links and _pressed(chain, answered):
             findings.append(_restated_finding(chain, links, pressed=True))
-        chain, links, subject = [], [], None
+        chain, links = [], []
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
     return findings
@@ -251,35 +264,57 @@ def _named(text: str) -> set[str]:
     return _words(" ".join(w for w in text.split() if not w.islower()).casefold())
 
 
-def _says_again(reply: Stances, recent: list[Stances],
-                subject: Optional[frozenset[str]] = None) -> tuple[Optional[str], frozenset[str]]:
-    """How `reply` says again what the `recent` replies said (see the module docstring), or None,
-    with the stems a no or a rule shares with them. A chain's no or rule stays on one subject: once
-    one links the chain (`subject`), the next must share a stem of it (a story whose people cannot
-    do one thing after another is no refusal restated)."""
+def _says_again(reply: Stances, recent: list[Stances], subject: Optional[AbstractSet[str]] = None) -> Optional[str]:
+    """How `reply` says again what the `recent` replies said (see the module docstring), or None.
+    A no or a rule stays on the chain's `subject` (what its first reply's stances were about):
+    it shares a stem of it with the reply it restates (a story whose people cannot do one thing
+    after another is no refusal restated)."""
     new = reply.stems.difference(*(earlier.stems for earlier in recent))
     if len(new) <= _NOTHING_NEW * len(reply.stems):
-        return "again", frozenset()
+        return "again"
     for earlier in reversed(recent):
         common = reply.kinds & earlier.kinds
         if not common:
             continue
         if "sorry" in common:
-            return "sorry", frozenset()
+            return "sorry"
         shared = reply.about & earlier.about
         if shared and (subject is None or not shared.isdisjoint(subject)):
             if "no" in common:
-                return "no", shared
+                return "no"
             if "rule" in common:
-                return "rule", shared
+                return "rule"
         if "ask" in common and len(shared) >= 2:
-            return "ask", frozenset()
-    return None, frozenset()
+            return "ask"
+    return None
+
+
+def _same_stance(reply: Stances, earlier: Stances, fresh: AbstractSet[str], subject: AbstractSet[str]) -> Optional[str]:
+    """"stance" when `reply` takes again a stance the reply before it took, whatever its words:
+    it says no or states a rule (one stance here: a rule is a no given its reason) about the
+    chain's `subject`, or apologizes, or asks the other side to wait (about anything), and uses
+    none of the stems the other side's turns between them brought (`fresh`: said by nobody
+    before): it answered them with what it had said. Asking again is left to `_says_again`:
+    nearly every reply of a support agent asks something ("anything else?")."""
+    common = (_declining(reply.kinds) & _declining(earlier.kinds)) - {"ask"}
+    if not common or not reply.stems.isdisjoint(fresh):
+        return None
+    if common.isdisjoint(_ANY_SUBJECT) and reply.about.isdisjoint(subject):
+        return None
+    return "stance"
+
+
+_ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whatever they are about
+
+
+def _declining(kinds: frozenset[str]) -> frozenset[str]:
+    """`kinds` with "no" for a rule: a rule restated and a no say the same."""
+    return kinds | {"no"} if "rule" in kinds else kinds
 
 
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
-         "sorry": "apologizing again"}
+         "sorry": "apologizing again", "stance": "taking the same stance in other words"}
 
 
 def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:

@@ -10,14 +10,17 @@ what they do it *about*:
 - `no`: a sentence that says no (a negation: "not", "n't", "no", "never", "without",
   "unable");
 - `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least");
-- `sorry`: a sentence that apologizes ("sorry", "apologize", "regret").
+- `sorry`: a sentence that apologizes ("sorry", "apologize", "regret");
+- `wait`: a sentence that asks the other side to wait while the agent says it is on it ("one
+  moment", "bear with me", "I'm still checking"): said turn after turn with nothing coming
+  back, the agent is stalling.
 
 `Stances.about` holds the stems of the sentences that take a stance (what the ask, the no,
 the rule is about); `Stances.stems` the stems of the whole reply (what it says at all).
-Stems are content words (no stop words, none of the courtesy words every support reply
-is made of, see `_COURTESY`, nor the words that mark a stance, `_MARKERS`) cut by a few
-English suffixes ("refunds", "refundable" and "refund" are one stem). Deterministic,
-offline, linear in the text.
+Stems are content words (no stop words or other function words, `_FUNCTION`, none of the
+courtesy words every support reply is made of, `_COURTESY`, nor the words that mark a
+stance, `_MARKERS`) cut by a few English suffixes ("refunds", "refundable" and "refund"
+are one stem). Deterministic, offline, linear in the text.
 """
 
 from __future__ import annotations
@@ -35,9 +38,13 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _STANCES = (
     ("ask", re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b", re.IGNORECASE)),
     ("no", re.compile(r"\b(?:not|no|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
-    ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|required?|guidelines?|allowed|permitted|terms)\b"
+    ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|require[sd]?|guidelines?|allowed|permitted|terms)\b"
                         r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b", re.IGNORECASE)),
     ("sorry", re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)),
+    ("wait", re.compile(r"\b(?:(?:one|a|another)(?: more)? (?:moment|sec)|bear with|hang tight"
+                        r"|hold on|your patience|(?:taking|take) a look|looking into|(?:let me|I'll|I will|I'm|I am)"
+                        r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*)\b",
+                        re.IGNORECASE)),
 )
 # The words of courtesy and of asking themselves: every reply of a support conversation is made
 # of them, so two replies sharing them say nothing alike.
@@ -48,6 +55,17 @@ thank thanks you're welcome great glad ensure anything else more details detail 
 want once ready have when get give tell make again however therefore apologize apologise apologies
 inconvenience i'm i've i'll i'd you'll you've you'd don't can't won't isn't aren't doesn't didn't there's that's
 it's we're they're afraid really very still yet already mentioned truly completely sincerely regret
+""".split())
+# English function words the shared stop list (`_similarity.STOP_WORDS`) leaves in: pronouns,
+# determiners, conjunctions, prepositions and auxiliaries say what a sentence is about no more
+# than "the" does ("who" in two sentences of a story is no subject in common).
+_FUNCTION = frozenset("""
+who whom whose whoever when where why how whether while until since because though although unless
+if than too also once upon into onto over under off out down through during before after above
+between against among along around across toward towards within without behind beyond near
+been being had did does doing done got they them their theirs he him his she her hers us ours
+these those some such each few most other others own same both all another every either neither
+one ones two ever even yet again there's here's what's where's who's how's
 """.split())
 # The words that mark a stance: what a stance is about is the rest of its sentence.
 _MARKERS = frozenset("""
@@ -73,7 +91,7 @@ def stems(text: str) -> frozenset[str]:
     """The stems of `text`'s content words (see the module docstring)."""
     text = text.replace("’", "'")  # (a hyphen ends a word as any other sign does: "non-refundable" is two)
     found = {_stem(word) for word in _words(text.lower())
-             if word not in STOP_WORDS and word not in _COURTESY and word not in _MARKERS}
+             if word not in STOP_WORDS and word not in _COURTESY and word not in _MARKERS and word not in _FUNCTION}
     found.update(pair.lower() for pair in _UPPER_PAIR.findall(text))
     return frozenset(found)
 

@@ -398,6 +398,8 @@ STEMS = [
     pytest.param("I don’t know, you’re welcome", set(), id="a-curly-apostrophe-is-an-apostrophe"),
     pytest.param("Thank you! Please let me know if I can help further.", set(), id="courtesy-says-nothing"),
     pytest.param("Your ID and PO number", {"id", "po", "number"}, id="two-capitals-are-a-word"),
+    pytest.param("The fox who could not sleep lived by the river until dawn, because of the owl", {"fox", "sleep", "liv",
+                 "river", "dawn", "owl"}, id="function-words-are-cut"),
 ]
 
 
@@ -413,6 +415,13 @@ STANCES = [
     pytest.param("I'm so sorry about the delay.", {"sorry"}, id="an-apology"),
     pytest.param("Your flight leaves at nine from gate 4.", set(), id="a-statement-takes-no-stance"),
     pytest.param("We don’t refund these tickets", {"no"}, id="a-curly-apostrophe-says-no"),
+    pytest.param("Your claim requires a police report.", {"rule"}, id="requires-states-a-rule"),
+    pytest.param("Hang tight, I'm taking a look at the fleet now.", {"wait"}, id="hang-tight-asks-to-wait"),
+    pytest.param("Give me just one more moment to confirm.", {"wait"}, id="one-more-moment-asks-to-wait"),
+    pytest.param("Thanks for your patience, I'm still reviewing the order.", {"wait"}, id="still-reviewing-stalls"),
+    pytest.param("Let me check with the restaurant.", {"wait"}, id="let-me-check-stalls"),
+    pytest.param("It takes a second try.", set(), id="a-second-try-is-no-wait"),
+    pytest.param("Your order arrives at 7 pm.", set(), id="an-answer-takes-no-stance"),
 ]
 
 
@@ -423,7 +432,7 @@ def test_stances(text, kinds):
 
 ABOUT = [
     pytest.param("Our policy is firm: upgrades close a day before departure.", {"firm", "upgrad", "clos", "day",
-                                                                              "befor", "departur"},
+                                                                              "departur"},
                  id="a-stance-before-a-colon-is-about-what-follows"),
     pytest.param("I can't change the name; I can add a note to the booking.", {"chang", "nam"},
                  id="a-semicolon-ends-the-stance"),
@@ -486,13 +495,13 @@ SAYS_AGAIN = [
 
 @pytest.mark.parametrize(("reply", "recent", "expected"), SAYS_AGAIN)
 def test_says_again(reply, recent, expected):
-    assert _says_again(reply, recent)[0] == expected
+    assert _says_again(reply, recent) == expected
 
 
 @pytest.mark.parametrize(("subject", "expected"), [
-    pytest.param(None, ("no", frozenset({"refund"})), id="the-first-no-sets-the-subject"),
-    pytest.param(frozenset({"refund", "far"}), ("no", frozenset({"refund"})), id="a-no-on-the-chains-subject"),
-    pytest.param(frozenset({"fox"}), (None, frozenset()), id="a-no-on-another-subject-ends-the-chain"),
+    pytest.param(None, "no", id="no-subject-a-stem-in-common-is-enough"),
+    pytest.param(frozenset({"refund", "far"}), "no", id="a-no-on-the-chains-subject"),
+    pytest.param(frozenset({"fox"}), None, id="a-no-on-another-subject-ends-the-chain"),
 ])
 def test_a_chains_no_stays_on_one_subject(subject, expected):
     assert _says_again(_st("no", "refund fare", "refund fare term"), [_st("no", "refund ticket", "ticket issu")],
@@ -664,7 +673,7 @@ def test_replies_in_a_row_whose_turns_were_not_recorded_are_turns():
 def test_a_no_compared_past_a_reply_of_another_stance():
     """The reply before asks; the one before it said no to the same thing: still a no again."""
     recent = [_st("no", "refund fare", "refund fare"), _st("ask", "date", "date trip")]
-    assert _says_again(_st("no", "refund ticket", "refund ticket issu"), recent) == ("no", frozenset({"refund"}))
+    assert _says_again(_st("no", "refund ticket", "refund ticket issu"), recent) == "no"
 
 
 @pytest.mark.parametrize(("text", "named"), [
