@@ -1772,4 +1772,15 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                                                   "tests/readers/test_conformance_otlp.py",
                                                   "tests/readers/test_pinned_readers.py")},
         {"loopmetric/readers/_matching.py::merge_requests": 30}),
+    "742d69a": FunctionRun(
+        ("loopmetric/detectors/_replies.py::_restated", "loopmetric/detectors/_replies.py::_says_again",
+         "loopmetric/detectors/_replies.py::_same_stance", "loopmetric/detectors/_replies.py::_declining",
+         "loopmetric/detectors/_stances.py::stems"),
+        {},
+        {},
+        {"loopmetric/detectors/_replies.py": ("tests/detectors/test_same_stance.py",
+                                              "tests/detectors/test_restated_replies.py"),
+         "loopmetric/detectors/_stances.py": ("tests/detectors/test_same_stance.py",
+                                              "tests/detectors/test_restated_replies.py")},
+        {"loopmetric/detectors/_replies.py::_restated": 40}),
 }
