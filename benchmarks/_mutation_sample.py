@@ -1777,7 +1777,8 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/detectors/_replies.py::_same_stance", "loopmetric/detectors/_replies.py::_declining",
          "loopmetric/detectors/_stances.py::stems"),
         {},
-        {},
+        {"loopmetric.detectors._replies:240":
+         "tests/detectors/test_same_stance.py::test_a_word_the_other_side_said_before_is_not_brought_again"},
         {"loopmetric/detectors/_replies.py": ("tests/detectors/test_same_stance.py",
                                               "tests/detectors/test_restated_replies.py"),
          "loopmetric/detectors/_stances.py": ("tests/detectors/test_same_stance.py",

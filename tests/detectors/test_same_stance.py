@@ -146,3 +146,11 @@ SAME_STANCE = [
 @pytest.mark.parametrize(("reply", "earlier", "fresh", "subject", "expected"), SAME_STANCE)
 def test_same_stance(reply, earlier, fresh, subject, expected):
     assert _same_stance(reply, earlier, frozenset(fresh.split()), frozenset(subject.split())) == expected
+
+
+def test_a_word_the_other_side_said_before_is_not_brought_again():
+    """The person asks for the driver, then for the driver again two turns later: the second time
+    the word is no news, so a stall that names the driver still stalls (four in a row)."""
+    replies = [STALLS[0], STALLS[1], STALLS[2], "Bear with me, I'm still trying to reach the driver."]
+    report = detect_loops(chat(LATE, replies, ["Can you call the driver?", "ok", "The driver, please."]))
+    assert [(f.pattern, f.count) for f in report.findings] == [("repeated_reply", 4)], report.reason
