@@ -4,6 +4,7 @@
     python -m benchmarks._hand_mutants ID ...            # each on its module's tests
     python -m benchmarks._hand_mutants ID ... --folder   # each on its module's test folder
     python -m benchmarks._hand_mutants ID ... --rev REV  # on the tree of REV (default HEAD)
+    python -m benchmarks._hand_mutants --report REV      # the table of the runs so far (first runs at REV)
 
 Each mutant is put into a fresh copy of the committed tree (beside `../shared`, so the tests that read
 the shared recordings run and do not skip), alone, and its tests run through `/work/bin/slot` when
@@ -150,7 +151,7 @@ MUTANTS: tuple[Audited, ...] = (
        GUARD, "tests/guard"),
     _m("guard-same-name-results-swapped", "loopmetric/guard/_record.py",
        "calls.pop(0).result = key", "calls.pop().result = key",
-       "two calls of one tool without ids get each other's results",
+       "two calls of one tool sharing an id in one response get each other's results",
        GUARD, "tests/guard"),
     _m("guard-pending-call-breaks-a-run", "loopmetric/guard/_checks.py",
        "if call.consumed or call.pending:  # a result still to come", "if call.consumed:  # a result still to come",
@@ -158,7 +159,7 @@ MUTANTS: tuple[Audited, ...] = (
        GUARD, "tests/guard"),
     _m("langchain-guard-error-flag-dropped", "loopmetric/guard/langchain.py",
        'error=message.status == "error")', "error=False)",
-       "the LangChain middleware reads a failed tool message as a success (errors compared unmasked)",
+       "with mask_error_numbers, the LangChain middleware reads a failed tool message as a success: errors differing by a number are not one error",
        ("tests/guard/test_guard_langchain.py",), "tests/guard"),
     _m("smolagents-guard-nudge-replaces-observations", "loopmetric/guard/smolagents.py",
        'step.observations = (step.observations or "") + NUDGE_PREFIX + acted.loop.message',
@@ -226,7 +227,7 @@ MUTANTS: tuple[Audited, ...] = (
     _m("deepeval-strict-mode-ignored-by-is-successful", "loopmetric/metric.py",
        "self.success = self.score >= self.settings.effective_threshold",
        "self.success = self.score >= self.settings.threshold",
-       "is_successful() passes a 0.9 in strict mode (strict means 1.0)",
+       "in strict mode with a threshold of 0, is_successful() passes a looping trace (its score 0.0)",
        ("tests/metric/test_metric.py", "tests/metric/test_metric_conformance.py"), "tests/metric"),
     _m("deepeval-include-reason-ignored", "loopmetric/metric.py",
        "self.reason = report.reason if self.include_reason else None", "self.reason = report.reason",
@@ -268,8 +269,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--folder", action="store_true", help="the module's test folder, not its files")
     parser.add_argument("--tests", nargs="*", help="these tests instead")
     parser.add_argument("--rev", default="HEAD", help="the commit whose tree is mutated and tested")
+    parser.add_argument("--report", metavar="BEFORE", help="print the table of the runs so far, BEFORE the commit "
+                                                          "of the first runs")
     args = parser.parse_args(argv)
     by_id = {a.mutant.id: a for a in MUTANTS}
+    if args.report:
+        print(report(args.report))
+        return
     if args.list:
         for a in MUTANTS:
             print(f"{a.mutant.id:<48} {a.mutant.path}")
@@ -292,6 +298,51 @@ def main(argv: list[str] | None = None) -> None:
                 out.write(json.dumps(result) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+
+def _line_of(audited: Audited, rev: str) -> int:
+    text = subprocess.run(["git", "show", f"{rev}:{audited.mutant.path}"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    return text[:text.index(audited.mutant.old)].count("\n") + 1
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def report(before_rev: str) -> str:
+    """The audit's table from the JSON lines: each mutant on its module's tests at `before_rev`, a survivor
+    on its module's test folder there too, and on the tests that pin it (a later commit)."""
+    runs = [json.loads(line) for line in RESULTS.read_text().splitlines() if line.strip()]
+    rows = []
+    caught = folder_caught = pinned = survived = 0
+    for audited in MUTANTS:
+        mutant = audited.mutant
+        mine = [r for r in runs if r["id"] == mutant.id]
+        first = next(r for r in mine if r["rev"] == before_rev and r["tests"] == list(audited.tests))
+        folder = next((r for r in mine if r["rev"] == before_rev and r["tests"] == [audited.folder]), None)
+        after = next((r for r in mine if r["rev"] != before_rev and r["killed"]), None)
+        killer = (first["failed"][0] if first["killed"] else after["failed"][0] if after else "").split(" - ")[0]
+        killer = killer.removeprefix("FAILED ").strip()
+        caught += first["killed"]
+        if not first["killed"]:
+            folder_caught += bool(folder and folder["killed"])
+            pinned += after is not None
+            survived += after is None
+        verdict_folder = "-" if first["killed"] else "not run" if folder is None else (
+            "caught" if folder["killed"] else "survived")
+        rows.append(f"| {len(rows) + 1} | `{mutant.id}` | `{mutant.path}:{_line_of(audited, before_rev)}` | "
+                    f"`{_cell(mutant.old)}` -> `{_cell(mutant.new)}` | {_cell(mutant.what)} | "
+                    f"{'caught' if first['killed'] else '**survived**'} | {verdict_folder} | "
+                    f"{'' if first['killed'] else 'pinned: ' if after else '**not pinned**'}`{killer}` |")
+    head = (f"{len(MUTANTS)} mutants at {before_rev}: {caught} caught by their module's tests, "
+            f"{len(MUTANTS) - caught} survived them; of those, {folder_caught} caught by their module's whole test "
+            f"folder; {pinned} pinned since by a behaviour test (the mutant put back alone on the commit that adds "
+            f"the test, the test seen to fail), {survived} not pinned.")
+    return "\n".join([head, "",
+                      "| # | mutant | where | change | what a user would notice | module's tests | folder | killed by |",
+                      "|---|---|---|---|---|---|---|---|", *rows, ""])
 
 
 if __name__ == "__main__":

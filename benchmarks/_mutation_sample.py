@@ -894,7 +894,9 @@ def functions_index(folder: Path) -> str:
     reports = sorted(folder.glob("*.md"), key=lambda p: p.name)
     order = {rev: i for i, rev in enumerate(FUNCTION_RUNS)}
     rows = []
-    for path in sorted((p for p in reports if p.name != "README.md"), key=lambda p: (order.get(p.stem, len(order)), p.stem)):
+    hand = [p for p in reports if p.name.startswith("hand_")]  # the audits of hand-written mutants: linked below
+    for path in sorted((p for p in reports if p.name != "README.md" and p not in hand),
+                       key=lambda p: (order.get(p.stem, len(order)), p.stem)):
         text = path.read_text()
         command = re.search(r"--functions (.+?) --rev ", text)
         summary = _SUMMARY.search(text)
@@ -914,7 +916,11 @@ def functions_index(folder: Path) -> str:
         "[mutation.md](../mutation.md).", "",
         "Rate: killed / mutants not equivalent, on the tests of that commit; with the pins: counting the "
         "survivors killed by tests written since.", "",
-        markdown_table(["revision", "modules", "mutants", "killed", "equivalent", "rate", "with the pins"], rows), ""])
+        markdown_table(["revision", "modules", "mutants", "killed", "equivalent", "rate", "with the pins"], rows), "",
+        *(["## Hand-written mutants", "",
+           "Audits of one-line mutants written by hand against what a user sees (`benchmarks/_hand_mutants.py`): "
+           "each on its module's tests, the survivors on their folder, then pinned by a behaviour test.", "",
+           *[f"- [{path.stem}]({path.name})" for path in hand], ""] if hand else [])])
 
 
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
