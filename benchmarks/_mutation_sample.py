@@ -894,7 +894,9 @@ def functions_index(folder: Path) -> str:
     reports = sorted(folder.glob("*.md"), key=lambda p: p.name)
     order = {rev: i for i, rev in enumerate(FUNCTION_RUNS)}
     rows = []
-    for path in sorted((p for p in reports if p.name != "README.md"), key=lambda p: (order.get(p.stem, len(order)), p.stem)):
+    hand = [p for p in reports if p.name.startswith("hand_")]  # the audits of hand-written mutants: linked below
+    for path in sorted((p for p in reports if p.name != "README.md" and p not in hand),
+                       key=lambda p: (order.get(p.stem, len(order)), p.stem)):
         text = path.read_text()
         command = re.search(r"--functions (.+?) --rev ", text)
         summary = _SUMMARY.search(text)
@@ -914,7 +916,11 @@ def functions_index(folder: Path) -> str:
         "[mutation.md](../mutation.md).", "",
         "Rate: killed / mutants not equivalent, on the tests of that commit; with the pins: counting the "
         "survivors killed by tests written since.", "",
-        markdown_table(["revision", "modules", "mutants", "killed", "equivalent", "rate", "with the pins"], rows), ""])
+        markdown_table(["revision", "modules", "mutants", "killed", "equivalent", "rate", "with the pins"], rows), "",
+        *(["## Hand-written mutants", "",
+           "Audits of one-line mutants written by hand against what a user sees (`benchmarks/_hand_mutants.py`): "
+           "each on its module's tests, the survivors on their folder, then pinned by a behaviour test.", "",
+           *[f"- [{path.stem}]({path.name})" for path in hand], ""] if hand else [])])
 
 
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
@@ -1759,8 +1765,16 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._revisits:4": "without the evidence passed in, the same news model is computed again",
          "loopmetric.detectors._revisits:19": "None and an empty list are both false where `states` is read first",
          "loopmetric.detectors._revisits:31": "`new_states` without `first_made` computes the same list from the calls",
-         "loopmetric.detectors._revisits:34": "`new_states` without `first_made` computes the same list from the calls"},
-        {},
+         "loopmetric.detectors._revisits:34": "`new_states` without `first_made` computes the same list from the calls",
+         **{f"loopmetric.detectors._revisits:{n}": (
+             "the slice starts " + where + " the stretch instead of after it; a stretch's calls are consecutive and "
+             "each was made before, so `new_states` is False for every one of them and `any` sees the same new "
+             "states after the stretch") for n, where in ((39, "one call before the end of"),
+                                                         (40, "at the third call of"), (41, "at the last call of"))}},
+        {n: "tests/detectors/test_revisit_walks.py::test_a_stretch_of_revisits_is_a_detour_only_when_a_new_place_"
+            "follows_within_three_thresholds" for n in ("loopmetric.detectors._revisits:36",
+                                                       "loopmetric.detectors._revisits:42",
+                                                       "loopmetric.detectors._revisits:43")},
         {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
          "loopmetric/detectors/_replies.py": ("tests/detectors/test_restated_replies.py",
                                               "tests/detectors/test_conversation_meaning.py"),

@@ -56,3 +56,28 @@ def test_revisits_on_the_way_to_a_new_place_are_a_walk(trace):
 def test_revisits_after_which_nothing_new_is_reached_are_a_loop(trace):
     found = _revisits(trace)
     assert found and found[0].severity == "severe", found
+
+
+# Where a detour ends. The map of DEEP is walked first (steps 1-7, every room new); what follows
+# is numbered from step 8. The steps reported are written out from the walk: a stretch of
+# revisits is a detour when a new room comes after it and it is no longer than three times the
+# threshold (6 by default: 18 revisits), a loop otherwise.
+DETOURS = [
+    pytest.param(walk(*DEEP, *[DEEP[n % 3] for n in range(18)], "cellar"), [],
+                 id="exactly-three-times-the-threshold-then-a-new-room-is-a-detour"),
+    pytest.param(walk(*DEEP, *[DEEP[n % 3] for n in range(19)], "cellar"), [tuple(range(8, 27))],
+                 id="one-revisit-more-than-three-times-the-threshold-is-a-loop"),
+    pytest.param(walk(*DEEP, *reversed(DEEP[:-1]), "cellar"), [],
+                 id="one-new-room-right-after-the-revisits-and-then-the-end-is-a-detour"),
+    pytest.param(walk(*DEEP, *reversed(DEEP[:-1])), [tuple(range(8, 14))],
+                 id="the-same-revisits-with-no-new-room-after-are-a-loop"),
+    pytest.param(walk(*DEEP, *reversed(DEEP[:-1]), "cellar", *["room 1", "room 2", "room 3"] * 3),
+                 [tuple(range(15, 24))], id="a-detour-then-a-loop-after-the-next-new-room-reports-the-loop"),
+    pytest.param(walk(*DEEP, *reversed(DEEP[:-1]), "cellar", *["room 1", "room 2", "room 3"] * 3, "attic"), [],
+                 id="a-detour-then-another-detour-before-a-new-room-report-nothing"),
+]
+
+
+@pytest.mark.parametrize(("trace", "steps"), DETOURS)
+def test_a_stretch_of_revisits_is_a_detour_only_when_a_new_place_follows_within_three_thresholds(trace, steps):
+    assert [f.steps for f in _revisits(trace)] == steps

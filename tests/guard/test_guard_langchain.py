@@ -17,6 +17,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict  # noqa: E402
 from langchain_core.tools import StructuredTool  # noqa: E402
 
+from loopmetric import detect_loops  # noqa: E402
 from loopmetric.guard._loop import loop_message  # noqa: E402
 from loopmetric.guard.langchain import LoopGuardError, LoopGuardMiddleware, decisions  # noqa: E402
 from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
@@ -261,3 +262,25 @@ def test_escalate_nudges_the_first_time_and_stops_the_same_loop_after_it(options
 @pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())
 def test_escalate_leaves_a_healthy_agent_untouched(script):
     assert plain(run(script, LoopGuardMiddleware(escalate=True))) == plain(run(script, None))
+
+
+def _failing_downloads(status: str) -> list:
+    """Three downloads of one file, each answered with a text that differs only by its request number (words
+    that say no failure: only the status tells), then a fourth call (tool messages of `status`)."""
+    messages: list = [HumanMessage("Get file 1.")]
+    for i, number in enumerate((1017, 1018, 1019)):
+        messages += [AIMessage("", tool_calls=[{"name": "download", "args": {"id": 1}, "id": f"c{i}"}]),
+                     ToolMessage(f"request {number} queued", tool_call_id=f"c{i}", name="download",
+                                 status=status)]
+    return messages + [AIMessage("", tool_calls=[{"name": "download", "args": {"id": 1}, "id": "c3"}])]
+
+
+@pytest.mark.parametrize("status, live, offline", [
+    pytest.param("error", [(4, "repeated_result")], {"repeated_error"}, id="errors-differing-by-a-number-are-one-error"),
+    pytest.param("success", [], set(), id="twin-results-differing-by-a-number-are-different"),
+])
+def test_a_tool_message_with_status_error_is_a_failed_result_its_numbers_masked_as_offline(status, live, offline):
+    messages = messages_to_dict(_failing_downloads(status))
+    found = [(turn, d.loop.pattern) for turn, _, d in decisions(messages, mask_error_numbers=True) if d.loop]
+    patterns = {f.pattern for f in detect_loops(messages).findings} & {"repeated_result", "repeated_error"}
+    assert (found, patterns) == (live, offline)

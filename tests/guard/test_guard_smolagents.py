@@ -88,6 +88,19 @@ def test_a_looping_agent_is_nudged_through_its_observations(script, turn, patter
     assert message in runner.model.sent[turn]  # the model read the nudge in its next request
 
 
+@pytest.mark.parametrize("script, turn, pattern", LOOPING.values(), ids=LOOPING.keys())
+def test_the_nudge_is_appended_to_what_the_tools_returned_not_in_its_place(script, turn, pattern):
+    """The nudged step's observations are the unguarded run's, then the nudge; every other step's are the
+    unguarded run's (its twin)."""
+    _, guarded = run(script, LoopGuardCallback())
+    _, bare = run(script, None)
+    observed = [(s.step_number, s.observations or "") for s in guarded.memory.steps if isinstance(s, ActionStep)]
+    expected = [(s.step_number, s.observations or "") for s in bare.memory.steps if isinstance(s, ActionStep)]
+    assert [(n, text.split(NUDGE_PREFIX, 1)[0]) for n, text in observed[:len(expected)]] == expected[:len(observed)]
+    nudged = [n for n, text in observed if NUDGE_PREFIX in text]
+    assert nudged[:1] == [turn] and dict(expected)[turn]  # the tool's output was there to keep
+
+
 def test_the_nudge_is_the_one_detect_loops_sends():
     _, runner = run(STUCK, LoopGuardCallback())
     assert acted(runner)[0] == (4, loop_message("repeated_result", ("read",), 3, 10))

@@ -4,6 +4,7 @@ untouched; fails open; the state stays O(window)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,73 @@ def test_gemini_before_and_after_tool(tmp_path):
     shown = [a for a in answers if a]
     assert NUDGE in shown[0]["hookSpecificOutput"]["additionalContext"]
     assert shown[-1]["decision"] == "deny" and REFUSED in shown[-1]["reason"]
+
+
+# -- what the hooks read of each event, field by field ----------------------------------------------------
+
+def _nudged(answers) -> list[str]:
+    """The text of each nudge the hook answered with (after a call), in order."""
+    return [a.get("reason") or a["hookSpecificOutput"]["additionalContext"] for a in answers if a]
+
+
+@pytest.mark.parametrize("agents, nudges", [
+    pytest.param([None, "sub1", None, "sub1"], 0, id="a-sub-agents-calls-are-counted-apart-from-the-main-agents"),
+    pytest.param([None] * 4, 1, id="twin-the-same-calls-all-the-main-agents-are-a-loop"),
+])
+def test_claude_code_counts_each_sub_agents_calls_on_their_own(agents, nudges, tmp_path):
+    same = {"stdout": "a", "stderr": "", "interrupted": False}
+    events = [{**e, **({"agent_id": agent} if agent else {})}
+              for n, agent in enumerate(agents, 1) for e in call(n, same, args={"command": "cat a"})]
+    assert len(_nudged(hook_here(e, tmp_path) for e in events)) == nudges
+
+
+@pytest.mark.parametrize("response, nudges", [
+    pytest.param(lambda n: {"stdout": "3 passed", "stderr": "", "durationMs": 900 + n}, 1,
+                 id="durationMs-says-nothing-of-the-outcome-the-same-result"),
+    pytest.param(lambda n: {"stdout": f"{n} passed", "stderr": "", "durationMs": 900}, 0,
+                 id="twin-what-the-command-printed-changes"),
+])
+def test_claude_code_compares_tool_responses_without_the_fields_that_time_them(response, nudges, tmp_path):
+    events = [e for n in range(1, 4) for e in call(n, response(n), args={"command": "pytest"})]
+    assert len(_nudged(hook_here(e, tmp_path) for e in events)) == nudges
+
+
+def _gemini(n: int, name: str, args: dict, response: Any = None) -> dict:
+    base = {"session_id": "g1", "transcript_path": "", "cwd": "/", "timestamp": f"2026-12-06T06:{n:02d}:00Z",
+            "tool_name": name, "tool_input": args}
+    return ({**base, "hook_event_name": "BeforeTool"} if response is None
+            else {**base, "hook_event_name": "AfterTool", "tool_response": response})
+
+
+@pytest.mark.parametrize("failed, nudges", [
+    pytest.param(True, 1, id="errors-differing-by-a-number-are-one-error"),
+    pytest.param(False, 0, id="twin-results-differing-by-a-number-are-different"),
+])
+def test_gemini_reads_a_tool_responses_error_as_a_failure_its_numbers_masked(failed, nudges, tmp_path):
+    events = []
+    for n in range(1, 4):
+        said = f"Error: request {1016 + n} failed"
+        events += [_gemini(n, "web_fetch", {"url": "u"}),
+                   _gemini(n, "web_fetch", {"url": "u"}, {"llmContent": said, "returnDisplay": "",
+                                                          "error": said if failed else None})]
+    assert len(_nudged(hook_here(e, tmp_path, "gemini") for e in events)) == nudges
+
+
+@pytest.mark.parametrize("a_result, b_result, repeated", [
+    pytest.param(lambda n: "same", lambda n: f"{n} files",
+                 '`read_file` {"path": "a"} (tool calls 1, 3, 5 of this session), each time returning: same',
+                 id="the-first-tool-returns-the-same"),
+    pytest.param(lambda n: f"line {n}", lambda n: "same",
+                 '`list_directory` {"path": "."} (tool calls 2, 4, 6 of this session), each time returning: same',
+                 id="twin-the-second-tool-returns-the-same"),
+])
+def test_gemini_gives_a_result_to_the_oldest_waiting_call_of_its_own_tool(a_result, b_result, repeated, tmp_path):
+    """Gemini CLI sends no call id: two tools called together, their results back in the other order; the
+    nudge (the two in turn) says what each returned."""
+    events = []
+    for n in range(1, 4):
+        a, b = ("read_file", {"path": "a"}), ("list_directory", {"path": "."})
+        events += [_gemini(n, *a), _gemini(n, *b), _gemini(n, *b, {"llmContent": b_result(n), "returnDisplay": ""}),
+                   _gemini(n, *a, {"llmContent": a_result(n), "returnDisplay": ""})]
+    [nudge] = _nudged(hook_here(e, tmp_path, "gemini") for e in events)
+    assert repeated in nudge

@@ -568,3 +568,20 @@ def test_a_reply_holding_a_line_separator_reaches_the_page_json_intact_and_escap
     [detail] = json.loads(block)
     texts = {text for finding in detail["findings"] for text, _ in finding["content"]}
     assert reply in texts
+
+
+_MILD_THEN_SEVERE = agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text"),
+                          *[tool("search_web", {"query": "weather Paris"}, output="Sunny, 21C")] * 6)
+_MILD = agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text"))
+
+
+@pytest.mark.parametrize("trace, severity, tools", [
+    pytest.param(_MILD_THEN_SEVERE, "severe", "search_web", id="a-severe-finding-after-a-mild-one-is-the-worst"),
+    pytest.param(_MILD, "mild", "fetch", id="twin-the-mild-finding-alone"),
+])
+def test_the_tables_worst_finding_is_the_severest_not_the_first(trace, severity, tools):
+    """The table's row names the worst finding: a severe one before any mild one, wherever it stands."""
+    page = Page(render(entries_of([trace], LoopSettings()), LoopSettings(), compress=False))
+    [rows] = [json.loads(text) for attrs, text in page.scripts if attrs.get("id") == "rows"]
+    [(_, _, _, _, worst, _, _)] = rows
+    assert worst.startswith(f"{severity} ") and f": {tools} (steps " in worst

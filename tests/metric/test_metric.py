@@ -219,6 +219,19 @@ def test_strict_mode_is_all_or_nothing():
     assert metric.measure(case(CLEAN), _show_indicator=False) == 1.0
 
 
+@pytest.mark.parametrize("threshold", [pytest.param(0.0, id="threshold-0"), pytest.param(0.5, id="threshold-0.5")])
+@pytest.mark.parametrize("trace, passes", [
+    pytest.param(agent(*[tool("fetch", {"u": 1})] * 3), False, id="mild-loop-fails"),
+    pytest.param(CLEAN, True, id="twin-clean-passes"),
+])
+def test_is_successful_in_strict_mode_asks_for_1_whatever_the_threshold(threshold, trace, passes):
+    """deepeval reads `is_successful()` for the verdict it records: in strict mode only 1.0 passes, even
+    where the score 0.0 reaches a threshold of 0."""
+    metric = AgentLoopDetectionMetric(threshold=threshold, strict_mode=True)
+    metric.measure(case(trace), _show_indicator=False)
+    assert (metric.is_successful(), metric.success) == (passes, passes)
+
+
 def test_arithmetic_aggregation_matches_deepeval_weights():
     # One severe signal out of three: (0.40 * 0 + 0.35 * 1 + 0.25 * 1) / 1.0 = 0.60.
     metric = AgentLoopDetectionMetric(aggregation="arithmetic")

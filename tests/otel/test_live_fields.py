@@ -34,6 +34,19 @@ def _genai_polls(result="running", error=None):
     return run.reply("Done.").otlp()
 
 
+def _genai_polls_prefixed(prefix="Function tool: "):
+    """The polls, each tool span naming its tool with a prefix (`gen_ai.tool.name` "Function tool: get_status"):
+    the tool is `get_status`, live as offline, the call the reply asked for."""
+    run = Run()
+    for _ in range(3):
+        run.reply(calls=[("get_status", {"job": 7})])
+        run._span("execute_tool get_status", {"gen_ai.operation.name": "execute_tool",
+                                              "gen_ai.tool.name": prefix + "get_status",
+                                              "gen_ai.tool.call.arguments": '{"job": 7}',
+                                              "gen_ai.tool.call.result": "running"})
+    return run.reply("Done.").otlp()
+
+
 def _genai_requests_only():
     """Replies asking for the same call, their tool spans not instrumented: the calls get no result, and
     the loop completes only when the next reply shows they will get none (live, at offline's severe rung
@@ -94,6 +107,8 @@ RUNS = [
     pytest.param(_genai_same_text, id="genai-same-text-tokens-from-the-first-reply"),
     pytest.param(lambda: _genai_same_text(tokens=None), id="genai-same-text-no-token-counts"),
     pytest.param(_genai_alternating, id="genai-alternating-calls"),
+    pytest.param(_genai_polls_prefixed, id="genai-tool-name-with-a-prefix"),
+    pytest.param(lambda: _genai_polls_prefixed(""), id="twin-genai-tool-name-without-a-prefix"),
     pytest.param(lambda: _openinference("tool"), id="openinference-tool"),
     pytest.param(lambda: _openinference("retriever"), id="openinference-retriever"),
     pytest.param(lambda: _openinference("retriever", replies=False), id="openinference-retriever-no-llm-spans"),
@@ -225,6 +240,7 @@ def _polls_priced(cost):
                  id="a-cost-without-token-counts"),
     pytest.param(lambda: _polls_priced(0.1), 20, 0.2, id="repeated-result-the-replies-between-its-calls"),
     pytest.param(lambda: _same_text_priced((None, None, None)), 30, None, id="twin-no-cost-recorded-is-none"),
+    pytest.param(lambda: _same_text_priced((0.0, 0.0, 0.0)), 30, None, id="costs-of-zero-are-no-cost-as-offline"),
 ])
 def test_a_live_findings_cost_adds_up_the_replies_costs_as_offline(make, tokens, cost):
     document = make()

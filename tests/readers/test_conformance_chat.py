@@ -59,6 +59,17 @@ def text_action(system, answer):
     return [system, ASK, said("Action: search[flaky test]"), {"role": "user", "content": answer}, said("Done.")]
 
 
+def cost_beside_usage():
+    """tau2-bench writes a reply's cost on the message, beside a usage that has none."""
+    return [ASK, said("Reading.", ("c1", "read", {"path": "a.py"}),
+                      usage={"prompt_tokens": 120, "completion_tokens": 15}, cost=0.003),
+            result("c1", "A"), said("Done.", cost=0.001)]
+
+
+DECLARING_ASK = {"role": "user", "content": "Fix the failing test. Answer with Action: search[query]; you will see "
+                                            "an Observation."}
+
+
 def nudged(second):
     """A run that acts, two replies that execute nothing, each answered: by the same words twice (a
     harness's nudge) or by a person saying something new."""
@@ -126,6 +137,17 @@ CASES = [
         ("input", "user", "Which file did you change?", ""),
         ("llm", "DONE", None, None, None)], [(("ls", {}),), (), (), ()], "Fix the failing test.",
         id="twin-different-words-are-a-person"),
+    pytest.param(cost_beside_usage, [
+        ("llm", "Reading.", 120.0, 15.0, 0.003), ("tool", "read", {"path": "a.py"}, "A", False, False, ""),
+        ("llm", "Done.", None, None, 0.001)], [(("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="a-cost-beside-a-usage-without-one-is-the-replys-cost"),
+    # no system prompt: the first user prompt declares the action (the twin above: declared nowhere, text)
+    pytest.param(lambda: [DECLARING_ASK, said("Action: search[flaky test]"), {"role": "user", "content": "Thanks, go on."},
+                          said("Done.")], [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, "Thanks, go on.", False, False, "text action search[...] declared in the first user prompt"),
+        ("llm", "Done.", None, None, None)], [(SEARCH,), ()], DECLARING_ASK["content"],
+        id="text-action-declared-by-the-first-user-prompt"),
 ]
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from loopmetric.readers import read_trace
-from tests.readers._events import events, read_as
+from tests.readers._events import events, read_as, tree
 
 
 def _events(trace):
@@ -27,12 +27,12 @@ def _agent_step(step_id, message, calls=(), results=(), metrics=None, **extra):
                      metrics=metrics, **extra)
 
 
-def _with_sub_agent():
+def _with_sub_agent(referred=True):
     sub = atif.Trajectory(schema_version="ATIF-v1.8", trajectory_id="sub-1", agent=atif.Agent(name="explorer",
                                                                                               version="1"),
                           steps=[atif.Step(step_id=1, source="user", message="Find tests"),
                                  _agent_step(2, "", [("g1", "grep", {"q": "test"})], [("g1", "t.py", {})])])
-    ref = {"subagent_trajectory_ref": [atif.SubagentTrajectoryRef(trajectory_id="sub-1")]}
+    ref = {"subagent_trajectory_ref": [atif.SubagentTrajectoryRef(trajectory_id="sub-1")]} if referred else {}
     steps = [atif.Step(step_id=1, source="system", message="You are a coding agent."),
              atif.Step(step_id=2, source="user", message="Fix it"),
              _agent_step(3, "Delegating.", [("d1", "delegate", {"task": "Find tests"})], [("d1", "t.py", ref)],
@@ -88,3 +88,18 @@ def test_without_atif_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "atif", None)
     with pytest.raises(TraceReadError, match=r'pip install "loopmetric\[atif\]"'):
         read_trace(json.dumps(_terminal()))
+
+
+SUB_AGENT_STEPS = [("llm", "Delegating.", 100.0, 5.0, 0.001, 0), ("tool", "delegate", {"task": "Find tests"}, "t.py", False, 0),
+                   ("input", "user", "Find tests", 1), ("llm", "", None, None, None, 1),
+                   ("tool", "grep", {"q": "test"}, "t.py", False, 1)]
+
+
+@pytest.mark.parametrize("referred", [
+    pytest.param(False, id="embedded-with-no-result-referring-to-it-read-at-the-end-under-its-parent"),
+    pytest.param(True, id="twin-referred-to-by-a-result"),
+])
+def test_an_embedded_sub_agent_is_a_child_span_of_the_agent_that_embeds_it(referred):
+    trace = read_as(_with_sub_agent(referred), "atif")
+    assert _events(trace) == SUB_AGENT_STEPS
+    assert tree(trace) == [(-1, 0, "agent", "lead"), (0, 1, "agent", "sub-agent sub-1")]

@@ -45,6 +45,9 @@ SPLIT = [  # one reply over three lines (text, two tool_use), then its results, 
     _line("assistant", _reply("msg_2", [{"type": "text", "text": "Done."}], {"input_tokens": 1, "output_tokens": 2}),
           "a4", "m1"),
 ]
+GROWING = [  # the same reply, each line's usage as Claude Code streams it: the output counted so far
+    {**line, "message": {**line["message"], "usage": {**USAGE, "output_tokens": out}}} if line["type"] == "assistant"
+    and line["message"]["id"] == "msg_1" else line for line, out in zip(SPLIT, (0, 0, 1, 5, 0, 9, 0, 0, 0))]
 SIDECHAIN = [  # the main agent starts a Task; the sub-agent's lines (isSidechain) come while it waits
     _line("user", {"role": "user", "content": "Investigate."}, "u1", None),
     _line("assistant", _reply("msg_1", [{"type": "tool_use", "id": "task1", "name": "Task",
@@ -74,6 +77,13 @@ STREAM = [  # claude -p --output-format stream-json --verbose, a sub-agent's mes
 
 CASES = {
     "transcript-reply-split-over-lines-merged-error-result-meta-skipped": (SPLIT, [
+        ("llm", "Looking.", 110.0, 9.0, None, -1),
+        ("tool", "Bash", {"command": "ls"}, "calc.py", False, -1),
+        ("tool", "Read", {"file_path": "nope.py"}, "File does not exist.", True, -1),
+        ("llm", "Done.", 1.0, 2.0, None, -1),
+    ], ["1 summary lines; skipped.", "1 meta lines (notices written as the user); skipped."]),
+    # the twin of the case above: the last line's usage is the reply's (9 output tokens, not the first line's 1)
+    "transcript-reply-split-over-lines-its-last-lines-usage": (GROWING, [
         ("llm", "Looking.", 110.0, 9.0, None, -1),
         ("tool", "Bash", {"command": "ls"}, "calc.py", False, -1),
         ("tool", "Read", {"file_path": "nope.py"}, "File does not exist.", True, -1),

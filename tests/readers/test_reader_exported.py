@@ -96,6 +96,27 @@ def smolagents():
                  is_final_answer=True, action_output="Done.")]
 
 
+def anthropic_usage():
+    """The same messages with each reply's `usage` as `Message.model_dump()` gives it back: the input
+    tokens counted with the prompt cache's, read from it and written to it."""
+    run = anthropic()
+    used = ({"input_tokens": 20, "cache_read_input_tokens": 100, "output_tokens": 15},
+            {"input_tokens": 40, "cache_read_input_tokens": 100, "cache_creation_input_tokens": 10, "output_tokens": 5},
+            {"input_tokens": 60, "cache_creation_input_tokens": 100, "output_tokens": 2})
+    for message, usage in zip([m for m in run if m["role"] == "assistant"], used):
+        message["usage"] = usage
+    return run
+
+
+def gemini_thinking():
+    """The same contents with the model's thought summaries (text parts marked `thought`): not its reply."""
+    from google.genai import types
+    run = gemini()
+    run[1].parts.insert(0, types.Part(text="Both files may hold the bug.", thought=True))
+    run[6].parts.append(types.Part(text="The test passes now.", thought=True))
+    return run
+
+
 def _json(data):
     """What a user saves: the objects' JSON (pydantic models and dataclasses by their fields)."""
     def plain(value):
@@ -129,6 +150,9 @@ CASES = [
     pytest.param(responses, "responses", _run(UNCOUNTED, failed=("1 failed", False)),
                  ("1 reasoning items; skipped.",), id="responses-no-error-flag-reasoning-skipped"),
     pytest.param(gemini, "gemini", _run(UNCOUNTED), (), id="gemini-response-error"),
+    # 20 + 100 read; 40 + 100 read + 10 written; 60 + 100 written: as COUNTED
+    pytest.param(anthropic_usage, "anthropic", _run(COUNTED), (), id="anthropic-usage-with-the-cache-read-and-written"),
+    pytest.param(gemini_thinking, "gemini", _run(UNCOUNTED), (), id="gemini-thought-parts-are-not-the-reply"),
     # one observation per step: every call of the step holds it
     pytest.param(smolagents, "smolagents", _run(COUNTED, result_b="A\nB"), (),
                  id="smolagents-token_usage-step-error-final-answer"),

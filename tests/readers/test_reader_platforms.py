@@ -344,6 +344,19 @@ def test_a_langfuse_generation_counts_its_tokens_from_the_legacy_usage_keys(trac
     assert (reply.input_tokens, reply.output_tokens) == tokens
 
 
+@pytest.mark.parametrize(("trace", "cost"), [
+    pytest.param(langfuse_generation(totalCost=0.25), 0.25, id="total-cost"),
+    pytest.param(langfuse_generation(calculatedTotalCost=0.25), 0.25, id="the-cost-langfuse-calculated"),
+    pytest.param(langfuse_generation(costDetails={"input": 0.2, "output": 0.05, "total": 0.25}), 0.25,
+                 id="the-total-of-cost-details"),
+    pytest.param(langfuse_generation(totalCost=0.5, calculatedTotalCost=0.25), 0.5, id="total-cost-first"),
+    pytest.param(langfuse_generation(), None, id="twin-no-cost"),
+])
+def test_a_langfuse_generation_reads_its_cost_from_each_key_langfuse_writes(trace, cost):
+    [reply] = [step for step in read_trace(trace).steps if step.kind == "llm"]
+    assert reply.cost == cost
+
+
 def langsmith_llm(**fields) -> dict:
     return {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": [{
         "id": "l", "run_type": "llm", "name": "chat", "inputs": {"messages": [{"role": "user", "content": "hi"}]},

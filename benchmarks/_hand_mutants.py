@@ -1,0 +1,349 @@
+"""Hand-written one-line mutants of what a user sees (the audit of 2026-12-07), and their runner.
+
+    python -m benchmarks._hand_mutants --list
+    python -m benchmarks._hand_mutants ID ...            # each on its module's tests
+    python -m benchmarks._hand_mutants ID ... --folder   # each on its module's test folder
+    python -m benchmarks._hand_mutants ID ... --rev REV  # on the tree of REV (default HEAD)
+    python -m benchmarks._hand_mutants --report REV      # the table of the runs so far (first runs at REV)
+
+Each mutant is put into a fresh copy of the committed tree (beside `../shared`, so the tests that read
+the shared recordings run and do not skip), alone, and its tests run through `/work/bin/slot` when
+present (at most two test runs on the machine); killed when they fail. One JSON line per run goes
+to `results/mutation_functions/hand_2026-12-07.jsonl`; the table is
+`results/mutation_functions/hand_2026-12-07.md`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+from .mutation import HandMutant, apply
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "mutation_functions" / "hand_2026-12-07.jsonl"
+SLOT = Path("/work/bin/slot")
+
+
+class Audited(NamedTuple):
+    """A hand mutant, the tests of its module (run first) and its module's test folder."""
+
+    mutant: HandMutant
+    tests: tuple[str, ...]
+    folder: str
+
+
+def _m(id_: str, path: str, old: str, new: str, what: str, tests: tuple[str, ...], folder: str,
+       test: str = "") -> Audited:
+    return Audited(HandMutant(id_, path, old, new, what, test), tests, folder)
+
+
+_R = "loopmetric/readers/"
+EXPORTED = ("tests/readers/test_exported_formats.py", "tests/readers/test_reader_exported.py", "tests/readers/test_pinned_readers.py")
+OTEL = ("tests/otel/test_processor.py", "tests/otel/test_live_equals_offline.py", "tests/otel/test_live_fields.py")
+GUARD = ("tests/guard/test_guard.py", "tests/guard/test_guard_core.py", "tests/guard/test_guard_live_equals_offline.py")
+HOOKS = ("tests/hooks/test_hook_command.py", "tests/hooks/test_hook_live_equals_offline.py", "tests/hooks/test_replay_sessions.py")
+MUTANTS: tuple[Audited, ...] = (
+    # -- readers, field by field
+    _m("anthropic-cache-creation-tokens-unread", _R + "_anthropic.py",
+       '"cache_creation_input_tokens")]', '"cache_creation_tokens")]',
+       "a reply's tokens leave out the input tokens written to the prompt cache",
+       EXPORTED, "tests/readers"),
+    _m("codex-exit-code-dropped", _R + "_codex.py",
+       'read["exit_code"] = metadata["exit_code"]', "pass",
+       "a shell call that exits 1 reads as the same result as one that exits 0",
+       ("tests/readers/test_reader_codex.py", "tests/readers/test_coding_agents.py"), "tests/readers"),
+    _m("responses-assistant-messages-merged", _R + "_responses.py",
+       "if self.text or self.group:\n                self.flush()\n            said",
+       "if self.group:\n                self.flush()\n            said",
+       "two assistant messages in a row (no call between) read as one reply",
+       ("tests/readers/test_reader_openai_agents.py", *EXPORTED),
+       "tests/readers"),
+    _m("smolagents-nudge-only-observation-hides-error", _R + "_smolagents.py",
+       "observations = observations[:observations.index(NUDGE_PREFIX)] or None",
+       "observations = observations[:observations.index(NUDGE_PREFIX)]",
+       "a failed step whose observations are only the guard's nudge reads with an empty result, not the error",
+       EXPORTED, "tests/readers"),
+    _m("langchain-ai-author-dropped", _R + "_langchain.py",
+       'fields.get("usage_metadata")), fields.get("name"))', 'fields.get("usage_metadata")), None)',
+       "AI messages signed by several agents (a team's chat) read as one agent's replies",
+       (*EXPORTED, "tests/readers/test_group_chat.py"), "tests/readers"),
+    _m("gemini-thought-text-read-as-reply", _R + "_gemini.py",
+       'elif isinstance(p.get("text"), str) and not p.get("thought"):', 'elif isinstance(p.get("text"), str):',
+       "a model's thought summary (a text part marked thought) is read as part of its reply",
+       EXPORTED, "tests/readers"),
+    _m("gemini-cli-thought-tokens-dropped", _R + "_gemini_cli.py",
+       "None if output is None else output + (thoughts or 0.0))", "output)",
+       "a Gemini CLI reply's tokens leave out its thinking tokens",
+       ("tests/readers/test_reader_gemini_cli.py", "tests/readers/test_coding_agents.py"), "tests/readers"),
+    _m("claude-code-first-line-usage-kept", _R + "_claude_code.py",
+       "entry[2] = used or entry[2]", "entry[2] = entry[2] or used",
+       "a reply written over several lines counts the first line's usage, not the last (final) one",
+       ("tests/readers/test_reader_claude_code.py", "tests/readers/test_coding_agents.py"), "tests/readers"),
+    _m("claude-code-sub-agent-before-its-call-result", _R + "_claude_code.py",
+       "order = [(_after_result(main.entries, at), agent) for at, agent in order]",
+       "order = [(at, agent) for at, agent in order]",
+       "a sub-agent's steps stand between the Task call and its result instead of after the result",
+       ("tests/readers/test_reader_claude_code.py", "tests/readers/test_coding_agents.py"), "tests/readers"),
+    _m("chat-cost-beside-usage-dropped", _R + "_chat.py",
+       '"cost": beside if cost is None else cost}', '"cost": cost}',
+       "a reply's cost written beside its usage (tau2-bench) is lost when the usage has none",
+       ("tests/readers/test_reader_chat.py", "tests/readers/test_conformance_chat.py"), "tests/readers"),
+    _m("chat-first-user-prompt-not-declared", _R + "_chat.py",
+       'if role != "user" or first_user:', 'if role != "user":',
+       "actions declared in the first user prompt (no system prompt) are not read as actions",
+       ("tests/readers/test_reader_chat.py", "tests/readers/test_conformance_chat.py"), "tests/readers"),
+    _m("atif-unreferenced-sub-agent-at-the-root", _R + "_atif.py",
+       "    for sub in embedded.values():  # embedded, but no result refers to it\n"
+       "        _steps(converted, sub, span)",
+       "    for sub in embedded.values():  # embedded, but no result refers to it\n"
+       "        _steps(converted, sub, -1)",
+       "an embedded sub-agent no result refers to is read as a second root agent, not under its parent",
+       ("tests/readers/test_reader_atif.py", "tests/readers/test_coding_agents.py"), "tests/readers"),
+    _m("langfuse-calculated-cost-dropped", _R + "_langfuse.py",
+       'cost = raw.get("totalCost", raw.get("calculatedTotalCost"))', 'cost = raw.get("totalCost")',
+       "a generation whose cost Langfuse calculated (calculatedTotalCost) has no cost",
+       ("tests/readers/test_reader_platforms.py", "tests/readers/test_conformance_platforms.py"), "tests/readers"),
+    _m("langsmith-tool-output-wrapper-kept", _R + "_langsmith.py",
+       'if isinstance(outputs, Mapping) and set(outputs) == {"output"}:', "if False:",
+       "a tool's return value is read wrapped in LangSmith's {\"output\": ...}",
+       ("tests/readers/test_reader_platforms.py", "tests/readers/test_conformance_platforms.py"), "tests/readers"),
+    # -- the OpenTelemetry span processor
+    _m("otel-repeated-call-one-late", "loopmetric/otel/_processor.py",
+       "repeated_call_threshold=min(2 * settings.repeated_call_threshold - 1, window)",
+       "repeated_call_threshold=min(2 * settings.repeated_call_threshold, window)",
+       "live alarms a repeated call one call later than the offline severe rung",
+       OTEL, "tests/otel"),
+    _m("otel-loop-span-under-the-completing-span", "loopmetric/otel/_processor.py",
+       "under = window.parent if window is not None and window.parent is not None else context",
+       "under = context",
+       "the loop span hangs under the tool span that completed the loop, not beside it under its parent",
+       OTEL, "tests/otel"),
+    _m("otel-trace-end-not-checked", "loopmetric/otel/_processor.py",
+       "found = found or window.finish()", "found = found",
+       "calls still waiting when the trace ends are never checked: a loop they complete is missed live",
+       OTEL, "tests/otel"),
+    _m("otel-tool-name-not-cleaned", "loopmetric/otel/_adapter.py",
+       'name = clean_tool_name(node.get("name")) or kind', 'name = node.get("name") or kind',
+       "live, a tool span named `Function tool: search` is another tool than offline's `search`",
+       OTEL, "tests/otel"),
+    _m("otel-bare-value-request-not-matched", "loopmetric/otel/_window.py",
+       'and bare_value_of(args, self.asked.get(id(c), "{}"))), None)', "and False), None)",
+       "live, a tool span that ran the bare value of the requested arguments is not merged as offline merges it",
+       OTEL, "tests/otel"),
+    _m("otel-zero-cost-counted", "loopmetric/otel/_window.py",
+       "if reply.cost:  # as offline", "if reply.cost is not None:  # as offline",
+       "live findings report a cost of 0.0 where offline reports none",
+       OTEL, "tests/otel"),
+    # -- the framework guards
+    _m("pydantic-guard-retry-not-a-result", "loopmetric/guard/_pydantic.py",
+       "if isinstance(part, ToolReturnPart) or (isinstance(part, RetryPromptPart) and part.tool_name):",
+       "if isinstance(part, ToolReturnPart):",
+       "DetectLoops never sees a tool's retry prompt as its result: the same validation error repeated passes",
+       GUARD, "tests/guard"),
+    _m("guard-same-name-results-swapped", "loopmetric/guard/_record.py",
+       "calls.pop(0).result = key", "calls.pop().result = key",
+       "two calls of one tool sharing an id in one response get each other's results",
+       GUARD, "tests/guard"),
+    _m("guard-pending-call-breaks-a-run", "loopmetric/guard/_checks.py",
+       "if call.consumed or call.pending:  # a result still to come", "if call.consumed:  # a result still to come",
+       "a call whose result is still to come breaks a run of the same result",
+       GUARD, "tests/guard"),
+    _m("langchain-guard-error-flag-dropped", "loopmetric/guard/langchain.py",
+       'error=message.status == "error")', "error=False)",
+       "with mask_error_numbers, the LangChain middleware reads a failed tool message as a success: errors differing by a number are not one error",
+       ("tests/guard/test_guard_langchain.py",), "tests/guard"),
+    _m("smolagents-guard-nudge-replaces-observations", "loopmetric/guard/smolagents.py",
+       'step.observations = (step.observations or "") + NUDGE_PREFIX + acted.loop.message',
+       "step.observations = NUDGE_PREFIX + acted.loop.message",
+       "the smolagents nudge replaces the step's observations: the model no longer sees the tool's output",
+       ("tests/guard/test_guard_smolagents.py",), "tests/guard"),
+    _m("agents-guard-outputs-after-an-input-missed", "loopmetric/guard/openai_agents.py",
+       'while start > 0 and _get(items[start - 1], "type") == "function_call_output":',
+       'while start > 1 and _get(items[start - 1], "type") == "function_call_output":',
+       "the Agents SDK guard misses a call output that is the first item the model is sent",
+       ("tests/guard/test_guard_openai_agents.py",), "tests/guard"),
+    # -- the coding-agent hooks
+    _m("hook-sub-agent-calls-mixed-with-main", "loopmetric/hooks/_claude_code.py",
+       'return f"{session}.{agent}" if agent else session', "return session",
+       "a sub-agent's calls and the main agent's are counted as one stream",
+       HOOKS, "tests/hooks"),
+    _m("hook-duration-ms-compared", "loopmetric/hooks/_claude_code.py",
+       '_VOLATILE_KEYS = frozenset({"durationMs", ', "_VOLATILE_KEYS = frozenset({",
+       "a tool response's durationMs makes every result new: a repeated result is never caught",
+       HOOKS, "tests/hooks"),
+    _m("hook-gemini-failure-read-as-success", "loopmetric/hooks/_gemini.py",
+       "error=bool(failure), shown=content)", "error=False, shown=content)",
+       "Gemini CLI's failed calls are recorded as successes",
+       HOOKS, "tests/hooks"),
+    _m("hook-result-to-any-waiting-call", "loopmetric/hooks/_session.py",
+       "match = next((pair for pair in self.pending if pair[1] == tool), None)",
+       "match = next(iter(self.pending), None)",
+       "without call ids (Gemini CLI), a result goes to the oldest waiting call of any tool",
+       HOOKS, "tests/hooks"),
+    # -- the command line and the HTML report
+    _m("cli-sort-waste-ignored", "loopmetric/cli/_score.py",
+       'print_table(by_waste(reports) if args.sort == "waste" else reports,', "print_table(reports,",
+       "`--sort waste` prints the table in file order",
+       ("tests/cli/test_cli.py",), "tests/cli"),
+    _m("cli-gate-exit-wins-over-unread", "loopmetric/cli/_gate.py",
+       "return EXIT_USAGE if unread else EXIT_GATE if gate_failed else EXIT_OK",
+       "return EXIT_GATE if gate_failed else EXIT_USAGE if unread else EXIT_OK",
+       "an unreadable file with a failed gate exits 1, not 2",
+       ("tests/cli/test_gate.py", "tests/cli/test_cli.py"), "tests/cli"),
+    _m("html-pass-rate-leaves-out-unread", "loopmetric/html/_render.py",
+       '"pass_rate": passed / total if total else None,', '"pass_rate": passed / len(rows) if rows else None,',
+       "the page's pass rate leaves out the traces it could not read",
+       ("tests/html/test_html_report.py",), "tests/html"),
+    _m("html-worst-finding-mild-first", "loopmetric/html/_render.py",
+       '{"severe": 0, "mild": 1}', '{"severe": 1, "mild": 0}',
+       "the table's worst finding is a mild one when a severe one is there",
+       ("tests/html/test_html_report.py",), "tests/html"),
+    # -- the scorers and the deepeval metric
+    _m("mlflow-worst-steps-first-only", "loopmetric/integrations/mlflow.py",
+       "worst_steps=json.dumps(list(worst.steps))", "worst_steps=json.dumps(list(worst.steps)[:1])",
+       "MLflow's feedback metadata names only the first step of the worst finding",
+       ("tests/integrations/test_mlflow_scorer.py",), "tests/integrations"),
+    _m("pydantic-evals-failed-spans-read-ok", "loopmetric/integrations/pydantic_evals.py",
+       'failed = getattr(node, "status", "unset") == "error"', "failed = False",
+       "a failed tool span of a pydantic-evals case is read as a success",
+       ("tests/integrations/test_pydantic_evals_evaluator.py",), "tests/integrations"),
+    _m("inspect-at-threshold-counted-looping", "loopmetric/integrations/inspect_ai.py",
+       "return value < threshold", "return value <= threshold",
+       "Inspect's loop_rate counts a sample scoring exactly the threshold (a pass) as looping",
+       ("tests/integrations/test_inspect_scorer.py",), "tests/integrations"),
+    _m("inspect-tool-error-flag-dropped", "loopmetric/integrations/inspect_ai.py",
+       "entry.update(error=True, content=", "entry.update(content=",
+       "an Inspect tool message with an error is read as a successful result",
+       ("tests/integrations/test_inspect_scorer.py",), "tests/integrations"),
+    _m("deepeval-strict-mode-ignored-by-is-successful", "loopmetric/metric.py",
+       "self.success = self.score >= self.settings.effective_threshold",
+       "self.success = self.score >= self.settings.threshold",
+       "in strict mode with a threshold of 0, is_successful() passes a looping trace (its score 0.0)",
+       ("tests/metric/test_metric.py", "tests/metric/test_metric_conformance.py"), "tests/metric"),
+    _m("deepeval-include-reason-ignored", "loopmetric/metric.py",
+       "self.reason = report.reason if self.include_reason else None", "self.reason = report.reason",
+       "include_reason=False still fills the reason",
+       ("tests/metric/test_metric.py", "tests/metric/test_metric_conformance.py"), "tests/metric"),
+)
+
+
+def copy_tree(into: Path, rev: str) -> None:
+    """The tree of commit `rev` of this checkout at `into` (what is committed: tests written since
+    are not in it)."""
+    if into.exists():
+        shutil.rmtree(into)
+    into.mkdir(parents=True)
+    packed = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-C", str(into), "-xf", "-"], input=packed, check=True)
+
+
+def run_one(audited: Audited, tests: tuple[str, ...], work: Path, rev: str) -> dict:
+    tree = work / "tree"
+    copy_tree(tree, rev)
+    apply(audited.mutant, tree)
+    command = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    if SLOT.exists():
+        command = [str(SLOT), *command]
+    env = dict(os.environ, PYTHONPATH=str(tree), DEEPEVAL_TELEMETRY_OPT_OUT="YES")
+    start = time.monotonic()
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    tail = done.stdout.strip().splitlines()[-1:] if done.stdout.strip() else []
+    return {"id": audited.mutant.id, "rev": rev, "tests": list(tests), "killed": done.returncode != 0,
+            "returncode": done.returncode, "failed": lines[:3] or tail, "seconds": round(time.monotonic() - start, 1)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ids", nargs="*")
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("--folder", action="store_true", help="the module's test folder, not its files")
+    parser.add_argument("--tests", nargs="*", help="these tests instead")
+    parser.add_argument("--rev", default="HEAD", help="the commit whose tree is mutated and tested")
+    parser.add_argument("--report", metavar="BEFORE", help="print the table of the runs so far, BEFORE the commit "
+                                                          "of the first runs")
+    args = parser.parse_args(argv)
+    by_id = {a.mutant.id: a for a in MUTANTS}
+    if args.report:
+        print(report(args.report))
+        return
+    if args.list:
+        for a in MUTANTS:
+            print(f"{a.mutant.id:<48} {a.mutant.path}")
+        return
+    unknown = [i for i in args.ids if i not in by_id]
+    if unknown:
+        raise SystemExit(f"Expected mutant ids from --list, but got {unknown}.")
+    rev = subprocess.run(["git", "rev-parse", "--short", args.rev], cwd=ROOT, check=True, capture_output=True,
+                         text=True).stdout.strip()
+    work = Path(tempfile.mkdtemp(prefix="hand-mutant-"))
+    if (ROOT.parent / "shared").is_dir():  # the copy's ../shared, so the tests reading the recordings run
+        (work / "shared").symlink_to(ROOT.parent / "shared")
+    try:
+        for id_ in args.ids or list(by_id):
+            audited = by_id[id_]
+            tests = tuple(args.tests) if args.tests else (audited.folder,) if args.folder else audited.tests
+            result = run_one(audited, tests, work, rev)
+            print(json.dumps(result), flush=True)
+            with open(RESULTS, "a") as out:
+                out.write(json.dumps(result) + "\n")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+
+def _line_of(audited: Audited, rev: str) -> int:
+    text = subprocess.run(["git", "show", f"{rev}:{audited.mutant.path}"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    return text[:text.index(audited.mutant.old)].count("\n") + 1
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def report(before_rev: str) -> str:
+    """The audit's table from the JSON lines: each mutant on its module's tests at `before_rev`, a survivor
+    on its module's test folder there too, and on the tests that pin it (a later commit)."""
+    runs = [json.loads(line) for line in RESULTS.read_text().splitlines() if line.strip()]
+    rows = []
+    caught = folder_caught = pinned = survived = 0
+    for audited in MUTANTS:
+        mutant = audited.mutant
+        mine = [r for r in runs if r["id"] == mutant.id]
+        first = next(r for r in mine if r["rev"] == before_rev and r["tests"] == list(audited.tests))
+        folder = next((r for r in mine if r["rev"] == before_rev and r["tests"] == [audited.folder]), None)
+        after = next((r for r in mine if r["rev"] != before_rev and r["killed"]), None)
+        killer = (first["failed"][0] if first["killed"] else after["failed"][0] if after else "").split(" - ")[0]
+        killer = killer.removeprefix("FAILED ").strip()
+        caught += first["killed"]
+        if not first["killed"]:
+            folder_caught += bool(folder and folder["killed"])
+            pinned += after is not None
+            survived += after is None
+        verdict_folder = "-" if first["killed"] else "not run" if folder is None else (
+            "caught" if folder["killed"] else "survived")
+        rows.append(f"| {len(rows) + 1} | `{mutant.id}` | `{mutant.path}:{_line_of(audited, before_rev)}` | "
+                    f"`{_cell(mutant.old)}` -> `{_cell(mutant.new)}` | {_cell(mutant.what)} | "
+                    f"{'caught' if first['killed'] else '**survived**'} | {verdict_folder} | "
+                    f"{'' if first['killed'] else 'pinned: ' if after else '**not pinned**'}`{killer}` |")
+    head = (f"{len(MUTANTS)} mutants at {before_rev}: {caught} caught by their module's tests, "
+            f"{len(MUTANTS) - caught} survived them; of those, {folder_caught} caught by their module's whole test "
+            f"folder; {pinned} pinned since by a behaviour test (the mutant put back alone on the commit that adds "
+            f"the test, the test seen to fail), {survived} not pinned.")
+    return "\n".join([head, "",
+                      "| # | mutant | where | change | what a user would notice | module's tests | folder | killed by |",
+                      "|---|---|---|---|---|---|---|---|", *rows, ""])
+
+
+if __name__ == "__main__":
+    main()
