@@ -105,6 +105,8 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings,
     loose: list[Hashable] = [_loose_key(model, i) for i in range(len(calls))]
     rounds_of: tuple[tuple[Pattern, list[Hashable]], ...] = (("alternating_calls", exact), ("drifting_cycle", loose))
     for pattern, keys in rounds_of:
+        if len(set(keys)) == len(keys):
+            continue  # no key comes twice: no block comes back (most traces)
         for start, period, length, severity in find_cycles(keys, threshold, claimed):
             covered = range(start, start + length)
             if pattern == "drifting_cycle" and any(

@@ -599,6 +599,9 @@ class Progress:
         cached = self._runs.get((key, window))
         if cached is not None:
             return cached
+        if key == "call" and False not in self.first_made:  # every call made once: no run (most traces)
+            self._runs[(key, window)] = []
+            return self._runs[(key, window)]
         current: dict[str, list[int]] = {}
         runs: list[tuple[str, list[int]]] = []
         for index, call in enumerate(self.calls):
