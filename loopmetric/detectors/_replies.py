@@ -83,6 +83,9 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     # between them that was not recorded, unless the first wrote an action (what answered it is
     # not recorded either: `_text`). A recording of replies alone says nothing of what came between.
     unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
+    kinds = ",".join(map(_KIND, trace.steps))
+    if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
+        return ()  # no turn of the other side, no two replies in a row that may hide one: no link (most traces)
     # the other side's turns that say a change: news, as a fact is
     changes = evidence_for(trace, evidence).news.told if any(step.kind == "input" for step in trace.steps) \
         else frozenset()
