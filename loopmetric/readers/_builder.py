@@ -103,6 +103,11 @@ class TraceBuilder:
     def position(self) -> int:
         return len(self._items)
 
+    @property
+    def items(self) -> list[Any]:
+        """The items read so far, in reader order (not to be changed: their count is `position`)."""
+        return self._items
+
     def add_span(self, parent: int, depth: int, type_: str, name: str) -> int:
         index = len(self._spans)
         self._spans.append([index, parent, depth, type_, name, None])
