@@ -476,16 +476,16 @@ class Progress:
             made_call = step.call
             first_time = made_call not in made
             add_first_made(first_time)
-            little: Optional[bool] = None  # says_little(step.result), computed once, when needed
+            unseen = not shown <= seen_lines  # a line no result had shown
+            add_little(None)  # (`says_little` of its result: read when first asked)
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again a page shown before
-                if not same:
-                    little = says_little(result)
-                is_news = not same and (little or not shown <= seen_lines or hash(units) not in seen_wholes)
+                # (what the result says is read last: only for a page shown before as a whole)
+                is_news = not same and (unseen or hash(units) not in seen_wholes or self.says_little(index))
             else:
                 is_news = not units <= seen_units
-            add_shows_new(first_time and kind is None and not shown <= seen_lines)  # a line no result had shown
+            add_shows_new(first_time and kind is None and unseen)
             seen_lines |= shown
             made.add(made_call)
             seen_units |= units
@@ -495,7 +495,6 @@ class Progress:
             if is_news:
                 news += 1
             add_after(news)
-            add_little(little)
             if repeats_outcome:
                 repeats = outcome_run[name] = outcome_run[name] + 1
                 if repeats > longest:
