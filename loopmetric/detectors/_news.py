@@ -86,7 +86,7 @@ def _ascii_words(text: str) -> list[bytes]:
 def _reports_failure(head: str) -> bool:
     """Whether a result's head reports a failure in words (`_FAILURE_WORDS`)."""
     if head.isascii():
-        words = _ascii_words(head)
+        words = head.encode("ascii").translate(_WORD_BYTES).split()  # (`_ascii_words`, written out)
         if not _FAILURE_WORD.isdisjoint(words):
             return True
         if _FAILURE_LEADS.isdisjoint(words):
@@ -158,11 +158,14 @@ def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str
     """`info_units(text)` and `_lines(text)` in one reading of the text."""
     if not text:
         return _NOTHING, _NOTHING
-    if "\n" not in text and "\r" not in text:
-        units = info_units(text)
-        # A line already folded (no run of spaces, no space at either end, no other line break:
-        # `str.split` splits at those too) is shown as it is: one set serves as both.
-        return units, units if text in units else _lines(text)
+    if "\n" not in text and "\r" not in text:  # (`info_units` of one line, written out)
+        folded = " ".join(text.split())
+        if folded == text:
+            # A line already folded (no run of spaces, no space at either end, no other line break:
+            # `str.split` splits at those too) is shown as it is: one set serves as both.
+            units = frozenset((text,))
+            return units, units
+        return frozenset((folded,)), _lines(text)
     return _read_lines(text)
 
 
@@ -635,10 +638,11 @@ class Progress:
             return self._runs[(key, window)]
         current: dict[str, list[int]] = {}
         runs: list[tuple[str, list[int]]] = []
+        before, after = self.before, self.after  # (`is_news` and `quiet_between`, written out)
         for index, call in enumerate(self.calls):
             group = call.call if key == "call" else call.name
             run = current.get(group)
-            if (run is not None and not self.is_news(index) and self.quiet_between(run[-1], index)
+            if (run is not None and after[index] <= before[index] and after[run[-1]] == before[index]
                     and (window is None or index - run[-1] <= window)):
                 run.append(index)
                 continue
