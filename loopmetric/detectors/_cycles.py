@@ -93,15 +93,14 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings,
     calls = model.calls
     claimed = [False] * len(calls)
     findings = []
-    exact: list[Hashable] = [(c.call, c.outcome) for c in calls]
+    # (every call made once: no exact key comes twice, so no alternating cycle, and no list of them is built)
+    exact: list[Hashable] = [(c.call, c.outcome) for c in calls] if False in model.first_made else []
     # A failed call by its failure kind, any other by its name and its arguments up to whitespace.
     loose: list[Hashable] = [("failed", kind) if kind is not None
                              else (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
                              for call, kind in zip(calls, model.kinds)]
     rounds_of: tuple[tuple[Pattern, list[Hashable]], ...] = (("alternating_calls", exact), ("drifting_cycle", loose))
     for pattern, keys in rounds_of:
-        if len(set(keys)) == len(keys):
-            continue  # no key comes twice: no block comes back (most traces)
         for start, period, length, severity in find_cycles(keys, threshold, claimed):
             covered = range(start, start + length)
             if pattern == "drifting_cycle" and any(
