@@ -139,7 +139,9 @@ def _read_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
         line = line.rstrip()  # spacing inside a line is kept: in code it is content
         if line:
             lines.add(line)
-            units.add(_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line)
+            # (a line with no decimal digit has no counter: its digits found by the pattern, in C, not
+            # character by character; a digit `\d` does not match, as a superscript, masks nothing either)
+            units.add(_COUNTER.sub("#", line) if _DIGIT.search(line) is not None else line)
     return frozenset(units), frozenset(lines)
 
 
