@@ -258,8 +258,10 @@ def _main(argv: Optional[list[str]] = None) -> str:
     p.add_argument("--repeated-times", type=int, nargs="*", default=list(REPEATED_TIMES),
                    help="how many times the result is repeated")
     p.add_argument("--repeated-only", action="store_true", help="only the repeated-result shape")
+    p.add_argument("--shapes", nargs="+", choices=SHAPES, default=list(SHAPES), help="the shapes to run (all)")
+    p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="spans of each shape's traces")
     args = p.parse_args(argv)
-    sizes = (50, 200) if args.smoke else SIZES
+    sizes = (50, 200) if args.smoke else tuple(args.sizes)
     repeats = 1 if args.smoke else args.repeats
     megabytes = (0.05, 0.2) if args.smoke else tuple(args.repeated_mb)
     times = (3, 20) if args.smoke else tuple(args.repeated_times)
@@ -273,10 +275,10 @@ def _main(argv: Optional[list[str]] = None) -> str:
         return text
     rows: list[list[str]] = []
     series: dict[str, dict[str, list[tuple[int, float]]]] = {s: {"loopmetric": [], "deepeval": [], "json": []}
-                                                             for s in SHAPES}
+                                                             for s in args.shapes}
     exponents: dict[str, Optional[float]] = {}
     summary: list[list[str]] = []
-    for shape in SHAPES:
+    for shape in args.shapes:
         deepeval_gave_up = False
         for n in sizes:
             text = json.dumps(make_trace(n, shape))
@@ -320,7 +322,7 @@ def _main(argv: Optional[list[str]] = None) -> str:
         f"Each cell is the fastest of {repeats} runs, each in a fresh process, json.loads and loopmetric taken "
         "in turn (memory: one run under tracemalloc). loopmetric starts from the parsed dict, with deepeval "
         "imported, as the metric does inside deepeval.",
-        "Command: `python -m benchmarks.speed`.", "",
+        f"Command: `{' '.join(['python -m benchmarks.speed', *(argv or [])])}`.", "",
         f"## Every shape at {TARGET_SPANS if not args.smoke else sizes[-1]:,} spans", "",
         markdown_table(summary_header, summary), "",
         "## Every size", "",
@@ -352,7 +354,7 @@ def _figure(series: dict[str, dict[str, list[tuple[int, float]]]]):
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(5 * len(series), 4.4), layout="constrained")
-    axes = fig.subplots(1, len(series), sharey=True)
+    axes = fig.subplots(1, len(series), sharey=True, squeeze=False)[0]
     styles = {"loopmetric": ("tab:blue", "o-"), "deepeval": ("tab:red", "s-"), "json": ("tab:gray", "^--")}
     labels = {"loopmetric": "loopmetric", "deepeval": "deepeval AgentLoopDetectionMetric", "json": "json.loads"}
     for ax, (shape, lines) in zip(axes, series.items()):

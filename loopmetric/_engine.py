@@ -85,7 +85,7 @@ def _analyze(trace: Trace, settings: LoopSettings) -> LoopReport:
         findings = prune_subsumed(run_detectors(trace, settings, Evidence(trace)))
     findings, loop_tokens, loop_cost = _with_costs(trace, findings)
     breakdown = signal_scores(findings)
-    score = combine(breakdown, settings)
+    score = combine(breakdown, settings) if findings else 1.0  # (every signal 1.0: any mean of them is 1.0)
     threshold = settings.effective_threshold
     if settings.strict_mode and score < threshold:
         score = 0.0

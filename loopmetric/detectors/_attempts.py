@@ -82,6 +82,19 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                 continue
             findings.extend(_finding(model, name, chain, threshold))
             chain = [index] if index >= 0 else []
+    if model.kinds.count(None) < len(model.kinds):  # (no call failed, most traces: no attempt failed alike)
+        findings.extend(_failed_alike(model, threshold, window))
+        findings.extend(_blind(model, findings, threshold, window))
+    findings.extend(_silent(model, findings, threshold, window))
+    findings.extend(_nothing_back(model, findings, threshold))
+    findings.sort(key=lambda f: f.steps[0])
+    return tuple(findings)
+
+
+def _failed_alike(model, threshold: int, window: Optional[int]) -> list[Finding]:
+    """Attempts of one tool in a row each failing the way the one before failed, nothing changed
+    between, no lead followed and no success after them, grouped by near-identical attempt."""
+    findings: list[Finding] = []
     last: dict[str, list[int]] = {}  # the same failure, nothing changed between
     leads = _Leads(model.calls)
     for index, call in enumerate(model.calls + [None]):
@@ -102,11 +115,7 @@ def detect_similar_attempts(trace: Trace, settings: LoopSettings,
                 for attempts in near_identical_groups(model.calls, failed_alike):
                     findings.extend(_finding(model, call.name, attempts, threshold))
         last[call.name] = [index] if kind is not None else []
-    findings.extend(_blind(model, findings, threshold, window))
-    findings.extend(_silent(model, findings, threshold, window))
-    findings.extend(_nothing_back(model, findings, threshold))
-    findings.sort(key=lambda f: f.steps[0])
-    return tuple(findings)
+    return findings
 
 
 def _blind(model, found: list[Finding], threshold: int, window: Optional[int]) -> list[Finding]:

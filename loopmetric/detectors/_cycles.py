@@ -76,14 +76,6 @@ def find_cycles(keys: list[Hashable], threshold: int,
     return found
 
 
-def _loose_key(model, index: int) -> Hashable:
-    call = model.calls[index]
-    kind = model.kinds[index]
-    if kind is not None:
-        return ("failed", kind)
-    return (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
-
-
 def _polls(calls, start: int, period: int, length: int) -> bool:
     """A cycle of a poll that waits (`waits`) and acknowledgements (a sleep)."""
     positions = [list(range(start + k, start + length, period)) for k in range(period)]
@@ -101,8 +93,12 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings,
     calls = model.calls
     claimed = [False] * len(calls)
     findings = []
-    exact: list[Hashable] = [(c.call, c.outcome) for c in calls]
-    loose: list[Hashable] = [_loose_key(model, i) for i in range(len(calls))]
+    # (every call made once: no exact key comes twice, so no alternating cycle, and no list of them is built)
+    exact: list[Hashable] = [(c.call, c.outcome) for c in calls] if False in model.first_made else []
+    # A failed call by its failure kind, any other by its name and its arguments up to whitespace.
+    loose: list[Hashable] = [("failed", kind) if kind is not None
+                             else (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
+                             for call, kind in zip(calls, model.kinds)]
     rounds_of: tuple[tuple[Pattern, list[Hashable]], ...] = (("alternating_calls", exact), ("drifting_cycle", loose))
     for pattern, keys in rounds_of:
         for start, period, length, severity in find_cycles(keys, threshold, claimed):

@@ -86,7 +86,7 @@ def _ascii_words(text: str) -> list[bytes]:
 def _reports_failure(head: str) -> bool:
     """Whether a result's head reports a failure in words (`_FAILURE_WORDS`)."""
     if head.isascii():
-        words = _ascii_words(head)
+        words = head.encode("ascii").translate(_WORD_BYTES).split()  # (`_ascii_words`, written out)
         if not _FAILURE_WORD.isdisjoint(words):
             return True
         if _FAILURE_LEADS.isdisjoint(words):
@@ -139,7 +139,9 @@ def _read_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
         line = line.rstrip()  # spacing inside a line is kept: in code it is content
         if line:
             lines.add(line)
-            units.add(_COUNTER.sub("#", line) if any(c.isdigit() for c in line) else line)
+            # (a line with no decimal digit has no counter: its digits found by the pattern, in C, not
+            # character by character; a digit `\d` does not match, as a superscript, masks nothing either)
+            units.add(_COUNTER.sub("#", line) if _DIGIT.search(line) is not None else line)
     return frozenset(units), frozenset(lines)
 
 
@@ -158,11 +160,14 @@ def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str
     """`info_units(text)` and `_lines(text)` in one reading of the text."""
     if not text:
         return _NOTHING, _NOTHING
-    if "\n" not in text and "\r" not in text:
-        units = info_units(text)
-        # A line already folded (no run of spaces, no space at either end, no other line break:
-        # `str.split` splits at those too) is shown as it is: one set serves as both.
-        return units, units if text in units else _lines(text)
+    if "\n" not in text and "\r" not in text:  # (`info_units` of one line, written out)
+        folded = " ".join(text.split())
+        if folded == text:
+            # A line already folded (no run of spaces, no space at either end, no other line break:
+            # `str.split` splits at those too) is shown as it is: one set serves as both.
+            units = frozenset((text,))
+            return units, units
+        return frozenset((folded,)), _lines(text)
     return _read_lines(text)
 
 
@@ -396,8 +401,9 @@ def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
 class Progress:
     """News counts around every tool call of a trace (see the module docstring)."""
 
-    __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "changes",
-                 "starts", "replies", "told", "_little", "longest_outcome_run", "_runs", "first_made")
+    __slots__ = ("calls", "before", "after", "kinds", "first_kinds", "failing", "same_as_previous", "_changes",
+                 "_starts", "replies", "told", "_little", "longest_outcome_run", "_runs", "first_made", "_steps",
+                 "_shows_new")
 
     def __init__(self, trace: Trace) -> None:
         self.calls: list[ToolCall] = []
@@ -406,10 +412,11 @@ class Progress:
         self.kinds: list[Optional[str]] = []
         self.first_kinds: list[Optional[str]] = []  # ... by the first sentence alone (`failure_kind`)
         self.failing: list[bool] = []  # whether each call failed: an error, or a failure reported in words
-        self.changes: list[int] = []  # new actions so far that reported little (likely changes)
-        # ... and as each call starts: those before it, with the other side's turns that said they made a
-        # change the agent had asked for (`changes_told`) when no call between had made one
-        self.starts: list[int] = []
+        # `changes` and `starts` (see them): counted the first time a rule asks (most traces: none does)
+        self._changes: Optional[list[int]] = None
+        self._starts: Optional[list[int]] = None
+        self._steps = trace.steps
+        self._shows_new: list[bool] = []  # whether each call showed a line no result had shown before it
         # The reply each call belongs to (`attempts`): the number of the model output it follows with
         # only calls between, or a number of its own (below zero) when no model output comes before it
         # (a recording of tool spans alone) or the other side spoke since.
@@ -432,36 +439,29 @@ class Progress:
         outcome_run: dict[str, int] = {}  # how many calls of each tool in a row (its own calls) returned one outcome
         longest = 0
         news = 0
-        changes = 0
-        said_so_far: Optional[set[str]] = None  # lines that said a change so far, once a call says one
         # The other side's turns that said they made a change the agent asked for (`changes_told`), read
         # once here for every rule (the conversation rules read them from the evidence too).
-        told = self.told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
-        replied = 0  # the changes made when the model last wrote
+        self.told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
         reply = -1  # the model output the next call follows (-1: none since the last input, or none yet)
         # (the lists' appends bound once: this loop runs for every call of every trace)
         calls, add_call = self.calls, self.calls.append
         add_before, add_after, add_kind = self.before.append, self.after.append, self.kinds.append
         add_first_kind, add_failing = self.first_kinds.append, self.failing.append
-        add_same, add_changes, add_little = self.same_as_previous.append, self.changes.append, self._little.append
-        add_start, add_reply, add_first_made = self.starts.append, self.replies.append, self.first_made.append
+        add_same, add_little, add_shows_new = self.same_as_previous.append, self._little.append, self._shows_new.append
+        add_reply, add_first_made = self.replies.append, self.first_made.append
         for step in trace.steps:
             if step.kind == "input":
                 reply = -1
                 if step.fingerprint not in seen_inputs:
                     seen_inputs.add(step.fingerprint)
                     news += 1
-                if step.step in told and changes == replied:  # (said in words, not made by a call recorded)
-                    changes += 1
                 continue
             if step.kind != "tool":
                 if step.kind == "llm":
                     reply = step.step
-                    replied = changes
                 continue
             index = len(calls)
             add_call(step)
-            add_start(changes)
             add_reply(reply if reply >= 0 else -1 - index)
             add_before(news)
             result = step.result
@@ -481,16 +481,16 @@ class Progress:
             made_call = step.call
             first_time = made_call not in made
             add_first_made(first_time)
-            little: Optional[bool] = None  # says_little(step.result), computed once, when needed
+            unseen = not shown <= seen_lines  # a line no result had shown
+            add_little(None)  # (`says_little` of its result: read when first asked)
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again a page shown before
-                if not same:
-                    little = says_little(result)
-                is_news = not same and (little or not shown <= seen_lines or hash(units) not in seen_wholes)
+                # (what the result says is read last: only for a page shown before as a whole)
+                is_news = not same and (unseen or hash(units) not in seen_wholes or self.says_little(index))
             else:
                 is_news = not units <= seen_units
-            shows_new = first_time and kind is None and not shown <= seen_lines  # a line no result had shown
+            add_shows_new(first_time and kind is None and unseen)
             seen_lines |= shown
             made.add(made_call)
             seen_units |= units
@@ -500,26 +500,6 @@ class Progress:
             if is_news:
                 news += 1
             add_after(news)
-            said: Optional[list[str]] = None  # `says_change` of this call, once asked
-            if kind is None and first_time and not step.error and not is_note(step.args):
-                if little is None:
-                    little = says_little(result)
-                # (`acknowledges`, with `says_little` already known; `_within_ack_words` written out)
-                if (little and (result is None or len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
-                        or carries_content(step.args)):
-                    changes += 1  # a new action acknowledged in a few words, or writing text: it likely changed it
-                elif said := says_change(result):
-                    if said_so_far is None:  # built once a call says a change, from the calls before it
-                        said_so_far = {line for earlier in calls[:index]
-                                       for line in says_change(earlier.result)}
-                    # A line saying a change seen before is a display seen again (a status bar), unless the
-                    # result also shows a line no result had shown (the same file edited again, shown back).
-                    if not said_so_far.issuperset(said) or shows_new:
-                        changes += 1
-            if said_so_far is not None:
-                said_so_far.update(says_change(result) if said is None else said)
-            add_changes(changes)
-            add_little(little)
             if repeats_outcome:
                 repeats = outcome_run[name] = outcome_run[name] + 1
                 if repeats > longest:
@@ -532,6 +512,66 @@ class Progress:
         # that returned one outcome: no run of one outcome, within a window or not, is longer.
         self.longest_outcome_run = longest or min(len(self.calls), 1)
         self._runs: dict[tuple[str, Optional[int]], list[tuple[str, list[int]]]] = {}
+        if False in self.first_made:
+            # A call made again: the rule of identical repeats will ask for the changes. Counted now, while
+            # the model is built, not later beside what the rules hold (a 50 MB trace peaked 6 MB higher).
+            self._count_changes()
+
+    @property
+    def changes(self) -> list[int]:
+        """New actions so far that reported little (likely changes), after each call."""
+        if self._changes is None:
+            self._count_changes()
+        return self._changes  # type: ignore[return-value]
+
+    @property
+    def starts(self) -> list[int]:
+        """The changes as each call starts: those before it (`changes`), with the other side's turns
+        that said they made a change the agent had asked for (`changes_told`) when no call between had
+        made one."""
+        if self._starts is None:
+            self._count_changes()
+        return self._starts  # type: ignore[return-value]
+
+    def _count_changes(self) -> None:
+        """`changes` and `starts`, in one walk of the steps (asked only by the rules that compare a
+        call with an earlier one of the same failure or answer: most traces never ask)."""
+        calls, kinds, first_made, told = self.calls, self.kinds, self.first_made, self.told
+        changes_after: list[int] = []
+        starts: list[int] = []
+        changes = 0
+        replied = 0  # the changes made when the model last wrote
+        said_so_far: Optional[set[str]] = None  # lines that said a change so far, once a call says one
+        for step in self._steps:
+            if step.kind == "input":
+                if step.step in told and changes == replied:  # (said in words, not made by a call recorded)
+                    changes += 1
+                continue
+            if step.kind != "tool":
+                if step.kind == "llm":
+                    replied = changes
+                continue
+            index = len(starts)
+            starts.append(changes)
+            result = step.result
+            said: Optional[list[str]] = None  # `says_change` of this call, once asked
+            if kinds[index] is None and first_made[index] and not step.error and not is_note(step.args):
+                # (`acknowledges`, with `says_little` known once; `_within_ack_words` written out)
+                if (self.says_little(index) and (result is None or len(result.split(None, _ACK_WORDS)) <= _ACK_WORDS)
+                        or carries_content(step.args)):
+                    changes += 1  # a new action acknowledged in a few words, or writing text: it likely changed it
+                elif said := says_change(result):
+                    if said_so_far is None:  # built once a call says a change, from the calls before it
+                        said_so_far = {line for earlier in calls[:index]
+                                       for line in says_change(earlier.result)}
+                    # A line saying a change seen before is a display seen again (a status bar), unless the
+                    # result also shows a line no result had shown (the same file edited again, shown back).
+                    if not said_so_far.issuperset(said) or self._shows_new[index]:
+                        changes += 1
+            if said_so_far is not None:
+                said_so_far.update(says_change(result) if said is None else said)
+            changes_after.append(changes)
+        self._changes, self._starts = changes_after, starts
 
     def _substantial(self, a: int, b: int) -> bool:
         """Whether calls `a` and `b`, which returned the same result (the same outcome, or the
@@ -599,12 +639,16 @@ class Progress:
         cached = self._runs.get((key, window))
         if cached is not None:
             return cached
+        if key == "call" and False not in self.first_made:  # every call made once: no run (most traces)
+            self._runs[(key, window)] = []
+            return self._runs[(key, window)]
         current: dict[str, list[int]] = {}
         runs: list[tuple[str, list[int]]] = []
+        before, after = self.before, self.after  # (`is_news` and `quiet_between`, written out)
         for index, call in enumerate(self.calls):
             group = call.call if key == "call" else call.name
             run = current.get(group)
-            if (run is not None and not self.is_news(index) and self.quiet_between(run[-1], index)
+            if (run is not None and after[index] <= before[index] and after[run[-1]] == before[index]
                     and (window is None or index - run[-1] <= window)):
                 run.append(index)
                 continue

@@ -75,6 +75,8 @@ def detect_identical_repeats(trace: Trace, settings: LoopSettings,
     if len(trace.tool_calls) < 3:
         return ()
     news = evidence_for(trace, evidence).news  # each call's failure kind, computed once for every detector
+    if False not in news.first_made:  # every call made once: no group of one call (most traces)
+        return ()
     calls = tuple(news.calls)
     window = settings.window
     failing = news.failing

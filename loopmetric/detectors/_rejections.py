@@ -25,6 +25,7 @@ result instead. Found by structure, never by the feedback's words.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Optional
 
 from .._canonical import mask_error, mask_result
@@ -37,6 +38,7 @@ from ._similarity import Words, similarity
 
 __all__ = ["REJECTION_SOURCES", "detect_rejected_outputs"]
 
+_KIND = attrgetter("kind")
 # Input sources a reader sets when the harness itself rejected the model's output.
 REJECTION_SOURCES = frozenset({"retry"})
 # Input the harness wrote (the format says so, or `readers._inference` inferred it).
@@ -50,9 +52,11 @@ def detect_rejected_outputs(trace: Trace, settings: LoopSettings,
     threshold = settings.rejected_output_threshold
     if threshold is None:
         return ()
+    steps = trace.steps
+    if "input" not in map(_KIND, steps) and not any(step.kind == "llm" and step.requests for step in steps):
+        return ()  # no reply answered by an input, none that asked for a call: nothing rejected (most traces)
     findings: list[Finding] = []
     chain: list[tuple[LlmOutput, Observation]] = []
-    steps = trace.steps
     cutoff = (settings.reply_similarity_threshold, settings.min_similarity_words)
     for position, step in enumerate(steps):
         if step.kind != "llm":

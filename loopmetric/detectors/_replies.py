@@ -88,6 +88,11 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     # between them that was not recorded, unless the first wrote an action (what answered it is
     # not recorded either: `_text`). A recording of replies alone says nothing of what came between.
     unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
+    kinds = ",".join(map(_KIND, trace.steps))
+    if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
+        # no turn of the other side, no two replies in a row that may hide one: no link below can hold (most
+        # traces; a new kind of link changes this condition too)
+        return ()
     # the other side's turns that say a change: news, as a fact is
     changes = evidence_for(trace, evidence).news.told if any(step.kind == "input" for step in trace.steps) \
         else frozenset()

@@ -95,7 +95,7 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
             continue
         action: Any = _UNREAD  # (read only when an action before it could have run unseen)
         if pending:
-            if any(key not in window_info for key in pending):
+            if not window_info.issuperset(pending):  # (an observation not seen since the last fresh start)
                 recent.clear()
                 current = None
                 window_info = set(pending)

@@ -100,6 +100,8 @@ def detect_repeated_results(trace: Trace, settings: LoopSettings,
     fails on.
     """
     model = evidence_for(trace, evidence).news
+    if False not in model.first_made:  # every call made once: no run, no chain of one call (most traces)
+        return ()
     calls = model.calls
     window = settings.window
     findings = []

@@ -71,6 +71,7 @@ class TraceBuilder:
         self.turns_recorded = True  # a reader whose format holds no text in any LLM input says so
         self.task: Any = None  # the run's input where the format records one (`Trace.task` without a first input)
         self._folded: set[int] = set()  # ids of the calls another call stands for (`fold_calls`)
+        self._requested = False  # whether an LLM output asked for a call (else no request to merge)
 
     # -- what readers call -------------------------------------------------
     def note(self, message: str) -> None:
@@ -102,6 +103,11 @@ class TraceBuilder:
     @property
     def position(self) -> int:
         return len(self._items)
+
+    @property
+    def items(self) -> list[Any]:
+        """The items read so far, in reader order (not to be changed: their count is `position`)."""
+        return self._items
 
     def add_span(self, parent: int, depth: int, type_: str, name: str) -> int:
         index = len(self._spans)
@@ -153,6 +159,8 @@ class TraceBuilder:
                 if not call.known:
                     self._last_open = pos
                 calls.append(call)
+        if calls:
+            self._requested = True
         self._items.append(Llm(pos, text, calls, span, input_tokens, output_tokens, cost))
 
     def add_request(self, item: int, request: ToolRequest) -> None:
@@ -165,6 +173,7 @@ class TraceBuilder:
             if request.inferred:
                 self.last_inferred = max(self.last_inferred, item)
             self._last_open = max(self._last_open, item)
+            self._requested = True
 
     def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:
         """Input the agent received that is not a tool result (a user turn)."""
@@ -253,7 +262,9 @@ class TraceBuilder:
             raise TraceReadError(self._no_step_error())
         if self._user_turns:  # no user turn (a run of calls and replies only): no harness turn to infer
             infer_harness_turns(self._items, self.actions.declared)
-        ordered = merge_requests(self._items, self._scope_of, self._within, self._folded)
+        # (no LLM output asked for a call: each item stays where it was read, as `merge_requests` leaves it)
+        ordered = merge_requests(self._items, self._scope_of, self._within, self._folded) if self._requested \
+            else self._items
         self._items = []  # `ordered` holds them now, and `number_steps` lets each go once frozen
         extra = apply_claims(ordered, self._claims)
         if self._folded:  # the claims matched every call: now the calls one call stands for go

@@ -65,6 +65,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
         builder.name = root_name if isinstance(root_name, str) else ""
 
     consume = owns()
+    items = builder.items  # (their count is the reader position: read without a call for every span)
     on_path: set[int] = set()  # ids of the span dicts on the current ancestry path
     same_on_path: dict[tuple[str, str], list[tuple[int, Any]]] = {}
     labelled: dict[tuple[str, str], int] = {}  # how many of same_on_path[key] have labels
@@ -124,7 +125,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
             builder.set_label(span, type_, span_name, m.get("input"))
             labelled[key] = len(ancestors) + 1
 
-        start = builder.position
+        start = len(items)
         tools_called = m.get("tools_called")
         entries = _entries(tools_called, builder, span) if tools_called is not None else []
         claims = []
@@ -151,7 +152,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 builder.add_input(feedback, "user", span=span)
             text, requests = read_llm_output(m.get("output"))
             last_reply = text
-            requests = merge_requests(requests, entries)
+            if entries:  # (`merge_requests` of an empty list is the other one)
+                requests = merge_requests(requests, entries)
             written = None
             if not requests:  # a reply that may write its action into its text (`_inference`)
                 action = find_text_action(text)
@@ -160,7 +162,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                     written = (action, builder.position, why)
                     if why:
                         requests = [as_request(action, why)]
-            replied = builder.position
+            replied = len(items)
             recent.append(replied)
             builder.add_llm_output(
                 text,

@@ -36,6 +36,16 @@ def test_speed_smoke(tmp_path):
     assert "## The same large result repeated" in text and "| 0.2 MB | 20 |" in text
 
 
+def test_speed_runs_only_the_shapes_and_sizes_named(tmp_path):
+    from benchmarks import speed
+
+    text = speed.main(["--shapes", "deep", "--sizes", "30", "--repeats", "1", "--deepeval-max-spans", "0",
+                       "--repeated-mb", "--out", str(tmp_path)])
+    assert "| deep | 30 |" in text and "| distinct |" not in text and "| text-heavy |" not in text
+    assert "`python -m benchmarks.speed --shapes deep --sizes 30 " in text
+    assert (tmp_path / "speed.png").stat().st_size > 0
+
+
 def test_speed_exponent_fit():
     from benchmarks.speed import fit_exponent
 
