@@ -242,7 +242,7 @@ def main(argv: Optional[list[str]] = None) -> str:
     p.add_argument("--examples", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    examples = 200 if args.smoke else args.examples
+    examples = 50 if args.smoke else args.examples
     start = time.perf_counter()
     count, failures = fuzz(examples, args.seed)
     fuzz_time = time.perf_counter() - start

@@ -12,6 +12,10 @@ os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
 os.environ.setdefault("CONFIDENT_TRACE_FLUSH", "NO")
 os.environ.setdefault("ERROR_REPORTING", "NO")
+# MLflow writes a finished trace to its store from a background queue by default, and
+# `flush_trace_async_logging` then waits about a second for it; written as the trace ends
+# instead, the store holds the same trace (the tests read it back) and no test waits.
+os.environ.setdefault("MLFLOW_ENABLE_ASYNC_TRACE_LOGGING", "false")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

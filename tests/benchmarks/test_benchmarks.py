@@ -64,7 +64,7 @@ def test_fuzz_smoke(tmp_path):
     from benchmarks import fuzz
 
     text = fuzz.main(["--smoke", "--out", str(tmp_path)])
-    assert "200 mutated traces" in text and "0 broke the contract" in text
+    assert "50 mutated traces" in text and "0 broke the contract" in text
 
 
 def test_guard_smoke(tmp_path):
