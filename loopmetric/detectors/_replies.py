@@ -148,7 +148,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
-    read: dict[int, Stances] = {}  # each compared reply's stances, by step, read once
+    read: dict[int, Stances] = {}  # each reply's stances, by step, read once
     heard: list[str] = [trace.task] if trace.task else []  # the other side's turns since the agent's last reply
     answered: dict[int, list[str]] = {}  # the turns each reply answered, by step
     chain: list[LlmOutput] = []
