@@ -90,12 +90,11 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     unrecorded = not trace.turns_recorded and any(step.kind == "tool" for step in trace.steps)
     kinds = ",".join(map(_KIND, trace.steps))
     if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
-        # no turn of the other side, no two replies in a row that may hide one: no link below can hold (most
-        # traces; a new kind of link changes this condition too)
+        # no turn of the other side, no two replies in a row that may hide one: no link below, nor in
+        # `_restated`, can hold (most traces; a new kind of link changes this condition too)
         return ()
     # the other side's turns that say a change: news, as a fact is
-    changes = evidence_for(trace, evidence).news.told if any(step.kind == "input" for step in trace.steps) \
-        else frozenset()
+    changes = evidence_for(trace, evidence).news.told if "input" in kinds else frozenset()
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
@@ -121,7 +120,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
             findings.append(finding)
         chain = [(reply, 1.0, False)] if reply is not None else []
     found = {step for finding in findings for step in finding.steps}
-    findings.extend(finding for finding in _restated(trace, threshold, unrecorded, changes)
+    findings.extend(finding for finding in _restated(trace, threshold, unrecorded, kinds, changes)
                     if not found.intersection(finding.steps))
     return tuple(findings)
 
@@ -129,13 +128,12 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
 _KIND = attrgetter("kind")
 
 
-def _restated(trace: Trace, threshold: int, unrecorded: bool, changes: frozenset[int] = frozenset()) -> list[Finding]:
+def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
+              changes: frozenset[int] = frozenset()) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
-    module docstring), as findings."""
+    module docstring), as findings; `kinds` is the steps' kinds joined by commas, read by the caller
+    (which returns before this when no link can hold)."""
     # (calls answered as before matter only between turns of the other side: a run with none skips them)
-    kinds = ",".join(map(_KIND, trace.steps))
-    if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
-        return []  # (no turn of the other side, and no two replies in a row that may hide one: no link)
     unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
         return []
