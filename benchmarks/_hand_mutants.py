@@ -1,16 +1,18 @@
-"""Hand-written one-line mutants of what a user sees (the audit of 2026-12-07), and their runner.
+"""Hand-written one-line mutants of what a user sees (the audits of 2026-12-07 and 2026-12-08), and their runner.
 
-    python -m benchmarks._hand_mutants --list
+    python -m benchmarks._hand_mutants --list [--round ROUND]
     python -m benchmarks._hand_mutants ID ...            # each on its module's tests
     python -m benchmarks._hand_mutants ID ... --folder   # each on its module's test folder
     python -m benchmarks._hand_mutants ID ... --rev REV  # on the tree of REV (default HEAD)
-    python -m benchmarks._hand_mutants --report REV      # the table of the runs so far (first runs at REV)
+    python -m benchmarks._hand_mutants --report REV --round ROUND  # a round's table of the runs so far
+                                                                   # (its first runs at REV)
 
+Each audit is a round (`ROUNDS`: its date, its mutants, none of them a mutant of an earlier round).
 Each mutant is put into a fresh copy of the committed tree (beside `../shared`, so the tests that read
 the shared recordings run and do not skip), alone, and its tests run through `/work/bin/slot` when
 present (at most two test runs on the machine); killed when they fail. One JSON line per run goes
-to `results/mutation_functions/hand_2026-12-07.jsonl`; the table is
-`results/mutation_functions/hand_2026-12-07.md`.
+to its round's `results/mutation_functions/hand_ROUND.jsonl`; the round's table is
+`results/mutation_functions/hand_ROUND.md`.
 """
 
 from __future__ import annotations
@@ -29,21 +31,27 @@ from typing import NamedTuple
 from .mutation import HandMutant, apply
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results" / "mutation_functions" / "hand_2026-12-07.jsonl"
+RESULTS_DIR = ROOT / "benchmarks" / "results" / "mutation_functions"
 SLOT = Path("/work/bin/slot")
 
 
 class Audited(NamedTuple):
-    """A hand mutant, the tests of its module (run first) and its module's test folder."""
+    """A hand mutant, the tests of its module (run first) and its module's test folder (for a module at
+    the package's top, its top-level test files)."""
 
     mutant: HandMutant
     tests: tuple[str, ...]
-    folder: str
+    folder: str | tuple[str, ...]
 
 
-def _m(id_: str, path: str, old: str, new: str, what: str, tests: tuple[str, ...], folder: str,
+def _m(id_: str, path: str, old: str, new: str, what: str, tests: tuple[str, ...], folder: str | tuple[str, ...],
        test: str = "") -> Audited:
     return Audited(HandMutant(id_, path, old, new, what, test), tests, folder)
+
+
+def folder_tests(audited: Audited) -> tuple[str, ...]:
+    """What `--folder` runs: the module's test folder (or its top-level test files)."""
+    return (audited.folder,) if isinstance(audited.folder, str) else audited.folder
 
 
 _R = "loopmetric/readers/"
@@ -51,7 +59,7 @@ EXPORTED = ("tests/readers/test_exported_formats.py", "tests/readers/test_reader
 OTEL = ("tests/otel/test_processor.py", "tests/otel/test_live_equals_offline.py", "tests/otel/test_live_fields.py")
 GUARD = ("tests/guard/test_guard.py", "tests/guard/test_guard_core.py", "tests/guard/test_guard_live_equals_offline.py")
 HOOKS = ("tests/hooks/test_hook_command.py", "tests/hooks/test_hook_live_equals_offline.py", "tests/hooks/test_replay_sessions.py")
-MUTANTS: tuple[Audited, ...] = (
+ROUND_1: tuple[Audited, ...] = (
     # -- readers, field by field
     _m("anthropic-cache-creation-tokens-unread", _R + "_anthropic.py",
        '"cache_creation_input_tokens")]', '"cache_creation_tokens")]',
@@ -235,6 +243,167 @@ MUTANTS: tuple[Audited, ...] = (
        ("tests/metric/test_metric.py", "tests/metric/test_metric_conformance.py"), "tests/metric"),
 )
 
+# The top-level test files, the "folder" of a module at the package's top (`_settings`, `_scoring`); the
+# packaging test (a build and a fresh install) left out.
+TOP = tuple(f"tests/test_{name}.py" for name in (
+    "acceptance", "canonical", "deep_json", "engine", "gc", "integrations", "layers", "memo", "mutation_kills",
+    "numbers", "patterns", "plot", "properties", "robustness", "scoring", "settings", "text_actions", "version"))
+RESEARCH = "tests/readers/test_conformance_research.py"
+CODING = "tests/readers/test_coding_agents.py"
+PLATFORMS = ("tests/readers/test_reader_platforms.py", "tests/readers/test_conformance_platforms.py")
+OTLP = ("tests/readers/test_reader_otlp.py", "tests/readers/test_conformance_otlp.py")
+METRIC = ("tests/metric/test_metric.py", "tests/metric/test_metric_conformance.py")
+ROUND_2: tuple[Audited, ...] = (
+    # -- readers, field by field (formats round 1 did not touch, or other fields of them)
+    _m("sweagent-response-not-the-reply", _R + "_sweagent.py",
+       'thought = step.get("response") if isinstance(step.get("response"), str) else ""', 'thought = ""',
+       "a SWE-agent step with no `thought` but a `response` reads as an empty reply",
+       ("tests/readers/test_reader_sweagent.py", RESEARCH), "tests/readers"),
+    _m("intercode-invalid-action-text-dropped", _R + "_intercode.py",
+       'error = observation if isinstance(observation, str) and observation.strip() else "invalid action"',
+       'error = "invalid action"',
+       "every invalid InterCode action reads as one error text: different errors are one repeated error",
+       (RESEARCH, "tests/readers/test_pinned_readers.py"), "tests/readers"),
+    _m("magentic-any-speaker-answers-a-delegation", _R + "_magentic.py",
+       "elif pending is not None and role.strip() == pending.name:", "elif pending is not None:",
+       "in a Magentic-One log, the next message of any agent is read as the result of a delegation to another",
+       (RESEARCH, "tests/readers/test_group_chat.py"), "tests/readers"),
+    _m("openhands-accumulated-cost-per-reply", _R + "_openhands.py",
+       "cost = total - spent[0] if total >= spent[0] else None", "cost = total",
+       "each OpenHands reply costs the run's accumulated cost so far, not what it added",
+       ("tests/readers/test_reader_openhands.py", CODING), "tests/readers"),
+    _m("mlflow-prompt-tokens-unread", _R + "_mlflow.py",
+       '"input_token_count": _number(usage, "input_tokens", "prompt_tokens"),',
+       '"input_token_count": _number(usage, "input_tokens"),',
+       "an MLflow model span whose token usage says `prompt_tokens` has no input tokens",
+       PLATFORMS, "tests/readers"),
+    _m("mlflow-exception-message-dropped", _R + "_mlflow.py",
+       "return said", 'return "error"',
+       "a failed MLflow tool span whose error is told only by its exception event reads as the bare text `error`",
+       PLATFORMS, "tests/readers"),
+    _m("otlp-openinference-cost-unread", _R + "_otlp/_semconv.py",
+       'cost=_first_number(a, "operation.cost", "llm.cost.total", "gen_ai.usage.cost"),',
+       'cost=_first_number(a, "operation.cost", "gen_ai.usage.cost"),',
+       "an OpenInference LLM span's cost (`llm.cost.total`) is lost",
+       OTLP, "tests/readers"),
+    _m("otlp-exception-event-message-dropped", _R + "_otlp/_wire.py",
+       'error = message if isinstance(message, str) and message else _exception_message(events) or "error"',
+       'error = message if isinstance(message, str) and message else "error"',
+       "a failed OTLP span with no status message reads as the bare text `error`, not its exception's message",
+       OTLP, "tests/readers"),
+    _m("atif-step-cost-dropped", _R + "_atif.py",
+       "usage(metrics.prompt_tokens, metrics.completion_tokens, metrics.cost_usd)",
+       "usage(metrics.prompt_tokens, metrics.completion_tokens, None)",
+       "an ATIF agent step's `cost_usd` is lost",
+       ("tests/readers/test_reader_atif.py", CODING), "tests/readers"),
+    _m("codex-total-token-usage-read", _R + "_codex.py",
+       'last = as_mapping(info.get("last_token_usage")) or {}', 'last = as_mapping(info.get("total_token_usage")) or {}',
+       "a Codex reply's tokens are the session's running total, not the reply's own",
+       ("tests/readers/test_reader_codex.py", CODING), "tests/readers"),
+    _m("gemini-cli-rewritten-message-keeps-the-first", _R + "_gemini_cli.py",
+       "messages[key if isinstance(key, (str, int)) else len(messages)] = m",
+       "messages.setdefault(key if isinstance(key, (str, int)) else len(messages), m)",
+       "a Gemini CLI message written again under its id (its calls' results filled in) reads as first written",
+       ("tests/readers/test_reader_gemini_cli.py", CODING), "tests/readers"),
+    _m("chat-result-id-field-not-paired", _R + "_chat.py",
+       'call_id = message.get("tool_call_id", message.get("id"))', 'call_id = message.get("tool_call_id")',
+       "a tool message naming its call by `id` (not `tool_call_id`) loses the call's arguments",
+       ("tests/readers/test_reader_chat.py", "tests/readers/test_conformance_chat.py"), "tests/readers"),
+    _m("openai-agents-error-data-dropped", _R + "_openai_agents.py",
+       'return _text(data.get("error")) or _text(m.get("message")) or "error"',
+       'return _text(m.get("message")) or "error"',
+       "a failed Agents SDK function span reads as the SDK's generic message, not the tool's error text",
+       ("tests/readers/test_reader_openai_agents.py", "tests/readers/test_conformance_openai_agents.py"),
+       "tests/readers"),
+    # -- the live side: the guard core, the coding-agent hooks, the span processor
+    _m("guard-nudged-call-still-awaits-a-result", "loopmetric/guard/_core.py",
+       "record.awaiting.remove(call)", "pass",
+       "a call the guard nudged (it will not run) takes the result of the next call made",
+       GUARD, "tests/guard"),
+    _m("guard-nudges-forgotten-between-processes", "loopmetric/guard/_core.py",
+       "        if self._nudged:\n", "        if False:\n",
+       "a guard read back from its state (the command hooks) has forgotten its nudges: it nudges, never stops",
+       GUARD, "tests/guard"),
+    _m("hook-stopped-loop-not-refused-again", "loopmetric/hooks/_session.py",
+       'if self.settings.action == "stop" and call_fingerprint(tool, args) in self.stopped:', "if False:",
+       "with action stop, the call of a loop already stopped is let through the next time",
+       HOOKS, "tests/hooks"),
+    _m("hook-failure-nudge-as-block", "loopmetric/hooks/_claude_code.py",
+       'if name == "PostToolUseFailure":', "if False:",
+       "after a failed call (PostToolUseFailure), Claude Code gets `decision: block`, not additionalContext",
+       HOOKS, "tests/hooks"),
+    _m("hook-fails-open-on-value-errors-only", "loopmetric/hooks/_command.py",
+       "except BaseException as error:", "except ValueError as error:",
+       "a hook that cannot write its state (or any error but a ValueError) crashes instead of exiting 0",
+       HOOKS, "tests/hooks"),
+    _m("otel-remote-parent-root-never-finishes", "loopmetric/otel/_processor.py",
+       "root = parent is None or parent.is_remote", "root = parent is None",
+       "a trace continued from another service (its root's parent remote) is never finished: held until idle",
+       OTEL, "tests/otel"),
+    _m("otel-loop-span-failure-raises", "loopmetric/otel/_processor.py",
+       'self._failed("emit", error)', "raise",
+       "a loop span that cannot be emitted raises into the instrumented program, and on_loop is not called",
+       OTEL, "tests/otel"),
+    _m("otel-loop-span-tokens-dropped", "loopmetric/otel/_processor.py",
+       'attributes["loopmetric.tokens"] = finding.tokens', "pass",
+       "the loop span has no `loopmetric.tokens` attribute",
+       OTEL, "tests/otel"),
+    # -- the frontends
+    _m("explain-failed-call-shown-as-result", "loopmetric/cli/_explain.py",
+       'got = "error" if step.error else "result"', 'got = "result"',
+       "`explain` shows a failed call's error as a result",
+       ("tests/cli/test_cli_explain.py", "tests/cli/test_cli.py"), "tests/cli"),
+    _m("junit-skipped-files-not-counted", "loopmetric/cli/_output.py",
+       'tests="{len(reports) + len(errors) + len(skipped)}"', 'tests="{len(reports) + len(errors)}"',
+       "the JUnit report's `tests` leaves out its skipped test cases",
+       ("tests/cli/test_cli.py",), "tests/cli"),
+    _m("html-failing-counts-passing-traces", "loopmetric/html/_render.py",
+       'failing = Counter(f["pattern"] for r in rows if not r["success"] for f in r["findings"])',
+       'failing = Counter(f["pattern"] for r in rows for f in r["findings"])',
+       "the page's per-pattern `failing` count counts the findings of traces that pass",
+       ("tests/html/test_html_report.py",), "tests/html"),
+    _m("spark-unread-row-success-null", "loopmetric/spark/_score.py",
+       "return (None, False, None, None, None, None, None, None, _utf8(message))",
+       "return (None, None, None, None, None, None, None, None, _utf8(message))",
+       "a Spark row whose trace cannot be read has `loop_success` null, not False",
+       ("tests/spark/test_spark_batches.py", "tests/spark/test_spark.py"), "tests/spark"),
+    _m("deepeval-type-error-raises", "loopmetric/metric.py",
+       "except (TraceReadError, TypeError) as error:  # never a silent pass",
+       "except TraceReadError as error:  # never a silent pass",
+       "measure() on a trace of the wrong type raises instead of failing with the reason",
+       METRIC, "tests/metric"),
+    _m("settings-alias-error-names-the-field", "loopmetric/_settings.py",
+       "message = message.replace(ALIASES[alias], alias)", "message = message",
+       "a wrong `repetition_threshold` is reported as a wrong `repeated_call_threshold`, a name the user never wrote",
+       ("tests/test_settings.py",), TOP),
+    _m("settings-alternating-fits-one-call-per-repeat", "loopmetric/_settings.py",
+       '("alternating_calls_threshold", self.alternating_calls_threshold, 2,',
+       '("alternating_calls_threshold", self.alternating_calls_threshold, 1,',
+       "an alternating_calls_threshold whose repeats cannot fit in the window is accepted",
+       ("tests/test_settings.py",), TOP),
+    # -- the score
+    _m("scoring-geometric-not-renormalised", "loopmetric/_scoring.py",
+       "value = math.exp(sum(WEIGHTS[s] * math.log(scores[s]) for s in signals) / total)",
+       "value = math.exp(sum(WEIGHTS[s] * math.log(scores[s]) for s in signals))",
+       "with a signal turned off, a mild finding scores higher than the weighted mean of the signals left",
+       ("tests/test_scoring.py",), TOP),
+    _m("scoring-reason-in-found-order", "loopmetric/_scoring.py",
+       "ordered = sorted(findings, key=lambda f: worst_first(f.severity, f.steps))", "ordered = findings",
+       "the reason names the findings in the order found, not severe first",
+       ("tests/test_scoring.py",), TOP),
+)
+ROUNDS: dict[str, tuple[Audited, ...]] = {"2026-12-07": ROUND_1, "2026-12-08": ROUND_2}
+MUTANTS: tuple[Audited, ...] = ROUND_1 + ROUND_2
+
+
+def round_of(audited: Audited) -> str:
+    return next(name for name, mutants in ROUNDS.items() if audited in mutants)
+
+
+def results_of(round_: str) -> Path:
+    """A round's JSON lines: one per run."""
+    return RESULTS_DIR / f"hand_{round_}.jsonl"
+
 
 def copy_tree(into: Path, rev: str) -> None:
     """The tree of commit `rev` of this checkout at `into` (what is committed: tests written since
@@ -271,13 +440,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rev", default="HEAD", help="the commit whose tree is mutated and tested")
     parser.add_argument("--report", metavar="BEFORE", help="print the table of the runs so far, BEFORE the commit "
                                                           "of the first runs")
+    parser.add_argument("--round", choices=list(ROUNDS), default=list(ROUNDS)[-1],
+                        help="the audit --report and --list are of (default: the last)")
     args = parser.parse_args(argv)
     by_id = {a.mutant.id: a for a in MUTANTS}
     if args.report:
-        print(report(args.report))
+        print(report(args.report, args.round))
         return
     if args.list:
-        for a in MUTANTS:
+        for a in ROUNDS[args.round]:
             print(f"{a.mutant.id:<48} {a.mutant.path}")
         return
     unknown = [i for i in args.ids if i not in by_id]
@@ -291,10 +462,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         for id_ in args.ids or list(by_id):
             audited = by_id[id_]
-            tests = tuple(args.tests) if args.tests else (audited.folder,) if args.folder else audited.tests
+            tests = tuple(args.tests) if args.tests else folder_tests(audited) if args.folder else audited.tests
             result = run_one(audited, tests, work, rev)
             print(json.dumps(result), flush=True)
-            with open(RESULTS, "a") as out:
+            with open(results_of(round_of(audited)), "a") as out:
                 out.write(json.dumps(result) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -311,35 +482,39 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def report(before_rev: str) -> str:
-    """The audit's table from the JSON lines: each mutant on its module's tests at `before_rev`, a survivor
+def report(before_rev: str, round_: str = "2026-12-07") -> str:
+    """A round's table from its JSON lines: each mutant on its module's tests at `before_rev`, a survivor
     on its module's test folder there too, and on the tests that pin it (a later commit)."""
-    runs = [json.loads(line) for line in RESULTS.read_text().splitlines() if line.strip()]
+    runs = [json.loads(line) for line in results_of(round_).read_text().splitlines() if line.strip()]
+    mutants = ROUNDS[round_]
     rows = []
     caught = folder_caught = pinned = survived = 0
-    for audited in MUTANTS:
+    for audited in mutants:
         mutant = audited.mutant
         mine = [r for r in runs if r["id"] == mutant.id]
         first = next(r for r in mine if r["rev"] == before_rev and r["tests"] == list(audited.tests))
-        folder = next((r for r in mine if r["rev"] == before_rev and r["tests"] == [audited.folder]), None)
+        folder = next((r for r in mine if r["rev"] == before_rev and r["tests"] == list(folder_tests(audited))), None)
         after = next((r for r in mine if r["rev"] != before_rev and r["killed"]), None)
-        killer = (first["failed"][0] if first["killed"] else after["failed"][0] if after else "").split(" - ")[0]
+        in_folder = folder is not None and folder["killed"]
+        killer = (first["failed"][0] if first["killed"] else after["failed"][0] if after
+                  else folder["failed"][0] if folder is not None and in_folder else "").split(" - ")[0]
         killer = killer.removeprefix("FAILED ").strip()
         caught += first["killed"]
         if not first["killed"]:
-            folder_caught += bool(folder and folder["killed"])
+            folder_caught += in_folder
             pinned += after is not None
-            survived += after is None
+            survived += after is None and not in_folder
         verdict_folder = "-" if first["killed"] else "not run" if folder is None else (
             "caught" if folder["killed"] else "survived")
         rows.append(f"| {len(rows) + 1} | `{mutant.id}` | `{mutant.path}:{_line_of(audited, before_rev)}` | "
                     f"`{_cell(mutant.old)}` -> `{_cell(mutant.new)}` | {_cell(mutant.what)} | "
                     f"{'caught' if first['killed'] else '**survived**'} | {verdict_folder} | "
-                    f"{'' if first['killed'] else 'pinned: ' if after else '**not pinned**'}`{killer}` |")
-    head = (f"{len(MUTANTS)} mutants at {before_rev}: {caught} caught by their module's tests, "
-            f"{len(MUTANTS) - caught} survived them; of those, {folder_caught} caught by their module's whole test "
+                    f"{'' if first['killed'] else 'pinned: ' if after else 'folder: ' if in_folder else '**not pinned**'}"
+                    f"`{killer}` |")
+    head = (f"{len(mutants)} mutants at {before_rev}: {caught} caught by their module's tests, "
+            f"{len(mutants) - caught} survived them; of those, {folder_caught} caught by their module's whole test "
             f"folder; {pinned} pinned since by a behaviour test (the mutant put back alone on the commit that adds "
-            f"the test, the test seen to fail), {survived} not pinned.")
+            f"the test, the test seen to fail), {survived} neither pinned nor caught by the folder.")
     return "\n".join([head, "",
                       "| # | mutant | where | change | what a user would notice | module's tests | folder | killed by |",
                       "|---|---|---|---|---|---|---|---|", *rows, ""])

@@ -554,6 +554,21 @@ def test_the_patterns_table_lists_the_most_found_pattern_first_and_ties_by_name(
     assert [(name, re.search(rf"\b{name} (\d+) ", table).group(1)) for name in shown] == rows
 
 
+@pytest.mark.parametrize("traces, counts", [
+    # _MILD passes (one mild repeated_call: 0.5 ** (0.40 / 1.00) = 0.76 >= 0.5); _MILD_THEN_SEVERE fails
+    # (a severe repeated_call: 0.0) with two repeated_call findings, a mild one and a severe one.
+    pytest.param(lambda: [_MILD, _MILD_THEN_SEVERE], {"repeated_call": ("3", "2", "2")},
+                 id="a-passing-traces-findings-are-not-in-failing-traces"),
+    pytest.param(lambda: [_MILD_THEN_SEVERE], {"repeated_call": ("2", "1", "2")}, id="twin-every-trace-failing"),
+    pytest.param(lambda: [_MILD], {"repeated_call": ("1", "1", "0")}, id="twin-every-trace-passing"),
+])
+def test_the_patterns_table_counts_the_findings_in_failing_traces_apart(traces, counts):
+    """Each pattern's row: its findings, the traces holding it, and its findings in traces that fail."""
+    page = Page(render(entries_of(traces(), LoopSettings()), LoopSettings(), compress=False))
+    table = page.text_of.get("patterns", "")
+    assert {name: re.search(rf"\b{name} (\d+) (\d+) (\d+)\b", table).groups() for name in counts} == counts
+
+
 @pytest.mark.parametrize("separator", [
     pytest.param("\u2028", id="line-separator"),
     pytest.param("\u2029", id="paragraph-separator"),

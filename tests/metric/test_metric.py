@@ -80,6 +80,21 @@ def test_missing_trace_resets_everything():
     assert metric.findings == () and metric.score_breakdown is None and metric.error is None
 
 
+@pytest.mark.parametrize("trace, said", [
+    pytest.param(42, "Expected one trace, but got an int", id="a-number-not-a-trace"),
+    pytest.param(object(), "Expected a trace, but got an object", id="an-object-not-a-trace"),
+    pytest.param("not json", "Expected JSON text of a trace", id="twin-text-that-is-not-json"),
+    pytest.param({"name": 3}, "Expected a trace, but the dict given is not a known trace format",
+                 id="twin-a-dict-of-no-known-format"),
+])
+def test_a_trace_that_cannot_be_read_fails_with_the_reason_whatever_its_type(trace, said):
+    """Bad input is a failing verdict that says why, never an exception out of measure()."""
+    metric = AgentLoopDetectionMetric()
+    assert metric.measure(case(trace), _show_indicator=False) == 0.0
+    assert metric.success is False and metric.is_successful() is False
+    assert metric.reason.startswith(f"The trace could not be read, so it fails: {said}")
+
+
 def test_input_and_output_are_not_required():
     test_case = LLMTestCase(input="None")
     test_case._trace_dict = LOOP

@@ -359,6 +359,37 @@ def test_a_callback_that_raises_is_logged_once_and_counted(caplog):
     assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == 2  # still emitted
 
 
+class _Refusing:
+    """A tracer provider whose tracer cannot start a span (an exporter pipeline that breaks)."""
+
+    def get_tracer(self, *args, **kwargs):
+        return self
+
+    def start_span(self, *args, **kwargs):
+        raise RuntimeError("exporter down")
+
+
+@pytest.mark.parametrize("tracer_provider, failures, emitted", [
+    pytest.param(_Refusing(), 1, 0, id="a-loop-span-that-cannot-be-emitted"),
+    pytest.param(None, 0, 1, id="twin-the-loop-span-emitted"),
+])
+def test_a_loop_span_that_cannot_be_emitted_is_logged_and_counted_and_on_loop_still_hears_of_the_loop(
+        tracer_provider, failures, emitted, caplog):
+    provider, exporter, alarms = TracerProvider(), InMemorySpanExporter(), []
+    processor = LoopSpanProcessor(on_loop=lambda trace_id, finding: alarms.append(finding.pattern),
+                                  tracer_provider=tracer_provider)
+    provider.add_span_processor(processor)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    with caplog.at_level(logging.ERROR, logger="loopmetric.otel"):
+        for _ in range(2):  # two runs, two loops: the failure is logged once, counted twice
+            looping_run(provider.get_tracer("test"))  # never raises into the program
+    stats = processor.stats
+    assert alarms == ["repeated_result", "repeated_result"]
+    assert (stats.loops, stats.failures, stats.callback_failures) == (2, 2 * failures, 0)
+    assert len([r for r in caplog.records if "exporter down" in str(r.exc_info)]) == failures
+    assert len([s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]) == 2 * emitted
+
+
 class NotASpan:
     context = property(lambda self: (_ for _ in ()).throw(RuntimeError("broken span object")))
     instrumentation_scope = None

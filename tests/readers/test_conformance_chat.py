@@ -148,6 +148,15 @@ CASES = [
         ("tool", *SEARCH, "Thanks, go on.", False, False, "text action search[...] declared in the first user prompt"),
         ("llm", "Done.", None, None, None)], [(SEARCH,), ()], DECLARING_ASK["content"],
         id="text-action-declared-by-the-first-user-prompt"),
+    # a tool message that names its call by `id` (not `tool_call_id`), answered out of order: paired by it
+    pytest.param(lambda: [ASK, said("Reading both.", ("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"})),
+                          {"role": "tool", "id": "c2", "content": "B"}, {"role": "tool", "id": "c1", "content": "A"},
+                          said("Done.")], [
+        ("llm", "Reading both.", None, None, None),
+        ("tool", "read", {"path": "a.py"}, "A", False, False, ""),
+        ("tool", "read", {"path": "b.py"}, "B", False, False, ""),
+        ("llm", "Done.", None, None, None)], [(("read", {"path": "a.py"}), ("read", {"path": "b.py"})), ()],
+        "Fix the failing test.", id="a-tool-message-naming-its-call-by-id-is-paired-by-it"),
 ]
 
 

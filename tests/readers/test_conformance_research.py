@@ -271,6 +271,17 @@ MAGENTIC = [
     ], [(), (("WebSurfer", {"instruction": "Search for martial arts schools near the NYSE."}),),
         (("WebSurfer", {"instruction": "Search for martial arts schools near the NYSE."}),)],
         id="a-delegation-is-a-call-answered-by-the-agent-it-names-thoughts-are-replies"),
+    pytest.param([
+        {"role": "human", "content": "Find the cheapest flight to Oslo."},
+        {"role": "Orchestrator (-> WebSurfer)", "content": "Search flights to Oslo."},
+        {"role": "Coder", "content": "I could write a script for that."},
+        {"role": "WebSurfer", "content": "Cheapest: 120 EUR on Tuesday."},
+    ], [
+        ("llm", "", None, None, None),  # the call stands after the reply that asked for it, its result its agent's
+        ("tool", "WebSurfer", {"instruction": "Search flights to Oslo."}, "Cheapest: 120 EUR on Tuesday.", False),
+        ("input", "coder", "I could write a script for that."),
+    ], [(("WebSurfer", {"instruction": "Search flights to Oslo."}),)],
+        id="another-agent-speaking-before-the-one-named-is-input-not-the-delegations-result"),
 ]
 
 

@@ -77,6 +77,30 @@ def test_a_session_written_as_json_lines_reads_as_the_one_object(tmp_path):
     assert _events(loaded.trace) == _events(read_trace(json.dumps(SESSION)))
 
 
+def _first_written(message: dict) -> dict:
+    """A reply as gemini-cli first writes it, before its calls ran: its text, its calls still executing."""
+    calls = [{k: v for k, v in call.items() if k not in ("result", "error", "resultDisplay")} | {"status": "executing"}
+             for call in message.get("toolCalls", ())]
+    return {k: v for k, v in message.items() if k != "tokens"} | ({"toolCalls": calls} if calls else {})
+
+
+@pytest.mark.parametrize("rewritten", [
+    pytest.param(True, id="a-reply-written-again-once-its-calls-ran-reads-as-last-written"),
+    pytest.param(False, id="twin-each-message-written-once"),
+])
+def test_a_message_written_again_under_its_id_replaces_the_earlier_one(tmp_path, rewritten):
+    from loopmetric import load_traces
+
+    header, *lines = _as_lines(SESSION).splitlines()
+    if rewritten:  # the reply with the two calls ("2"), first as it started, then done
+        at = next(i for i, line in enumerate(lines) if json.loads(line).get("id") == "2")
+        lines.insert(at, json.dumps(_first_written(json.loads(lines[at]))))
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join([header, *lines]) + "\n")
+    (loaded,) = load_traces(str(path))
+    assert _events(loaded.trace) == CASES["session-two-calls-in-one-reply-error-status-notice-skipped"][1]
+
+
 def test_twin_lines_with_no_header_are_not_a_session(tmp_path):
     from loopmetric import load_traces
 

@@ -183,6 +183,29 @@ def test_failed_tool_spans_are_error_results_in_every_format():
         assert all(call.error for call in read_trace(data).tool_calls)
 
 
+def _failed_mlflow_tool(status: str, message: str, exception: str | None) -> dict:
+    span = mlflow_span("t", "r", "TOOL", "fetch", {"url": "x"}, "the page", 10)
+    span["status"] = {"code": status, "message": message}
+    span["events"] = [{"name": "exception", "attributes": {"exception.message": exception}}] if exception else []
+    return {"info": {"trace_id": "tr-1"}, "data": {"spans": [mlflow_span("r", None, "AGENT", "agent", {}, None, 0),
+                                                             span]}}
+
+
+@pytest.mark.parametrize("status, message, exception, result", [
+    pytest.param("STATUS_CODE_ERROR", "", "ConnectionError: timed out", (True, "ConnectionError: timed out"),
+                 id="no-status-message-the-exception-events-message"),
+    pytest.param("STATUS_CODE_ERROR", "Service Unavailable", "ConnectionError: timed out", (True, "Service Unavailable"),
+                 id="twin-the-status-message-first"),
+    pytest.param("STATUS_CODE_ERROR", "", None, (True, "error"), id="twin-neither-the-word-error"),
+    pytest.param("STATUS_CODE_OK", "", None, (False, "the page"), id="twin-a-span-that-did-not-fail-its-output"),
+])
+def test_a_failed_mlflow_tool_span_reads_its_status_message_else_its_exception_events_message(
+        status, message, exception, result):
+    """What a failed tool span said is its result: failures saying different things are different errors."""
+    [call] = read_trace(_failed_mlflow_tool(status, message, exception)).tool_calls
+    assert (call.error, call.result) == result
+
+
 @pytest.mark.parametrize("data, message", [
     ({"info": {}, "data": {"spans": []}}, "holds none"),
     ({"info": {}, "data": {"spans": ["x", {"name": "no id"}]}}, "holds none"),
