@@ -2,12 +2,14 @@
 
     python -m benchmarks.conversations      # writes benchmarks/results/conversations.md
 
-`benchmarks/conversations/` holds 60 customer-service conversations (OpenAI chat messages) written by
-hand by a helper who never ran, imported or read loopmetric (CC0; its README says how), with a label
-per conversation: about half are an agent saying the same thing in other words turn after turn, half
-are healthy twins that look alike on the surface. A fixed seed splits them into a design half and a
-held-out half: rules may be studied on the design half only. Each conversation is scored the way the
-command line scores a chat file (`detect_loops` on the messages, default settings), and with
+Two sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
+imported or read loopmetric (CC0; each folder's README says how), with a label per conversation: about
+half are an agent saying the same thing in other words turn after turn, half are healthy twins that
+look alike on the surface. `benchmarks/conversations/` (set 1, 2026-12-06): 60 customer-service chats.
+`benchmarks/conversations2/` (set 2, 2026-12-07): 40 chats in other settings too (a coding assistant, a
+tutor, a game master, a program polling an agent). A fixed seed per set splits it into a design half
+and a held-out half: rules may be studied on the design halves only. Each conversation is scored the
+way the command line scores a chat file (`detect_loops` on the messages, default settings), and with
 `semantic=True` when the default embedder is installed.
 """
 
@@ -19,7 +21,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from ._common import Confusion, markdown_table, parser
 
@@ -27,15 +29,41 @@ FOLDER = Path(__file__).resolve().parent / "conversations"
 SEED = "convo-set/design"
 
 
-def labelled() -> list[dict[str, str]]:
-    """The rows of `labels.csv`, each with its `half` (design or held-out, by the fixed seed)."""
-    with open(FOLDER / "labels.csv", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    ids = sorted(row["id"] for row in rows)
-    design = set(random.Random(SEED).sample(ids, len(ids) // 2))
-    for row in rows:
-        row["half"] = "design" if row["id"] in design else "held-out"
+class ConversationSet(NamedTuple):
+    """A set of blind-written conversations: its name in the report, its folder (`<id>.json` files and
+    `labels.csv`) and the seed of its split."""
+
+    name: str
+    folder: Path
+    seed: str
+
+
+SETS = (ConversationSet("set 1", FOLDER, SEED),
+        ConversationSet("set 2", FOLDER.with_name("conversations2"), "convo-set-2/design"))
+# Set 2 scored whole once, by main at 874e1cb, before anyone here read one of its files: what the
+# default settings found on conversations nobody had seen (loops found, loops, healthy failed, healthy).
+FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19)}
+
+
+def labelled(which: Optional[ConversationSet] = None) -> list[dict[str, str]]:
+    """The rows of each set's `labels.csv` (of `which` alone when given), each with its `set` and its
+    `half` (design or held-out, by the set's fixed seed)."""
+    rows: list[dict[str, str]] = []
+    for each in SETS if which is None else (which,):
+        with open(each.folder / "labels.csv", newline="") as handle:
+            found = list(csv.DictReader(handle))
+        ids = sorted(row["id"] for row in found)
+        design = set(random.Random(each.seed).sample(ids, len(ids) // 2))
+        for row in found:
+            row["set"] = each.name
+            row["half"] = "design" if row["id"] in design else "held-out"
+        rows.extend(found)
     return rows
+
+
+def path_of(row: dict[str, str]) -> Path:
+    """The file of a labelled conversation."""
+    return next(each.folder for each in SETS if each.name == row["set"]) / f"{row['id']}.json"
 
 
 def verdicts(rows: list[dict[str, str]], semantic: bool = False) -> dict[str, bool]:
@@ -43,8 +71,8 @@ def verdicts(rows: list[dict[str, str]], semantic: bool = False) -> dict[str, bo
     from loopmetric import LoopSettings, detect_loops
 
     settings = LoopSettings(semantic=semantic)
-    return {row["id"]: not detect_loops(json.loads((FOLDER / f"{row['id']}.json").read_text()),
-                                         settings=settings).success for row in rows}
+    return {row["id"]: not detect_loops(json.loads(path_of(row).read_text()), settings=settings).success
+            for row in rows}
 
 
 def _semantic_available() -> bool:
@@ -56,20 +84,26 @@ def _semantic_available() -> bool:
 
 
 def report(rows: list[dict[str, str]], signals: dict[str, dict[str, bool]], seconds: float) -> str:
-    header = ["signal", "half", "n (unsure left out)", "TP", "FP", "FN", "TN", "precision", "recall", "F1"]
+    header = ["signal", "set", "half", "n (unsure left out)", "TP", "FP", "FN", "TN", "precision", "recall", "F1"]
     table = []
+    names = list(dict.fromkeys(row.get("set", "set 1") for row in rows))
     for name, found in signals.items():
-        for half in ("design", "held-out", "both"):
-            counts = Confusion()
-            for row in rows:
-                if row["label"] != "unsure" and half in ("both", row["half"]):
-                    counts.add(row["label"] == "loop", found[row["id"]])
-            table.append([name, half, str(counts.n), str(counts.tp), str(counts.fp), str(counts.fn), str(counts.tn),
-                          f"{counts.precision:.3f}", f"{counts.recall:.3f}", f"{counts.f1:.3f}"])
+        for which in names + (["both sets"] if len(names) > 1 else []):
+            for half in ("design", "held-out", "both"):
+                counts = Confusion()
+                for row in rows:
+                    if (row["label"] != "unsure" and half in ("both", row["half"])
+                            and which in ("both sets", row.get("set", "set 1"))):
+                        counts.add(row["label"] == "loop", found[row["id"]])
+                table.append([name, which, half, str(counts.n), str(counts.tp), str(counts.fp), str(counts.fn),
+                              str(counts.tn), f"{counts.precision:.3f}", f"{counts.recall:.3f}", f"{counts.f1:.3f}"])
     words = signals["words (default)"]
     misses = [row["id"] for row in rows if row["half"] == "design" and row["label"] != "unsure"
               and (row["label"] == "loop") != words[row["id"]]]
     labels = {lab: sum(1 for row in rows if row["label"] == lab) for lab in ("loop", "no_loop", "unsure")}
+    first = [f"First look at {name}: scored whole by main at {rev}, before anyone here read one of its files, the "
+             f"default settings found {found} of {loops} loops and failed {failed} of {healthy} healthy "
+             "conversations." for name, (rev, found, loops, failed, healthy) in FIRST_LOOK.items() if name in names]
     return "\n".join([
         "# Conversations written blind",
         "",
@@ -80,7 +114,8 @@ def report(rows: list[dict[str, str]], signals: dict[str, dict[str, bool]], seco
         "",
         markdown_table(header, table),
         "",
-        "Design-half conversations the default settings get wrong (the held-out half is not listed): "
+        *(line + "\n" for line in first),
+        "Design-half conversations the default settings get wrong (the held-out halves are not listed): "
         + (", ".join(f"`{i}`" for i in sorted(misses)) or "none") + ".",
         "",
     ])
