@@ -1798,4 +1798,101 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/detectors/_stances.py": ("tests/detectors/test_same_stance.py",
                                               "tests/detectors/test_restated_replies.py")},
         {"loopmetric/detectors/_replies.py::_restated": 40}),
+    # The speed work of 2026-12-06 (merge f1acfb5): every function whose body it changed, on main's head
+    # that holds it. Big functions are sampled so that each module gets at least 30 mutants; a detector's
+    # mutants run the detectors' folder, a reader's its own tests and the conformance tables that pin it.
+    "874e1cb": FunctionRun(
+        ("loopmetric/_engine.py::_analyze",
+         "loopmetric/detectors/_attempts.py::detect_similar_attempts", "loopmetric/detectors/_attempts.py::_failed_alike",
+         "loopmetric/detectors/_cycles.py::detect_call_cycles",
+         *(f"loopmetric/detectors/_news.py::{f}" for f in ("_reports_failure", "_units_and_lines", "__init__",
+                                                          "_count_changes", "runs")),
+         "loopmetric/detectors/_obvious.py::detect_identical_repeats",
+         "loopmetric/detectors/_rejections.py::detect_rejected_outputs",
+         "loopmetric/detectors/_replies.py::detect_repeated_replies",
+         "loopmetric/detectors/_text.py::text_episodes",
+         "loopmetric/detectors/_tool_calls.py::detect_repeated_results",
+         *(f"loopmetric/readers/_builder.py::{f}" for f in ("__init__", "add_llm_output", "add_request", "build")),
+         "loopmetric/readers/_deepeval.py::read_span_tree"),
+        {"loopmetric._engine:47": "without the evidence `run_detectors` makes the same `Evidence(trace)` itself",
+         "loopmetric._engine:48": "`Evidence(None)` is evidence of no trace: `run_detectors` makes `Evidence(trace)` "
+         "instead, as for evidence of another trace",
+         **{f"loopmetric.detectors.{module}:{n}": "the end of the list marked by -2, not -1: any index below zero "
+            "ends the chain and starts none" for module, n in (("_attempts", 18), ("_tool_calls", 130))},
+         "loopmetric.detectors._tool_calls:102": "the shortcut is never taken (`True not in first_made` holds only "
+         "without calls, where both return nothing): the runs and chains below find nothing when every call is "
+         "made once, as the shortcut says",
+         "loopmetric.detectors._cycles:138": "the tag that sets a failure's key apart from a call's (name, arguments): "
+         "\"FAILED\" does so as \"failed\" does (a tool named either way whose arguments are a failure kind aside)",
+         "loopmetric.detectors._cycles:182": "a call whose result is the one the call a round before returned is never "
+         "news unless that result says little (its lines and its whole page were shown, its failure kind seen): "
+         "news with a result of substance comes only with another result, so `or` and `and` decide alike",
+         "loopmetric.detectors._cycles:211": "`rstrip(\"XX.XX\")` strips the characters X and `.`: a number written "
+         "with one decimal holds no X, so it strips the same `.`",
+         "loopmetric.detectors._news:8": "codec names are read without regard to case: \"ASCII\" is \"ascii\"",
+         "loopmetric.detectors._obvious:38": "without the keys `new_states` computes the same `_key` of each call",
+         "loopmetric.detectors._obvious:39": "without `first_made` `new_states` computes the same list from the calls",
+         **{f"loopmetric.detectors._obvious:{n}": "index 0 is the first member of its group, met with an empty chain: "
+            "the condition is false there either way" for n in (61, 62)},
+         **{f"loopmetric.detectors._replies:{n}": "`declines` without the folded text lowercases the text for its cheap "
+            "check: every alternative of the pattern holds one of the markers with its literal spaces, so a text the "
+            "pattern matches passes the check either way, and the pattern decides on the text alike" for n in (103, 107)},
+         "loopmetric.detectors._text:53": "the first value of the match's similarity is read only for a match of "
+         "another fingerprint, found only by the similarity loop, which sets it",
+         "loopmetric.detectors._text:71": "a text of exactly `min_similarity_words` characters holds at most (n + 1) // 4 "
+         "content words (3 word characters and a separator each), fewer than n: compared or not, it matches nothing",
+         "loopmetric.readers._builder:29": "positions are never below zero: -1 and -2 are both before every start",
+         "loopmetric.readers._builder:44": "`_requested` is only read for its truth: None is false as False is",
+         "loopmetric.readers._builder:45": "with no LLM output holding a request `merge_requests` keeps every item in "
+         "reader order (no request waits for an execution): the shortcut only skips that walk",
+         "loopmetric.readers._deepeval:69": "the previous reply is read only after an LLM output set it: the first LLM "
+         "input is no turn (`first`), and `_answers` waits for a reply (`replied` >= 0)",
+         "loopmetric.readers._deepeval:72": "read only at an LLM span: at the first no reply came before (`replied` -1) "
+         "and its input is no turn (`first`), and it is set to None there",
+         "loopmetric.readers._deepeval:153": "`_lower` lowercases the default at once: \"BASE\" is \"base\"",
+         "loopmetric.readers._deepeval:176": _FAST + "ancestors labelled before are labelled again, and a span keeps "
+         "the first label it is given: the same labels"},
+        {**{f"loopmetric._engine:{n}": "tests/test_engine.py::test_the_report_names_the_trace_counts_its_calls_and_"
+            "replies_and_keeps_the_readers_notes" for n in (84, 87, 88, 101)},
+         **{f"loopmetric.detectors._cycles:{n}": "tests/detectors/test_detectors.py::test_a_cycles_finding_names_the_"
+            "tools_of_a_round_and_the_steps_of_the_cycle" for n in (153, 172, 187, 227, 235)},
+         "loopmetric.detectors._tool_calls:148": "tests/detectors/test_detectors.py::test_the_same_error_within_the_"
+         "window_repeats_up_to_its_edge",
+         "loopmetric.detectors._news:430": "tests/detectors/test_reply_attempts.py::test_calls_after_the_other_side_"
+         "spoke_are_each_an_attempt",
+         "loopmetric.readers._builder:41": "tests/readers/test_builder.py::test_a_trace_records_the_turns_unless_its_"
+         "reader_says_it_does_not",
+         **{f"loopmetric.readers._builder:{n}": "tests/readers/test_builder.py::test_a_call_an_output_asked_for_later_"
+            "is_that_outputs_call" for n in (165, 179, 180, 191)},
+         "loopmetric.readers._builder:172": "tests/readers/test_builder.py::test_a_call_asked_for_later_keeps_why_its_"
+         "text_was_read_as_a_call",
+         "loopmetric.readers._builder:352": "tests/readers/test_builder.py::test_every_span_is_kept_once_in_order_"
+         "however_many",
+         "loopmetric.readers._deepeval:71": "tests/readers/test_reader_deepeval.py::test_the_task_is_the_first_prompt_"
+         "or_without_one_the_runs_input",
+         **{f"loopmetric.readers._deepeval:{n}": "tests/readers/test_reader_deepeval.py::test_each_span_is_read_with_"
+            "its_type_once_for_each_place_it_is_listed" for n in (92, 149)}},
+        {"loopmetric/_engine.py": ("tests/test_engine.py", "tests/test_scoring.py", "tests/test_acceptance.py"),
+         **{f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in (
+             "_attempts", "_cycles", "_news", "_obvious", "_rejections", "_replies", "_text", "_tool_calls")},
+         "loopmetric/readers/_builder.py": ("tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS),
+         "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",
+                                             "tests/readers/test_conformance_deepeval.py", _PINNED_READERS)},
+        {"loopmetric/_engine.py::_analyze": 36,
+         "loopmetric/detectors/_attempts.py::detect_similar_attempts": 18,
+         "loopmetric/detectors/_attempts.py::_failed_alike": 18,
+         "loopmetric/detectors/_cycles.py::detect_call_cycles": 36,
+         "loopmetric/detectors/_news.py::__init__": 10,
+         "loopmetric/detectors/_news.py::_count_changes": 10,
+         "loopmetric/detectors/_news.py::runs": 8,
+         "loopmetric/detectors/_obvious.py::detect_identical_repeats": 32,
+         "loopmetric/detectors/_rejections.py::detect_rejected_outputs": 32,
+         "loopmetric/detectors/_replies.py::detect_repeated_replies": 32,
+         "loopmetric/detectors/_text.py::text_episodes": 32,
+         "loopmetric/detectors/_tool_calls.py::detect_repeated_results": 32,
+         "loopmetric/readers/_builder.py::__init__": 5,
+         "loopmetric/readers/_builder.py::add_llm_output": 8,
+         "loopmetric/readers/_builder.py::add_request": 8,
+         "loopmetric/readers/_builder.py::build": 12,
+         "loopmetric/readers/_deepeval.py::read_span_tree": 36}),
 }

@@ -17,6 +17,7 @@ from loopmetric import (
     TraceReadError,
     detect_loops,
     load_traces,
+    read_deepeval_trace,
     read_otlp_traces,
     read_pydantic_ai_messages,
 )
@@ -263,3 +264,22 @@ def test_a_repeated_result_is_masked_again_by_another_trace(monkeypatch):
     detect_loops(_reads([log] * 4))
     detect_loops(_reads([log] * 4))
     assert len(masked) == 2  # the memo lives as long as one trace's scoring
+
+
+# -- what the report says of the trace it judged: its name, what it holds, what the reader noted ---
+
+
+@pytest.mark.parametrize("children, name, counts, noted", [
+    # Two replies and a call between them, and a child that is no span: the reader notes it skipped it.
+    pytest.param([_traces.llm("Looking it up."), _traces.tool("search", {"q": "a"}, "found a"),
+                  _traces.llm("It is a."), 7], "run 7", (1, 2), 1, id="a-named-trace-with-a-note"),
+    pytest.param([_traces.llm("Hello.")], "agent", (0, 1), 0, id="twin-one-reply-nothing-noted"),
+    pytest.param([_traces.tool("search", {"q": "a"}, "found a")] * 2, "agent", (2, 0), 0,
+                 id="twin-calls-alone-no-reply"),
+])
+def test_the_report_names_the_trace_counts_its_calls_and_replies_and_keeps_the_readers_notes(
+        children, name, counts, noted):
+    trace = read_deepeval_trace(_traces.agent(*children, name=name))
+    report = detect_loops(trace)
+    assert (report.trace_name, (report.tool_calls, report.llm_outputs)) == (name, counts)
+    assert len(report.notes) == noted and report.notes == trace.notes

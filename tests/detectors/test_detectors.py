@@ -523,3 +523,54 @@ def test_a_repeated_texts_count_includes_its_first_copy(children, count, steps, 
     (finding,) = detect_repeated_text(read_deepeval_trace(agent(*children)), DEFAULT)
     assert (finding.count, finding.steps) == (count, steps)
     assert finding.message.endswith(detail) if detail.endswith(".") else detail in finding.message
+
+
+# -- what a cycle's finding names: the tools of one round and the steps of the cycle alone ----------
+
+def _missing_tools() -> list[dict]:
+    """A different missing tool each round, the file looked at again before each."""
+    return [x for tool_name in ("exiftool", "zsteg", "steghide") for x in (
+        tool("file", {"cmd": "file a.png"}, output="a.png: PNG image data"),
+        tool(tool_name, {"cmd": f"{tool_name} a.png"}, error=f"bash: {tool_name}: command not found"))]
+
+
+def _written_then_run(space: str = " ", second_round_result: str = "") -> list[dict]:
+    """A script rewritten silently and run three times, failing the same way, its text respaced by
+    `space` each round; the second write's result is `second_round_result` (news when it says something)."""
+    results = ["", second_round_result, ""]
+    return [x for i in range(3) for x in (
+        tool("bash", {"cmd": "echo 'print(1'" + space * i + " > run.py"}, output=results[i]),
+        tool("python3", {"cmd": "python3 run.py"}, error=f"File run.py, line 1\n  print(1{' ' * i}\nSyntaxError"))]
+
+
+_NEWS = "Wrote run.py: 1 line, encoding utf-8, permissions rw-r--r--, owner dev, group dev"
+
+
+@pytest.mark.parametrize(("children", "expected"), [
+    pytest.param(ab(3), [("alternating_calls", ("a", "b"), (1, 2, 3, 4, 5, 6))], id="a-cycle-from-the-first-call"),
+    pytest.param([tool("setup", {"x": 1}, output="ready to go"), tool("fetch", {"y": 2}, output="page one")] + ab(3),
+                 [("alternating_calls", ("a", "b"), (3, 4, 5, 6, 7, 8))], id="a-cycle-after-other-calls-starts-there"),
+    pytest.param(_written_then_run(" "), [("drifting_cycle", ("bash", "python3"), (1, 2, 3, 4, 5, 6))],
+                 id="twin-a-script-respaced-with-spaces-drifts"),
+    pytest.param(_written_then_run("\t"), [("drifting_cycle", ("bash", "python3"), (1, 2, 3, 4, 5, 6))],
+                 id="a-script-respaced-with-tabs-drifts-too"),
+    pytest.param(_missing_tools(), [("drifting_cycle", ("file", "exiftool"), (1, 2, 3, 4, 5, 6))],
+                 id="twin-missing-tools-alone-drift"),
+    pytest.param(_written_then_run(" ", _NEWS) + _missing_tools(),
+                 [("drifting_cycle", ("file", "exiftool"), (7, 8, 9, 10, 11, 12))],
+                 id="a-drift-after-a-cycle-that-brought-news-is-still-found"),
+])
+def test_a_cycles_finding_names_the_tools_of_a_round_and_the_steps_of_the_cycle(children, expected):
+    trace = read_deepeval_trace(agent(*children))
+    assert [(f.pattern, f.tools, f.steps) for f in detect_call_cycles(trace, DEFAULT)] == expected
+
+
+@pytest.mark.parametrize(("window", "expected"), [
+    pytest.param(7, [("repeated_error", "severe", 3)], id="the-same-error-exactly-a-window-apart-repeats"),
+    pytest.param(6, [], id="twin-a-call-further-than-the-window-apart-does-not"),
+    pytest.param(None, [("repeated_error", "severe", 3)], id="twin-no-window"),
+])
+def test_the_same_error_within_the_window_repeats_up_to_its_edge(window, expected):
+    # The failing call every seventh call, six lookups between: 7 calls apart.
+    children = [x for i in range(3) for x in (tool("t", {"k": 1}, **ERR), *(looked_up(6 * i + k) for k in range(6)))]
+    assert run(detect_repeated_results, *children, settings=LoopSettings(window=window)) == expected

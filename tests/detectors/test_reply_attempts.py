@@ -177,3 +177,33 @@ def test_parallel_calls_of_one_chat_message_are_one_attempt(messages, loop):
 ])
 def test_attempts_counts_replies(children, members, attempts):
     assert Progress(read_deepeval_trace(agent(*children))).attempts(members) == attempts
+
+
+# -- after the other side spoke, the calls that follow no new model output are attempts of their own ----
+
+def _one_reply_then_calls(between):
+    """A reply (step 1) and its call (2), then, when `between` is given, the other side's words (3),
+    then two calls more: with no model output after those words, each is an attempt of its own."""
+    from loopmetric.readers._builder import TraceBuilder
+
+    b = TraceBuilder("t", "test")
+    b.add_input("Make the date tests pass.")
+    b.add_llm_output("I will run the tests.")
+    b.add_tool_call("bash", {"command": TRIES[0]}, REFUSED)
+    if between is not None:
+        b.add_input(between)
+    for command in TRIES[1:3]:
+        b.add_tool_call("bash", {"command": command}, REFUSED)
+    return b.build()
+
+
+@pytest.mark.parametrize("between, expected", [
+    # the reply's call, then two calls each after the words: 3 attempts refused alike (the threshold)
+    pytest.param("Please go on.", [("similar_attempts", (2, 4, 5))],
+                 id="calls-after-the-other-side-spoke-are-attempts-of-their-own"),
+    # the three calls all follow the one reply: one attempt
+    pytest.param(None, [], id="twin-calls-of-one-reply-are-one-attempt"),
+])
+def test_calls_after_the_other_side_spoke_are_each_an_attempt(between, expected):
+    trace = _one_reply_then_calls(between)
+    assert [(f.pattern, f.steps) for f in detect_similar_attempts(trace, LoopSettings())] == expected

@@ -485,3 +485,70 @@ def test_calls_one_without_its_result_are_not_folded():
     start = _refused_reply(b, second_known=False)
     assert b.fold_calls(start - 1) is False
     assert len([s for s in b.build().steps if s.kind == "tool"]) == 2
+
+
+# -- a call an LLM output asked for, known only later (a text action the next turn shows ran) -------
+
+def _asked_later_and_run(b):
+    b.add_llm_output("think")
+    b.add_request(0, ToolRequest("search", {"q": "a"}, inferred="written as an action"))
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+def _asked_later_never_run(b):
+    b.add_llm_output("think")
+    b.add_request(0, ToolRequest("search", {"q": "a"}, inferred="written as an action"))
+
+
+def _asked_later_without_a_name(b):
+    b.add_llm_output("think")
+    b.add_request(0, ToolRequest("", {"q": "a"}, inferred="written as an action"))
+
+
+def _asked_with_the_output_and_run(b):
+    b.add_llm_output("think", [_req("search", {"q": "a"})])
+    b.add_tool_call("search", {"q": "a"}, "found a")
+
+
+@pytest.mark.parametrize("build, expected", [
+    pytest.param(_asked_later_and_run, [("llm", "think", 1), ("tool", "search", '{"q":"a"}', "found a", False)],
+                 id="asked-later-and-run-is-one-call"),
+    pytest.param(_asked_with_the_output_and_run,
+                 [("llm", "think", 1), ("tool", "search", '{"q":"a"}', "found a", False)],
+                 id="twin-asked-with-the-output-and-run-is-one-call"),
+    pytest.param(_asked_later_never_run, [("llm", "think", 1), ("tool", "search", '{"q":"a"}', None, True)],
+                 id="asked-later-never-run-stays-asked-with-its-arguments"),
+    pytest.param(_asked_later_without_a_name, [("llm", "think", 0)], id="asked-later-without-a-name-is-no-call"),
+])
+def test_a_call_an_output_asked_for_later_is_that_outputs_call(build, expected):
+    b = TraceBuilder("t", "test")
+    build(b)
+    assert _shape(b.build()) == expected
+
+
+def test_a_call_asked_for_later_keeps_why_its_text_was_read_as_a_call():
+    b = TraceBuilder("t", "test")
+    _asked_later_never_run(b)
+    assert [s.inferred for s in b.build().steps if s.kind == "tool"] == ["written as an action"]
+
+
+# -- the spans: every one kept once, in order, however many; the turns recorded unless said not --------
+
+@pytest.mark.parametrize("count", [pytest.param(3, id="three-spans"), pytest.param(1_500, id="fifteen-hundred-spans"),
+                                   pytest.param(5_000, id="five-thousand-spans")])
+def test_every_span_is_kept_once_in_order_however_many(count):
+    b = TraceBuilder("t", "test")
+    for i in range(count):
+        b.add_span(-1, 0, "tool", f"s{i}")
+    assert [s.name for s in b.build().spans] == [f"s{i}" for i in range(count)]
+
+
+@pytest.mark.parametrize("said, recorded", [pytest.param(None, True, id="a-reader-saying-nothing-records-the-turns"),
+                                            pytest.param(False, False, id="twin-a-reader-saying-they-are-not")])
+def test_a_trace_records_the_turns_unless_its_reader_says_it_does_not(said, recorded):
+    b = TraceBuilder("t", "test")
+    b.add_input("the task")
+    b.add_llm_output("done")
+    if said is not None:
+        b.turns_recorded = said
+    assert b.build().turns_recorded is recorded

@@ -243,3 +243,44 @@ def test_one_llm_input_with_text_is_enough():
 def test_a_tools_structured_result_is_its_json(output, result):
     trace = read_deepeval_trace(agent(tool("query", {"q": 1}, output=output)))
     assert [(c.result, c.error) for c in trace.tool_calls] == [(result, False)]
+
+
+# -- what a span leaves unsaid: no type, listed twice, no LLM span to say the task ---------------------
+
+_SEARCH = tool("search", {"q": "a"}, output="found a")
+
+
+def _listed_twice():
+    inner = span("agent", "inner", children=[_SEARCH])
+    return agent(inner, inner)  # the very same span dict twice, side by side: no cycle
+
+
+def _its_own_child():
+    looping = span("agent", "inner", children=[_SEARCH])
+    looping["children"].append(looping)
+    return agent(looping)
+
+
+@pytest.mark.parametrize("root, types, searches, noted", [
+    pytest.param({"name": "step", "children": [_SEARCH]}, ["base", "tool"], 1, 0,
+                 id="a-span-without-a-type-is-a-base-span"),
+    pytest.param({"name": "step", "type": "Custom", "children": [_SEARCH]}, ["custom", "tool"], 1, 0,
+                 id="twin-a-span-with-a-type-has-it-lowercased"),
+    pytest.param(_listed_twice(), ["agent", "agent", "tool", "agent", "tool"], 2, 0,
+                 id="the-same-span-listed-twice-is-read-twice"),
+    pytest.param(_its_own_child(), ["agent", "agent", "tool"], 1, 1, id="twin-a-span-its-own-child-is-read-once"),
+])
+def test_each_span_is_read_with_its_type_once_for_each_place_it_is_listed(root, types, searches, noted):
+    trace = read_deepeval_trace(root)
+    assert [s.type for s in trace.spans] == types
+    assert calls(trace) == [("search", '{"q":"a"}', "found a")] * searches
+    assert len(trace.notes) == noted
+
+
+@pytest.mark.parametrize("children, task", [
+    pytest.param([_SEARCH], "Fix the bug.", id="calls-alone-the-task-is-the-runs-input"),
+    pytest.param([span("llm", "llm", input=[{"role": "user", "content": "Fix the failing test."}], output="On it."), _SEARCH],
+                 "Fix the failing test.", id="twin-the-first-llm-inputs-prompt-is-the-task"),
+])
+def test_the_task_is_the_first_prompt_or_without_one_the_runs_input(children, task):
+    assert read_deepeval_trace(agent(*children, input="Fix the bug.")).task == task
