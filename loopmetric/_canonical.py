@@ -21,7 +21,7 @@ import math
 import re
 import threading
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 from ._deep_json import loads
 from ._memo import per_text
@@ -413,10 +413,15 @@ def _may_name_token(text: str) -> bool:
 # order, leftmost first, and going on after each match, is `Pattern.sub`, byte for byte.
 _LONG = 200  # characters from which scanning for starts pays (the result is the same either way)
 
-# A scan: a pattern whose matches are found with `finditer`, and how far before each match the
-# masked pattern may begin. Each scan consumes its first character only (the rest it looks at), so
-# `finditer` meets every position, or a run whose every start it needs (a literal, a dash).
-_Scan = tuple["re.Pattern[str]", tuple[int, ...]]
+# A scan: a pattern whose matches are found with `finditer`, and where before each match the
+# masked pattern may begin: a fixed distance, or a function of the text and the match's position
+# that walks back over what lies between (a number of any length before its unit), -1 for nowhere.
+# Each scan consumes its first character only (the rest it looks at), so `finditer` meets every
+# position, or a run whose every start it needs (a literal, a dash). A scan that begins with a
+# literal (":", "1") is found at C speed; one that begins with a class is tried at every character
+# of the class (every digit of a log: the scans below begin with rarer characters where they can).
+_Back = Callable[[str, int], int]
+_Scan = tuple["re.Pattern[str]", tuple[Union[int, _Back], ...]]
 # Outside ASCII, characters match ASCII letters case-insensitively (ſ, K, ı, İ): a scan for a
 # word in any case takes them all as possible first letters and lets `(?i:...)` decide.
 _NON_ASCII = "\u0080-\U0010ffff"
@@ -450,15 +455,53 @@ _NAMED_TOKEN_STARTS: tuple[_Scan, ...] = (
                          "event|log|message|msg|idempotency|nonce|etag", ignore_case=True),
 )
 _CLOCK_STARTS: tuple[_Scan, ...] = (
-    (re.compile(r"\d(?<!\w\d)(?:(?=\d?:\d\d)|(?<=1)(?=[5-9]\d{8}))"), (0,)),  # 12:05, epoch seconds
+    (re.compile(r":(?<=(?<!\w)\d:)(?=\d\d)"), (1,)),  # 1:05, found at its colon
+    (re.compile(r":(?<=(?<!\w)\d\d:)(?=\d\d)"), (2,)),  # 12:05
+    (re.compile(r"1(?<!\w1)(?=[5-9]\d{8})"), (0,)),  # epoch seconds
     _words_at_word_start("mon|tue|wed|thu|fri|sat|sun", ignore_case=True, tail=r"[a-z]*,?\s+\d"),
 )
+
+
+def _ordinal_before(text: str, at: int) -> int:
+    """Where `\\d+(?:st|nd|rd|th)\\s+` that ends where a word begins (`at`) may begin: the first of
+    the digits two characters before the whitespace ("2nd try": the 2), or -1 (no whitespace, no
+    digit there). (`\\s` is `str.isspace`, `\\d` `str.isdecimal`; a letter matches one letter.)"""
+    end = at
+    while end and text[end - 1].isspace():
+        end -= 1
+    if end == at or end < 3 or not text[end - 3].isdecimal():
+        return -1
+    start = end - 3
+    while start and text[start - 1].isdecimal():
+        start -= 1
+    return start
+
+
+def _number_before(text: str, at: int) -> int:
+    """Where `\\d+(?:\\.\\d+)?` that ends at `at` may begin: the first of the digits before, or of the
+    digits before their decimal point ("1.5s": the 1; a number right after a point cannot begin a
+    match), or -1."""
+    start = at
+    while start and text[start - 1].isdecimal():
+        start -= 1
+    if start == at:
+        return -1
+    if start >= 2 and text[start - 1] == "." and text[start - 2].isdecimal():
+        start -= 2
+        while start and text[start - 1].isdecimal():
+            start -= 1
+    return start
+
+
+_UNIT = f"[muµnshMUNSH{_NON_ASCII}]"  # the first letter of a unit, in any case
 _ATTEMPT_STARTS: tuple[_Scan, ...] = (
-    _words_at_word_start("attempt|try|retry|retries|tries|trial|round|iteration|poll", ignore_case=True),
-    (re.compile(r"\d(?<!\w\d)(?=\d*(?i:st|nd|rd|th)\s+(?i:attempt|try|retry|trial|time))"), (0,)),  # 2nd try
+    # the words, and the number of "2nd try" before the word ("time" only there)
+    (_words_at_word_start("attempt|try|retry|retries|tries|trial|round|iteration|poll|time", ignore_case=True)[0],
+     (0, _ordinal_before)),
 )
 _DURATION_STARTS: tuple[_Scan, ...] = (
-    (re.compile(r"\d(?<![\w.]\d)(?=\d*(?:\.\d+)?\s*(?i:[muµnsh]))"), (0,)),  # 12 ms, 1.5s
+    (re.compile(rf"{_UNIT}(?<=\d.)"), (_number_before,)),  # 12ms, 1.5s: found at the unit
+    (re.compile(rf"\s(?<=\d\s)(?=\s*{_UNIT})"), (_number_before,)),  # 12 ms: found at the space
     _words_at_word_start("elapsed|took|uptime|waited|duration|latency|runtime", ignore_case=True),
 )
 _SHORT_HEX_STARTS: tuple[_Scan, ...] = (
@@ -470,8 +513,13 @@ def _starts(text: str, scans: tuple[_Scan, ...]) -> list[int]:
     """Every position of `text` where a match may begin, by the scans, in order."""
     found: set[int] = set()
     for scan, offsets in scans:
-        for offset in offsets:
+        if len(offsets) == 1 and isinstance(offsets[0], int):
+            offset = offsets[0]
             found.update(match.start() - offset for match in scan.finditer(text))
+            continue
+        hits = [match.start() for match in scan.finditer(text)]  # (one scan for every offset)
+        for back in offsets:
+            found.update([hit - back for hit in hits] if isinstance(back, int) else [back(text, hit) for hit in hits])
     return sorted(start for start in found if start >= 0)  # (a hit too near the start for its offset: none)
 
 

@@ -400,6 +400,9 @@ def test_a_long_log_is_masked_as_before():
     "uuid 550e8400-e29b-41d4-a716-446655440000 at 2024-05-01T12:00:03Z, addr 0xdeadbeef",
     "call_abc123 toolu_01XyZ9 lc_run-7f chatcmpl-9 deadbeefcafe1234 DEADBEEF00",
     "Observation 3: nothing",
+    "the 12th\n\t time, the \u0661\u0662TH TRY, x2nd try, 3rd-try",  # a number of any length before its word
+    "took 1.5 ms, 22.75s, 1.2.5 ms, .5 ms, a1.5ms, 7  \n min, \u0663\u0663 µs, 12 μs, 5 ſec",  # before its unit
+    "at 1:05 and 12:05:33, not 123:45 or a1:05; epoch 1712345678 or x1712345678",  # clocks found at the colon
     "a" * 300,  # long, nothing to mask: the text itself
 ])
 def test_scanned_masking_of_each_kind(monkeypatch, text):
