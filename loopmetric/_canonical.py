@@ -429,6 +429,8 @@ _Back = Callable[[str, int], int]
 
 
 class _Scan(NamedTuple):
+    """A scan (see above)."""
+
     pattern: "re.Pattern[str]"
     backs: tuple[Union[int, _Back], ...]
     # on an ASCII text: positions that include every one where `pattern` matches
@@ -556,10 +558,10 @@ def _units_after_digits(text: str) -> Iterable[int]:
     spaces or a unit's first letter, in an ASCII text."""
     table = text.encode("ascii").translate(_UNIT_BYTES)
     at_each = []
-    for after, needle in ((1, b"du"), (1, b"d u"), (1, b"d  ")):
+    for needle in (b"du", b"d u", b"d  "):  # (the character after the digit: the unit, or the space)
         at = table.find(needle)
         while at >= 0:
-            at_each.append(at + after)
+            at_each.append(at + 1)
             at = table.find(needle, at + 1)
     return at_each
 
