@@ -21,7 +21,7 @@ import math
 import re
 import threading
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, NamedTuple, Optional, Union
 
 from ._deep_json import loads
 from ._memo import per_text
@@ -413,10 +413,30 @@ def _may_name_token(text: str) -> bool:
 # order, leftmost first, and going on after each match, is `Pattern.sub`, byte for byte.
 _LONG = 200  # characters from which scanning for starts pays (the result is the same either way)
 
-# A scan: a pattern whose matches are found with `finditer`, and how far before each match the
-# masked pattern may begin. Each scan consumes its first character only (the rest it looks at), so
-# `finditer` meets every position, or a run whose every start it needs (a literal, a dash).
-_Scan = tuple["re.Pattern[str]", tuple[int, ...]]
+# A scan: a pattern whose matches are found with `finditer`, and where before each match the
+# masked pattern may begin: a fixed distance, or a function of the text and the match's position
+# that walks back over what lies between (a number of any length before its unit), -1 for nowhere.
+# Each scan consumes its first character only (the rest it looks at), so `finditer` meets every
+# position, or a run whose every start it needs (a literal, a dash). A scan that begins with a
+# literal (":", "1") is found at C speed; one that begins with a class is tried at every character
+# of the class (every digit of a log: the scans below begin with rarer characters where they can).
+# On an ASCII text a scan may name its candidates instead: every position where it can match,
+# found by `str.find` of a word or of a run in a byte table (C speed, where a scan that begins
+# with a class is tried at each of its characters: every s, t, r of a text), each then tried with
+# the scan's `match`. A scan matches one character, so the positions it matches at are those
+# `finditer` finds, and a superset tried one by one finds them all.
+_Back = Callable[[str, int], int]
+
+
+class _Scan(NamedTuple):
+    """A scan (see above)."""
+
+    pattern: "re.Pattern[str]"
+    backs: tuple[Union[int, _Back], ...]
+    # on an ASCII text: positions that include every one where `pattern` matches
+    candidates: Optional[Callable[[str], Iterable[int]]] = None
+
+
 # Outside ASCII, characters match ASCII letters case-insensitively (ſ, K, ı, İ): a scan for a
 # word in any case takes them all as possible first letters and lets `(?i:...)` decide.
 _NON_ASCII = "\u0080-\U0010ffff"
@@ -432,16 +452,55 @@ def _words_at_word_start(words: str, *, ignore_case: bool, tail: str = "") -> _S
     if ignore_case:
         firsts += firsts.upper() + _NON_ASCII
     alternatives = "|".join(f"(?<={re.escape(first)})(?=(?:{'|'.join(rest)}){tail})" for first, rest in rests.items())
-    return re.compile(f"[{re.escape(firsts) if not ignore_case else firsts}](?<!\\w.)"
-                      + (f"(?i:{alternatives})" if ignore_case else f"(?:{alternatives})")), (0,)
+    return _Scan(re.compile(f"[{re.escape(firsts) if not ignore_case else firsts}](?<!\\w.)"
+                            + (f"(?i:{alternatives})" if ignore_case else f"(?:{alternatives})")), (0,),
+                 _words_found(words, ignore_case=ignore_case))
+
+
+def _words_found(words: str, *, ignore_case: bool) -> Callable[[str], Iterable[int]]:
+    """Where one of the words occurs in an ASCII text (in any case: in ASCII, `lower` is what
+    `(?i:...)` compares), a word that begins with another not looked for again."""
+    forms = sorted({word.lower() if ignore_case else word for word in words.split("|")})
+    forms = [word for word in forms if not any(word != other and word.startswith(other) for other in forms)]
+
+    def found(text: str) -> Iterable[int]:
+        view = text.lower() if ignore_case else text
+        at_each: list[int] = []
+        for word in forms:
+            at = view.find(word)
+            while at >= 0:
+                at_each.append(at)
+                at = view.find(word, at + 1)
+        return at_each
+
+    return found
+
+
+def _hex_runs_found(length: int) -> Callable[[str], Iterable[int]]:
+    """Where a run of `length` hex digits begins after a character that is not one, or at the
+    start, in an ASCII text (by the byte table of `_has_hex16`)."""
+    run = b"h" * length
+    after_other = b"." + run
+
+    def found(text: str) -> Iterable[int]:
+        table = text.encode("ascii").translate(_HEX_BYTES)
+        at_each = [0] if table.startswith(run) else []
+        at = table.find(after_other)
+        while at >= 0:
+            at_each.append(at + 1)
+            at = table.find(after_other, at + 1)
+        return at_each
+
+    return found
 
 
 _HEX = "0-9a-fA-F"
 _VOLATILE_STARTS: tuple[_Scan, ...] = (
-    (re.compile(rf"-(?<=[{_HEX}]{{8}}-)(?=[{_HEX}]{{4}}-[{_HEX}]{{4}}-[{_HEX}]{{4}}-[{_HEX}]{{12}})"), (8,)),  # UUID
-    (re.compile(r"-(?<=\d{4}-)(?=\d{2}-\d{2}[T ]\d{2}:\d{2})"), (4,)),  # date and time
-    (re.compile(rf"0x(?=[{_HEX}]{{4}})"), (0,)),  # address
-    (re.compile(rf"[{_HEX}](?<!\w[{_HEX}])(?=[{_HEX}]{{15}})"), (0,)),  # long hex id
+    _Scan(re.compile(rf"-(?<=[{_HEX}]{{8}}-)(?=[{_HEX}]{{4}}-[{_HEX}]{{4}}-[{_HEX}]{{4}}-[{_HEX}]{{12}})"),  # UUID
+          (8,)),
+    _Scan(re.compile(r"-(?<=\d{4}-)(?=\d{2}-\d{2}[T ]\d{2}:\d{2})"), (4,)),  # date and time
+    _Scan(re.compile(rf"0x(?=[{_HEX}]{{4}})"), (0,)),  # address
+    _Scan(re.compile(rf"[{_HEX}](?<!\w[{_HEX}])(?=[{_HEX}]{{15}})"), (0,), _hex_runs_found(16)),  # long hex id
     _words_at_word_start("call|toolu|chatcmpl|msg|run|lc_run|req|resp|span|trace|item|fc|tool_call",
                          ignore_case=False, tail="[-_]"),
 )
@@ -450,28 +509,90 @@ _NAMED_TOKEN_STARTS: tuple[_Scan, ...] = (
                          "event|log|message|msg|idempotency|nonce|etag", ignore_case=True),
 )
 _CLOCK_STARTS: tuple[_Scan, ...] = (
-    (re.compile(r"\d(?<!\w\d)(?:(?=\d?:\d\d)|(?<=1)(?=[5-9]\d{8}))"), (0,)),  # 12:05, epoch seconds
+    _Scan(re.compile(r":(?<=(?<!\w)\d:)(?=\d\d)"), (1,)),  # 1:05, found at its colon
+    _Scan(re.compile(r":(?<=(?<!\w)\d\d:)(?=\d\d)"), (2,)),  # 12:05
+    _Scan(re.compile(r"1(?<!\w1)(?=[5-9]\d{8})"), (0,)),  # epoch seconds
     _words_at_word_start("mon|tue|wed|thu|fri|sat|sun", ignore_case=True, tail=r"[a-z]*,?\s+\d"),
 )
+
+
+def _ordinal_before(text: str, at: int) -> int:
+    """Where `\\d+(?:st|nd|rd|th)\\s+` that ends where a word begins (`at`) may begin: the first of
+    the digits two characters before the whitespace ("2nd try": the 2), or -1 (no whitespace, no
+    digit there). (`\\s` is `str.isspace`, `\\d` `str.isdecimal`; a letter matches one letter.)"""
+    end = at
+    while end and text[end - 1].isspace():
+        end -= 1
+    if end == at or end < 3 or not text[end - 3].isdecimal():
+        return -1
+    start = end - 3
+    while start and text[start - 1].isdecimal():
+        start -= 1
+    return start
+
+
+def _number_before(text: str, at: int) -> int:
+    """Where `\\d+(?:\\.\\d+)?` that ends at `at` may begin: the first of the digits before, or of the
+    digits before their decimal point ("1.5s": the 1; a number right after a point cannot begin a
+    match), or -1."""
+    start = at
+    while start and text[start - 1].isdecimal():
+        start -= 1
+    if start == at:
+        return -1
+    if start >= 2 and text[start - 1] == "." and text[start - 2].isdecimal():
+        start -= 2
+        while start and text[start - 1].isdecimal():
+            start -= 1
+    return start
+
+
+_UNIT = f"[muµnshMUNSH{_NON_ASCII}]"  # the first letter of a unit, in any case
+# An ASCII text's digits as "d", spaces (`\s`) as " ", a unit's first letters as "u", the rest ".".
+_UNIT_BYTES = bytes(ord("d") if chr(byte).isdecimal() else ord(" ") if chr(byte).isspace()
+                    else ord("u") if chr(byte) in "munshMUNSH" else ord(".") for byte in range(256))
+
+
+def _units_after_digits(text: str) -> Iterable[int]:
+    """Where a unit's first letter follows a digit, or a space follows one and is followed by more
+    spaces or a unit's first letter, in an ASCII text."""
+    table = text.encode("ascii").translate(_UNIT_BYTES)
+    at_each = []
+    for needle in (b"du", b"d u", b"d  "):  # (the character after the digit: the unit, or the space)
+        at = table.find(needle)
+        while at >= 0:
+            at_each.append(at + 1)
+            at = table.find(needle, at + 1)
+    return at_each
+
+
 _ATTEMPT_STARTS: tuple[_Scan, ...] = (
-    _words_at_word_start("attempt|try|retry|retries|tries|trial|round|iteration|poll", ignore_case=True),
-    (re.compile(r"\d(?<!\w\d)(?=\d*(?i:st|nd|rd|th)\s+(?i:attempt|try|retry|trial|time))"), (0,)),  # 2nd try
+    # the words, and the number of "2nd try" before the word ("time" only there)
+    _words_at_word_start("attempt|try|retry|retries|tries|trial|round|iteration|poll|time",
+                         ignore_case=True)._replace(backs=(0, _ordinal_before)),
 )
 _DURATION_STARTS: tuple[_Scan, ...] = (
-    (re.compile(r"\d(?<![\w.]\d)(?=\d*(?:\.\d+)?\s*(?i:[muµnsh]))"), (0,)),  # 12 ms, 1.5s
+    # 12ms, 1.5s: found at the unit; 12 ms: at the space after the number
+    _Scan(re.compile(rf"{_UNIT}(?<=\d.)|\s(?<=\d\s)(?=\s*{_UNIT})"), (_number_before,), _units_after_digits),
     _words_at_word_start("elapsed|took|uptime|waited|duration|latency|runtime", ignore_case=True),
 )
 _SHORT_HEX_STARTS: tuple[_Scan, ...] = (
-    (re.compile(rf"[{_HEX}](?<!\w[{_HEX}])(?=[{_HEX}]{{7}})"), (0,)),
+    _Scan(re.compile(rf"[{_HEX}](?<!\w[{_HEX}])(?=[{_HEX}]{{7}})"), (0,), _hex_runs_found(8)),
 )
 
 
 def _starts(text: str, scans: tuple[_Scan, ...]) -> list[int]:
     """Every position of `text` where a match may begin, by the scans, in order."""
     found: set[int] = set()
-    for scan, offsets in scans:
-        for offset in offsets:
-            found.update(match.start() - offset for match in scan.finditer(text))
+    ascii_text = text.isascii()
+    for pattern, backs, candidates in scans:
+        if candidates is not None and ascii_text:
+            match_at = pattern.match
+            hits = [at for at in candidates(text) if match_at(text, at) is not None]
+        else:
+            hits = [match.start() for match in pattern.finditer(text)]
+        for back in backs:
+            found.update([hit - back for hit in hits] if isinstance(back, int) else [back(text, hit) for hit in hits])
     return sorted(start for start in found if start >= 0)  # (a hit too near the start for its offset: none)
 
 

@@ -370,13 +370,19 @@ def _generated(rng: random.Random) -> str:
     return text.upper() if rng.random() < 0.3 else text
 
 
-def test_scanned_masking_is_the_masking_of_every_position(monkeypatch):
+@pytest.mark.parametrize("ascii_only", [
+    pytest.param(False, id="as-generated"),  # most texts hold a character outside ASCII: the scans' patterns
+    pytest.param(True, id="ascii-only"),  # the scans' candidates, found by str.find, each tried
+])
+def test_scanned_masking_is_the_masking_of_every_position(monkeypatch, ascii_only):
     """Masking a text where its scans find starts gives what each pattern's `sub` gives, on texts
     full of every token (the scans on every text, whatever its length)."""
     monkeypatch.setattr(_canonical, "_LONG", 0)
     rng = random.Random(52)
     for _ in range(3_000):
         text = _generated(rng)
+        if ascii_only:
+            text = text.encode("ascii", "ignore").decode("ascii")
         assert mask_volatile(text) == _volatile_by_sub(text), text
         assert mask_result(text) == _result_by_sub(text), text
 
@@ -400,6 +406,9 @@ def test_a_long_log_is_masked_as_before():
     "uuid 550e8400-e29b-41d4-a716-446655440000 at 2024-05-01T12:00:03Z, addr 0xdeadbeef",
     "call_abc123 toolu_01XyZ9 lc_run-7f chatcmpl-9 deadbeefcafe1234 DEADBEEF00",
     "Observation 3: nothing",
+    "the 12th\n\t time, the \u0661\u0662TH TRY, x2nd try, 3rd-try",  # a number of any length before its word
+    "took 1.5 ms, 22.75s, 1.2.5 ms, .5 ms, a1.5ms, 7  \n min, \u0663\u0663 µs, 12 μs, 5 ſec",  # before its unit
+    "at 1:05 and 12:05:33, not 123:45 or a1:05; epoch 1712345678 or x1712345678",  # clocks found at the colon
     "a" * 300,  # long, nothing to mask: the text itself
 ])
 def test_scanned_masking_of_each_kind(monkeypatch, text):
@@ -426,27 +435,59 @@ def test_the_dashed_condition_is_the_written_one():
 
 def test_scans_find_starts_in_order_without_negative_positions():
     scans = _canonical._VOLATILE_STARTS
+    Scan = _canonical._Scan
     assert _canonical._starts("2024-05-01T12:00 and 0x1234abcd", scans) == [0, 21]
-    assert _canonical._starts("abcd-", ((re.compile("-"), (8,)),)) == []  # a start before the text: none
-    assert _canonical._starts("-x-", ((re.compile("-"), (0, 1)),)) == [0, 1, 2]
+    assert _canonical._starts("abcd-", (Scan(re.compile("-"), (8,)),)) == []  # a start before the text: none
+    assert _canonical._starts("-x-", (Scan(re.compile("-"), (0, 1)),)) == [0, 1, 2]
+
+    def back(text, at):  # a start walked back from the hit, or none
+        return at - 2 if at >= 2 else -1
+
+    assert _canonical._starts("-x-", (Scan(re.compile("-"), (back,)),)) == [0]
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("b-b-", id="every-match-a-candidate"),
+    pytest.param("a-b-", id="a-candidate-that-does-not-match-is-no-hit"),
+])
+def test_candidates_of_an_ascii_text_are_each_tried(text):
+    scan = _canonical._Scan(re.compile("-(?<=b-)"), (1,), lambda _: [1, 3])  # the candidates: both dashes
+    assert _canonical._starts(text, (scan,)) == [m.start() - 1 for m in scan.pattern.finditer(text)]
+    assert _canonical._starts(text + "é", (scan,)) == _canonical._starts(text, (scan,))  # by the pattern
 
 
 def test_a_match_is_replaced_once_and_the_scan_goes_on_after_it():
     pattern = re.compile(r"ab+")
-    scans = ((re.compile("a"), (0,)), (re.compile("b"), (0,)))  # starts inside a match are passed over
+    Scan = _canonical._Scan
+    scans = (Scan(re.compile("a"), (0,)), Scan(re.compile("b"), (0,)))  # starts inside a match are passed over
     assert _canonical._sub_at_starts(pattern, "*", "xabbbyab", scans) == pattern.sub("*", "xabbbyab") == "x*y*"
     assert _canonical._sub_at_starts(pattern, lambda m: str(len(m.group(0))), "abb ab", scans) == "3 2"
     assert _canonical._sub_at_starts(re.compile(r"(a)b"), r"<\1>", "ab ab", scans) == "<a> <a>"
-    assert _canonical._sub_at_starts(re.compile(r"b*"), "*", "abba", ((re.compile("."), (0,)),)) \
+    assert _canonical._sub_at_starts(re.compile(r"b*"), "*", "abba", (Scan(re.compile("."), (0,)),)) \
         == re.compile(r"b*").sub("*", "abba")  # an empty match: `sub`'s own rules
 
 
 def test_words_at_a_word_start_only():
-    scan, offsets = _canonical._words_at_word_start("log|req", ignore_case=True, tail="_")
-    assert offsets == (0,)
-    assert [m.start() for m in scan.finditer("log_ blog_ LOG_ req_ areq_ ſ x")] == [0, 11, 16]
-    plain, _ = _canonical._words_at_word_start("run", ignore_case=False)
-    assert [m.start() for m in plain.finditer("run RUN rerun run")] == [0, 14]
+    scan = _canonical._words_at_word_start("log|req", ignore_case=True, tail="_")
+    assert scan.backs == (0,)
+    text = "log_ blog_ LOG_ req_ areq_ x"
+    assert [m.start() for m in scan.pattern.finditer(text + " ſ")] == [0, 11, 16]
+    assert sorted(scan.candidates(text)) == [0, 6, 11, 16, 22]  # every place of a word, in any case
+    plain = _canonical._words_at_word_start("run", ignore_case=False)
+    assert [m.start() for m in plain.pattern.finditer("run RUN rerun run")] == [0, 14]
+    assert sorted(plain.candidates("run RUN rerun run")) == [0, 10, 14]
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("deadbeef and 0123456x", [0], id="a-run-at-the-start"),
+    pytest.param("id cafe1234beef", [3], id="a-run-after-a-space"),
+    pytest.param("xcafe1234", [1], id="after-a-letter-past-f-a-candidate-the-pattern-rejects"),
+    pytest.param("cafe123 ab", [], id="seven-are-too-few"),
+])
+def test_hex_runs_are_found_after_a_character_that_is_not_hex(text, expected):
+    assert sorted(_canonical._hex_runs_found(8)(text)) == expected
+    matched = [m.start() for m in _canonical._SHORT_HEX_STARTS[0].pattern.finditer(text)]
+    assert set(matched) <= set(expected)  # every position the scan matches at is a candidate
 
 
 # -- 16 hex digits in a row: the byte table stands for the pattern -------------------------------
