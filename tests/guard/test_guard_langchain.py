@@ -383,3 +383,29 @@ def test_replay_reads_replies_holding_only_malformed_calls_as_calls_not_empty_re
     found = [(turn, d.loop.pattern) for turn, _, d in decisions(recording, mask_error_numbers=True) if d.loop]
     patterns = {f.pattern for f in detect_loops(recording).findings} & {"repeated_error", "repeated_text"}
     assert (found, patterns) == (replayed, {"repeated_error"} if replayed else set())
+
+
+@pytest.mark.parametrize("action, fourth, guarded, last", [
+    pytest.param("nudge", BAD, [(4, "repeated_result")], "I give up.", id="nudged-the-model-answers-the-nudge"),
+    pytest.param("stop", BAD, [(4, "repeated_result")], "Stopped: ", id="stopped-the-run-ends-there"),
+    pytest.param("nudge", BAD.replace('"a"', '"b"'), [], "", id="twin-a-new-malformed-call-ends-the-run-as-langchain-does"),
+])
+def test_a_looping_malformed_call_alone_in_its_turn_is_answered_by_the_guard(action, fourth, guarded, last):
+    """No tool runs a malformed call and LangChain ends a run on a turn without a valid one: the guard answers
+    a looping one itself, then sends the model back to answer the nudge, or ends the run with why."""
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    alone = AIMessage("", invalid_tool_calls=[{"name": "write", "args": fourth, "id": "write_3", "error": None,
+                                               "type": "invalid_tool_call"}])
+    chat = ScriptedChat(messages=iter([*(_malformed_turn(turn, BAD) for turn in range(3)), alone,
+                                       AIMessage("I give up.")]))
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, write)]
+    messages = create_agent(chat, tools, middleware=[LoopGuardMiddleware(action=action, mask_error_numbers=True)]
+                            ).invoke({"messages": [("user", "go")]})["messages"]
+    assert acted(messages) == guarded
+    end = messages[-1]  # the model's answer to the nudge, the guard's last word, or the malformed turn itself
+    assert (end.content.startswith(last), bool(end.invalid_tool_calls)) == (True, not guarded)
