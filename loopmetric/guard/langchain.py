@@ -9,7 +9,9 @@
 Needs LangChain 1.x, an optional extra: `pip install "loopmetric[langchain]"`.
 
 Each model call's answer is checked as it comes back (`wrap_model_call`, which every model call
-passes through): its tool calls in order (the guard's `before_call`), or its reply. A call that
+passes through): its tool calls in order (the guard's `before_call`), as the offline reader reads
+them (`requested_calls`: a call whose arguments are not JSON, in `invalid_tool_calls`, is a call,
+its result the error LangChain answers it with before the next model call), or its reply. A call that
 would continue a loop is not run: with `action='nudge'` (the default) its `ToolMessage` is the
 nudge `DetectLoops` sends (`wrap_tool_call`), and the model decides what next; with `'stop'`
 the run ends there (`after_model`), with a `ToolMessage` for each call of that model turn and a
@@ -37,7 +39,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa
 from langgraph.channels.untracked_value import UntrackedValue  # noqa: E402
 from typing_extensions import NotRequired  # noqa: E402
 
-from ..readers._langchain import NUDGE_ORIGIN  # noqa: E402
+from ..readers._langchain import NUDGE_ORIGIN, requested_calls  # noqa: E402
 from ._core import ALLOW, Decision, LoopGuard, LoopGuardError  # noqa: E402
 
 __all__ = ["LoopGuardError", "LoopGuardMiddleware", "NUDGE_ORIGIN", "decisions"]
@@ -52,11 +54,12 @@ class _LoopGuardState(AgentState):
 class _Run:
     """One invocation's guard, and the decisions for the calls of the last model turn."""
 
-    __slots__ = ("guard", "decisions", "acted", "lock")
+    __slots__ = ("guard", "decisions", "acted", "lock", "malformed")
 
     def __init__(self, guard: LoopGuard) -> None:
         self.guard = guard
         self.decisions: dict[str, Decision] = {}
+        self.malformed: set[str] = set()  # ids of the last turn's malformed calls, LangChain's answer to come
         self.acted: Optional[Decision] = None  # the turn's first nudge or stop, for after_model
         self.lock = threading.Lock()  # parallel tool calls record their results from several threads
 
@@ -82,11 +85,16 @@ def _last_ai(response: Any) -> Optional[AIMessage]:
     return next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
 
 
+def turn_calls(message: AIMessage) -> list[tuple[Any, str, Any]]:
+    """(id, tool name, arguments) of each call of a model turn, as the offline reader reads them."""
+    return requested_calls({"tool_calls": message.tool_calls, "invalid_tool_calls": message.invalid_tool_calls})
+
+
 def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
     """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply."""
-    if message.tool_calls:
-        return [(call.get("id") or "", guard.before_call(call["name"], call.get("args"), call_id=call.get("id")))
-                for call in message.tool_calls]
+    calls = turn_calls(message)
+    if calls:
+        return [(call_id or "", guard.before_call(name, args, call_id=call_id)) for call_id, name, args in calls]
     return [("", guard.after_reply(_text(message)))]
 
 
@@ -148,20 +156,36 @@ class LoopGuardMiddleware(AgentMiddleware):
             return
         with run.lock:
             decided = decide_turn(run.guard, message)
-            run.decisions = {call_id: decision for call_id, decision in decided if message.tool_calls}
+            run.decisions = dict(decided) if turn_calls(message) else {}
+            run.malformed = {call_id for call_id, _, _ in requested_calls({"tool_calls": message.invalid_tool_calls})
+                             if isinstance(call_id, str) and call_id}
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
         acted = run.acted
         if acted is not None and acted.loop is not None and acted.action == "stop" and self.action == "error":
             raise LoopGuardError(acted.loop)
 
+    def _record_malformed(self, request: Any) -> None:
+        """The results of the last turn's malformed calls: the error tool messages LangChain answers
+        them with in the messages of the next model call."""
+        run = self._run(request.state or {})
+        if run is None or not run.malformed:
+            return
+        with run.lock:
+            for message in request.messages or ():
+                if isinstance(message, ToolMessage) and message.tool_call_id in run.malformed:
+                    run.malformed.discard(message.tool_call_id)
+                    record_result(run.guard, message)
+
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         """Record each model turn here, which every model call passes through."""
+        self._record_malformed(request)
         response = handler(request)
         self._record_turn(request, response)
         return response
 
     async def awrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         """`wrap_model_call` for async runs."""
+        self._record_malformed(request)
         response = await handler(request)
         self._record_turn(request, response)
         return response
@@ -177,6 +201,12 @@ class LoopGuardMiddleware(AgentMiddleware):
         message = messages[-1]
         if acted.action == "stop":
             return self._end(message, acted)
+        nudged = [self._answer(call_id, name, run.decisions.pop(call_id or "")) for call_id, name, _
+                  in requested_calls({"tool_calls": message.invalid_tool_calls})
+                  if run.decisions.get(call_id or "", ALLOW).action != "allow"]  # no tool runs them: answered here
+        run.malformed.difference_update(m.tool_call_id for m in nudged)
+        if nudged:  # the valid calls go on to the tools; with none, the model answers the nudge
+            return {"messages": nudged} if message.tool_calls else {"messages": nudged, "jump_to": "model"}
         if not message.tool_calls:  # a repeated reply: ask again, with the nudge
             return {"messages": [HumanMessage(acted.message, response_metadata=_marker(acted))], "jump_to": "model"}
         return None  # a looping call: wrap_tool_call answers it with the nudge
@@ -188,9 +218,7 @@ class LoopGuardMiddleware(AgentMiddleware):
 
     def _end(self, message: AIMessage, decision: Decision) -> dict[str, Any]:
         # every call of the turn gets an answer, so the history stays valid
-        out: list[Any] = [ToolMessage(decision.message, tool_call_id=call.get("id") or "", name=call.get("name"),
-                                      status="error", response_metadata=_marker(decision))
-                          for call in message.tool_calls]
+        out: list[Any] = [self._answer(call_id, name, decision) for call_id, name, _ in turn_calls(message)]
         out.append(AIMessage(f"Stopped: {decision.message}", response_metadata=_marker(decision)))
         return {"messages": out, "jump_to": "end"}
 
@@ -202,9 +230,13 @@ class LoopGuardMiddleware(AgentMiddleware):
             return run, run.decisions.pop(request.tool_call.get("id") or "", ALLOW)
 
     def _nudge(self, request: Any, decision: Decision) -> ToolMessage:
-        call = request.tool_call
-        return ToolMessage(decision.message, tool_call_id=call.get("id") or "", name=call.get("name"),
-                           status="error", response_metadata=_marker(decision))
+        return self._answer(request.tool_call.get("id"), request.tool_call.get("name"), decision)
+
+    @staticmethod
+    def _answer(call_id: Any, name: Any, decision: Decision) -> ToolMessage:
+        """The guard's answer to a call it did not let run, marked as the guard's."""
+        return ToolMessage(decision.message, tool_call_id=call_id or "", name=name, status="error",
+                           response_metadata=_marker(decision))
 
     def _record(self, run: Optional[_Run], result: Any) -> None:
         if run is not None and isinstance(result, ToolMessage):

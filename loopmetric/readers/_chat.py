@@ -4,7 +4,7 @@ and agents that write their actions into the text (MINT, ReAct, CodeAct).
 Assistant messages are LLM outputs; their `tool_calls` (OpenAI's nested
 `{"function": {...}}` or the flat `{"name", "arguments"}`) are requests; `tool`
 (or legacy `function`) messages are the results, matched to their request by
-`tool_call_id` or `id` (an `"error": true` result is an error). A user that
+`tool_call_id` or `id` and order (`_matching.AskedById`; an `"error": true` result is an error). A user that
 calls tools (tau2-bench's simulated user) is a second actor whose calls count
 like the agent's. An assistant message without tool calls whose text writes an
 action (see `loopmetric._text_actions`) makes that action a call, and the next user
@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Sequence
 
 from ._builder import TraceBuilder
+from ._matching import AskedById
 from .._canonical import as_mapping
 from ._shapes import ToolRequest, finite_number, read_llm_output, text_of, tool_request
 from .._model import Trace
@@ -88,9 +89,10 @@ def _usage(message: Mapping[str, Any]) -> dict[str, Optional[float]]:
             "output_tokens": first("output_tokens", "completion_tokens"), "cost": beside if cost is None else cost}
 
 
-def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -> list[ToolRequest]:
+def _calls(message: Mapping[str, Any], requests_by_id: AskedById) -> list[ToolRequest]:
     """The tool calls a message makes, each remembered by its id."""
     calls = []
+    ids: list[Any] = []
     raw_calls = message.get("tool_calls")
     for call in raw_calls if isinstance(raw_calls, (list, tuple)) else ():
         request = tool_request(call)
@@ -98,15 +100,14 @@ def _calls(message: Mapping[str, Any], requests_by_id: dict[str, ToolRequest]) -
             continue
         calls.append(request)
         fields = as_mapping(call)
-        call_id = fields.get("id") if fields is not None else None
-        if isinstance(call_id, str):
-            requests_by_id[call_id] = request
+        ids.append(fields.get("id") if fields is not None else None)
     function_call = message.get("function_call")
     if function_call is not None:
         request = tool_request(function_call)
         if request is not None:
             calls.append(request)
-            requests_by_id[_FUNCTION_CALL] = request  # the `function` message after it answers it
+            ids.append(_FUNCTION_CALL)  # the `function` message after it answers it
+    requests_by_id.reply(zip(ids, calls))
     return calls
 
 
@@ -160,7 +161,7 @@ def _instruction(said: list[str]) -> Optional[dict[str, str]]:
 def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int] = ()) -> None:
     """Add every message of a chat log to `builder`, in order (message `i` in span `span_of[i]`,
     when given)."""
-    requests_by_id: dict[str, ToolRequest] = {}
+    requests_by_id = AskedById()
     awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user message
     listed: list[Any] = list(builder.mappings(messages, "message"))
     consume = owns() and isinstance(messages, list)  # a file's own messages: each let go once read
@@ -203,8 +204,8 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             call_id = message.get("tool_call_id", message.get("id"))
             if call_id is None and role == "function":  # legacy: no id, the last function_call's answer
                 call_id = _FUNCTION_CALL
-            request = requests_by_id.get(call_id) if isinstance(call_id, str) else None
             tool_name = message.get("name") if isinstance(message.get("name"), str) else None
+            request = requests_by_id.answer(call_id, tool_name)
             tool_name = tool_name or (request.name if request else "tool")
             args = request.args if request is not None and request.name == tool_name else None
             if message.get("error") is True:

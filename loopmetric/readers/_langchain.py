@@ -3,7 +3,9 @@
 [..., "AIMessage"], "kwargs": {...}}`), or the message objects themselves.
 
 An AI message's content is its reply (a string, or content blocks whose text is read) and its
-`tool_calls` (`name`, `args`, `id`) its calls; a tool message (`tool_call_id`, `content`,
+`tool_calls` (`name`, `args`, `id`) its calls, then its `invalid_tool_calls` (asked for, the
+arguments not JSON: calls too, which LangChain answers with an error tool message; `requested_calls`,
+which the guard reads a turn by too); a tool message (`tool_call_id`, `content`,
 `status`) is the result of the call of that id, `status="error"` read as an error; a human
 message is a turn of the other side; system messages are the prompt. AI messages signed with
 several `name`s are a team's chat, read as the chat reader reads one (`_chat`). The messages
@@ -23,7 +25,7 @@ from .._model import Trace
 from ._exported import Calls, Converted, items_of, peek_items, read_converted, text_of, usage
 from ._shapes import finite_number
 
-__all__ = ["NUDGE_ORIGIN", "guard_added", "is_langchain", "read_langchain_messages"]
+__all__ = ["NUDGE_ORIGIN", "guard_added", "is_langchain", "read_langchain_messages", "requested_calls"]
 
 NUDGE_ORIGIN = "loopmetric.guard.nudge.v1"
 """`response_metadata["loopmetric"]["origin"]` of the messages `LoopGuardMiddleware` adds."""
@@ -81,16 +83,11 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         content = fields.get("content")
         if kind == "ai":
             requested = []
-            for call in fields.get("tool_calls") or ():
-                c = as_mapping(call) or {}
-                if refused and c.get("id") in refused:
+            for call_id, tool, args in requested_calls(fields):
+                if refused and call_id in refused:
                     converted.skip("calls the loop guard refused")
-                elif isinstance(c.get("name"), str) and c["name"]:
-                    requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
-            for call in fields.get("invalid_tool_calls") or ():
-                c = as_mapping(call) or {}
-                if isinstance(c.get("name"), str) and c["name"]:  # asked for, its arguments not JSON
-                    requested.append((calls.call(c["name"], c.get("id")), c["name"], c.get("args")))
+                else:
+                    requested.append((calls.call(tool, call_id), tool, args))
             converted.assistant(text_of(content), requested, _usage(fields.get("usage_metadata")), fields.get("name"))
         elif kind == "tool":
             named = fields.get("name")
@@ -103,6 +100,19 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         elif kind != "system":  # the prompt: not a step
             converted.skip(f"{kind} messages")
     return read_converted(converted, name=name, source="langchain")
+
+
+def requested_calls(fields: Mapping[str, Any]) -> list[tuple[Any, str, Any]]:
+    """(id, tool name, arguments) of each call an AI message's fields ask for, in order: its `tool_calls`,
+    then its `invalid_tool_calls` (a call whose arguments are not JSON is a call, answered by LangChain's
+    error tool message); an entry with no tool name is no call."""
+    out = []
+    for key in ("tool_calls", "invalid_tool_calls"):
+        for call in fields.get(key) or ():
+            c = as_mapping(call) or {}
+            if isinstance(c.get("name"), str) and c["name"]:
+                out.append((c.get("id"), c["name"], c.get("args")))
+    return out
 
 
 def guard_added(fields: Any) -> bool:

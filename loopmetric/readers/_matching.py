@@ -15,6 +15,9 @@ span. Readers report what they see in order; the builder merges:
    distinct call of the same name (same arguments first) inside that span's
    subtree; an entry that matches nothing is a call of its own, placed where
    the span starts.
+
+Formats that pair a result with its call by id read both through `AskedById`: by id and order,
+as the recording states it (the calls one reply makes under one id answered in turn).
 """
 
 from __future__ import annotations
@@ -22,15 +25,44 @@ from __future__ import annotations
 import bisect
 import json
 from collections import defaultdict, deque
+from collections.abc import Iterable
 from typing import Any, Callable, Optional
 
 from .._canonical import canonical_json
 from ._items import Call, Input, Llm
+from ._shapes import ToolRequest
 
-__all__ = ["Claim", "apply_claims", "bare_value_of", "merge_requests"]
+__all__ = ["AskedById", "Claim", "apply_claims", "bare_value_of", "merge_requests"]
 
 # (span, first item, end item, entries (name, canonical args, output, has output))
 Claim = tuple[int, int, int, list[tuple[str, str, Any, bool]]]
+
+
+class AskedById:
+    """The calls a recording pairs with their results by id. The calls one reply makes under one id
+    (a model that numbers its calls per reply) are answered in the order they were made, a result
+    that names its tool by the first of them of that name; an id a later reply uses again is that
+    reply's from then on."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, list[ToolRequest]] = {}  # id -> its calls not answered yet, in order
+
+    def reply(self, calls: Iterable[tuple[Any, ToolRequest]]) -> None:
+        """One reply's calls, (id, call) each in order; a call with no id is not remembered."""
+        fresh: dict[str, list[ToolRequest]] = {}
+        for call_id, request in calls:
+            if isinstance(call_id, str):
+                fresh.setdefault(call_id, []).append(request)
+        self._open.update(fresh)
+
+    def answer(self, call_id: Any, name: Optional[str] = None) -> Optional[ToolRequest]:
+        """The call a result of this id (and tool name, when it gives one) answers, None when no call
+        had that id. The last call of an id stays: a result given again answers it again."""
+        waiting = self._open.get(call_id) if isinstance(call_id, str) else None
+        if not waiting:
+            return None
+        at = next((i for i, request in enumerate(waiting) if request.name == name), 0) if name else 0
+        return waiting.pop(at) if len(waiting) > 1 else waiting[0]
 
 
 def merge_requests(items: list[Any], scope_of: Callable[[int], int],

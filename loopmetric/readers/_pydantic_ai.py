@@ -3,7 +3,7 @@
 What `result.all_messages_json()` writes: a list of messages, each `kind`
 "request" or "response" with `parts`. A response's `text` and `thinking` parts
 are one LLM output and its `tool-call` parts the calls it asked for; a request's
-`tool-return` parts are their results (outcome "failed"/"retried" or a
+`tool-return` parts are their results, paired by id and order (`_matching.AskedById`; outcome "failed"/"retried" or a
 `retry-prompt` part naming the tool is an error result); a `retry-feedback` part
 (or a `retry-prompt` naming no tool) is a retry turn; `user-prompt` parts are
 new input, or the result of an action a response wrote in its text when the run
@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from ._builder import TraceBuilder
+from ._matching import AskedById
 from .._canonical import as_mapping
 from ._shapes import ToolRequest, clean_tool_name, finite_number, text_of
 from .._model import Trace
@@ -37,7 +38,7 @@ def read_pydantic_ai_messages(messages: Any, *, name: str = "") -> Trace:
     messages = builder.sequence(messages, "pydantic-ai messages")
     if messages is None:
         return builder.build()
-    requests: dict[str, ToolRequest] = {}
+    requests = AskedById()
     replied = False  # a response came: later user prompts are not the run's prompt
     awaiting: Optional[ToolRequest] = None  # a text action whose result is the next user prompt
     listed = list(builder.mappings(messages, "message"))
@@ -73,12 +74,13 @@ def _kind(part: Mapping[str, Any]) -> str:
     return _text(part.get("part_kind"))
 
 
-def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], usage: Any,
+def _read_response(builder: TraceBuilder, parts: Any, requests: AskedById, usage: Any,
                    answer: Optional[str]) -> Optional[ToolRequest]:
     """Add a response; the text action it writes (when the run shows it ran), whose result the
     next user prompt is."""
     texts: list[str] = []
     calls: list[ToolRequest] = []
+    ids: list[Any] = []
     for _, part in builder.mappings(parts, "part"):
         kind = _kind(part)
         if kind in _TEXT_PARTS and isinstance(part.get("content"), str):
@@ -89,9 +91,8 @@ def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRe
                 continue
             request = ToolRequest(tool_name, part.get("args"))
             calls.append(request)
-            call_id = part.get("tool_call_id")
-            if isinstance(call_id, str):
-                requests[call_id] = request
+            ids.append(part.get("tool_call_id"))
+    requests.reply(zip(ids, calls))
     usage = as_mapping(usage) or {}
     text = "\n".join(texts)
     awaiting = None if calls else builder.actions.text_call(text, answer)
@@ -103,7 +104,7 @@ def _read_response(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRe
     return awaiting
 
 
-def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolRequest], *, prompt: bool,
+def _read_request(builder: TraceBuilder, parts: Any, requests: AskedById, *, prompt: bool,
                   awaiting: Optional[ToolRequest] = None) -> Optional[ToolRequest]:
     """Add a request's parts; `awaiting` (a text action) takes its first user prompt as its result."""
     for _, part in builder.mappings(parts, "part"):
@@ -112,8 +113,9 @@ def _read_request(builder: TraceBuilder, parts: Any, requests: dict[str, ToolReq
             builder.actions.declare(part.get("content"), "system prompt" if kind == "system-prompt"
                                     else "first user prompt")
         if kind.endswith("tool-return") or (kind == "retry-prompt" and part.get("tool_name")):
-            request = requests.get(part.get("tool_call_id"))
-            tool_name = clean_tool_name(part.get("tool_name")) or (request.name if request else "tool")
+            tool_name = clean_tool_name(part.get("tool_name"))
+            request = requests.answer(part.get("tool_call_id"), tool_name)
+            tool_name = tool_name or (request.name if request else "tool")
             args = request.args if request is not None and request.name == tool_name else None
             content = part.get("content")
             if kind == "retry-prompt" or _text(part.get("outcome")) in _ERROR_OUTCOMES:

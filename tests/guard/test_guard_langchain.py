@@ -17,7 +17,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict  # noqa: E402
 from langchain_core.tools import StructuredTool  # noqa: E402
 
-from loopmetric import detect_loops  # noqa: E402
+from loopmetric import detect_loops, read_trace  # noqa: E402
 from loopmetric.guard._loop import loop_message  # noqa: E402
 from loopmetric.guard.langchain import LoopGuardError, LoopGuardMiddleware, decisions  # noqa: E402
 from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
@@ -60,7 +60,7 @@ def acted(messages: list) -> list[tuple[int, str]]:
     for message in messages:
         if isinstance(message, AIMessage):
             turn += 1
-            turn_of.update({call["id"]: turn for call in message.tool_calls})
+            turn_of.update({call["id"]: turn for call in [*message.tool_calls, *message.invalid_tool_calls]})
     return [(turn_of[m.tool_call_id], m.response_metadata["loopmetric"]["pattern"]) for m in messages
             if isinstance(m, ToolMessage) and m.response_metadata.get("loopmetric")]
 
@@ -284,3 +284,128 @@ def test_a_tool_message_with_status_error_is_a_failed_result_its_numbers_masked_
     found = [(turn, d.loop.pattern) for turn, _, d in decisions(messages, mask_error_numbers=True) if d.loop]
     patterns = {f.pattern for f in detect_loops(messages).findings} & {"repeated_result", "repeated_error"}
     assert (found, patterns) == (live, offline)
+
+
+# -- calls whose arguments are not JSON (`invalid_tool_calls`): calls live as offline ------------------
+
+BAD = '{"path": "a", "text": "unfinished'  # a call's arguments cut short: not JSON
+
+
+def _malformed_turn(turn: int, write: Any) -> AIMessage:
+    """A model turn reading a new file and writing: `write` is the write's arguments, a str that is not JSON
+    (LangChain puts the call in `invalid_tool_calls`) or a dict (a call it runs)."""
+    read = {"name": "read", "args": {"path": f"notes/{turn}.md"}, "id": f"read_{turn}"}
+    if isinstance(write, dict):
+        return AIMessage("", tool_calls=[read, {"name": "write", "args": write, "id": f"write_{turn}"}])
+    return AIMessage("", tool_calls=[read], invalid_tool_calls=[
+        {"name": "write", "args": write, "id": f"write_{turn}", "error": None, "type": "invalid_tool_call"}])
+
+
+def _malformed_run(writes: list, middleware: LoopGuardMiddleware) -> list:
+    def read(path: str) -> str:  # what a read shows: something new each time
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def write(path: str, text: str) -> str:
+        return f"wrote {len(text)} characters to {path}"
+
+    chat = ScriptedChat(messages=iter([*(_malformed_turn(turn, w) for turn, w in enumerate(writes)), AIMessage("done")]))
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, write)]
+    return create_agent(chat, tools, middleware=[middleware]).invoke({"messages": [("user", "go")]})["messages"]
+
+
+MALFORMED = [
+    pytest.param([BAD] * 6, "repeated_error", id="the-same-malformed-call-failing-each-time"),
+    pytest.param([f'{{"path": "{path}", "text": "{text}' for path, text in (
+        ("todo.txt", "buy milk"), ("report.md", "# Q3"), ("config.yaml", "debug: true"), ("notes/a.md", "call Bo"))],
+        None, id="twin-malformed-calls-that-differ"),
+    pytest.param([BAD, {"path": "a", "text": "unfinished"}], None, id="twin-a-malformed-call-then-a-fixed-one"),
+]
+
+
+@pytest.mark.parametrize("writes, offline", MALFORMED)
+def test_a_malformed_call_is_a_call_live_as_offline_field_by_field(writes, offline, monkeypatch):
+    """A call whose arguments are not JSON is a call (LangChain answers it with an error tool message before
+    the next model call), live as offline: the same one failing three times is the guard's repeated_result
+    at the fourth (the run stops there) and offline's repeated_error on the three that ran: the same steps,
+    count, tools and fingerprints (a guard's loop carries no tokens or cost)."""
+    from tests._live import spy_loops
+
+    seen = spy_loops(monkeypatch)
+    messages = messages_to_dict(_malformed_run(writes, LoopGuardMiddleware(action="stop", mask_error_numbers=True)))
+    trace = read_trace(messages)
+    refused = {m["data"]["tool_call_id"] for m in messages
+               if m["type"] == "tool" and m["data"]["response_metadata"].get("loopmetric")}
+    ids = [call["id"] for m in messages if m["type"] == "ai"
+           for call in [*m["data"]["tool_calls"], *m["data"]["invalid_tool_calls"]] if call["id"] not in refused]
+    assert len(ids) == len(trace.tool_calls)  # every call that ran is a call offline, in the same order
+    step_of = dict(zip(ids, (call.step for call in trace.tool_calls)))
+    findings = detect_loops(trace).findings
+    assert [f.pattern for f in findings] == ([offline] if offline else [])
+    live = [(s.loop.pattern, tuple(step_of[i] for i in s.call_ids if i in step_of), s.loop.count,
+             s.loop.tool_names, s.loop.fingerprints) for s in seen]
+    assert live == [("repeated_result", f.steps, f.count, f.tools, f.fingerprints[:1]) for f in findings]
+    if offline:  # by hand: the writes of turns 0-2 failed; the fourth write (turn 3) never ran
+        assert findings[0].count == 3 and findings[0].tools == ("write",)
+        assert [m["data"]["tool_call_id"] for m in messages if m["type"] == "tool"
+                and m["data"]["response_metadata"].get("loopmetric")] == ["read_3", "write_3"]
+
+
+@pytest.mark.parametrize("writes, offline", MALFORMED)
+def test_replay_reads_a_malformed_call_as_the_live_guard_did(writes, offline):
+    """The guard's reading of the recorded run (`decisions`) makes the decisions it made live."""
+    messages = _malformed_run(writes, LoopGuardMiddleware(mask_error_numbers=True))
+    live = acted(messages)
+    replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
+                if d.loop]
+    assert replayed == live and bool(live) == bool(offline)
+
+
+@pytest.mark.parametrize("writes, replayed", [
+    pytest.param([BAD] * 6, [(4, "repeated_result")], id="six-malformed-replies-are-six-calls"),
+    pytest.param([BAD.replace('"a"', f'"{path}"') for path in ("todo.txt", "report.md", "config.yaml", "b/c.md")], [],
+                 id="twin-malformed-replies-that-differ"),
+])
+def test_replay_reads_replies_holding_only_malformed_calls_as_calls_not_empty_replies(writes, replayed):
+    """A thread of invocations (a checkpointer), each ending on a reply that holds only a malformed call,
+    LangChain answering it with its error before the next: the guard's reading is the calls failing the
+    same way (its repeated_result at the fourth), not six empty replies (`repeated_text`); offline, the
+    same failures are a repeated_error."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    chat = ScriptedChat(messages=iter([AIMessage("", invalid_tool_calls=[
+        {"name": "write", "args": w, "id": f"write_{turn}", "error": None, "type": "invalid_tool_call"}])
+        for turn, w in enumerate(writes)]))
+    tools = [StructuredTool.from_function(lambda path, text: "ok", name="write", description="write")]
+    thread = create_agent(chat, tools, checkpointer=InMemorySaver())
+    for _ in writes:
+        messages = thread.invoke({"messages": [("user", "write it")]}, {"configurable": {"thread_id": "1"}})["messages"]
+    recording = messages_to_dict(messages)
+    found = [(turn, d.loop.pattern) for turn, _, d in decisions(recording, mask_error_numbers=True) if d.loop]
+    patterns = {f.pattern for f in detect_loops(recording).findings} & {"repeated_error", "repeated_text"}
+    assert (found, patterns) == (replayed, {"repeated_error"} if replayed else set())
+
+
+@pytest.mark.parametrize("action, fourth, guarded, last", [
+    pytest.param("nudge", BAD, [(4, "repeated_result")], "I give up.", id="nudged-the-model-answers-the-nudge"),
+    pytest.param("stop", BAD, [(4, "repeated_result")], "Stopped: ", id="stopped-the-run-ends-there"),
+    pytest.param("nudge", BAD.replace('"a"', '"b"'), [], "", id="twin-a-new-malformed-call-ends-the-run-as-langchain-does"),
+])
+def test_a_looping_malformed_call_alone_in_its_turn_is_answered_by_the_guard(action, fourth, guarded, last):
+    """No tool runs a malformed call and LangChain ends a run on a turn without a valid one: the guard answers
+    a looping one itself, then sends the model back to answer the nudge, or ends the run with why."""
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    alone = AIMessage("", invalid_tool_calls=[{"name": "write", "args": fourth, "id": "write_3", "error": None,
+                                               "type": "invalid_tool_call"}])
+    chat = ScriptedChat(messages=iter([*(_malformed_turn(turn, BAD) for turn in range(3)), alone,
+                                       AIMessage("I give up.")]))
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, write)]
+    messages = create_agent(chat, tools, middleware=[LoopGuardMiddleware(action=action, mask_error_numbers=True)]
+                            ).invoke({"messages": [("user", "go")]})["messages"]
+    assert acted(messages) == guarded
+    end = messages[-1]  # the model's answer to the nudge, the guard's last word, or the malformed turn itself
+    assert (end.content.startswith(last), bool(end.invalid_tool_calls)) == (True, not guarded)

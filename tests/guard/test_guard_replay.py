@@ -288,8 +288,38 @@ def test_replay_gives_calls_sharing_an_id_their_results_in_order(a_results, b_re
         "repeated_result", (fingerprint("read", canonical_args(looping)),))
 
 
-@pytest.mark.xfail(strict=True, reason="the offline reader pairs results by id alone: two calls sharing an id in "
-                                       "one response are both read with the second call's arguments")
+# Each turn: the calls (tool, path, id) of one response and its results (id, tool, content) in the order
+# the recording gives them; what each call is read with, by hand: (tool, path, result) in call order.
+PAIRED = [
+    pytest.param([([("read", "a", "c1"), ("read", "b", "c2")], [("c1", "read", "ra"), ("c2", "read", "rb")])],
+                 [("read", "a", "ra"), ("read", "b", "rb")], id="twin-distinct-ids"),
+    pytest.param([([("read", "a", "c1"), ("read", "b", "c2")], [("c2", "read", "rb"), ("c1", "read", "ra")])],
+                 [("read", "a", "ra"), ("read", "b", "rb")], id="twin-distinct-ids-answered-out-of-order"),
+    pytest.param([([("read", "a", "c0"), ("read", "b", "c0")], [("c0", "read", "ra"), ("c0", "read", "rb")])],
+                 [("read", "a", "ra"), ("read", "b", "rb")], id="a-shared-id-within-one-response-answered-in-order"),
+    pytest.param([([("read", "a", "c0"), ("list", "b", "c0")], [("c0", "list", "rb"), ("c0", "read", "ra")])],
+                 [("read", "a", "ra"), ("list", "b", "rb")], id="a-shared-id-of-two-tools-answered-by-name"),
+    pytest.param([([("read", "a", "c0")], [("c0", "read", "ra")]), ([("read", "b", "c0")], [("c0", "read", "rb")])],
+                 [("read", "a", "ra"), ("read", "b", "rb")], id="twin-a-shared-id-across-two-responses"),
+    pytest.param([([("read", "a", "c0"), ("read", "b", "c0")], [("c0", "read", "ra"), ("c0", "read", "rb")]),
+                  ([("read", "c", "c0"), ("read", "d", "c0")], [("c0", "read", "rc"), ("c0", "read", "rd")])],
+                 [("read", "a", "ra"), ("read", "b", "rb"), ("read", "c", "rc"), ("read", "d", "rd")],
+                 id="a-shared-id-within-and-across-responses"),
+]
+
+
+@pytest.mark.parametrize("turns, expected", PAIRED)
+def test_the_offline_reader_pairs_results_by_id_and_order(turns, expected):
+    """A result is its call's by id and, for calls sharing an id in one response (a model numbering its
+    calls per response), by tool and order, as the live guard pairs them; an id a later response uses
+    again is that response's."""
+    messages = _history(*[([(tool, {"path": path}, call_id) for tool, path, call_id in calls],
+                           [("return", call_id, tool, content) for call_id, tool, content in results])
+                          for calls, results in turns])
+    [trace] = [read_pydantic_ai_messages(ModelMessagesTypeAdapter.dump_python(messages, mode="json"))]
+    assert [(s.name, json.loads(s.args)["path"], s.result) for s in trace.steps if s.kind == "tool"] == expected
+
+
 def test_the_offline_reader_keeps_the_arguments_of_calls_sharing_an_id():
     messages = _same_id(["same"] * 3, ["v1", "v2", "v3"])
     [trace] = [read_pydantic_ai_messages(ModelMessagesTypeAdapter.dump_python(messages, mode="json"))]
