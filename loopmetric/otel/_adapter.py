@@ -1,9 +1,10 @@
 """One ended SDK span, read by the offline OTLP reader: a tool call, a model reply, or neither.
 
 The adapter is the smallest one there is: the span's fields in the shape of the SDK's own
-span JSON (`span.to_json()`, `context.span_id`, plain attributes), without the JSON text,
-handed to the same `_read_span` and `node_of` that `loopmetric score` uses on an exported
-file, and the node they make read by the same `read_llm_output` and `read_tool_result`.
+span JSON (`span.to_json()`, `context.span_id`, plain attributes) as the reader's `WireSpan`
+(`ended_span`: what `_read_span` makes of `span_dict`, without the dict or the JSON text), handed
+to the same `node_of` that `loopmetric score` uses on an exported file, and the node it makes read
+by the same `read_llm_output` and `read_tool_result`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional, Union
 
 from ..readers._otlp._semconv import _LLM_OPERATIONS, node_of
-from ..readers._otlp._wire import _read_span, span_dict
+from ..readers._otlp._wire import ended_span
 from ..readers._shapes import ToolRequest, clean_tool_name, read_llm_output, read_tool_result
 
 __all__ = ["Reply", "ToolRun", "read_step"]
@@ -64,10 +65,7 @@ def read_step(span: Any) -> Union[Reply, ToolRun, None]:
     attributes = dict(attributes)
     if not may_be_a_step(attributes):
         return None
-    wire = _read_span(span_dict(span, attributes), 0)
-    if wire is None:
-        return None
-    node = node_of(wire)
+    node = node_of(ended_span(span, attributes))
     kind = node.get("type")
     if kind == "llm":
         text, requests = read_llm_output(node.get("output"))

@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 from .._owned import owns
 
-__all__ = ["WireSpan", "attributes", "flatten", "is_otlp", "live_spans", "span_dict"]
+__all__ = ["WireSpan", "attributes", "ended_span", "flatten", "is_otlp", "live_spans", "span_dict"]
 
 _MAX_VALUE_DEPTH = 32
 MAX_NOTES = 20
@@ -175,6 +175,34 @@ def live_spans(value: Any) -> Any:
     if isinstance(value, (list, tuple)) and value and all(is_span_object(item) for item in value):
         return [span_dict(item) for item in value]
     return value
+
+
+def ended_span(span: Any, attributes: dict[str, Any]) -> WireSpan:
+    """The ended SDK span as `_read_span(span_dict(span, attributes), 0)` reads it, without the
+    dict in between (the span processor reads every span that ends): `attributes` is the span's
+    attributes, a copy already made and handed over."""
+    context = span.context
+    parent = span.parent
+    status = span.status
+    code: Any = getattr(status, "status_code", None)
+    code = getattr(code, "value", code)
+    events: list[Mapping[str, Any]] = ([{"name": event.name, "attributes": event.attributes or {}}
+                                        for event in span.events] if span.events else [])
+    error = None
+    if isinstance(code, int) and _STATUS.get(code) == "ERROR":
+        message = getattr(status, "description", None)
+        error = message if isinstance(message, str) and message else _exception_message(events) or "error"
+    name = span.name
+    return WireSpan(
+        trace=format(context.trace_id, "032x"),
+        id=format(context.span_id, "016x"),
+        parent=format(parent.span_id, "016x") if parent is not None else "",
+        name=name if isinstance(name, str) else "",
+        start=(0, span.start_time or 0, "", 0),
+        attrs=attributes,
+        error=error,
+        events=events,
+    )
 
 
 def span_dict(span: Any, attributes: Any = None) -> dict[str, Any]:
