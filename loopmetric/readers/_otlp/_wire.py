@@ -95,9 +95,7 @@ def _read_span(m: Mapping[str, Any], seq: int) -> Optional[WireSpan]:
     failed = code in (2, "2", "STATUS_CODE_ERROR", "ERROR", "StatusCode.ERROR")
     message = status.get("message", status.get("description"))
     events = [e for e in _list(m.get("events")) if isinstance(e, Mapping)]
-    error = None
-    if failed:
-        error = message if isinstance(message, str) and message else _exception_message(events) or "error"
+    error = _error(failed, message, events)
     name = m.get("name")
     return WireSpan(
         trace=trace_id if isinstance(trace_id, str) else "",
@@ -119,6 +117,15 @@ def _start(m: Mapping[str, Any], seq: int) -> tuple:
     if isinstance(iso, str):
         return (1, 0, iso, seq)
     return (2, 0, "", seq)
+
+
+def _error(failed: bool, message: Any, events: list[Mapping[str, Any]]) -> Optional[str]:
+    """What a span tells of its failure: None when it did not fail, else its status message, else
+    its exception event's message, else "error"."""
+    if not failed:
+        return None
+    error = message if isinstance(message, str) and message else _exception_message(events) or "error"
+    return error
 
 
 def _exception_message(events: list[Mapping[str, Any]]) -> Optional[str]:
@@ -188,10 +195,8 @@ def ended_span(span: Any, attributes: dict[str, Any]) -> WireSpan:
     code = getattr(code, "value", code)
     events: list[Mapping[str, Any]] = ([{"name": event.name, "attributes": event.attributes or {}}
                                         for event in span.events] if span.events else [])
-    error = None
-    if isinstance(code, int) and _STATUS.get(code) == "ERROR":
-        message = getattr(status, "description", None)
-        error = message if isinstance(message, str) and message else _exception_message(events) or "error"
+    failed = isinstance(code, int) and _STATUS.get(code) == "ERROR"
+    error = _error(failed, getattr(status, "description", None), events)
     name = span.name
     return WireSpan(
         trace=format(context.trace_id, "032x"),
