@@ -1905,8 +1905,20 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_langchain.py::requested_calls",
          "loopmetric/readers/_chat.py::_calls",
          "loopmetric/readers/_pydantic_ai.py::_read_response", "loopmetric/readers/_pydantic_ai.py::_read_request"),
-        {},
-        {},
+        {"loopmetric._canonical:352": "the class of a scan's first letters gains X (and x): a scan matches only where "
+         "one of its alternatives' lookbehinds sees a real first letter, so an X never matches",
+         "loopmetric._canonical:406": "a word found again one character after it would be a word of one repeated "
+         "character: none of the scanned words is one (each begins with two different characters)",
+         "loopmetric._canonical:418": "codec names are read without regard to case: \"ASCII\" is \"ascii\"",
+         "loopmetric._canonical:437": "a non-hex byte before a run, found again one byte later, would be a byte both "
+         "hex and not: the next find from two bytes on finds the same",
+         **{f"loopmetric._canonical:{n}": "a start more for the pattern to try: `_sub_at_starts` tries it as "
+            "`sub` does at every position, so a superset of the starts masks the same (the scans' own rule)"
+            for n in (445, 446, 453, 472)},
+         **{f"loopmetric._canonical:{n}": "any start below zero is dropped by `_starts` as -1 is"
+            for n in (454, 473)}},
+        {"loopmetric._canonical:448": "tests/test_canonical.py::test_scanned_masking_of_each_kind[2nd try failed]",
+         "loopmetric._canonical:449": "tests/test_canonical.py::test_scanned_masking_of_each_kind[2nd try failed]"},
         {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
          "loopmetric/readers/_matching.py": ("tests/guard/test_guard_replay.py", "tests/readers/test_reader_chat.py",
                                             "tests/readers/test_conformance_chat.py"),
@@ -1917,5 +1929,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_chat.py": ("tests/readers/test_reader_chat.py", "tests/readers/test_conformance_chat.py"),
          "loopmetric/readers/_pydantic_ai.py": ("tests/readers/test_reader_pydantic_ai.py",
                                                 "tests/readers/test_conformance_pydantic_ai.py")},
-        {}),
+        {"loopmetric/readers/_otlp/_wire.py::ended_span": 30, "loopmetric/otel/_adapter.py::read_step": 30,
+         "loopmetric/readers/_pydantic_ai.py::_read_response": 20,
+         "loopmetric/readers/_pydantic_ai.py::_read_request": 20}),
 }

@@ -410,6 +410,8 @@ def test_a_long_log_is_masked_as_before():
     "took 1.5 ms, 22.75s, 1.2.5 ms, .5 ms, a1.5ms, 7  \n min, \u0663\u0663 µs, 12 μs, 5 ſec",  # before its unit
     "at 1:05 and 12:05:33, not 123:45 or a1:05; epoch 1712345678 or x1712345678",  # clocks found at the colon
     "a" * 300,  # long, nothing to mask: the text itself
+    "2nd try failed",  # an ordinal that opens the text: its digits are the text's first characters
+    "2nd file read",  # (its healthy twin: an ordinal before no attempt word is content, kept)
 ])
 def test_scanned_masking_of_each_kind(monkeypatch, text):
     monkeypatch.setattr(_canonical, "_LONG", 0)
