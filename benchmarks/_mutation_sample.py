@@ -1909,7 +1909,10 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "one of its alternatives' lookbehinds sees a real first letter, so an X never matches",
          "loopmetric._canonical:406": "a word found again one character after it would be a word of one repeated "
          "character: none of the scanned words is one (each begins with two different characters)",
-         "loopmetric._canonical:418": "codec names are read without regard to case: \"ASCII\" is \"ascii\"",
+         **{f"loopmetric._canonical:{n}": "codec names are read without regard to case: \"ASCII\" is \"ascii\""
+            for n in (418, 497)},
+         "loopmetric.readers._otlp._wire:356": "an ended SDK span's status always holds a `StatusCode` enum, which "
+         "has its `value`: the default of `getattr` is never taken",
          "loopmetric._canonical:437": "a non-hex byte before a run, found again one byte later, would be a byte both "
          "hex and not: the next find from two bytes on finds the same",
          **{f"loopmetric._canonical:{n}": "a start more for the pattern to try: `_sub_at_starts` tries it as "
@@ -1917,8 +1920,14 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
             for n in (445, 446, 453, 472)},
          **{f"loopmetric._canonical:{n}": "any start below zero is dropped by `_starts` as -1 is"
             for n in (454, 473)}},
-        {"loopmetric._canonical:448": "tests/test_canonical.py::test_scanned_masking_of_each_kind[2nd try failed]",
-         "loopmetric._canonical:449": "tests/test_canonical.py::test_scanned_masking_of_each_kind[2nd try failed]"},
+        {**{f"loopmetric._canonical:{n}": "tests/test_canonical.py::test_scanned_masking_of_each_kind[2nd try failed]"
+            for n in (448, 449)},
+         **{f"loopmetric._canonical:{n}": "tests/test_canonical.py::test_scanned_masking_of_each_kind[1.5s passed]"
+            for n in (476, 477, 483, 486)},
+         **{f"loopmetric._canonical:{n}": "tests/test_canonical.py::test_scanned_masking_of_each_kind[5s passed]"
+            for n in (508, 509)},
+         "loopmetric.readers._matching:21": "tests/guard/test_guard_replay.py::test_the_offline_reader_pairs_results_"
+         "by_id_and_order[a-result-given-again-answers-its-call-again]"},
         {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
          "loopmetric/readers/_matching.py": ("tests/guard/test_guard_replay.py", "tests/readers/test_reader_chat.py",
                                             "tests/readers/test_conformance_chat.py"),

@@ -412,6 +412,9 @@ def test_a_long_log_is_masked_as_before():
     "a" * 300,  # long, nothing to mask: the text itself
     "2nd try failed",  # an ordinal that opens the text: its digits are the text's first characters
     "2nd file read",  # (its healthy twin: an ordinal before no attempt word is content, kept)
+    "5s passed",  # a duration that opens the text: its unit's digit is the text's first character
+    "1.5s passed",  # (and a decimal one: the number's first digit is)
+    "1.5 sheep passed",  # (their healthy twin: a number before no unit is content, kept)
 ])
 def test_scanned_masking_of_each_kind(monkeypatch, text):
     monkeypatch.setattr(_canonical, "_LONG", 0)
