@@ -1915,6 +1915,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "has its `value`: the default of `getattr` is never taken",
          "loopmetric._canonical:437": "a non-hex byte before a run, found again one byte later, would be a byte both "
          "hex and not: the next find from two bytes on finds the same",
+         "loopmetric._canonical:520": "a needle found again one byte later would begin with the byte it ends its "
+         "first byte with (\"du\" at u, \"d u\" and \"d  \" at a space): none does, so the find from two bytes on "
+         "finds the same",
+         "loopmetric._canonical:522": "the scans' candidates are a shortcut on ASCII text: without them each scan's "
+         "pattern is run by `finditer`, which finds the same positions",
          **{f"loopmetric._canonical:{n}": "a start more for the pattern to try: `_sub_at_starts` tries it as "
             "`sub` does at every position, so a superset of the starts masks the same (the scans' own rule)"
             for n in (445, 446, 453, 472)},
