@@ -410,6 +410,12 @@ def test_a_long_log_is_masked_as_before():
     "took 1.5 ms, 22.75s, 1.2.5 ms, .5 ms, a1.5ms, 7  \n min, \u0663\u0663 µs, 12 μs, 5 ſec",  # before its unit
     "at 1:05 and 12:05:33, not 123:45 or a1:05; epoch 1712345678 or x1712345678",  # clocks found at the colon
     "a" * 300,  # long, nothing to mask: the text itself
+    # a token that opens the text: its first digit is the text's first character
+    pytest.param("2nd try failed", id="an-attempt-ordinal-opening-the-text"),
+    pytest.param("2nd file read", id="twin-an-ordinal-before-no-attempt-word"),
+    pytest.param("5s passed", id="a-duration-opening-the-text"),
+    pytest.param("1.5s passed", id="a-decimal-duration-opening-the-text"),
+    pytest.param("1.5 sheep passed", id="twin-a-number-before-no-unit"),
 ])
 def test_scanned_masking_of_each_kind(monkeypatch, text):
     monkeypatch.setattr(_canonical, "_LONG", 0)

@@ -305,6 +305,8 @@ PAIRED = [
                   ([("read", "c", "c0"), ("read", "d", "c0")], [("c0", "read", "rc"), ("c0", "read", "rd")])],
                  [("read", "a", "ra"), ("read", "b", "rb"), ("read", "c", "rc"), ("read", "d", "rd")],
                  id="a-shared-id-within-and-across-responses"),
+    pytest.param([([("read", "a", "c1")], [("c1", "read", "ra"), ("c1", "read", "ra again")])],
+                 [("read", "a", "ra"), ("read", "a", "ra again")], id="a-result-given-again-answers-its-call-again"),
 ]
 
 
