@@ -90,6 +90,11 @@ def turn_calls(message: AIMessage) -> list[tuple[Any, str, Any]]:
     return requested_calls({"tool_calls": message.tool_calls, "invalid_tool_calls": message.invalid_tool_calls})
 
 
+def malformed_calls(message: AIMessage) -> list[tuple[Any, str, Any]]:
+    """(id, tool name, arguments) of the turn's calls whose arguments are not JSON (no tool runs them)."""
+    return requested_calls({"invalid_tool_calls": message.invalid_tool_calls})
+
+
 def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
     """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply."""
     calls = turn_calls(message)
@@ -157,7 +162,7 @@ class LoopGuardMiddleware(AgentMiddleware):
         with run.lock:
             decided = decide_turn(run.guard, message)
             run.decisions = dict(decided) if turn_calls(message) else {}
-            run.malformed = {call_id for call_id, _, _ in requested_calls({"tool_calls": message.invalid_tool_calls})
+            run.malformed = {call_id for call_id, _, _ in malformed_calls(message)
                              if isinstance(call_id, str) and call_id}
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
         acted = run.acted
@@ -202,7 +207,7 @@ class LoopGuardMiddleware(AgentMiddleware):
         if acted.action == "stop":
             return self._end(message, acted)
         nudged = [self._answer(call_id, name, run.decisions.pop(call_id or "")) for call_id, name, _
-                  in requested_calls({"tool_calls": message.invalid_tool_calls})
+                  in malformed_calls(message)
                   if run.decisions.get(call_id or "", ALLOW).action != "allow"]  # no tool runs them: answered here
         run.malformed.difference_update(m.tool_call_id for m in nudged)
         if nudged:  # the valid calls go on to the tools; with none, the model answers the nudge
