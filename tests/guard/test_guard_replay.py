@@ -288,6 +288,28 @@ def test_replay_gives_calls_sharing_an_id_their_results_in_order(a_results, b_re
         "repeated_result", (fingerprint("read", canonical_args(looping)),))
 
 
+NEWS_BETWEEN = [
+    pytest.param(["same"] * 3, ["v1", "v2", "v3"], [("repeated_result", 3)], [],
+                 id="a-call-returning-the-same-beside-one-whose-result-changes"),
+    pytest.param(["same"] * 3, ["other"] * 3, [("repeated_result", 3)],
+                 [("alternating_calls", ("read", "read"), 3)], id="twin-both-calls-returning-the-same"),
+]
+
+
+@pytest.mark.parametrize("a_results, b_results, live, offline", NEWS_BETWEEN)
+def test_the_guard_counts_each_calls_results_where_the_metric_counts_repeats_with_nothing_new(
+        a_results, b_results, live, offline):
+    """The one rule the guard and the metric tell apart on the same recording (docs/guard.md): by the spec
+    the guard counts a call's own results (three of `read a`, the same: a loop), while the metric counts a
+    call's repeats only while nothing new arrives, and `read b` answering something new each turn is news
+    the agent sees. When nothing changes, both find the loop (the metric names it by its shape, a-b three
+    times; the guard checks repeated results first, by the spec)."""
+    messages = _same_id(a_results, b_results)
+    [trace] = [read_pydantic_ai_messages(ModelMessagesTypeAdapter.dump_python(messages, mode="json"))]
+    assert [(r.loop.pattern, r.loop.count) for r in replay(messages)] == live
+    assert [(f.pattern, f.tools, f.count) for f in detect_loops(trace).findings] == offline
+
+
 # Each turn: the calls (tool, path, id) of one response and its results (id, tool, content) in the order
 # the recording gives them; what each call is read with, by hand: (tool, path, result) in call order.
 PAIRED = [
