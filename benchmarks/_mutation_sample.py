@@ -1450,7 +1450,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "text, the slow way",
          **{f"loopmetric._canonical:{n}": "the turn label is anchored at the start of the text (no MULTILINE): it "
             "matches once at most, whatever the count" for n in (357, 359)}}, {}),
-    # Issue 56, the modules changed since 9ca93f0 with no run yet: the readers' builder (the functions
+    # The modules changed since 9ca93f0 with no run yet: the readers' builder (the functions
     # the renderings work added; the readers' other changed functions were not run, see the report).
     "1c64ff4": FunctionRun(
         ("loopmetric/readers/_builder.py::name_action", "loopmetric/readers/_builder.py::task_text",
@@ -1463,7 +1463,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "ran_or_else_what_the_replies_asked_for",
          "loopmetric.readers._builder:208": "tests/readers/test_builder.py::test_the_result_texts_of_the_tools_that_"
          "ran_are_each_results_text"}),
-    # Issue 56: the core guard every adapter runs on, and the hook's state between processes.
+    # The core guard every adapter runs on, and the hook's state between processes.
     "5deaf05": FunctionRun(
         ("loopmetric/guard/_core.py::before_call", "loopmetric/guard/_core.py::action_for",
          "loopmetric/hooks/_state.py::read_state"),
