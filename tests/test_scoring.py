@@ -84,3 +84,24 @@ def test_findings_carry_tokens_and_cost():
     # steps 2..8 hold LLM steps 3, 5, 7: 3 x (10 + 2) tokens, 3 x (10 * 0.01 + 2 * 0.1) = 0.9
     assert result.tokens == 36.0 and result.cost == pytest.approx(0.9)
     assert not math.isnan(report.score)
+
+
+def _mild_lookups_then_a_severe_cycle() -> dict:
+    """Three identical lookups (steps 1-3), another call, then A-B-A-B-A-B (steps 5-10)."""
+    return agent(*[tool("lookup", {"q": "x"}, output="no match")] * 3, tool("z", {}, output="1"),
+                 *[tool("ab", {"x": "a"}, output="A"), tool("cd", {"x": "b"}, output="B")] * 3)
+
+
+@pytest.mark.parametrize(("settings", "found", "worst"), [
+    # at repeated_result_threshold 4, three identical lookups are mild; the cycle's three rounds are severe
+    pytest.param(LoopSettings(repeated_result_threshold=4),
+                 [("repeated_call", "mild", (1, 2, 3)), ("alternating_calls", "severe", (5, 6, 7, 8, 9, 10))],
+                 ("alternating_calls", "severe"), id="a-severe-finding-after-a-mild-one-is-the-worst"),
+    pytest.param(LoopSettings(),
+                 [("repeated_result", "severe", (1, 2, 3)), ("alternating_calls", "severe", (5, 6, 7, 8, 9, 10))],
+                 ("repeated_result", "severe"), id="twin-of-two-severe-findings-the-earliest-is-the-worst"),
+])
+def test_a_reports_worst_finding_is_the_most_severe_then_the_earliest(settings, found, worst):
+    report = detect_loops(_mild_lookups_then_a_severe_cycle(), settings=settings)
+    assert [(f.pattern, f.severity, f.steps) for f in report.findings] == found  # in the order found
+    assert (report.worst.pattern, report.worst.severity) == worst

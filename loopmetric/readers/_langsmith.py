@@ -10,7 +10,8 @@ a list of run trees, or the flat list `client.list_runs(trace_id=...)` gives
 the runs started; runs of several trace ids give one `Trace` each).
 
 An `llm` run is an LLM output (its tool calls read from its outputs, LangChain's
-serialized messages included), a `tool` or `retriever` run a tool call (an
+serialized messages included; its cost `total_cost`, a decimal string in the JSON the SDK
+writes), a `tool` or `retriever` run a tool call (an
 `error` is an error result), the rest the tree around them; the tree is read
 by the same code as a deepeval trace.
 """
@@ -156,6 +157,17 @@ def _tokens(run: Mapping[str, Any], outputs: Any, key: str, legacy: str) -> Any:
     return None
 
 
+def _decimal(value: Any) -> Any:
+    """A cost as LangSmith writes it: its `Decimal` fields become strings in JSON ("0.25"), read as the
+    number they write; any other value as it is (the tree reader keeps finite numbers only)."""
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return value
+
+
 def _node(run: Mapping[str, Any]) -> dict[str, Any]:
     kind = text(run.get("run_type"))
     name = run.get("name") if isinstance(run.get("name"), str) else ""
@@ -168,7 +180,7 @@ def _node(run: Mapping[str, Any]) -> dict[str, Any]:
         return {"type": "llm", "name": name, "input": inputs, "output": outputs, "children": [],
                 "input_token_count": _tokens(run, outputs, "input_tokens", "prompt_tokens"),
                 "output_token_count": _tokens(run, outputs, "output_tokens", "completion_tokens"),
-                "cost": run.get("total_cost")}
+                "cost": _decimal(run.get("total_cost"))}
     if type_ in ("tool", "retriever"):
         if isinstance(outputs, Mapping) and set(outputs) == {"output"}:
             outputs = outputs["output"]  # what @traceable and LangChain wrap a tool's return value in

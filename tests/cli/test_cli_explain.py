@@ -91,3 +91,21 @@ def test_explain_says_when_the_recording_holds_no_text_of_what_the_model_was_tol
     line = ("       recorded: the model's replies, not what it was told (no LLM input holds text): turns of the "
             "other side may lie unseen between replies")
     assert (out[2] == line) is said and (line in out) is said
+
+
+@pytest.mark.parametrize(("trace", "clean"), [
+    pytest.param(agent(llm("checking"), tool("status", {"job": 7}, output="running")), True,
+                 id="a-trace-without-loops-ends-on-the-reason-it-passed"),
+    pytest.param(agent(llm("checking"), *[tool("status", {"job": 7}, output="running")] * 3), False,
+                 id="twin-a-looping-trace-ends-on-what-its-pattern-means"),
+])
+def test_explain_ends_a_trace_without_loops_on_its_reason(tmp_path, capsys, trace, clean):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(trace))
+    main(["explain", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    report = detect_loops(trace)
+    assert (report.findings == ()) is clean
+    assert out[-1] == (report.reason if clean else f"{report.findings[0].pattern}: "
+                                                   f"{PATTERNS[report.findings[0].pattern].meaning}.")
+    assert (report.reason in out) is clean

@@ -122,6 +122,12 @@ def test_a_repeated_outcome_rests_on_the_calls_and_the_outcomes_fingerprints(fir
     assert (rests_on(first) == rests_on(second)) is alike
 
 
+def polled(*statuses):
+    """A status poll and a sleep, in turns: the poll's results `statuses`, the sleep's empty."""
+    return [x for status in statuses for x in (tool("job_status", {"job": 7}, output=status),
+                                                tool("sleep", {"seconds": 5}, output=""))][:-1]
+
+
 def ab(n, period=2):
     names = "abcd"[:period]
     return [tool(name, {"x": name}, output=name.upper()) for _ in range(n) for name in names]
@@ -160,6 +166,10 @@ def ab(n, period=2):
     pytest.param(ab(3, period=3), [("alternating_calls", "severe", 3)], id="A-B-C-x3"),
     pytest.param(ab(3, period=4), [("alternating_calls", "severe", 3)], id="A-B-C-D-x3"),
     pytest.param(same(n=6), [], id="A-A-A-is-not-a-cycle"),
+    pytest.param(polled("running", "running", "running", "done"), [],
+                 id="a-poll-and-a-sleep-in-turns-until-the-status-changes-is-waiting"),
+    pytest.param(polled("running", "running", "running", "running"), [("alternating_calls", "severe", 4)],
+                 id="twin-a-poll-and-a-sleep-in-turns-and-the-status-never-changes"),
     pytest.param([tool("a", {"x": i}, output="A") if i % 2 == 0 else tool("b", {}, output="B") for i in range(6)], [],
                  id="changing-args-no-cycle"),
 ])

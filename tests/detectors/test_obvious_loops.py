@@ -192,6 +192,19 @@ def test_an_identical_repeat_says_the_steps_from_its_first_call_to_its_last(trac
     assert finding.message.endswith(f", whatever came between ({steps}).")
 
 
+@pytest.mark.parametrize(("trace", "said"), [
+    pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:4]]),
+                 "Each call returned the same result except for ids, clocks or counters, whatever came between",
+                 id="results-differing-only-in-a-request-id-say-so"),
+    pytest.param(repeated("get_record", {"id": "R7"}, ["No record found (request id: 8f3a2c91)"] * 4),
+                 "Each call returned the same result, whatever came between",
+                 id="twin-the-very-same-result-says-no-exception"),
+])
+def test_a_repeated_result_says_when_it_differed_only_in_what_was_masked(trace, said):
+    (finding,) = _obvious(trace)
+    assert finding.message == f"Tool 'get_record' called 4 times with identical arguments. {said} (steps 1-4)."
+
+
 def test_counter_in_failure_is_severe_not_mild():
     trace = repeated("ship", {"order": "O1"}, [f"attempt {n} failed: carrier rejected the label" for n in range(1, 5)])
     report = detect_loops(trace)

@@ -100,6 +100,26 @@ def test_the_same_feedback_after_each_reply_is_rejection(reader, replies, feedba
     assert detect_loops(trace).success is False
 
 
+def retried(replies, feedback) -> list:
+    """`pydantic_ai`, each reply answered by a retry prompt (the harness says it rejected it)."""
+    messages = pydantic_ai(replies, feedback)
+    for request in messages[2::2]:
+        request["parts"] = [{"part_kind": "retry-prompt", "content": part["content"]} for part in request["parts"]]
+    return messages
+
+
+@pytest.mark.parametrize(("messages", "how"), [
+    pytest.param(retried(REPLIES[:3], lambda n: UNPARSED.format(n=n + 1)), "a retry prompt each time",
+                 id="replies-answered-by-retry-prompts-say-a-retry-prompt"),
+    pytest.param(pydantic_ai(REPLIES[:3], lambda n: UNPARSED.format(n=n + 1)), "the same input each time",
+                 id="twin-replies-answered-by-the-same-user-prompt-say-the-same-input"),
+])
+def test_the_finding_says_what_rejected_the_replies(messages, how):
+    (finding,) = detect_rejected_outputs(read_pydantic_ai_messages(messages), LoopSettings())
+    assert finding.message == (f"The model's reply was rejected 3 times in a row ({how}, no tool run) "
+                               "(steps 1-6).")  # three replies and their answers: the task is no step
+
+
 @pytest.mark.parametrize("reader", READERS)
 @pytest.mark.parametrize(("replies", "feedback"), [
     pytest.param(REPLIES[:2], lambda n: UNPARSED.format(n=n + 1), id="twice-is-not-yet"),

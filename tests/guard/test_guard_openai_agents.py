@@ -27,7 +27,7 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 
 from loopmetric.guard._loop import loop_message  # noqa: E402
 from loopmetric.guard.openai_agents import AgentsLoopGuard, decisions  # noqa: E402
-from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools  # noqa: E402
+from tests.guard._guard_scenarios import HEALTHY, LOOPING, STUCK, Tools, turns  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -118,11 +118,19 @@ def test_the_nudge_is_the_one_detect_loops_sends():
     assert acted(run(STUCK, AgentsLoopGuard()))[0] == (4, loop_message("repeated_result", ("read",), 3, 10))
 
 
-def test_error_raises_the_sdks_own_tripwire_at_the_looping_call():
+@pytest.mark.parametrize("script, pattern, tools", [
+    pytest.param(turns(*[("read", {"path": "a"}), ("status", {"job": "a"})] * 4), "alternating_calls",
+                 ["read", "status"], id="a-cycle-of-two-tools-names-both-in-its-order"),
+    pytest.param(STUCK, "repeated_result", ["read"], id="twin-one-call-repeated-names-its-tool"),
+])
+def test_error_raises_the_sdks_own_tripwire_at_the_looping_call(script, pattern, tools):
+    """The tripwire's `output_info` says which loop: its pattern, the tools in it, how many times
+    (3: the threshold) and the nudge's words."""
     with pytest.raises(ToolInputGuardrailTripwireTriggered) as raised:
-        run(STUCK, AgentsLoopGuard(action="error"))
+        run(script, AgentsLoopGuard(action="error"))
     info = raised.value.output.output_info
-    assert (info["pattern"], info["count"]) == ("repeated_result", 3)
+    assert info == {"pattern": pattern, "tool_names": tools, "count": 3,
+                    "message": loop_message(pattern, tuple(tools), 3, 10)}
 
 
 @pytest.mark.parametrize("script", HEALTHY.values(), ids=HEALTHY.keys())

@@ -237,3 +237,21 @@ def _step_of_calls(number: int, form: str) -> dict:
 def test_each_decision_names_its_call_by_the_calls_own_id(form):
     decided = decisions([{"task": "go", "task_images": None}, _step_of_calls(1, form), _step_of_calls(2, form)])
     assert [(number, call_id) for number, call_id, _ in decided] == [(1, "s1-0"), (1, "s1-1"), (2, "s2-0"), (2, "s2-1")]
+
+
+
+@pytest.mark.parametrize("runs, nudged", [
+    pytest.param([STUCK[:3], STUCK[:3]], [[], []], id="three-identical-reads-in-each-of-two-runs-of-one-agent"),
+    pytest.param([STUCK[:6]], [[4]], id="twin-six-identical-reads-in-one-run-nudged-at-the-fourth"),
+])
+def test_each_run_of_one_agent_is_guarded_from_nothing(runs, nudged):
+    """One callback, one agent run again (its steps numbered from 1 again): what the first run did
+    is not counted in the second."""
+    callback = LoopGuardCallback()
+    runner = agent(runs[0], callback)
+    seen = []
+    for script in runs:
+        runner.model = ScriptedModel(script)
+        runner.run("go")
+        seen.append([number for number, _ in acted(runner)])
+    assert seen == nudged

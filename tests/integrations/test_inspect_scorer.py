@@ -24,6 +24,7 @@ PLANS = {
     "healthy": [("get_job_status", "Checking the job.")],
     "alternating": [("get_job_status", "Status?"), ("get_job_log", "Log?")] * 2,
     "failing": [("download_report", "Downloading.")] * 3,
+    "two-loops": [("get_job_status", "Checking the job.")] * 4 + [("get_job_log", "Reading the log.")] * 4,
 }
 RESULTS = {"get_job_status": "running", "get_job_log": "no log yet"}
 ERROR = "report 42 not found"
@@ -129,18 +130,30 @@ def test_verdicts_and_the_hand_calculated_score(log):
     values = {s.id: s.scores["loop_score"].value for s in log.samples}
     # A-B-A-B is a mild alternating_calls finding: tool repetition 0.5, others 1.0:
     # 0.5 ** (0.40 / (0.40 + 0.35 + 0.25)) = 0.7579
-    assert values == {"looping": 0.0, "healthy": 1.0, "alternating": pytest.approx(0.5 ** 0.4), "failing": 0.0}
+    assert values == {"looping": 0.0, "healthy": 1.0, "alternating": pytest.approx(0.5 ** 0.4), "failing": 0.0,
+                      "two-loops": 0.0}
     scores = {s.id: s.scores["loop_score"] for s in log.samples}
     assert scores["looping"].metadata["worst"]["steps"] and scores["healthy"].metadata["worst"] is None
     assert "repeated_error" in scores["failing"].metadata["patterns"]  # ToolError results are errors
+
+
+@pytest.mark.parametrize("plan, patterns", [
+    # each tool's four identical calls: a repeated result, and its repeated text before each call
+    pytest.param("two-loops", ["repeated_result", "repeated_text"], id="two-loops-of-each-pattern-name-each-once"),
+    pytest.param("alternating", ["alternating_calls"], id="twin-one-finding-names-its-pattern"),
+    pytest.param("healthy", [], id="twin-no-finding-names-none"),
+])
+def test_the_score_names_each_pattern_found_once_in_order(log, plan, patterns):
+    [sample] = [s for s in log.samples if s.id == plan]
+    assert sample.scores["loop_score"].metadata["patterns"] == patterns
 
 
 def test_log_shows_the_metrics(log):
     [scores] = log.results.scores
     assert scores.name == "loop_score"
     metrics = {name: m.value for name, m in scores.metrics.items()}
-    assert metrics["loop_rate"] == 2 / 4  # looping and failing
-    assert metrics["mean"] == pytest.approx((0.0 + 1.0 + 0.5 ** 0.4 + 0.0) / 4)
+    assert metrics["loop_rate"] == 3 / 5  # looping, failing and two-loops
+    assert metrics["mean"] == pytest.approx((0.0 + 1.0 + 0.5 ** 0.4 + 0.0 + 0.0) / 5)
 
 
 def test_the_log_file_read_back_holds_the_scores(log):

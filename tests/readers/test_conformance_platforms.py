@@ -229,6 +229,16 @@ def langsmith_failing():
     return Run.model_validate(dumped(root)).model_dump(mode="json", exclude_none=True)
 
 
+def langsmith_costed(cost):
+    """`langsmith_failing`, its first LLM run priced: `total_cost` set on the `Run` and dumped as the SDK
+    dumps it (its Decimal a string in JSON), or (`cost` a float) written into the dump as a number."""
+    from langsmith.schemas import Run
+
+    dumped = langsmith_failing()
+    dumped["child_runs"][0]["total_cost"] = cost
+    return Run.model_validate(dumped).model_dump(mode="json", exclude_none=True) if isinstance(cost, str) else dumped
+
+
 def _langsmith_tree(agent, *steps):
     return [(-1, 0, "base", agent)] + [(0, 1, kind, name) for kind, name in steps]
 
@@ -243,6 +253,16 @@ LANGSMITH = [
     pytest.param(lambda record: langsmith_failing(), _failing([(100.0, 9.0), (130.0, 4.0)]), FAILING_ASKED,
                  _langsmith_tree("test_agent", ("llm", "chat_model"), ("tool", "run_tests"), ("llm", "chat_model")),
                  "Fix the tests.", id="a-run-ended-with-an-error-is-a-failed-call-usage-metadata"),
+    pytest.param(lambda record: langsmith_costed("0.25"),
+                 [(*_failing([(100.0, 9.0), (130.0, 4.0)])[0][:4], 0.25), *_failing([(100.0, 9.0), (130.0, 4.0)])[1:]],
+                 FAILING_ASKED,
+                 _langsmith_tree("test_agent", ("llm", "chat_model"), ("tool", "run_tests"), ("llm", "chat_model")),
+                 "Fix the tests.", id="an-llm-runs-total-cost-as-the-sdk-dumps-it-a-decimal-string"),
+    pytest.param(lambda record: langsmith_costed(0.25),
+                 [(*_failing([(100.0, 9.0), (130.0, 4.0)])[0][:4], 0.25), *_failing([(100.0, 9.0), (130.0, 4.0)])[1:]],
+                 FAILING_ASKED,
+                 _langsmith_tree("test_agent", ("llm", "chat_model"), ("tool", "run_tests"), ("llm", "chat_model")),
+                 "Fix the tests.", id="twin-an-llm-runs-total-cost-written-as-a-number"),
 ]
 
 
