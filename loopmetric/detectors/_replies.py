@@ -58,7 +58,7 @@ from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
-from ._facts import facts
+from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
 from ._stances import Stances, asked, stances, stems
 
@@ -81,7 +81,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     contents = _Contents(settings.min_similarity_words)
     findings = []
     vocabulary = _Said(trace, lambda text: _words(text.casefold()))
-    known = _Said(trace, facts)
+    known = _Said(trace, fact_parts)
     # A recording of an agent that calls tools and whose LLM inputs hold no text of what the model
     # was told (`Trace.turns_recorded`): such an agent's model is called again after a tool's result
     # or after a turn of the other side, so two replies in a row, no tool call between, had a turn
@@ -137,7 +137,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
         return []
-    known = _Said(trace, facts)
+    known = _Said(trace, fact_parts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -417,10 +417,11 @@ class _Said:
 
 
 def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
-    """Whether reply `later` tells a fact (`_facts.facts`) nobody had told before it: the agent
-    worked out or found something new (another fare, total or date), which a reply restated does
-    not ("the same request or refusal by its key nouns and numbers")."""
-    told = facts(later.text)
+    """Whether reply `later` tells a fact (`_facts.fact_parts`: a fact told again in another form,
+    "24-month" and "24 months", is none) nobody had told before it: the agent worked out or found
+    something new (another fare, total or date), which a reply restated does not ("the same request
+    or refusal by its key nouns and numbers")."""
+    told = fact_parts(later.text)
     return bool(told) and not told <= said.before(later.step - 1)
 
 

@@ -763,3 +763,29 @@ def test_a_call_answered_as_before_does_not_end_the_chain(lookups, healthy):
         assert "saying no to the same thing again" in finding.message
         assert "no tool call was answered anew" in finding.message
 
+
+
+PENDING = ["I'm sorry, your account is still pending verification, which takes 1–2 business days.",
+           "Apologies for the wait; verifying an account usually takes 1-2 business days.",
+           "Sorry again, the account review is in progress and takes 1–2 business days.",
+           "I apologize, your account remains under review for 1-2 business days."]
+
+
+@pytest.mark.parametrize(("replies", "loop"), [
+    pytest.param(PENDING, True, id="a-range-written-with-a-dash-then-a-hyphen-is-no-new-fact"),
+    pytest.param([reply.replace("–", "-") for reply in PENDING], True, id="the-range-written-alike"),
+    pytest.param(PENDING[:3] + ["I apologize, your account remains under review for 3 more business days."], False,
+                 id="twin-a-new-number-is-news"),
+    pytest.param(["I'm sorry, your 24-month contract has an early termination fee.",
+                  "Apologies, leaving before the 24 months are up means a termination fee.",
+                  "Sorry, ending the 24-month term early carries the termination fee.",
+                  "I apologize, the fee applies to any exit before 24 months."], True,
+                 id="a-number-joined-to-a-word-then-standing-alone-is-no-new-fact"),
+])
+def test_a_fact_told_again_in_another_form_is_no_news(replies, loop):
+    """The fourth apology restates the same figure in another form ("1–2" and "1-2", "24-month" and
+    "24 months"): the chain goes on to four replies, a loop; a new figure ends it."""
+    report = detect_loops(_turns(replies, ["It's been four days.", "Is something missing?", "Hello?"]))
+    assert report.success is (not loop), report.reason
+    if loop:
+        assert report.findings[0].count == 4 and "apologizing again" in report.findings[0].message
