@@ -164,6 +164,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     turns_said: set[str] = {" ".join(trace.task.casefold().split())} if trace.task else set()
     first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
     chain: list[LlmOutput] = []
+    chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
     links: list[str] = []
     findings: list[Finding] = []
     for step in list(trace.steps) + [None]:
@@ -204,14 +205,16 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 if link is None:
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
-                                    [_stances_of(r, read) for r in chain or recent[-1:]])
+                                    chain_said if chain else _stances_of(recent[-1], read).stems)
             stems_said |= _stances_of(reply, read).stems
             fresh = set()
             recent.append(reply)
         if link is not None:
             if not chain:
                 chain = [recent[-2]]
+                chain_said = set(_stances_of(recent[-2], read).stems)
             chain.append(reply)  # type: ignore[arg-type]
+            chain_said |= _stances_of(reply, read).stems  # type: ignore[arg-type]
             links.append(link)
             continue
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
@@ -336,14 +339,13 @@ _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whateve
 
 
 def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, turns: list[str],
-             chain: list[Stances]) -> Optional[str]:
+             chain: AbstractSet[str]) -> Optional[str]:
     """"unheard" when the other side's `turns` between `earlier` and `reply` say no or ask
     (`_PUSHING`: "I don't have one", "is something missing?") and say something the agent had not,
-    `reply` takes up none of it (no stem of theirs that the `chain`'s replies had not said: the
-    agent's own words said back are no sign it listened; no fact of theirs that `earlier` had not
-    told) and it
-    stays on the subject of the `chain` so far (at least `_ON_SUBJECT` stems in common with its
-    replies): it answered them with what it had. `text` and `earlier_text` are the two replies'
+    `reply` takes up none of it (no stem of theirs that the chain's replies had not said, `chain`
+    holding their stems: the agent's own words said back are no sign it listened; no fact of theirs
+    that `earlier` had not told) and it stays on the chain's subject (at least `_ON_SUBJECT` stems
+    in common with its replies): it answered them with what it had. `text` and `earlier_text` are the two replies'
     texts; `turns` holds only those said for the first time (a question said again word for word,
     while the agent works toward its answer, brings nothing new to leave unheard). Turns that say
     "ok", "next", "go on" ask nothing and say no to nothing: a guide or a story told in parts moves
@@ -351,10 +353,10 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     if not turns:
         return None
     heard = stances(" \n".join(turns))
-    theirs = heard.stems - earlier.stems.union(*(r.stems for r in chain))
+    theirs = heard.stems - earlier.stems - chain
     if not theirs or heard.kinds.isdisjoint(_PUSHING) or not reply.stems.isdisjoint(theirs):
         return None
-    if len(reply.stems.intersection(frozenset().union(*(r.stems for r in chain)))) < _ON_SUBJECT:
+    if len(reply.stems & chain) < _ON_SUBJECT:
         return None
     told = frozenset().union(*map(fact_parts, turns))
     if told and not told.isdisjoint(fact_parts(text) - fact_parts(earlier_text)):
