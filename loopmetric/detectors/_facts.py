@@ -6,7 +6,9 @@ facts alike. A turn of the other side that says it changed something (`_news.cha
 news the same way.
 What changes without telling anything is no fact: clocks, attempt counters and ids named
 as such are masked first (`mask_result`, as results of one call are compared), so a
-reply restated with "(attempt 3)" or the time of day is still the same reply."""
+reply restated with "(attempt 3)" or the time of day is still the same reply.
+A fact told again in another form is no new fact: `fact_parts` reads a fact by its parts that
+hold a digit ("24-month" and "24 months" both tell 24; "1–2" and "1-2" both tell 1 and 2)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import re
 from .._canonical import mask_result
 from .._memo import per_text
 
-__all__ = ["facts"]
+__all__ = ["fact_parts", "facts"]
 
 _DIGIT = re.compile(r"\d")
 _FACT = re.compile(r"""[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>()\[\]{}]+|[\w.+-]*\d[\w.+-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"""
@@ -29,3 +31,22 @@ def facts(text: str) -> frozenset[str]:
     if not text:
         return frozenset()
     return frozenset(fact.rstrip(".") for fact in _FACT.findall(mask_result(text) if _DIGIT.search(text) else text))
+
+
+_NAMED_WHOLE = re.compile(r"://|@|_")  # links, addresses and names written as code: facts read whole
+_APART = re.compile(r"[^0-9A-Za-z]+")
+
+
+@per_text
+def fact_parts(text: str) -> frozenset[str]:
+    """The facts `text` tells (`facts`), each read by its parts that hold a digit, cut at every
+    sign that is not a letter or a digit (a dash, a colon, a dot, a sign of another script's
+    dash): a date tells its year, month and day, "24-month" tells 24 as "24 months" does, "INC-4410"
+    tells 4410. Links, e-mail addresses and names written as code are kept whole."""
+    parts: set[str] = set()
+    for fact in facts(text):
+        if _NAMED_WHOLE.search(fact):
+            parts.add(fact)
+        else:
+            parts.update(part for part in _APART.split(fact) if _DIGIT.search(part))
+    return frozenset(parts)

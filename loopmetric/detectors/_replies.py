@@ -33,13 +33,22 @@ reply before it took (`_same_stance`: a no or a rule on the chain's subject, an 
 request to wait that stalls: "one moment", "I'm still checking") while using none of the words
 the other side's turns brought that nobody had said before: it answered them with what it had
 said ("the address can no longer be edited", "the drop-off location is locked", "it can't be
-modified at this stage"). A chain is a loop at `repeated_text_threshold` + 1
+modified at this stage"). Or, whatever its words and stances, it answers a turn that says no or
+asks ("Did that. Still no service.", "is something missing from my application?"), in words
+not said before, with none of what that turn said (`_unheard`: no word of it the chain's replies
+had not said, no fact of it),
+while it stays on the chain's subject (two stems in common with its replies): the agent did not
+hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing and say no to
+nothing: a guide or a story told in parts moves on without taking them up, and is no such link.
+A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
 one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
 said, two stems in common: "refund the insurance", "I want the insurance refunded", "just the
-insurance"): both sides go round. Three refusals of different requests about one booking, or of
-questions the other side moves on from, are a conversation working out what can be done. At
+insurance"): both sides go round, or when every link is a turn unheard (the other side said no
+or asked, turn after turn, and the agent answered each with what it had). Three refusals of
+different requests about one booking, or of questions the other side moves on from, are a
+conversation working out what can be done. At
 `repeated_text_threshold` + 2 when a link rests on asking
 again: an agent must ask for a missing id until it has it, and asking three or four times, the
 user looking, is still a conversation working out what can be done (the design half of the
@@ -58,7 +67,7 @@ from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
-from ._facts import facts
+from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
 from ._stances import Stances, asked, stances, stems
 
@@ -81,7 +90,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     contents = _Contents(settings.min_similarity_words)
     findings = []
     vocabulary = _Said(trace, lambda text: _words(text.casefold()))
-    known = _Said(trace, facts)
+    known = _Said(trace, fact_parts)
     # A recording of an agent that calls tools and whose LLM inputs hold no text of what the model
     # was told (`Trace.turns_recorded`): such an agent's model is called again after a tool's result
     # or after a turn of the other side, so two replies in a row, no tool call between, had a turn
@@ -137,7 +146,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
         return []
-    known = _Said(trace, facts)
+    known = _Said(trace, fact_parts)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -149,7 +158,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     read: dict[int, Stances] = {}  # each reply's stances, by step, read once
     heard: list[str] = [trace.task] if trace.task else []  # the other side's turns since the agent's last reply
     answered: dict[int, list[str]] = {}  # the turns each reply answered, by step
+    # the other side's turns said for the first time since the agent's last reply, and every turn's
+    # words said so far (a turn said again word for word brings nothing a reply could leave unheard)
+    spoken: list[str] = []
+    turns_said: set[str] = {" ".join(trace.task.casefold().split())} if trace.task else set()
+    first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
     chain: list[LlmOutput] = []
+    chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
     links: list[str] = []
     findings: list[Finding] = []
     for step in list(trace.steps) + [None]:
@@ -163,6 +178,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             told |= step.step in changes  # (as is a change it says it made)
             heard.append(step.text)
+            folded = " ".join(step.text.casefold().split())
+            if folded not in turns_said:
+                spoken.append(step.text)
+                turns_said.add(folded)
             found = stems(step.text)
             fresh |= found - stems_said
             stems_said |= found
@@ -174,6 +193,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             said |= named
             brought, told = set(), False
             answered[reply.step], heard = heard, []
+            first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
                     and not _tells_news(known, reply)):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
@@ -182,19 +202,27 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 link = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]], subject)
                 if link is None:
                     link = _same_stance(_stances_of(reply, read), _stances_of(recent[-1], read), fresh, subject)
+                if link is None:
+                    link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
+                                    recent[-1].text, first_said[reply.step],
+                                    chain_said if chain else _stances_of(recent[-1], read).stems)
             stems_said |= _stances_of(reply, read).stems
             fresh = set()
             recent.append(reply)
         if link is not None:
             if not chain:
                 chain = [recent[-2]]
+                chain_said = set(_stances_of(recent[-2], read).stems)
             chain.append(reply)  # type: ignore[arg-type]
+            chain_said |= _stances_of(reply, read).stems  # type: ignore[arg-type]
             links.append(link)
             continue
-        needed = threshold + (2 if "ask" in links else 1)
+        # (a chain of replies each answering the other side's no or question with none of it: a loop at
+        # `threshold` replies, as when the other side pressed one demand throughout)
+        needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
-        elif len(chain) == needed - 1 and "ask" not in links and _pressed(chain, answered):
+        elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
             findings.append(_restated_finding(chain, links, pressed=True))
         chain, links = [], []
         if reply is None:  # a tool call, an output that asked for one, or the end
@@ -310,6 +338,36 @@ def _same_stance(reply: Stances, earlier: Stances, fresh: AbstractSet[str], subj
 _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whatever they are about
 
 
+def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, turns: list[str],
+             chain: AbstractSet[str]) -> Optional[str]:
+    """"unheard" when the other side's `turns` between `earlier` and `reply` say no or ask
+    (`_PUSHING`: "I don't have one", "is something missing?") and say something the agent had not,
+    `reply` takes up none of it (no stem of theirs that the chain's replies had not said, `chain`
+    holding their stems: the agent's own words said back are no sign it listened; no fact of theirs
+    that `earlier` had not told) and it stays on the chain's subject (at least `_ON_SUBJECT` stems
+    in common with its replies): it answered them with what it had. `text` and `earlier_text` are the two replies'
+    texts; `turns` holds only those said for the first time (a question said again word for word,
+    while the agent works toward its answer, brings nothing new to leave unheard). Turns that say
+    "ok", "next", "go on" ask nothing and say no to nothing: a guide or a story told in parts moves
+    on without taking them up."""
+    if not turns:
+        return None
+    heard = stances(" \n".join(turns))
+    theirs = heard.stems - earlier.stems - chain
+    if not theirs or heard.kinds.isdisjoint(_PUSHING) or not reply.stems.isdisjoint(theirs):
+        return None
+    if len(reply.stems & chain) < _ON_SUBJECT:
+        return None
+    told = frozenset().union(*map(fact_parts, turns))
+    if told and not told.isdisjoint(fact_parts(text) - fact_parts(earlier_text)):
+        return None
+    return "unheard"
+
+
+_PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply
+_ON_SUBJECT = 2  # stems an unheard reply shares with the chain's replies
+
+
 def _declining(kinds: frozenset[str]) -> frozenset[str]:
     """`kinds` with "no" for a rule: a rule restated and a no say the same."""
     return kinds | {"no"} if "rule" in kinds else kinds
@@ -317,7 +375,8 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
 
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
-         "sorry": "apologizing again", "stance": "taking the same stance in other words"}
+         "sorry": "apologizing again", "stance": "taking the same stance in other words",
+         "unheard": "answering the other side's no or question with none of what it said"}
 
 
 def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:
@@ -417,10 +476,11 @@ class _Said:
 
 
 def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
-    """Whether reply `later` tells a fact (`_facts.facts`) nobody had told before it: the agent
-    worked out or found something new (another fare, total or date), which a reply restated does
-    not ("the same request or refusal by its key nouns and numbers")."""
-    told = facts(later.text)
+    """Whether reply `later` tells a fact (`_facts.fact_parts`: a fact told again in another form,
+    "24-month" and "24 months", is none) nobody had told before it: the agent worked out or found
+    something new (another fare, total or date), which a reply restated does not ("the same request
+    or refusal by its key nouns and numbers")."""
+    told = fact_parts(later.text)
     return bool(told) and not told <= said.before(later.step - 1)
 
 

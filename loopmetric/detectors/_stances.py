@@ -7,8 +7,8 @@ what they do it *about*:
 
 - `ask`: a sentence that asks the other side for something ("Could you ...?", "please",
   "I need", "let me know");
-- `no`: a sentence that says no (a negation: "not", "n't", "no", "never", "without",
-  "unable");
+- `no`: a sentence that says no (a negation: "not", "n't", "no", "nope", "nah", "never",
+  "without", "unable");
 - `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least");
 - `sorry`: a sentence that apologizes ("sorry", "apologize", "regret");
 - `wait`: a sentence that asks the other side to wait while the agent says it is on it ("one
@@ -37,7 +37,7 @@ _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capita
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _STANCES = (
     ("ask", re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b", re.IGNORECASE)),
-    ("no", re.compile(r"\b(?:not|no|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
+    ("no", re.compile(r"\b(?:not|no|nope|nah|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
     ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|require[sd]?|guidelines?|allowed|permitted|terms)\b"
                         r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b", re.IGNORECASE)),
     ("sorry", re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)),

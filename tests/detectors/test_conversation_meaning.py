@@ -65,13 +65,16 @@ def chat(replies, others, tool_after=None) -> list:
 
 ON = LoopSettings(semantic=True, embedder=embed)
 
+# (messages, the conversation loop's replies, whether the words alone see it at default settings)
 LOOPS = [
-    pytest.param(chat(REFUSALS[:4], PRESS), 4, id="the-same-refusal-four-ways"),
-    pytest.param(chat(REFUSALS, PRESS), 5, id="the-same-refusal-five-ways"),
-    pytest.param(chat(ASKS[:4], ["I told you already.", "Why do you need it?", "Just do it.", "Hurry up."]), 4,
+    pytest.param(chat(REFUSALS[:4], PRESS), 4, False, id="the-same-refusal-four-ways"),
+    # the words alone see four of the five in a row: each said no again, said nothing new, or answered
+    # the other side's plea with none of it ("Really nothing?"), on the chain's subject
+    pytest.param(chat(REFUSALS, PRESS), 5, True, id="the-same-refusal-five-ways"),
+    pytest.param(chat(ASKS[:4], ["I told you already.", "Why do you need it?", "Just do it.", "Hurry up."]), 4, False,
                  id="the-same-request-re-asked-every-turn"),
     pytest.param(chat(REFUSALS, ["I'm sure I added it when I booked.", "I added it online, I know it.",
-                                 "My sister added it to hers.", "I removed nothing."]), 4,
+                                 "My sister added it to hers.", "I removed nothing."]), 4, False,
                  id="twin-changes-no-reply-proposed-are-no-news"),
 ]
 
@@ -89,14 +92,14 @@ HEALTHY = [
 ]
 
 
-@pytest.mark.parametrize(("messages", "count"), LOOPS)
-def test_replies_of_one_meaning_are_a_conversation_loop(messages, count):
+@pytest.mark.parametrize(("messages", "count", "words"), LOOPS)
+def test_replies_of_one_meaning_are_a_conversation_loop(messages, count, words):
     trace = read_chat_messages(messages)
     assert [(f.pattern, f.severity, f.count) for f in detect_conversation_loops(trace, ON)] == \
         [("conversation_loop", "severe", count)]
     report = detect_loops(messages, settings=ON)
     assert report.success is False and "conversation_loop" in {f.pattern for f in report.findings}
-    assert detect_loops(messages).success is True  # words differ: no word-level pattern sees it
+    assert detect_loops(messages).success is (not words)  # words differ: most word-level patterns miss it
 
 
 def test_the_same_change_said_every_turn_is_news_the_first_time_only():

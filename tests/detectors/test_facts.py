@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopmetric.detectors._facts import facts
+from loopmetric.detectors._facts import fact_parts, facts
 from loopmetric.detectors._news import changes_told
 from loopmetric.readers import read_chat_messages
 
@@ -27,6 +27,22 @@ from loopmetric.readers import read_chat_messages
 ])
 def test_the_facts_a_text_tells(text, expected):
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("Your 24-month contract", {"24"}, id="a-number-joined-to-a-word-is-the-number"),
+    pytest.param("It ends after 24 months.", {"24"}, id="the-same-number-standing-alone"),
+    pytest.param("Reviews take 1–2 business days", {"1", "2"}, id="a-range-with-a-long-dash"),
+    pytest.param("Reviews take 1-2 business days", {"1", "2"}, id="the-same-range-with-a-hyphen"),
+    pytest.param("Flight HAT045 on 2024-05-14", {"HAT045", "2024", "05", "14"}, id="a-date-is-its-year-month-and-day"),
+    pytest.param("Incident INC-4410 is open", {"4410"}, id="an-id-after-a-dash-is-its-number"),
+    pytest.param("Write to ana@example.com or see http://ex.com/a-1 or run user_id_2()",
+                 {"ana@example.com", "http://ex.com/a-1", "user_id_2"}, id="addresses-links-and-code-names-whole"),
+    pytest.param("No facts in these words at all", set(), id="twin-words-alone"),
+])
+def test_the_parts_of_the_facts_a_text_tells(text, expected):
+    """A fact is read by its parts that hold a digit: told again in another form, it is no new fact."""
+    assert fact_parts(text) == expected
 
 
 @pytest.mark.parametrize(("exchange", "expected"), [

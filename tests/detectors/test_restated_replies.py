@@ -415,6 +415,9 @@ STANCES = [
     pytest.param("I'm so sorry about the delay.", {"sorry"}, id="an-apology"),
     pytest.param("Your flight leaves at nine from gate 4.", set(), id="a-statement-takes-no-stance"),
     pytest.param("We don’t refund these tickets", {"no"}, id="a-curly-apostrophe-says-no"),
+    pytest.param("Nope.", {"no"}, id="nope-says-no"),
+    pytest.param("Nah, still the same.", {"no"}, id="nah-says-no"),
+    pytest.param("The canopy of the Nahuatl garden.", set(), id="twin-nope-and-nah-inside-other-words"),
     pytest.param("Your claim requires a police report.", {"rule"}, id="requires-states-a-rule"),
     pytest.param("Hang tight, I'm taking a look at the fleet now.", {"wait"}, id="hang-tight-asks-to-wait"),
     pytest.param("Give me just one more moment to confirm.", {"wait"}, id="one-more-moment-asks-to-wait"),
@@ -763,3 +766,164 @@ def test_a_call_answered_as_before_does_not_end_the_chain(lookups, healthy):
         assert "saying no to the same thing again" in finding.message
         assert "no tool call was answered anew" in finding.message
 
+
+
+PENDING = ["I'm sorry, your account is still pending verification, which takes 1–2 business days.",
+           "Apologies for the wait; verifying an account usually takes 1-2 business days.",
+           "Sorry again, the account review is in progress and takes 1–2 business days.",
+           "I apologize, your account remains under review for 1-2 business days."]
+
+
+@pytest.mark.parametrize(("replies", "loop"), [
+    pytest.param(PENDING, True, id="a-range-written-with-a-dash-then-a-hyphen-is-no-new-fact"),
+    pytest.param([reply.replace("–", "-") for reply in PENDING], True, id="the-range-written-alike"),
+    pytest.param(PENDING[:3] + ["I apologize, your account remains under review for 3 more business days."], False,
+                 id="twin-a-new-number-is-news"),
+    pytest.param(["I'm sorry, your 24-month contract has an early termination fee.",
+                  "Apologies, leaving before the 24 months are up means a termination fee.",
+                  "Sorry, ending the 24-month term early carries the termination fee.",
+                  "I apologize, the fee applies to any exit before 24 months."], True,
+                 id="a-number-joined-to-a-word-then-standing-alone-is-no-new-fact"),
+])
+def test_a_fact_told_again_in_another_form_is_no_news(replies, loop):
+    """The fourth apology restates the same figure in another form ("1–2" and "1-2", "24-month" and
+    "24 months"): the chain goes on to four replies, a loop; a new figure ends it."""
+    report = detect_loops(_turns(replies, ["It's been four days.", "Is something missing?", "Hello?"]))
+    assert report.success is (not loop), report.reason
+    if loop:
+        assert report.findings[0].count == 4 and "apologizing again" in report.findings[0].message
+
+
+# The other side says no or asks, turn after turn, in words of its own; the agent answers each turn
+# with none of them, on the same subject, reworded each time (`_replies._unheard`): a remedy, a
+# policy, a status, a refusal, a request and an apology, none joined by another link.
+UNHEARD = {
+    "remedy": ("My phone shows no signal since I came back from my trip.", [
+        "Let's fix that: switch airplane mode on, wait ten seconds, then switch it off so the phone finds the network.",
+        "Sometimes it needs a second go: enable flight mode, leave it for fifteen seconds, then disable it.",
+        "Let's reset the radio: turn airplane mode on, count to twenty, then turn it back off.",
+        "A reliable fix is to cut every connection briefly: toggle flight mode on and off so the phone searches again.",
+        "Please give this a try: turn on airplane mode, wait a little, then turn airplane mode off."],
+        ["Did that. Still no signal.", "Nope.", "I've done it five times, it's not that.",
+         "Could it be my roaming plan?", "You're not helping."]),
+    "policy": ("Why can't I use the check I deposited by phone yesterday?", [
+        "Large mobile deposits are placed on a five business day hold before the funds become available.",
+        "For checks of that size deposited by mobile, the money is released after five business days.",
+        "Big deposits made in the app wait through a hold of five business days, and then the funds clear.",
+        "A check over the threshold sits on hold for five business days before you can spend the money.",
+        "The hold on large mobile deposits lasts five business days; after that the funds are yours."],
+        ["I need it today for rent.", "So there's nothing at all you can do?", "Can a manager release it early?",
+         "My landlord won't wait.", "Why not?"]),
+    "status": ("I signed up days ago and still can't accept payments.", [
+        "Your account is pending verification. Our team completes verification within two business days.",
+        "Your file sits in our verification queue, and reviews are done within two business days.",
+        "Your account status shows as pending verification; once the review is finished you can take payments.",
+        "At the moment your verification is still in progress. Most accounts are verified within two business days.",
+        "Your account remains under review, and you'll hear from us as soon as verification is complete."],
+        ["Is something missing from my application?", "Should I upload my business license again?",
+         "That doesn't answer the question about the license.", "Do you need another document from me?",
+         "Nobody is telling me anything."]),
+    "refusal": ("I put the wrong delivery address on my order. Can you change it?", [
+        "The courier already has your order, so the delivery address is locked.",
+        "Once the courier collects an order, its drop-off point is fixed.",
+        "The courier is on the way with your order; the destination is final at this stage.",
+        "Your order left with the courier, and that locks where it goes.",
+        "With the order in the courier's hands, the drop-off stays as it was entered."],
+        ["Please, it's just two digits swapped.", "Just change it please!!", "Can you call the driver?",
+         "What am I supposed to do then?", "Seriously?"]),
+    "request": ("I'm locked out of my laptop and need a password reset.", [
+        "Password resets go through identity checks first. What's your employee ID?",
+        "Password resets come after an identity check. Can you read me the staff number on your badge?",
+        "Your password changes once your identity is confirmed. What is your personnel code?",
+        "Share the employee number from your signed contract, and the reset follows.",
+        "Which worker code is printed on the badge you were issued?"],
+        ["I'm a contractor, I started Monday and don't think I have one.", "My badge has no number, just my photo and name.",
+         "I don't have an HR number, I'm from an agency.", "Can my manager vouch for me instead?",
+         "I keep telling you, there is nothing like that."]),
+    "apology": ("The delivery men dropped my new sofa and a leg snapped off.", [
+        "That's awful, your new sofa was damaged by our delivery crew.",
+        "Our delivery crew should have handled your sofa with far more care.",
+        "You deserved a careful delivery, and our crew let you down with that sofa.",
+        "It's upsetting that the sofa arrived damaged after our crew's delivery.",
+        "The way our crew handled your sofa delivery falls short of what you should expect."],
+        ["What will you do about the broken leg?", "Replacement or refund?", "I need an actual answer.",
+         "Answer my question, please.", "Are you even reading my messages?"]),
+}
+
+
+UNHEARD_LOOPS = [pytest.param(kind, n, id=f"{kind}-unheard-{n}-times") for kind in UNHEARD for n in (3, 4, 5)]
+
+
+@pytest.mark.parametrize(("kind", "times"), UNHEARD_LOOPS)
+def test_answering_the_other_sides_no_or_question_with_none_of_it_is_a_loop(kind, times):
+    """Three replies in a row, each answering a turn that says no or asks with none of what it said
+    and on the chain's subject, are a loop (as three to a demand pressed throughout are); the reason
+    says it is the agent that did not take up what the other side said."""
+    opening, replies, turns = UNHEARD[kind]
+    messages = chat(opening, replies[:times], turns)
+    report = detect_loops(messages)
+    assert not report.success, report.reason
+    (finding,) = report.findings
+    replies_at = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
+    assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies_at)
+    assert finding.message.startswith(f"The agent said the same thing in other words {times} times in a row (")
+    assert "answering the other side's no or question with none of what it said" in finding.message
+
+
+def _with(kind, at, reply=None, turn=None):
+    """The unheard chat of `kind` (three replies) with reply or turn `at` replaced."""
+    opening, replies, turns = UNHEARD[kind]
+    replies, turns = list(replies[:3]), list(turns)
+    if reply is not None:
+        replies[at] = reply
+    if turn is not None:
+        turns[at] = turn
+    return chat(opening, replies, turns)
+
+
+GUIDE = ["First, open the app and go to Settings, then Security, to find the login options for your account.",
+         "Tap Two-factor login and choose Authenticator app as the method for your account login.",
+         "Scan the QR code shown in the app with your authenticator, then type the code it shows to confirm the login.",
+         "Next, save the backup codes the app shows somewhere safe; you will need them for login if you lose your phone.",
+         "Now turn on login alerts in the same Security page of the app so you hear about every new login.",
+         "Last, sign out of the app and sign back in to check that the login asks for the authenticator code."]
+STORY = ["A young fox named Ember lived by a wide river and dreamed of crossing it to the far meadow.",
+         "One morning Ember found a fallen log stretched across the river, slick with moss and swaying in the current.",
+         "Ember stepped onto the log, paws trembling, and the river roared beneath her as she crept toward the far bank.",
+         "Halfway across the log rolled, but Ember leapt and landed in the soft grass of the meadow by the river.",
+         "In the meadow Ember met an old heron who had watched her cross the river from the reeds.",
+         "The heron taught Ember to fish in the shallow river, and every evening they shared supper in the meadow."]
+
+UNHEARD_HEALTHY = [
+    pytest.param(chat("How do I set up two-factor login on my account?", GUIDE,
+                      ["ok I'm there", "done, what next", "sounds good, it worked", "cool, saved them",
+                       "alright, switched that on", "perfect"]),
+                 id="a-guide-whose-person-goes-along-in-words-of-its-own"),
+    pytest.param(chat("Tell me a story about a fox and a river.", STORY,
+                      ["go on", "and then", "what happened next", "keep going", "tell me more", "lovely"]),
+                 id="a-story-told-in-parts-to-varied-prompts"),
+    pytest.param(_with("refusal", 1, reply="Even with just two digits swapped, the courier already has the order, so "
+                                           "the address stays locked."),
+                 id="a-reply-that-takes-up-the-other-sides-words"),
+    pytest.param(_with("remedy", 2, reply="Roaming can matter: check that data roaming is on in the mobile network "
+                                          "settings, then restart."),
+                 id="a-reply-that-takes-up-what-was-asked"),
+    pytest.param(_with("policy", 1, reply="I can note that on your account; meanwhile our branch opens at nine if "
+                                          "you'd like to talk to someone in person."),
+                 id="a-reply-that-moves-to-another-subject"),
+    pytest.param(_with("status", 1, turn="ok, thanks"), id="a-turn-that-goes-along-between"),
+    pytest.param(_with("refusal", 1, turn="Order 55123, you have it."), id="twin-a-turn-that-neither-says-no-nor-asks"),
+    pytest.param(chat(UNHEARD["refusal"][0],
+                      ["The courier already has order 55123, so the delivery address is locked.",
+                       UNHEARD["refusal"][1][1], "Order 55123 is on the courier's route now, and its delivery spot stays put."],
+                      [UNHEARD["refusal"][2][0], "Please, can you sort out 55123 today?"]),
+                 id="a-reply-that-takes-up-a-fact-the-turn-said-again"),
+    pytest.param(chat(UNHEARD["remedy"][0], UNHEARD["remedy"][1][:2], UNHEARD["remedy"][2]),
+                 id="two-replies-are-not-yet"),
+]
+
+
+@pytest.mark.parametrize("messages", UNHEARD_HEALTHY)
+def test_replies_that_take_up_the_other_side_or_move_on_pass(messages):
+    report = detect_loops(messages)
+    assert report.success, report.reason
