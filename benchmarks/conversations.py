@@ -2,12 +2,14 @@
 
     python -m benchmarks.conversations      # writes benchmarks/results/conversations.md
 
-Two sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
+Three sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
 imported or read loopmetric (CC0; each folder's README says how), with a label per conversation: about
 half are an agent saying the same thing in other words turn after turn, half are healthy twins that
 look alike on the surface. `benchmarks/conversations/` (set 1, 2026-12-06): 60 customer-service chats.
 `benchmarks/conversations2/` (set 2, 2026-12-07): 40 chats in other settings too (a coding assistant, a
-tutor, a game master, a program polling an agent). A fixed seed per set splits it into a design half
+tutor, a game master, a program polling an agent). `benchmarks/conversations3/` (set 3, 2026-12-07): 40
+chats in settings neither set used (insurance claims, a registrar, a vet clinic, a legal-information bot,
+kubectl and SQL helpers, a CI bot, a polled report agent), tool loops among them. A fixed seed per set splits it into a design half
 and a held-out half: rules may be studied on the design halves only. Each conversation is scored the
 way the command line scores a chat file (`detect_loops` on the messages, default settings), and with
 `semantic=True` when the default embedder is installed.
@@ -39,10 +41,12 @@ class ConversationSet(NamedTuple):
 
 
 SETS = (ConversationSet("set 1", FOLDER, SEED),
-        ConversationSet("set 2", FOLDER.with_name("conversations2"), "convo-set-2/design"))
-# Set 2 scored whole once, by main at 874e1cb, before anyone here read one of its files: what the
-# default settings found on conversations nobody had seen (loops found, loops, healthy failed, healthy).
-FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19)}
+        ConversationSet("set 2", FOLDER.with_name("conversations2"), "convo-set-2/design"),
+        ConversationSet("set 3", FOLDER.with_name("conversations3"), "convo-set-3/design"))
+# Sets 2 and 3 each scored whole once, by main at the commit named, before anyone here read one of its
+# files: what the default settings found on conversations nobody had seen (loops found, loops, healthy
+# failed, healthy).
+FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19), "set 3": ("aa64679", 12, 19, 0, 20)}
 
 
 def labelled(which: Optional[ConversationSet] = None) -> list[dict[str, str]]:
@@ -88,12 +92,12 @@ def report(rows: list[dict[str, str]], signals: dict[str, dict[str, bool]], seco
     table = []
     names = list(dict.fromkeys(row.get("set", "set 1") for row in rows))
     for name, found in signals.items():
-        for which in names + (["both sets"] if len(names) > 1 else []):
+        for which in names + (["all sets"] if len(names) > 1 else []):
             for half in ("design", "held-out", "both"):
                 counts = Confusion()
                 for row in rows:
                     if (row["label"] != "unsure" and half in ("both", row["half"])
-                            and which in ("both sets", row.get("set", "set 1"))):
+                            and which in ("all sets", row.get("set", "set 1"))):
                         counts.add(row["label"] == "loop", found[row["id"]])
                 table.append([name, which, half, str(counts.n), str(counts.tp), str(counts.fp), str(counts.fn),
                               str(counts.tn), f"{counts.precision:.3f}", f"{counts.recall:.3f}", f"{counts.f1:.3f}"])

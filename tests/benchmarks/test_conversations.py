@@ -47,8 +47,8 @@ def test_the_report_counts_the_verdicts_against_the_labels(found, counts):
     assert design.startswith("| words (default) | set 1 | design | 3 " + counts)
 
 
-def test_the_report_counts_each_set_apart_and_both_together():
-    """A loop found in set 1 and one missed in set 2: each set's row counts its own, both sets both."""
+def test_the_report_counts_each_set_apart_and_all_together():
+    """A loop found in set 1 and one missed in set 2: each set's row counts its own, all sets both."""
     rows = [{"id": "a", "label": "loop", "half": "design", "set": "set 1"},
             {"id": "b", "label": "loop", "half": "design", "set": "set 2"}]
     text = conversations.report(rows, {"words (default)": {"a": True, "b": False}}, 0.1)
@@ -56,4 +56,4 @@ def test_the_report_counts_each_set_apart_and_both_together():
              if line.startswith("| words (default) |")}
     assert "| 1 | 1 | 0 | 0 | 0 |" in lines["set 1", "design"]
     assert "| 1 | 0 | 0 | 1 | 0 |" in lines["set 2", "design"]
-    assert "| 2 | 1 | 0 | 1 | 0 |" in lines["both sets", "design"]
+    assert "| 2 | 1 | 0 | 1 | 0 |" in lines["all sets", "design"]
