@@ -69,7 +69,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, stances, stems
+from ._stances import Stances, asked, stances, stems, waits_only
 
 __all__ = ["detect_repeated_replies"]
 
@@ -220,6 +220,11 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
         needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
+        if threshold <= len(chain) < needed and all(waits_only(reply.text) for reply in chain):
+            # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
+            # a loop at `threshold` replies)
+            needed = threshold
+            links.append("stall")
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
@@ -376,7 +381,7 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
-         "unheard": "answering the other side's no or question with none of what it said"}
+         "stall": "doing nothing but ask the other side to wait", "unheard": "answering the other side's no or question with none of what it said"}
 
 
 def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:
