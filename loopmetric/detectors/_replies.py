@@ -46,7 +46,11 @@ nothing new four times), at `repeated_text_threshold` replies (three) when the o
 one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
 said, two stems in common: "refund the insurance", "I want the insurance refunded", "just the
 insurance"): both sides go round, or when every link is a turn unheard (the other side said no
-or asked, turn after turn, and the agent answered each with what it had). Three refusals of
+or asked, turn after turn, and the agent answered each with what it had), or when every reply
+does nothing but ask the other side to wait (`_stances.waits_only`: "One moment while I check",
+"Checking on it now, this should take a second", "I'm still pulling it up"): three promises of a
+look with no tool call between and nothing coming back are a stall. A reply that asks to wait and
+tells a step or an answer besides is no stall. Three refusals of
 different requests about one booking, or of questions the other side moves on from, are a
 conversation working out what can be done. At
 `repeated_text_threshold` + 2 when a link rests on asking
@@ -220,7 +224,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
         needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
-        if threshold <= len(chain) < needed and all(waits_only(reply.text) for reply in chain):
+        if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
             # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
             # a loop at `threshold` replies)
             needed = threshold
@@ -381,7 +385,8 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
-         "stall": "doing nothing but ask the other side to wait", "unheard": "answering the other side's no or question with none of what it said"}
+         "stall": "doing nothing but ask the other side to wait",
+         "unheard": "answering the other side's no or question with none of what it said"}
 
 
 def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:

@@ -44,8 +44,8 @@ _STANCES = (
     ("wait", re.compile(r"\b(?:(?:one|a|another)(?: more)? (?:moment|sec)|bear with|hang tight"
                         r"|hold on|your patience|(?:taking|take) a look|looking into|(?:let me|I'll|I will|I'm|I am)"
                         r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*"
-                        r"|(?:take|takes|taking) (?:just )?(?:a|one) (?:sec|second|moment)|(?:still )?checking (?:on|into)"
-                        r"|still checking)\b",
+                        r"|(?:take|takes|taking) (?:just )?(?:a|one) (?:sec|second|moment)(?=\s*(?:[.!,;]|$))"
+                        r"|(?:still )?checking (?:on|into)|still checking)\b",
                         re.IGNORECASE)),
 )
 # The words of courtesy and of asking themselves: every reply of a support conversation is made
