@@ -150,7 +150,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
         return []
-    known = _Said(trace, fact_parts)
+    # (the task is the other side's first turn: the facts it told are told, and a later turn or reply
+    # that tells them again tells nothing new)
+    known = _Said(trace, fact_parts, trace.task)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -468,11 +470,11 @@ class _Said:
     """What the conversation's texts (its inputs and the model's outputs, never a tool's result)
     hold, read by `read` (content words, facts), once, step by step, as the scan moves forward."""
 
-    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]]) -> None:
+    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]], first: str = "") -> None:
         self._steps = trace.steps
         self._read = read
         self._upto = 0
-        self._seen: set[str] = set()
+        self._seen: set[str] = set(read(first)) if first else set()  # (`first`: a text said before the steps)
 
     def before(self, end: int) -> set[str]:
         """What the texts of the first `end` steps hold."""

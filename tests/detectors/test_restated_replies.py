@@ -1000,3 +1000,30 @@ def test_waits_that_end_in_an_answer_a_step_or_a_check_pass(messages):
 ])
 def test_waits_only(text, expected):
     assert waits_only(text) is expected
+
+
+POLLED = ["Incident INC-4410 is open and assigned to network-ops; engineers are working on the packet loss.",
+          "INC-4410 is still open. The network-ops team is investigating the packet loss.",
+          "Status for INC-4410: open, being worked on by network-ops.",
+          "INC-4410 remains open, and network-ops engineers are on the packet loss."]
+
+
+@pytest.mark.parametrize(("turns", "loop"), [
+    pytest.param(["STATUS_REQUEST incident=INC-4410 fields=eta", "STATUS_REQUEST incident=INC-4410 fields=eta,owner",
+                  "STATUS_REQUEST incident=INC-4410 fields=eta,owner,updated"], True,
+                 id="turns-that-say-the-tasks-facts-again-bring-nothing"),
+    pytest.param(["STATUS_REQUEST incident=INC-4410 fields=eta", "STATUS_REQUEST incident=INC-4417 fields=eta",
+                  "STATUS_REQUEST incident=INC-4410 fields=eta,owner"], False, id="twin-a-turn-with-a-new-id-is-news"),
+])
+def test_the_facts_the_task_told_are_told(turns, loop):
+    """The task is the other side's first turn: a program polling the agent that names the task's
+    incident and its own request name (`STATUS_REQUEST`) again each turn tells nothing new, and the
+    agent answering with the same status three times is a loop; a turn naming another incident is news."""
+    messages = [{"role": "user", "content": "STATUS_REQUEST incident=INC-4410"}]
+    for reply, turn in zip(POLLED, turns):
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": turn}]
+    report = detect_loops(messages)
+    assert report.success is (not loop), report.reason
+    if loop:
+        (finding,) = report.findings
+        assert (finding.pattern, finding.count) == ("repeated_reply", 3)
