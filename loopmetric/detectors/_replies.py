@@ -46,7 +46,11 @@ nothing new four times), at `repeated_text_threshold` replies (three) when the o
 one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
 said, two stems in common: "refund the insurance", "I want the insurance refunded", "just the
 insurance"): both sides go round, or when every link is a turn unheard (the other side said no
-or asked, turn after turn, and the agent answered each with what it had). Three refusals of
+or asked, turn after turn, and the agent answered each with what it had), or when every reply
+does nothing but ask the other side to wait (`_stances.waits_only`: "One moment while I check",
+"Checking on it now, this should take a second", "I'm still pulling it up"): three promises of a
+look with no tool call between and nothing coming back are a stall. A reply that asks to wait and
+tells a step or an answer besides is no stall. Three refusals of
 different requests about one booking, or of questions the other side moves on from, are a
 conversation working out what can be done. At
 `repeated_text_threshold` + 2 when a link rests on asking
@@ -69,7 +73,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, stances, stems
+from ._stances import Stances, asked, stances, stems, waits_only
 
 __all__ = ["detect_repeated_replies"]
 
@@ -146,7 +150,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     unchanged = _unchanged(trace) if "input" in kinds else frozenset()
     if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
         return []
-    known = _Said(trace, fact_parts)
+    # (the task is the other side's first turn: the facts it told are told, and a later turn or reply
+    # that tells them again tells nothing new)
+    known = _Said(trace, fact_parts, trace.task)
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -220,6 +226,11 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
         needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
+        if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
+            # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
+            # a loop at `threshold` replies)
+            needed = threshold
+            links.append("stall")
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
@@ -376,6 +387,7 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
+         "stall": "doing nothing but ask the other side to wait",
          "unheard": "answering the other side's no or question with none of what it said"}
 
 
@@ -458,11 +470,11 @@ class _Said:
     """What the conversation's texts (its inputs and the model's outputs, never a tool's result)
     hold, read by `read` (content words, facts), once, step by step, as the scan moves forward."""
 
-    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]]) -> None:
+    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]], first: str = "") -> None:
         self._steps = trace.steps
         self._read = read
         self._upto = 0
-        self._seen: set[str] = set()
+        self._seen: set[str] = set(read(first)) if first else set()  # (`first`: a text said before the steps)
 
     def before(self, end: int) -> set[str]:
         """What the texts of the first `end` steps hold."""

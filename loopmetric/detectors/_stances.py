@@ -12,8 +12,8 @@ what they do it *about*:
 - `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least");
 - `sorry`: a sentence that apologizes ("sorry", "apologize", "regret");
 - `wait`: a sentence that asks the other side to wait while the agent says it is on it ("one
-  moment", "bear with me", "I'm still checking"): said turn after turn with nothing coming
-  back, the agent is stalling.
+  moment", "bear with me", "I'm still checking", "checking on it now, this should take a
+  second"): said turn after turn with nothing coming back, the agent is stalling.
 
 `Stances.about` holds the stems of the sentences that take a stance (what the ask, the no,
 the rule is about); `Stances.stems` the stems of the whole reply (what it says at all).
@@ -30,7 +30,7 @@ from typing import Callable, NamedTuple
 
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "proposed", "stances", "stems"]
+__all__ = ["Stances", "asked", "proposed", "stances", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -43,7 +43,9 @@ _STANCES = (
     ("sorry", re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)),
     ("wait", re.compile(r"\b(?:(?:one|a|another)(?: more)? (?:moment|sec)|bear with|hang tight"
                         r"|hold on|your patience|(?:taking|take) a look|looking into|(?:let me|I'll|I will|I'm|I am)"
-                        r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*)\b",
+                        r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*"
+                        r"|(?:take|takes|taking) (?:just )?(?:a|one) (?:sec|second|moment)(?=\s*(?:[.!,;]|$))"
+                        r"|(?:still )?checking (?:on|into)|still checking)\b",
                         re.IGNORECASE)),
 )
 # The words of courtesy and of asking themselves: every reply of a support conversation is made
@@ -143,3 +145,15 @@ def _stems_of_sentences(text: str, keep: Callable[[str], bool]) -> frozenset[str
         if keep(sentence):
             found |= stems(sentence)
     return frozenset(found)
+
+
+_WAIT = dict(_STANCES)["wait"]
+
+
+def waits_only(text: str) -> bool:
+    """Whether every sentence of `text` that says anything (a stem) asks the other side to wait
+    ("Let me look into that. One moment while I check the thermostat."): the reply does nothing
+    but stall. A reply that asks to wait and says something else ("Let me check the menu. First,
+    open the notebook ...") is no stall alone."""
+    return all(_WAIT.search(sentence) is not None or not stems(sentence)
+               for sentence in _SENTENCE.split(text.replace("’", "'")))

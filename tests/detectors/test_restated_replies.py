@@ -11,7 +11,7 @@ import pytest
 
 from loopmetric import detect_loops, read_chat_messages
 from loopmetric.detectors._replies import _says_again
-from loopmetric.detectors._stances import Stances, stances, stems
+from loopmetric.detectors._stances import Stances, stances, stems, waits_only
 
 OPENING = {"refusal": "I want a refund for my flight to Denver.",
            "request": "I need to change the date of my trip.",
@@ -424,6 +424,10 @@ STANCES = [
     pytest.param("Thanks for your patience, I'm still reviewing the order.", {"wait"}, id="still-reviewing-stalls"),
     pytest.param("Let me check with the restaurant.", {"wait"}, id="let-me-check-stalls"),
     pytest.param("It takes a second try.", set(), id="a-second-try-is-no-wait"),
+    pytest.param("Checking on the thermostat now, this should just take a second.", {"wait"},
+                 id="checking-on-it-and-taking-a-second-ask-to-wait"),
+    pytest.param("Please try a second time.", {"ask"}, id="twin-a-second-time-is-no-wait"),
+    pytest.param("The sync will take a minute to finish.", set(), id="twin-a-step-that-takes-a-minute-is-no-wait"),
     pytest.param("Your order arrives at 7 pm.", set(), id="an-answer-takes-no-stance"),
 ]
 
@@ -927,3 +931,99 @@ UNHEARD_HEALTHY = [
 def test_replies_that_take_up_the_other_side_or_move_on_pass(messages):
     report = detect_loops(messages)
     assert report.success, report.reason
+
+
+# Replies that do nothing but ask the other side to wait ("one moment", "I'm still checking"), turn
+# after turn, no tool call between and nothing coming back: the agent stalls. Three are a loop
+# (`_replies`: a chain of replies that only ask to wait needs `repeated_text_threshold` replies).
+STALL_OPENING = "Why is the living room at 15 degrees? The thermostat is set to 21."
+STALLS = ["Let me look into that for you. One moment while I check the living room thermostat.",
+          "Checking on the thermostat now, this should just take a second.",
+          "Thanks for your patience! I'm pulling up the heating status for the living room.",
+          "Bear with me, I'm still looking at the heating schedule.",
+          "Hang tight, I'm taking a look at the boiler readings."]
+STALL_TURNS = ["ok", "well?", "hello?", "any update?", "it's been ten minutes"]
+
+
+@pytest.mark.parametrize("times", [pytest.param(n, id=f"asked-to-wait-{n}-times") for n in (3, 4, 5)])
+def test_replies_that_only_ask_to_wait_three_times_are_a_stall(times):
+    messages = chat(STALL_OPENING, STALLS[:times], STALL_TURNS)
+    report = detect_loops(messages)
+    assert not report.success, report.reason
+    (finding,) = report.findings
+    replies_at = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
+    assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies_at)
+    assert finding.message.startswith(f"The agent said the same thing in other words {times} times in a row (")
+    assert "doing nothing but ask the other side to wait" in finding.message
+
+
+def _checked(*results):
+    """The stall with the agent checking between its second and third reply (a call answered
+    with each of `results` in turn)."""
+    messages = chat(STALL_OPENING, STALLS[:2], STALL_TURNS)
+    for n, result in enumerate(results):
+        messages += [{"role": "assistant", "content": "", "tool_calls": [{"id": f"c{n}", "type": "function", "function": {
+                         "name": "thermostat_status", "arguments": "{\"room\": \"living\"}"}}]},
+                     {"role": "tool", "tool_call_id": f"c{n}", "content": result}]
+    return messages + [{"role": "assistant", "content": STALLS[2]}, {"role": "user", "content": STALL_TURNS[2]}]
+
+
+STALL_HEALTHY = [
+    pytest.param(chat(STALL_OPENING, STALLS[:2] + ["Found it: the thermostat is in eco mode, which caps the living "
+                                                   "room. I've switched it back to comfort mode."], STALL_TURNS),
+                 id="two-waits-then-the-answer"),
+    pytest.param(chat("How do I export my notes to PDF?", [
+        "Let me check the menu layout for you. First, open the notebook you want and click the three dots at the top "
+        "right.",
+        "Let me look at the next part. Choose Export from the menu, then pick PDF as the format.",
+        "Let me see what comes after that. Select a folder to save into and press Save; the file appears there "
+        "within seconds."], ["ok", "done", "got it, thanks"]),
+                 id="a-guide-whose-replies-open-with-let-me-check"),
+    pytest.param(_checked('{"room": "living", "reading": 15, "mode": "eco"}'), id="a-check-answered-between"),
+    pytest.param(chat(STALL_OPENING, STALLS[:3], ["ok", "It's the one in the hallway, model T-400.", "hello?"]),
+                 id="twin-the-other-side-tells-a-fact-between"),
+    pytest.param(chat(STALL_OPENING, STALLS[:3], ["ok"]), id="twin-replies-in-a-row-with-no-turn-between"),
+]
+
+
+@pytest.mark.parametrize("messages", STALL_HEALTHY)
+def test_waits_that_end_in_an_answer_a_step_or_a_check_pass(messages):
+    report = detect_loops(messages)
+    assert report.success, report.reason
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("Let me look into that. One moment while I check the thermostat.", True, id="every-sentence-waits"),
+    pytest.param("Thanks! Bear with me.", True, id="courtesy-and-a-wait"),
+    pytest.param("Let me check. First, open the notebook.", False, id="twin-a-wait-and-a-step"),
+    pytest.param("Your thermostat is in eco mode.", False, id="twin-an-answer"),
+])
+def test_waits_only(text, expected):
+    assert waits_only(text) is expected
+
+
+POLLED = ["Incident INC-4410 is open and assigned to network-ops; engineers are working on the packet loss.",
+          "INC-4410 is still open. The network-ops team is investigating the packet loss.",
+          "Status for INC-4410: open, being worked on by network-ops.",
+          "INC-4410 remains open, and network-ops engineers are on the packet loss."]
+
+
+@pytest.mark.parametrize(("turns", "loop"), [
+    pytest.param(["STATUS_REQUEST incident=INC-4410 fields=eta", "STATUS_REQUEST incident=INC-4410 fields=eta,owner",
+                  "STATUS_REQUEST incident=INC-4410 fields=eta,owner,updated"], True,
+                 id="turns-that-say-the-tasks-facts-again-bring-nothing"),
+    pytest.param(["STATUS_REQUEST incident=INC-4410 fields=eta", "STATUS_REQUEST incident=INC-4417 fields=eta",
+                  "STATUS_REQUEST incident=INC-4410 fields=eta,owner"], False, id="twin-a-turn-with-a-new-id-is-news"),
+])
+def test_the_facts_the_task_told_are_told(turns, loop):
+    """The task is the other side's first turn: a program polling the agent that names the task's
+    incident and its own request name (`STATUS_REQUEST`) again each turn tells nothing new, and the
+    agent answering with the same status three times is a loop; a turn naming another incident is news."""
+    messages = [{"role": "user", "content": "STATUS_REQUEST incident=INC-4410"}]
+    for reply, turn in zip(POLLED, turns):
+        messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": turn}]
+    report = detect_loops(messages)
+    assert report.success is (not loop), report.reason
+    if loop:
+        (finding,) = report.findings
+        assert (finding.pattern, finding.count) == ("repeated_reply", 3)
