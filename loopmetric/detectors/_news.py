@@ -31,6 +31,7 @@ recording of tool spans alone), or follows the other side's words, is an attempt
 from __future__ import annotations
 
 import re
+from operator import le
 from typing import Optional
 
 from .._deep_json import loads
@@ -640,6 +641,9 @@ class Progress:
         if cached is not None:
             return cached
         if key == "call" and False not in self.first_made:  # every call made once: no run (most traces)
+            self._runs[(key, window)] = []
+            return self._runs[(key, window)]
+        if not any(map(le, self.after, self.before)):  # every call news: none joins a run (most traces)
             self._runs[(key, window)] = []
             return self._runs[(key, window)]
         current: dict[str, list[int]] = {}
