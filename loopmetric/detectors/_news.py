@@ -466,13 +466,19 @@ class Progress:
             add_reply(reply if reply >= 0 else -1 - index)
             add_before(news)
             result = step.result
-            kind, first_kind = _failure_kinds(step) if result is not None else _NOT_FAILED
+            if result is None or not step.error and not _reports_failure(result[:_HEAD_CHARS]):
+                kind = first_kind = None  # (`_failure_kinds`' own first test, written out: most calls did not fail)
+            else:
+                kind, first_kind = _failure_kinds(step)
             add_kind(kind)
             add_first_kind(first_kind)
             add_failing(step.error or kind is not None)
             name = step.name
             previous = last_of_tool.get(name)
-            units, shown = _units_and_lines(result)
+            if result and result == " ".join(result.split()):  # (one line already folded, most results:
+                units = shown = frozenset((result,))          # `_units_and_lines`' first answer, written out)
+            else:
+                units, shown = _units_and_lines(result)
             if previous is None:
                 repeats_outcome = same = False
             else:  # the same result (outcome or lines), and one of substance
