@@ -373,7 +373,13 @@ def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
         return _NOT_FAILED
     if not call.error and not _reports_failure(call.result[:_HEAD_CHARS]):
         return _NOT_FAILED
-    lines = [line for line in call.result[:_KIND_CHARS * 20].splitlines() if line.strip()]
+    return _kinds_of_failure(call.result, call.args)
+
+
+def _kinds_of_failure(result: str, args: str) -> tuple[str, str]:
+    """`_failure_kinds` of a call known to have failed (an error, or a result that reports a failure): its
+    `result` and its `args`."""
+    lines = [line for line in result[:_KIND_CHARS * 20].splitlines() if line.strip()]
     if not lines:
         return "error", "error"
     # A sentence that ends after _KIND_CHARS is cut there anyway: only that much of the line is searched.
@@ -382,7 +388,7 @@ def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
         first = _SENTENCE_END.split(first, 1)[0]
     head = first[:_KIND_CHARS]
     tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
-    own = _argument_words(call.args)
+    own = _argument_words(args)
     parts = []
     for text in (head, tail):
         text = text.replace("'", "")
@@ -469,7 +475,7 @@ class Progress:
             if result is None or not step.error and not _reports_failure(result[:_HEAD_CHARS]):
                 kind = first_kind = None  # (`_failure_kinds`' own first test, written out: most calls did not fail)
             else:
-                kind, first_kind = _failure_kinds(step)
+                kind, first_kind = _kinds_of_failure(result, step.args)
             add_kind(kind)
             add_first_kind(first_kind)
             add_failing(step.error or kind is not None)
