@@ -31,7 +31,7 @@ recording of tool spans alone), or follows the other side's words, is an attempt
 from __future__ import annotations
 
 import re
-from operator import le
+from operator import attrgetter, le
 from typing import Optional
 
 from .._deep_json import loads
@@ -173,6 +173,7 @@ def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str
 
 
 _NOTHING: frozenset[str] = frozenset()
+_KIND = attrgetter("kind")
 
 
 def _folded(lines: frozenset[str]) -> set[str]:
@@ -448,7 +449,7 @@ class Progress:
         news = 0
         # The other side's turns that said they made a change the agent asked for (`changes_told`), read
         # once here for every rule (the conversation rules read them from the evidence too).
-        self.told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+        self.told = changes_told(trace) if "input" in map(_KIND, trace.steps) else frozenset()  # (kinds read in C)
         reply = -1  # the model output the next call follows (-1: none since the last input, or none yet)
         # (the lists' appends bound once: this loop runs for every call of every trace)
         calls, add_call = self.calls, self.calls.append
