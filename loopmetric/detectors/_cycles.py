@@ -76,6 +76,16 @@ def find_cycles(keys: list[Hashable], threshold: int,
     return found
 
 
+def _spacing_folded(args: str) -> str:
+    """Arguments (canonical JSON) with every run of whitespace, an escaped newline or tab among it, one space."""
+    # (ASCII with no escape, no control character, no two spaces in a row and none at either end, as canonical
+    # JSON mostly is: nothing to fold, and no copy made)
+    if (args.isascii() and args.isprintable() and "\\" not in args and "  " not in args
+            and args[:1] != " " and args[-1:] != " "):
+        return args
+    return " ".join(args.replace("\\n", " ").replace("\\t", " ").split())
+
+
 def _polls(calls, start: int, period: int, length: int) -> bool:
     """A cycle of a poll that waits (`waits`) and acknowledgements (a sleep)."""
     positions = [list(range(start + k, start + length, period)) for k in range(period)]
@@ -96,11 +106,12 @@ def detect_call_cycles(trace: Trace, settings: LoopSettings,
     # (every call made once: no exact key comes twice, so no alternating cycle, and no list of them is built)
     exact: list[Hashable] = [(c.call, c.outcome) for c in calls] if False in model.first_made else []
     # A failed call by its failure kind, any other by its name and its arguments up to whitespace.
-    loose: list[Hashable] = [("failed", kind) if kind is not None
-                             else (call.name, " ".join(call.args.replace("\\n", " ").replace("\\t", " ").split()))
+    loose: list[Hashable] = [("failed", kind) if kind is not None else (call.name, _spacing_folded(call.args))
                              for call, kind in zip(calls, model.kinds)]
     rounds_of: tuple[tuple[Pattern, list[Hashable]], ...] = (("alternating_calls", exact), ("drifting_cycle", loose))
     for pattern, keys in rounds_of:
+        if len(set(keys)) == len(keys):  # no key comes twice: no block comes back (most traces), nothing to scan
+            continue
         for start, period, length, severity in find_cycles(keys, threshold, claimed):
             covered = range(start, start + length)
             if pattern == "drifting_cycle" and any(

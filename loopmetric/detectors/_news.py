@@ -31,6 +31,7 @@ recording of tool spans alone), or follows the other side's words, is an attempt
 from __future__ import annotations
 
 import re
+from operator import attrgetter, le
 from typing import Optional
 
 from .._deep_json import loads
@@ -172,6 +173,7 @@ def _units_and_lines(text: Optional[str]) -> tuple[frozenset[str], frozenset[str
 
 
 _NOTHING: frozenset[str] = frozenset()
+_KIND = attrgetter("kind")
 
 
 def _folded(lines: frozenset[str]) -> set[str]:
@@ -372,7 +374,13 @@ def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
         return _NOT_FAILED
     if not call.error and not _reports_failure(call.result[:_HEAD_CHARS]):
         return _NOT_FAILED
-    lines = [line for line in call.result[:_KIND_CHARS * 20].splitlines() if line.strip()]
+    return _kinds_of_failure(call.result, call.args)
+
+
+def _kinds_of_failure(result: str, args: str) -> tuple[str, str]:
+    """`_failure_kinds` of a call known to have failed (an error, or a result that reports a failure): its
+    `result` and its `args`."""
+    lines = [line for line in result[:_KIND_CHARS * 20].splitlines() if line.strip()]
     if not lines:
         return "error", "error"
     # A sentence that ends after _KIND_CHARS is cut there anyway: only that much of the line is searched.
@@ -381,7 +389,7 @@ def _failure_kinds(call: ToolCall) -> tuple[Optional[str], Optional[str]]:
         first = _SENTENCE_END.split(first, 1)[0]
     head = first[:_KIND_CHARS]
     tail = lines[-1].strip()[:_KIND_CHARS] if len(lines) > 1 else ""
-    own = _argument_words(call.args)
+    own = _argument_words(args)
     parts = []
     for text in (head, tail):
         text = text.replace("'", "")
@@ -441,7 +449,7 @@ class Progress:
         news = 0
         # The other side's turns that said they made a change the agent asked for (`changes_told`), read
         # once here for every rule (the conversation rules read them from the evidence too).
-        self.told = changes_told(trace) if any(step.kind == "input" for step in trace.steps) else frozenset()
+        self.told = changes_told(trace) if "input" in map(_KIND, trace.steps) else frozenset()  # (kinds read in C)
         reply = -1  # the model output the next call follows (-1: none since the last input, or none yet)
         # (the lists' appends bound once: this loop runs for every call of every trace)
         calls, add_call = self.calls, self.calls.append
@@ -465,13 +473,19 @@ class Progress:
             add_reply(reply if reply >= 0 else -1 - index)
             add_before(news)
             result = step.result
-            kind, first_kind = _failure_kinds(step) if result is not None else _NOT_FAILED
+            if result is None or not step.error and not _reports_failure(result[:_HEAD_CHARS]):
+                kind = first_kind = None  # (`_failure_kinds`' own first test, written out: most calls did not fail)
+            else:
+                kind, first_kind = _kinds_of_failure(result, step.args)
             add_kind(kind)
             add_first_kind(first_kind)
             add_failing(step.error or kind is not None)
             name = step.name
             previous = last_of_tool.get(name)
-            units, shown = _units_and_lines(result)
+            if result and result == " ".join(result.split()):  # (one line already folded, most results:
+                units = shown = frozenset((result,))          # `_units_and_lines`' first answer, written out)
+            else:
+                units, shown = _units_and_lines(result)
             if previous is None:
                 repeats_outcome = same = False
             else:  # the same result (outcome or lines), and one of substance
@@ -640,6 +654,9 @@ class Progress:
         if cached is not None:
             return cached
         if key == "call" and False not in self.first_made:  # every call made once: no run (most traces)
+            self._runs[(key, window)] = []
+            return self._runs[(key, window)]
+        if not any(map(le, self.after, self.before)):  # every call news: none joins a run (most traces)
             self._runs[(key, window)] = []
             return self._runs[(key, window)]
         current: dict[str, list[int]] = {}

@@ -53,7 +53,7 @@ Findings are `repeated_result` (or `repeated_error` when the call failed), mild 
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 
 from .._canonical import mask_result
@@ -72,9 +72,9 @@ __all__ = ["acknowledges", "detect_identical_repeats", "new_states", "waits"]
 def detect_identical_repeats(trace: Trace, settings: LoopSettings,
                              evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """Identical calls with identical masked results (see the module docstring)."""
-    if len(trace.tool_calls) < 3:
-        return ()
     news = evidence_for(trace, evidence).news  # each call's failure kind, computed once for every detector
+    if len(news.calls) < 3:  # (the trace's tool calls: no tuple of them built again)
+        return ()
     if False not in news.first_made:  # every call made once: no group of one call (most traces)
         return ()
     calls = tuple(news.calls)
@@ -279,7 +279,7 @@ def _finding(calls: tuple[ToolCall, ...], run: list[int], failing: list[bool],
     )
 
 
-def waits(calls: tuple[ToolCall, ...], run: list[int]) -> bool:
+def waits(calls: Sequence[ToolCall], run: list[int]) -> bool:
     """Whether a run of one call (indices into `calls`) is waiting (see the module
     docstring): from the run's first call on, the call's results (masked) form
     stretches of one result each, no result comes back in a later stretch, and the

@@ -12,8 +12,10 @@ repeated outputs; loopmetric's detail (how many, how alike) follows.
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Optional
 
 from .._canonical import normalize_text
@@ -74,6 +76,27 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
     normalized text is a repeat; otherwise, when both have at least
     `min_similarity_words` content words, similarity >= `similarity_threshold`.
     """
+    if _always_afresh(trace):  # (most traces: every reply starts afresh, nothing to compare it with)
+        return []
+    return _scan(trace, settings)
+
+
+_KIND = attrgetter("kind")
+_REPLY_WITHOUT_CALL = re.compile(r"llm(?:,input)*,llm")  # two replies with no tool call between
+
+
+def _always_afresh(trace: Trace) -> bool:
+    """Whether every LLM output after the first follows a call the run had not made before: its observation
+    is new, so the scan starts afresh at each output and no output has one to repeat (`_scan` finds nothing).
+    Read from the steps' kinds and the calls' fingerprints alone, in C where it can."""
+    if _REPLY_WITHOUT_CALL.search(",".join(map(_KIND, trace.steps))) is not None:
+        return False
+    made = [step.call for step in trace.steps if step.kind == "tool"]
+    return len(set(made)) == len(made)
+
+
+def _scan(trace: Trace, settings: LoopSettings) -> list[Episode]:
+    """`text_episodes`, output by output (see it)."""
     episodes: list[Episode] = []
     window_info: set[tuple[str, Optional[str]]] = set()  # observed since the last fresh start
     pending: list[tuple[str, Optional[str]]] = []  # observed since the last output

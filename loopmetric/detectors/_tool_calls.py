@@ -51,10 +51,11 @@ def detect_repeated_calls(trace: Trace, settings: LoopSettings,
     the file only grows by the same block, or a poll whose only change is a
     counter, is not.
     """
-    calls = trace.tool_calls
+    model = evidence_for(trace, evidence).news
+    calls = model.calls  # (the trace's tool calls, in order: no tuple of them built again)
     low = settings.repeated_call_threshold
     findings = []
-    for fingerprint, run in evidence_for(trace, evidence).news.runs("call", settings.window):
+    for fingerprint, run in model.runs("call", settings.window):
         severity = _severity(len(run), low, 2 * low - 1)
         if severity is None or waits(calls, run):  # a poll that stops once its status changes
             continue

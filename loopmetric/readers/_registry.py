@@ -260,9 +260,32 @@ def slim_lines(first: Any, fmt: Optional[str] = None) -> Optional[Callable[[Any]
     return None
 
 
+# A span dict of deepeval's shape holding nothing else (what a tracer's own dump of spans holds): its
+# `type` and `name` text, no key outside these, and no list under `input`. No row before "deepeval"
+# recognises such a dict (each looks for a key of its own, or, for Responses-API items, for a list under
+# `input`; InterCode's for a dict of runs, and a name is text), and "deepeval" does: it is told at once,
+# without the sniffers of every other format (`tests/readers/test_registry_shortcut.py` checks both ways).
+_SPAN_ONLY_KEYS = frozenset({"type", "name", "input", "output", "children", "tools_called", "error",
+                             "input_token_count", "output_token_count", "cost", "cost_per_input_token",
+                             "cost_per_output_token"})
+
+
+def _plain_span(data: Any) -> bool:
+    """Whether `data` is a span dict of deepeval's shape and nothing else (see `_SPAN_ONLY_KEYS`)."""
+    return (type(data) is dict and type(data.get("type")) is str and type(data.get("name")) is str
+            and data.keys() <= _SPAN_ONLY_KEYS and not isinstance(data.get("input"), (list, tuple)))
+
+
 def detect_format(data: Any) -> str:
     """One of `FORMATS`, from the shape of parsed JSON or live objects (the first row of
     `REGISTRY` that recognises it)."""
+    if _plain_span(data):  # (most traces scored one at a time: no sniffer of another format asked)
+        return "deepeval"
+    return _format_by_rows(data)
+
+
+def _format_by_rows(data: Any) -> str:
+    """`detect_format` without its shortcut: each row of `REGISTRY` asked in turn."""
     for row in REGISTRY:
         if row.sniff is not None and row.sniff(data):
             return row.name

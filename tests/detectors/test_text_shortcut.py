@@ -1,0 +1,44 @@
+"""`text_episodes` skips its scan when every reply starts afresh, and finds then what the scan finds.
+
+When every LLM output after the first follows a call the run had not made before, each output's
+observation is new: the scan empties its window at every output and no output has an earlier one to
+repeat. `_always_afresh` tells that from the steps' kinds and the calls' fingerprints; each row holds a
+trace at an edge of that check, whether the check holds, and the episodes the full scan finds (their
+steps, worked out by hand), which `text_episodes` must find too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import LoopSettings, read_chat_messages, read_deepeval_trace
+from loopmetric.detectors._text import _always_afresh, _scan, text_episodes
+from tests._traces import agent, llm, tool
+
+A = "The build still fails with the same linker error in module core"
+
+
+def _chat(*turns: tuple[str, str]) -> list[dict]:
+    return [{"role": "user", "content": "fix the build"}] + [{"role": role, "content": text} for role, text in turns]
+
+
+@pytest.mark.parametrize(("trace", "afresh", "episodes"), [
+    pytest.param(read_deepeval_trace(agent(llm(A), tool("make", {"t": 1}, "ok"), llm(A), tool("make", {"t": 2}, "ok"),
+                                           llm(A))), True, [], id="a-new-call-before-each-repeated-reply"),
+    pytest.param(read_deepeval_trace(agent(llm(A), tool("make", {"t": 1}, "ok"), llm(A), tool("make", {"t": 1}, "ok"),
+                                           llm(A))), False, [[3, 5]], id="twin-the-same-call-again-brings-nothing"),
+    pytest.param(read_deepeval_trace(agent(llm(A), tool("make", {"t": 1}, "ok"), llm(A), llm(A))), False, [[3, 4]],
+                 id="twin-two-replies-with-no-call-between"),
+    pytest.param(read_chat_messages(_chat(("assistant", A), ("user", "and?"), ("assistant", A))), False, [],
+                 id="an-input-alone-between-replies-is-scanned"),
+    pytest.param(read_chat_messages(_chat(("assistant", A), ("user", "and?"), ("assistant", A), ("user", "and?"),
+                                          ("assistant", A))), False, [[3, 5]],
+                 id="twin-the-same-input-again-brings-nothing"),
+    pytest.param(read_deepeval_trace(agent(tool("ls", {}, "a"), tool("ls", {"l": 1}, "a"))), True, [],
+                 id="no-reply-at-all"),
+])
+def test_a_trace_where_every_reply_starts_afresh_has_no_episode(trace, afresh, episodes):
+    settings = LoopSettings()
+    assert _always_afresh(trace) is afresh
+    assert [sorted(e.members) for e in _scan(trace, settings)] == episodes
+    assert [sorted(e.members) for e in text_episodes(trace, settings)] == episodes
