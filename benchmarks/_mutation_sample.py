@@ -1947,4 +1947,38 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric/readers/_otlp/_wire.py::ended_span": 30, "loopmetric/otel/_adapter.py::read_step": 30,
          "loopmetric/readers/_pydantic_ai.py::_read_response": 20,
          "loopmetric/readers/_pydantic_ai.py::_read_request": 20}),
+    # What the a4012db run left: `read_step` on the processor's behaviour tests (its mutants ran against
+    # the ended-span and OTLP reader tests only), and the functions last session changed that no run
+    # mutated: the LangChain guard's turn recording (malformed calls read by `requested_calls`), the chat
+    # reader's `read_chat` (results paired by `AskedById`) and the LangChain reader's messages.
+    "c5f8839": FunctionRun(
+        ("loopmetric/otel/_adapter.py::read_step",
+         *(f"loopmetric/guard/langchain.py::{f}" for f in (
+             "turn_calls", "malformed_calls", "decide_turn", "_record_turn", "_record_malformed", "wrap_model_call",
+             "awrap_model_call", "_end", "_nudge", "_answer")),
+         "loopmetric/readers/_chat.py::read_chat",
+         "loopmetric/readers/_langchain.py::read_langchain_messages"),
+        {},
+        {},
+        {"loopmetric/otel/_adapter.py": ("tests/otel/test_processor.py", "tests/otel/test_live_equals_offline.py",
+                                         "tests/otel/test_ended_span.py", "tests/otel/test_live_fields.py",
+                                         "tests/otel/test_instrumented.py", "tests/otel/test_live_equals_offline_corpus.py",
+                                         "tests/readers/test_reader_otlp.py"),
+         "loopmetric/guard/langchain.py": ("tests/guard/test_guard_langchain.py",
+                                           "tests/guard/test_guard_live_equals_offline.py",
+                                           "tests/guard/test_guard_live_fields.py",
+                                           "tests/guard/test_guard_replay_frameworks.py"),
+         "loopmetric/readers/_chat.py": ("tests/readers/test_reader_chat.py", "tests/readers/test_conformance_chat.py",
+                                         "tests/readers/test_group_chat.py", "tests/readers/test_conformance_research.py",
+                                         "tests/readers/test_recorded_by_others.py", *_EXPORTED),
+         "loopmetric/readers/_langchain.py": (*_EXPORTED, "tests/guard/test_guard_langchain.py",
+                                              "tests/readers/test_group_chat.py",
+                                              "tests/readers/test_recorded_by_others.py")},
+        {"loopmetric/otel/_adapter.py::read_step": 40,
+         "loopmetric/guard/langchain.py::_record_turn": 20,
+         "loopmetric/guard/langchain.py::_end": 12,
+         "loopmetric/guard/langchain.py::_nudge": 8,
+         "loopmetric/guard/langchain.py::_answer": 10,
+         "loopmetric/readers/_chat.py::read_chat": 40,
+         "loopmetric/readers/_langchain.py::read_langchain_messages": 40}),
 }
