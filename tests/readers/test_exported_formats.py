@@ -633,3 +633,29 @@ def test_a_sniffer_peeks_at_a_list_or_the_list_under_its_keys(document, keys, ex
     from loopmetric.readers._exported import peek_items
 
     assert peek_items(document, keys) == expected
+
+
+def _langchain_turn_with_a_malformed_call(name) -> list:
+    """A LangChain turn asking for a valid call and a call whose arguments are not JSON (`invalid_tool_calls`),
+    the latter named `name` (`...`: no name key at all)."""
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict
+
+    read = {"name": "read", "args": {"path": "a.txt"}, "id": "c1"}
+    malformed = {"name": name if name is not ... else "write", "args": '{"path": "b.txt"', "id": "c2", "error": None}
+    data = messages_to_dict([HumanMessage("Read a.txt."), AIMessage("", tool_calls=[read], invalid_tool_calls=[malformed]),
+                             ToolMessage("contents", tool_call_id="c1"), AIMessage("Done.")])
+    if name is ...:
+        del data[1]["data"]["invalid_tool_calls"][0]["name"]
+    return json.loads(json.dumps(data))
+
+
+@pytest.mark.parametrize("name, calls", [
+    pytest.param("", [("read", '{"path":"a.txt"}', "contents")], id="a-malformed-call-with-an-empty-name-is-no-call"),
+    pytest.param(..., [("read", '{"path":"a.txt"}', "contents")], id="a-malformed-call-without-a-name-is-no-call"),
+    pytest.param("write", [("read", '{"path":"a.txt"}', "contents"), ("write", '"{\\"path\\": \\"b.txt\\""', None)],
+                 id="twin-a-named-malformed-call-is-a-call"),
+])
+def test_a_langchain_call_that_names_no_tool_is_no_call_and_the_rest_are_read(name, calls):
+    trace = read_trace(_langchain_turn_with_a_malformed_call(name))
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == calls
