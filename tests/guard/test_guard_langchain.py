@@ -409,3 +409,30 @@ def test_a_looping_malformed_call_alone_in_its_turn_is_answered_by_the_guard(act
     assert acted(messages) == guarded
     end = messages[-1]  # the model's answer to the nudge, the guard's last word, or the malformed turn itself
     assert (end.content.startswith(last), bool(end.invalid_tool_calls)) == (True, not guarded)
+
+
+@pytest.mark.parametrize("middleware, guarded", [
+    pytest.param(lambda: LoopGuardMiddleware(), True, id="the-nudge-names-the-tool-of-the-call-it-answers"),
+    pytest.param(lambda: LoopGuardMiddleware(action="stop"), True, id="the-stop-names-the-tool-of-each-call-it-answers"),
+    pytest.param(lambda: None, False, id="twin-the-tools-own-answers-name-their-tool"),
+])
+def test_each_tool_message_names_the_tool_of_the_call_it_answers(middleware, guarded):
+    """The guard's own answers (a nudge, a stop) name the tool of the call they answer, as a tool's own do."""
+    messages = run(STUCK, middleware())
+    name_of = {call["id"]: call["name"] for m in messages if isinstance(m, AIMessage) for call in m.tool_calls}
+    answers = [(name_of[m.tool_call_id], m.name, bool(m.response_metadata.get("loopmetric")))
+               for m in messages if isinstance(m, ToolMessage)]
+    assert [called for called, named, _ in answers if called != named] == []
+    assert any(own for _, _, own in answers) == guarded
+
+
+@pytest.mark.parametrize("turn, ids", [
+    pytest.param(AIMessage("I am done."), [""], id="a-reply-under-an-empty-id"),
+    pytest.param(AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": None}]), [""],
+                 id="a-call-recorded-without-an-id-under-an-empty-id"),
+    pytest.param(AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": "c7"}]), ["c7"],
+                 id="twin-a-call-under-its-own-id"),
+])
+def test_replay_names_each_decision_by_its_calls_id_and_a_reply_or_a_call_without_one_by_an_empty_id(turn, ids):
+    recording = messages_to_dict([HumanMessage("go"), turn])
+    assert [(n, call_id, d.action) for n, call_id, d in decisions(recording)] == [(1, i, "allow") for i in ids]

@@ -742,7 +742,7 @@ def test_langchain_messages_that_hold_no_step_are_an_error_that_says_what_it_rea
 
 
 @pytest.mark.parametrize("refused, notes", [
-    pytest.param(True, ("1 messages the loop guard added; skipped.", "1 calls the loop guard refused; skipped."),
+    pytest.param(True, ("1 calls the loop guard refused; skipped.", "1 messages the loop guard added; skipped."),
                  id="a-call-the-guard-refused-is-skipped-and-noted"),
     pytest.param(False, (), id="twin-a-call-that-ran-is-read"),
 ])
