@@ -699,22 +699,29 @@ def test_a_langchain_chat_message_is_read_by_its_role_another_role_as_the_other_
     assert _lc_steps(trace) == steps
 
 
-def _lc_call_answered(answer, content="contents") -> list:
+def _lc_call_answered(answer, content="contents", named="read") -> list:
     m = _lc_messages()
     call = m.AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a.txt"}, "id": "c1"}])
-    result = (m.FunctionMessage(content, name="read") if answer == "function"
-              else m.ToolMessage(content, tool_call_id="c1", name="read"))
+    result = (m.FunctionMessage(content, name=named) if answer == "function"
+              else m.ToolMessage(content, tool_call_id="c1", name=named))
     return _lc(m.HumanMessage("Read a.txt."), call, result)
 
 
-@pytest.mark.parametrize("answer, content", [
-    pytest.param("function", "contents", id="a-legacy-function-message-answers-the-oldest-open-call-of-its-name"),
-    pytest.param("tool", [{"type": "text", "text": "contents"}], id="a-result-of-content-blocks-is-their-text"),
-    pytest.param("tool", "contents", id="twin-a-tool-message-answers-its-call-by-id"),
+READ_A = ("read", '{"path":"a.txt"}', "contents")
+
+
+@pytest.mark.parametrize("answer, content, named, calls", [
+    pytest.param("function", "contents", "read", [READ_A],
+                 id="a-legacy-function-message-answers-the-oldest-open-call-of-its-name"),
+    pytest.param("function", "contents", "list", [(*READ_A[:2], None), ("list", "{}", "contents")],
+                 id="a-legacy-function-message-answering-no-call-is-a-call-of-its-name"),
+    pytest.param("tool", [{"type": "text", "text": "contents"}], "read", [READ_A],
+                 id="a-result-of-content-blocks-is-their-text"),
+    pytest.param("tool", "contents", "read", [READ_A], id="twin-a-tool-message-answers-its-call-by-id"),
 ])
-def test_a_langchain_result_is_its_calls_by_id_else_by_name_and_its_text(answer, content):
-    trace = read_trace(_lc_call_answered(answer, content))
-    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == [("read", '{"path":"a.txt"}', "contents")]
+def test_a_langchain_result_is_its_calls_by_id_else_by_name_and_its_text(answer, content, named, calls):
+    trace = read_trace(_lc_call_answered(answer, content, named))
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == calls
 
 
 @pytest.mark.parametrize("wrap", [
