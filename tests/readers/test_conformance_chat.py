@@ -153,7 +153,7 @@ CASES = [
                           said("Done.")], [
         ("llm", "Action: search[flaky test]", None, None, None),
         ("input", "user", "Thanks, go on.", ""),
-        ("llm", "Done.", None, None, None)], [(), ()], ASK["content"],
+        ("llm", "Done.", None, None, None)], [(), ()], ASK["content"] + "\n" + DECLARING_ASK["content"],
         id="twin-a-second-user-prompt-declares-no-action"),
     # a tool message that names its call by `id` (not `tool_call_id`), answered out of order: paired by it
     pytest.param(lambda: [ASK, said("Reading both.", ("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"})),
