@@ -1234,6 +1234,27 @@ _DEEPEVAL_CONFORMANCE = "tests/readers/test_conformance_deepeval.py::test_deepev
 _EACH_KIND = "tests/test_canonical.py::test_scanned_masking_of_each_kind["
 _EXPORTED = ("tests/readers/test_reader_exported.py", "tests/readers/test_exported_formats.py", _PINNED_READERS)
 
+_TEAM_ASKS = "tests/readers/test_group_chat.py::test_each_reply_of_a_team_chat_asks_for_the_calls_that_answer_it["
+# The a4012db run's survivors of `read_step`, killed on the same module text (unchanged since) by the processor's
+# behaviour tests, which are older than the run but which it did not choose for `_adapter` (measured by the
+# c5f8839 run's tests): mutant -> the first test that failed.
+_ADAPTER_KILLED_BY_OLDER_TESTS: dict[str, str] = {
+    **{f"loopmetric.otel._adapter:{n}": "tests/otel/test_processor.py::"
+       "test_each_loop_alarms_once[three-alike]" for n in (42, 44, 57)},
+    **{f"loopmetric.otel._adapter:{n}": "tests/otel/test_processor.py::"
+       "test_repeated_replies[three-same-replies]" for n in (46, 58, 63)},
+    **{f"loopmetric.otel._adapter:{n}": "tests/otel/test_live_fields.py::"
+       "test_a_live_finding_equals_the_offline_one_field_by_field" for n in (52, 74)},
+    "loopmetric.otel._adapter:59": "tests/otel/test_processor.py::test_the_loop_span_sits_under_the_loops_parent_"
+    "span_or_under_a_root_that_completed_it[a-reply-that-is-the-root-its-loop-span-under-that-reply]",
+    **{f"loopmetric.otel._adapter:{n}": "tests/otel/test_live_fields.py::test_a_live_findings_cost_adds_up_the_"
+       "replies_costs_as_offline[same-text-each-reply-priced]" for n in (61, 68)},
+    **{f"loopmetric.otel._adapter:{n}": "tests/otel/test_processor.py::"
+       "test_the_loop_settings_apply[default-threshold-3]" for n in (76, 82, 86, 92, 95)},
+    **{f"loopmetric.otel._adapter:{n}": "tests/otel/test_processor.py::"
+       "test_the_loop_settings_apply[threshold-4-three-calls]" for n in (87, 89, 90)},
+}
+
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
@@ -1925,7 +1946,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
             "`sub` does at every position, so a superset of the starts masks the same (the scans' own rule)"
             for n in (445, 446, 453, 472)},
          **{f"loopmetric._canonical:{n}": "any start below zero is dropped by `_starts` as -1 is"
-            for n in (454, 473)}},
+            for n in (454, 473)},
+         "loopmetric.readers._pydantic_ai:323": "`add_input`'s source defaults to \"user\": the call without it adds "
+         "the same user turn"},
         {**{f"loopmetric._canonical:{n}": _EACH_KIND + "an-attempt-ordinal-opening-the-text]"
             for n in (448, 449)},
          **{f"loopmetric._canonical:{n}": _EACH_KIND + "a-decimal-duration-opening-the-text]"
@@ -1933,7 +1956,23 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          **{f"loopmetric._canonical:{n}": _EACH_KIND + "a-duration-opening-the-text]"
             for n in (508, 509)},
          "loopmetric.readers._matching:21": "tests/guard/test_guard_replay.py::test_the_offline_reader_pairs_results_"
-         "by_id_and_order[a-result-given-again-answers-its-call-again]"},
+         "by_id_and_order[a-result-given-again-answers-its-call-again]",
+         # (a fix: a4012db gave a result naming no tool of its shared id that id's first call, so the next result
+         # went to the wrong call; the row fails on a4012db's code and on each of the three mutants)
+         **{f"loopmetric.readers._matching:{n}": "tests/guard/test_guard_replay.py::test_the_offline_reader_pairs_"
+            "results_by_id_and_order[a-result-under-a-shared-id-naming-another-tool-answers-none-of-its-calls]"
+            for n in (13, 15, 18)},
+         "loopmetric.readers._otlp._wire:217": "tests/otel/test_ended_span.py::test_a_failed_span_reads_its_status_"
+         "description_else_its_exception_message[an-empty-description-is-none-the-exception-message]",
+         "loopmetric.readers._langchain:225": "tests/readers/test_exported_formats.py::test_a_langchain_call_that_names_"
+         "no_tool_is_no_call_and_the_rest_are_read[a-malformed-call-without-a-name-is-no-call]",
+         "loopmetric.readers._chat:137": "tests/readers/test_reader_chat.py::test_messages[a-call-naming-no-tool-is-"
+         "skipped-and-the-calls-after-it-read]",
+         **{f"loopmetric.readers._pydantic_ai:{n}": "tests/readers/test_reader_pydantic_ai.py::test_usage_gives_"
+            "tokens_in_either_pydantic_ai_spelling[older-pydantic-ai-request-and-response-tokens]" for n in (183, 186)},
+         "loopmetric.readers._pydantic_ai:254": "tests/readers/test_reader_pydantic_ai.py::test_parts[a-return-naming-"
+         "no-tool-and-answering-no-call-is-a-call-named-tool]",
+         **_ADAPTER_KILLED_BY_OLDER_TESTS},
         {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
          "loopmetric/readers/_matching.py": ("tests/guard/test_guard_replay.py", "tests/readers/test_reader_chat.py",
                                             "tests/readers/test_conformance_chat.py"),
@@ -1958,8 +1997,40 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
              "awrap_model_call", "_end", "_nudge", "_answer")),
          "loopmetric/readers/_chat.py::read_chat",
          "loopmetric/readers/_langchain.py::read_langchain_messages"),
-        {},
-        {},
+        {"loopmetric.readers._chat:228": "`consume` only lets a file's own message list go as it is read (memory): "
+         "without it the same messages are read in the same order",
+         "loopmetric.guard.langchain:183": "`create_agent` runs `before_agent`, which sets the run, before any model "
+         "call, so `run` is never None here; with `and`, a run with no malformed ids scans the messages for none"},
+        {**{f"loopmetric.guard.langchain:{n}": "tests/guard/test_guard_langchain.py::test_replay_names_each_decision_"
+            f"by_its_calls_id_and_a_reply_or_a_call_without_one_by_an_empty_id[{case}]" for n, case in (
+                (63, "a-call-recorded-without-an-id-under-an-empty-id"), (70, "a-reply-under-an-empty-id"))},
+         **{f"loopmetric.guard.langchain:{n}": "tests/guard/test_guard_langchain.py::test_each_tool_message_names_the_"
+            "tool_of_the_call_it_answers[the-nudge-names-the-tool-of-the-call-it-answers]" for n in (251, 252, 255, 260)},
+         "loopmetric.readers._chat:284": "tests/readers/test_conformance_chat.py::test_chat_conformance[twin-a-second-"
+         "user-prompt-declares-no-action]",
+         "loopmetric.readers._chat:316": _TEAM_ASKS + "a-members-own-calls-are-asked-for-by-a-reply-of-its-own]",
+         "loopmetric.readers._chat:340": "tests/readers/test_group_chat.py::test_a_team_chat_is_read_as_the_lead_asking_"
+         "its_members[a-lead-reply-without-text-adds-nothing-to-what-a-member-is-told]",
+         **{f"loopmetric.readers._chat:{n}": _TEAM_ASKS + "the-lead-reply-before-a-members-turn-asks-for-it]"
+            for n in (342, 348)},
+         **{f"loopmetric.readers._langchain:{n}": f"tests/readers/test_exported_formats.py::{test}" for n, test in (
+             (68, "test_a_langchain_agents_state_is_read_as_its_messages[an-agents-state-holding-its-messages]"),
+             (208, "test_a_langchain_agents_state_is_read_as_its_messages[an-agents-state-holding-its-messages]"),
+             (71, "test_langchain_messages_that_hold_no_step_are_an_error_that_says_what_it_read[not-a-list]"),
+             (98, "test_langchain_messages_that_hold_no_step_are_an_error_that_says_what_it_read[three-items-none-"
+                  "of-them-a-step]"),
+             *((n, "test_a_langchain_chat_message_is_read_by_its_role_another_role_as_the_other_sides_turn[chat-"
+                   "messages-of-the-user-and-the-assistant]") for n in (116, 117, 122)),
+             (125, "test_a_langchain_chat_message_is_read_by_its_role_another_role_as_the_other_sides_turn[a-chat-"
+                   "message-of-another-role-is-a-turn]"),
+             *((n, "test_the_notes_say_which_calls_the_loop_guard_refused[a-call-the-guard-refused-is-skipped-and-"
+                   "noted]") for n in (138, 139, 140)),
+             *((n, "test_a_langchain_result_is_its_calls_by_id_else_by_name_and_its_text[a-legacy-function-message-"
+                   "answers-the-oldest-open-call-of-its-name]") for n in (142, 168, 172)),
+             (185, "test_a_langchain_result_is_its_calls_by_id_else_by_name_and_its_text[a-legacy-function-message-"
+                   "answering-no-call-is-a-call-of-its-name]"),
+             *((n, "test_a_langchain_result_is_its_calls_by_id_else_by_name_and_its_text[a-result-of-content-blocks-"
+                   "is-their-text]") for n in (181, 183)))}},
         {"loopmetric/otel/_adapter.py": ("tests/otel/test_processor.py", "tests/otel/test_live_equals_offline.py",
                                          "tests/otel/test_ended_span.py", "tests/otel/test_live_fields.py",
                                          "tests/otel/test_instrumented.py", "tests/otel/test_live_equals_offline_corpus.py",
