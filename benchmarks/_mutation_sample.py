@@ -937,7 +937,8 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     function (`path::function`) with too many mutants to `n` of them, drawn with `random.Random(0)`;
     `limit`, at most that many mutants run by this command (a run in parts: the report is written
     once every mutant has run); `run_so_far`, the report of the mutants run so far, nothing run (a run
-    stopped for time: the rest said not run and left out of the rates)."""
+    stopped for time: the rest said not run and left out of the rates). A pinned survivor that
+    `functions_verify` ran again on a later tree says what that run found."""
     from ._common import markdown_table
 
     pinned, tests, sample_of = pinned or {}, tests or {}, sample_of or {}
@@ -970,6 +971,7 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
             print(f"{limit} of the {len(todo)} mutants not run yet were run; {len(todo) - limit} left", flush=True)
             return ""
     shutil.rmtree(tree, ignore_errors=True)
+    verified = verified_rows(folder, rev)
     rows, killed, equivalent, survived = [], 0, 0, []
     for mutant in chosen:
         status = results[mutant.id][0]
@@ -981,8 +983,10 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "equivalent: "
                          + explained[mutant.id]])
         elif mutant.id in pinned:
+            again = verified.get(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`",
-                         f"survived at {rev}; killed since by `{pinned[mutant.id]}`"])
+                         f"survived at {rev}; killed since by `{pinned[mutant.id]}`"
+                         + (f" (run again at {again['on']}: {again['status']})" if again else "")])
         else:
             survived.append(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "**survived**"])
@@ -1011,6 +1015,66 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     (folder / "README.md").write_text(functions_index(folder))
     print(text)
     return text
+
+
+def verified_rows(folder: Path, rev: str) -> dict[str, dict]:
+    """Mutant id -> its last row in `REV.verified.jsonl` (the survivors of the run at `rev` run again
+    on a later tree by `functions_verify`)."""
+    path = folder / f"{rev}.verified.jsonl"
+    rows: dict[str, dict] = {}
+    for line in path.read_text().splitlines() if path.exists() else ():
+        row = json.loads(line)
+        rows[row["id"]] = row
+    return rows
+
+
+def functions_verify(rev: str, ids: list[str], on: str, out: Path, pinned: dict[str, str],
+                     tests: dict[str, tuple[str, ...]]) -> list[dict]:
+    """The survivors `ids` of the `--functions` run at `rev`, each put into the tree of `on` (a later commit
+    whose text of that module is the same, so an id numbers the same mutant there) and run on the run's
+    tests and the file of the test it is pinned to: the measure of the pins. A row per mutant (its status,
+    the first test that failed, `on`) is appended to `mutation_functions/REV.verified.jsonl`; a mutant of a
+    module changed since is left out and said."""
+    on = subprocess.run(["git", "rev-parse", "--short", on], cwd=ROOT, check=True, capture_output=True,
+                        text=True).stdout.strip()
+    old, new = snapshot(rev), snapshot(on)
+    paths = {module_name(rel): rel for rel in engine_files(old)}
+    chosen: list[Mutant] = []
+    changed: set[str] = set()
+    for rel in sorted({paths[i.rpartition(":")[0]] for i in ids if i.rpartition(":")[0] in paths}):
+        if not (new / rel).is_file() or (old / rel).read_text() != (new / rel).read_text():
+            print(f"{rel} changed between {rev} and {on}: its mutants are not the same there; left out", flush=True)
+            changed.add(module_name(rel))
+            continue
+        chosen += [m for m in mutants_of(rel, old) if m.id in ids]
+    unknown = sorted(set(ids) - {m.id for m in chosen} - {i for i in ids if i.rpartition(":")[0] in changed})
+    if unknown:
+        shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(new, ignore_errors=True)
+        raise SystemExit(f"Expected mutant ids of the run at {rev} (module:N), but got {', '.join(unknown)}.")
+    by_module: dict[str, tuple[str, ...]] = {}
+    rows = []
+    logs = Path(tempfile.mkdtemp(prefix="loopmetric-verify-"))
+    for mutant in chosen:  # each on its own tests: the run's and its pin's file
+        own = (*tests.get(mutant.path, tests_for(mutant.path, new)),)
+        pin = pinned.get(mutant.id, "").partition("::")[0]
+        by_module[mutant.id] = own + ((pin,) if pin and pin not in own else ())
+    for target in sorted(set(by_module.values())):
+        group = [m for m in chosen if by_module[m.id] == target]
+        results, _ = run(group, new, deselect=SLOW, logs=logs, tests={m.path: target for m in group})
+        for mutant in group:
+            log = logs / f"{mutant.id}.log"
+            failed = [line.split()[1] for line in log.read_text(errors="replace").splitlines()
+                      if line.startswith("FAILED ")] if log.exists() else []
+            row = {"id": mutant.id, "status": results[mutant.id][0], "by": failed[:1], "on": on}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            (out / FUNCTIONS).mkdir(parents=True, exist_ok=True)
+            with open(out / FUNCTIONS / f"{rev}.verified.jsonl", "a") as verified:
+                verified.write(json.dumps(row) + "\n")
+    for tree in (old, new, logs):
+        shutil.rmtree(tree, ignore_errors=True)
+    return rows
 
 
 class FunctionRun(NamedTuple):

@@ -84,12 +84,14 @@ def test_an_ended_span_reads_as_the_offline_reader_reads_its_span_json(shape, wh
     assert read_step(ended).error is failed
 
 
-@pytest.mark.parametrize(("shape", "error"), [(_failed_with_description, "disk full"),
-                                               (_failed_with_exception, "bad path"),
-                                               (_failed_with_an_empty_description_and_an_exception, "bad path"),
-                                               (_failed_with_nothing, "error"), (_ok, None)],
-                         ids=["the-description", "the-exception-message",
-                              "an-empty-description-is-none-the-exception-message", "error", "healthy-no-error"])
+@pytest.mark.parametrize(("shape", "error"), [
+    pytest.param(_failed_with_description, "disk full", id="the-description"),
+    pytest.param(_failed_with_exception, "bad path", id="the-exception-message"),
+    pytest.param(_failed_with_an_empty_description_and_an_exception, "bad path",
+                 id="an-empty-description-is-none-the-exception-message"),
+    pytest.param(_failed_with_nothing, "error", id="error"),
+    pytest.param(_ok, None, id="healthy-no-error"),
+])
 def test_a_failed_span_reads_its_status_description_else_its_exception_message(shape, error):
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
