@@ -912,7 +912,9 @@ def functions_index(folder: Path) -> str:
         "One report per run of `python -m benchmarks.mutation --functions PATH::FUNCTION ... --rev REV` "
         "(`REV.md`: every mutant of those functions, each on its module's mirrored tests, on the tree of "
         "the commit it mutated) and its progress (`REV.jsonl`, one row per mutant run: a stopped run goes on "
-        "from it). The command writes both and this index; the sampled run over every module is "
+        "from it). The command writes both and this index; `--only ID ...` runs a run's pinned survivors again on "
+        "a later tree (`REV.verified.jsonl`, what each pin's row in the report says it found). The sampled run over "
+        "every module is "
         "[mutation.md](../mutation.md).", "",
         "Rate: killed / mutants not equivalent, on the tests of that commit; with the pins: counting the "
         "survivors killed by tests written since.", "",
