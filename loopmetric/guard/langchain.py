@@ -171,12 +171,15 @@ class LoopGuardMiddleware(AgentMiddleware):
 
     def _record_malformed(self, request: Any) -> None:
         """The results of the last turn's malformed calls: the error tool messages LangChain answers
-        them with in the messages of the next model call."""
+        them with in the messages of the next model call, after that turn (an id the model used in an
+        earlier turn too is not answered by that turn's message)."""
         run = self._run(request.state or {})
         if run is None or not run.malformed:
             return
+        messages = list(request.messages or ())
+        turn = next((at for at in range(len(messages) - 1, -1, -1) if isinstance(messages[at], AIMessage)), -1)
         with run.lock:
-            for message in request.messages or ():
+            for message in messages[turn + 1:]:
                 if isinstance(message, ToolMessage) and message.tool_call_id in run.malformed:
                     run.malformed.discard(message.tool_call_id)
                     record_result(run.guard, message)
