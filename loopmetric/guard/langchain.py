@@ -27,6 +27,7 @@ runs never share what they recorded. One per agent (LangChain refuses two middle
 from __future__ import annotations
 
 import threading
+from itertools import takewhile
 from typing import Annotated, Any, Callable, Literal, Optional
 
 from ._extras import require
@@ -176,10 +177,9 @@ class LoopGuardMiddleware(AgentMiddleware):
         run = self._run(request.state or {})
         if run is None or not run.malformed:
             return
-        messages = list(request.messages or ())
-        turn = next((at for at in range(len(messages) - 1, -1, -1) if isinstance(messages[at], AIMessage)), -1)
+        after = takewhile(lambda message: not isinstance(message, AIMessage), reversed(request.messages or ()))
         with run.lock:
-            for message in messages[turn + 1:]:
+            for message in reversed(list(after)):  # the messages after the last turn, in order
                 if isinstance(message, ToolMessage) and message.tool_call_id in run.malformed:
                     run.malformed.discard(message.tool_call_id)
                     record_result(run.guard, message)
