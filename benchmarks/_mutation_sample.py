@@ -2118,4 +2118,19 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/guard/langchain.py::_answer": 10,
          "loopmetric/readers/_chat.py::read_chat": 40,
          "loopmetric/readers/_langchain.py::read_langchain_messages": 40}),
+    # The two fixes this run's survivors led to: a result naming no tool of its shared id answers none of its
+    # calls (`answer`), and a malformed call's answer is read from after its turn only (`_record_malformed`).
+    "83f5666": FunctionRun(
+        ("loopmetric/readers/_matching.py::answer", "loopmetric/guard/langchain.py::_record_malformed"),
+        {"loopmetric.guard.langchain:183": "`create_agent` runs `before_agent`, which sets the run, before any model "
+         "call, so `run` is never None here; with `and`, a run with no malformed ids reads the messages for none",
+         "loopmetric.guard.langchain:199": "the id stays in the set: LangChain answers an id once, so no second "
+         "message after the turn has it, and the next turn replaces the set"},
+        {},
+        {"loopmetric/readers/_matching.py": ("tests/guard/test_guard_replay.py", "tests/readers/test_reader_chat.py",
+                                             "tests/readers/test_conformance_chat.py"),
+         "loopmetric/guard/langchain.py": ("tests/guard/test_guard_langchain.py",
+                                           "tests/guard/test_guard_live_equals_offline.py",
+                                           "tests/guard/test_guard_live_fields.py",
+                                           "tests/guard/test_guard_replay_frameworks.py")}),
 }
