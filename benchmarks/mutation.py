@@ -4,6 +4,7 @@
     python -m benchmarks.mutation --modules loopmetric.detectors loopmetric._scoring   # only these modules
     python -m benchmarks.mutation --hand            # the bugs a review found surviving, one at a time
     python -m benchmarks.mutation --hand --suite --before main   # ... on the whole suite, now and at main
+    python -m benchmarks.mutation --functions --rev REV --only ID ...   # survivors of a recorded run, on HEAD
 
 Slow (not part of the test run). mutmut copies the sources into `mutants/` (ignored by
 git) and runs only the tests that reach the mutated function, stopping at the first
@@ -366,7 +367,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants of every module of the package")
     parser.add_argument("--seed", type=int, default=0, help="with --sample: the sample's seed")
     parser.add_argument("--rev", default="HEAD", help="with --sample: the commit whose tree is mutated and tested")
-    parser.add_argument("--only", nargs="*", metavar="ID", help="with --sample: run these mutants of the sample again")
+    parser.add_argument("--only", nargs="*", metavar="ID", help="with --sample: run these mutants of the sample again; "
+                        "with --functions: these survivors of the run at --rev, on the tree of --on (REV.verified.jsonl)")
+    parser.add_argument("--on", default="HEAD", help="with --functions --only: the later commit to run them on")
     parser.add_argument("--list", action="store_true", help="with --sample: list the sample, run nothing")
     parser.add_argument("--resume", action="store_true", help="with --sample: skip mutants already run")
     parser.add_argument("--timeout-factor", type=float, default=4.0, help="with --sample: x the unmutated time")
@@ -386,6 +389,14 @@ def main(argv: Optional[list[str]] = None) -> None:
         if not targets:
             raise SystemExit(f"Expected function names or a --rev of a recorded run ({', '.join(FUNCTION_RUNS)}), "
                              f"but got --rev {rev}.")
+        if args.only:  # survivors of that run, run again on a later tree: the measure of their pins
+            from ._mutation_sample import functions_verify
+
+            if known is None:
+                raise SystemExit(f"Expected --only with the --rev of a recorded run ({', '.join(FUNCTION_RUNS)}), "
+                                 f"but got --rev {rev}.")
+            functions_verify(rev, args.only, args.on, args.out, known.pinned, known.tests)
+            return
         functions_main(targets, rev, args.out, known.equivalent if known else {}, known.pinned if known else {},
                        known.tests if known else {}, known.sample if known else {}, args.limit, args.report_only)
         return

@@ -27,6 +27,7 @@ runs never share what they recorded. One per agent (LangChain refuses two middle
 from __future__ import annotations
 
 import threading
+from itertools import takewhile
 from typing import Annotated, Any, Callable, Literal, Optional
 
 from ._extras import require
@@ -171,12 +172,14 @@ class LoopGuardMiddleware(AgentMiddleware):
 
     def _record_malformed(self, request: Any) -> None:
         """The results of the last turn's malformed calls: the error tool messages LangChain answers
-        them with in the messages of the next model call."""
+        them with in the messages of the next model call, after that turn (an id the model used in an
+        earlier turn too is not answered by that turn's message)."""
         run = self._run(request.state or {})
         if run is None or not run.malformed:
             return
+        after = takewhile(lambda message: not isinstance(message, AIMessage), reversed(request.messages or ()))
         with run.lock:
-            for message in request.messages or ():
+            for message in reversed(list(after)):  # the messages after the last turn, in order
                 if isinstance(message, ToolMessage) and message.tool_call_id in run.malformed:
                     run.malformed.discard(message.tool_call_id)
                     record_result(run.guard, message)

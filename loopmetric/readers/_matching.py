@@ -57,11 +57,14 @@ class AskedById:
 
     def answer(self, call_id: Any, name: Optional[str] = None) -> Optional[ToolRequest]:
         """The call a result of this id (and tool name, when it gives one) answers, None when no call
-        had that id. The last call of an id stays: a result given again answers it again."""
+        had that id, or none of that id's calls was of that tool (the result answers none of them, as
+        the live guard pairs it). The last call of an id stays: a result given again answers it again."""
         waiting = self._open.get(call_id) if isinstance(call_id, str) else None
         if not waiting:
             return None
-        at = next((i for i, request in enumerate(waiting) if request.name == name), 0) if name else 0
+        at = next((i for i, request in enumerate(waiting) if request.name == name), None) if name else 0
+        if at is None:
+            return None
         return waiting.pop(at) if len(waiting) > 1 else waiting[0]
 
 

@@ -4,6 +4,7 @@ and a group it is reported in."""
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,26 @@ def test_the_index_reads_each_report_s_command_and_summary(tmp_path, summary, ro
             functions_index(tmp_path)
     else:
         assert [line for line in functions_index(tmp_path).splitlines() if line.startswith("| [")] == [row]
+
+
+def test_a_survivor_run_again_counts_by_its_last_row(tmp_path):
+    from benchmarks._mutation_sample import verified_rows
+
+    rows = [{"id": "m:1", "status": "survived", "by": [], "on": "aaa"}, {"id": "m:2", "status": "killed", "by": ["t"], "on": "aaa"},
+            {"id": "m:1", "status": "killed", "by": ["t::u"], "on": "bbb"}]
+    (tmp_path / "abc.verified.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert {i: (r["status"], r["on"]) for i, r in verified_rows(tmp_path, "abc").items()} == {
+        "m:1": ("killed", "bbb"), "m:2": ("killed", "aaa")}
+    assert verified_rows(tmp_path, "another") == {}
+
+
+@pytest.mark.parametrize("ids, message", [
+    pytest.param(["loopmetric.readers._chat:99999"], "Expected mutant ids of the run at HEAD", id="a-number-past-the-module"),
+    pytest.param(["loopmetric.nowhere:1"], "Expected mutant ids of the run at HEAD", id="a-module-that-is-not-there"),
+])
+def test_running_survivors_again_refuses_ids_the_run_never_had(ids, message, tmp_path):
+    from benchmarks._mutation_sample import functions_verify
+
+    with pytest.raises(SystemExit, match=message):
+        functions_verify("HEAD", ids, "HEAD", tmp_path, {}, {})
+    assert not (tmp_path / "mutation_functions").exists()

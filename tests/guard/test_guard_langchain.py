@@ -409,3 +409,64 @@ def test_a_looping_malformed_call_alone_in_its_turn_is_answered_by_the_guard(act
     assert acted(messages) == guarded
     end = messages[-1]  # the model's answer to the nudge, the guard's last word, or the malformed turn itself
     assert (end.content.startswith(last), bool(end.invalid_tool_calls)) == (True, not guarded)
+
+
+@pytest.mark.parametrize("middleware, guarded", [
+    pytest.param(lambda: LoopGuardMiddleware(), True, id="the-nudge-names-the-tool-of-the-call-it-answers"),
+    pytest.param(lambda: LoopGuardMiddleware(action="stop"), True, id="the-stop-names-the-tool-of-each-call-it-answers"),
+    pytest.param(lambda: None, False, id="twin-the-tools-own-answers-name-their-tool"),
+])
+def test_each_tool_message_names_the_tool_of_the_call_it_answers(middleware, guarded):
+    """The guard's own answers (a nudge, a stop) name the tool of the call they answer, as a tool's own do."""
+    messages = run(STUCK, middleware())
+    name_of = {call["id"]: call["name"] for m in messages if isinstance(m, AIMessage) for call in m.tool_calls}
+    answers = [(name_of[m.tool_call_id], m.name, bool(m.response_metadata.get("loopmetric")))
+               for m in messages if isinstance(m, ToolMessage)]
+    assert [called for called, named, _ in answers if called != named] == []
+    assert any(own for _, _, own in answers) == guarded
+
+
+@pytest.mark.parametrize("turn, ids", [
+    pytest.param(AIMessage("I am done."), [""], id="a-reply-under-an-empty-id"),
+    pytest.param(AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": None}]), [""],
+                 id="a-call-recorded-without-an-id-under-an-empty-id"),
+    pytest.param(AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": "c7"}]), ["c7"],
+                 id="twin-a-call-under-its-own-id"),
+])
+def test_replay_names_each_decision_by_its_calls_id_and_a_reply_or_a_call_without_one_by_an_empty_id(turn, ids):
+    recording = messages_to_dict([HumanMessage("go"), turn])
+    assert [(n, call_id, d.action) for n, call_id, d in decisions(recording)] == [(1, i, "allow") for i in ids]
+
+
+def _reused_ids_run(reused: bool) -> list:
+    """Four turns each reading a new file and sending the same malformed write; `reused`: the model numbers its
+    calls per turn (the same two ids each turn), and LangChain answers a malformed call only under an id it has
+    not answered before (the first turn's)."""
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    turns = [AIMessage("", tool_calls=[{"name": "read", "args": {"path": f"notes/{turn}.md"},
+                                        "id": "call_0" if reused else f"read_{turn}"}],
+                       invalid_tool_calls=[{"name": "write", "args": BAD, "id": "call_1" if reused else f"write_{turn}",
+                                            "error": None, "type": "invalid_tool_call"}]) for turn in range(4)]
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, write)]
+    return create_agent(ScriptedChat(messages=iter([*turns, AIMessage("done")])), tools,
+                        middleware=[LoopGuardMiddleware(mask_error_numbers=True)]).invoke(
+        {"messages": [("user", "go")]})["messages"]
+
+
+@pytest.mark.parametrize("reused, live", [
+    pytest.param(True, [], id="a-malformed-call-under-an-id-used-before-gets-no-earlier-turns-answer"),
+    pytest.param(False, [(4, "repeated_result")], id="twin-malformed-calls-under-new-ids-each-answered-alike"),
+])
+def test_a_malformed_call_gets_only_the_answer_given_after_its_turn_live_as_replayed(reused, live):
+    """The guard records the answer LangChain gives a malformed call before the next model call, not an older
+    message under the same id: live, as its reading of the recorded run, the calls of later turns under a reused
+    id have no result (LangChain gave them none), so the same old error is not three results."""
+    messages = _reused_ids_run(reused)
+    replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
+                if d.loop]
+    assert (acted(messages), replayed) == (live, live)

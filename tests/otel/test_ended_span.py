@@ -35,6 +35,11 @@ def _failed_with_exception(span):
     span.set_status(Status(StatusCode.ERROR))
 
 
+def _failed_with_an_empty_description_and_an_exception(span):
+    span.record_exception(ValueError("bad path"))
+    span.set_status(Status(StatusCode.ERROR, ""))
+
+
 def _failed_with_nothing(span):
     span.set_status(Status(StatusCode.ERROR))
 
@@ -48,9 +53,11 @@ def _unset(span):
 
 
 @pytest.mark.parametrize("shape", [_unset, _ok, _failed_with_description, _failed_with_exception,
-                                   _failed_with_nothing, _choice_event],
+                                   _failed_with_an_empty_description_and_an_exception, _failed_with_nothing,
+                                   _choice_event],
                          ids=["status-unset", "status-ok", "failed-with-a-description",
-                              "failed-with-an-exception-event", "failed-with-no-message", "with-an-event"])
+                              "failed-with-an-exception-event", "failed-with-an-empty-description-and-an-exception",
+                              "failed-with-no-message", "with-an-event"])
 @pytest.mark.parametrize("where", ["root", "child", "remote-parent"])
 def test_an_ended_span_reads_as_the_offline_reader_reads_its_span_json(shape, where):
     exporter = InMemorySpanExporter()
@@ -72,14 +79,19 @@ def test_an_ended_span_reads_as_the_offline_reader_reads_its_span_json(shape, wh
     wire = ended_span(ended, dict(ended.attributes))
     assert wire == _read_span(span_dict(ended, dict(ended.attributes)), 0)
     assert wire.parent == ("" if where == "root" else format(ended.parent.span_id, "016x"))
-    failed = shape in (_failed_with_description, _failed_with_exception, _failed_with_nothing)
+    failed = shape in (_failed_with_description, _failed_with_exception,
+                       _failed_with_an_empty_description_and_an_exception, _failed_with_nothing)
     assert read_step(ended).error is failed
 
 
-@pytest.mark.parametrize(("shape", "error"), [(_failed_with_description, "disk full"),
-                                               (_failed_with_exception, "bad path"),
-                                               (_failed_with_nothing, "error"), (_ok, None)],
-                         ids=["the-description", "the-exception-message", "error", "healthy-no-error"])
+@pytest.mark.parametrize(("shape", "error"), [
+    pytest.param(_failed_with_description, "disk full", id="the-description"),
+    pytest.param(_failed_with_exception, "bad path", id="the-exception-message"),
+    pytest.param(_failed_with_an_empty_description_and_an_exception, "bad path",
+                 id="an-empty-description-is-none-the-exception-message"),
+    pytest.param(_failed_with_nothing, "error", id="error"),
+    pytest.param(_ok, None, id="healthy-no-error"),
+])
 def test_a_failed_span_reads_its_status_description_else_its_exception_message(shape, error):
     exporter = InMemorySpanExporter()
     provider = TracerProvider()

@@ -148,6 +148,13 @@ CASES = [
         ("tool", *SEARCH, "Thanks, go on.", False, False, "text action search[...] declared in the first user prompt"),
         ("llm", "Done.", None, None, None)], [(SEARCH,), ()], DECLARING_ASK["content"],
         id="text-action-declared-by-the-first-user-prompt"),
+    # a second user prompt before any reply declares nothing: the first user prompt alone does
+    pytest.param(lambda: [ASK, DECLARING_ASK, said("Action: search[flaky test]"), {"role": "user", "content": "Thanks, go on."},
+                          said("Done.")], [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("input", "user", "Thanks, go on.", ""),
+        ("llm", "Done.", None, None, None)], [(), ()], ASK["content"] + "\n" + DECLARING_ASK["content"],
+        id="twin-a-second-user-prompt-declares-no-action"),
     # a tool message that names its call by `id` (not `tool_call_id`), answered out of order: paired by it
     pytest.param(lambda: [ASK, said("Reading both.", ("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"})),
                           {"role": "tool", "id": "c2", "content": "B"}, {"role": "tool", "id": "c1", "content": "A"},

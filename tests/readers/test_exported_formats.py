@@ -633,3 +633,134 @@ def test_a_sniffer_peeks_at_a_list_or_the_list_under_its_keys(document, keys, ex
     from loopmetric.readers._exported import peek_items
 
     assert peek_items(document, keys) == expected
+
+
+def _langchain_turn_with_a_malformed_call(name) -> list:
+    """A LangChain turn asking for a valid call and a call whose arguments are not JSON (`invalid_tool_calls`),
+    the latter named `name` (`...`: no name key at all)."""
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict
+
+    read = {"name": "read", "args": {"path": "a.txt"}, "id": "c1"}
+    malformed = {"name": name if name is not ... else "write", "args": '{"path": "b.txt"', "id": "c2", "error": None}
+    data = messages_to_dict([HumanMessage("Read a.txt."), AIMessage("", tool_calls=[read], invalid_tool_calls=[malformed]),
+                             ToolMessage("contents", tool_call_id="c1"), AIMessage("Done.")])
+    if name is ...:
+        del data[1]["data"]["invalid_tool_calls"][0]["name"]
+    return json.loads(json.dumps(data))
+
+
+@pytest.mark.parametrize("name, calls", [
+    pytest.param("", [("read", '{"path":"a.txt"}', "contents")], id="a-malformed-call-with-an-empty-name-is-no-call"),
+    pytest.param(..., [("read", '{"path":"a.txt"}', "contents")], id="a-malformed-call-without-a-name-is-no-call"),
+    pytest.param("write", [("read", '{"path":"a.txt"}', "contents"), ("write", '"{\\"path\\": \\"b.txt\\""', None)],
+                 id="twin-a-named-malformed-call-is-a-call"),
+])
+def test_a_langchain_call_that_names_no_tool_is_no_call_and_the_rest_are_read(name, calls):
+    trace = read_trace(_langchain_turn_with_a_malformed_call(name))
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == calls
+
+
+# -- the LangChain reader's rules that a user sees in the trace, each beside its healthy twin -------------------
+
+
+def _lc(*messages) -> list:
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import messages_to_dict
+
+    return json.loads(json.dumps(messages_to_dict(list(messages))))
+
+
+def _lc_steps(trace) -> list[tuple]:
+    return [(s.kind, s.name, s.args, s.result) if s.kind == "tool" else (s.kind, getattr(s, "text", None))
+            for s in trace.steps]
+
+
+def _lc_messages():
+    from langchain_core import messages as lc
+
+    return lc
+
+
+@pytest.mark.parametrize("build, steps", [
+    pytest.param(lambda m: [m.AIMessage("Hello."), m.ChatMessage("Read a.txt.", role="user"),
+                            m.ChatMessage("On it.", role="assistant")],
+                 [("llm", "Hello."), ("input", "Read a.txt."), ("llm", "On it.")],
+                 id="chat-messages-of-the-user-and-the-assistant"),
+    pytest.param(lambda m: [m.AIMessage("Hello."), m.ChatMessage("Check it again.", role="critic"),
+                            m.AIMessage("On it.")],
+                 [("llm", "Hello."), ("input", "Check it again."), ("llm", "On it.")],
+                 id="a-chat-message-of-another-role-is-a-turn"),
+    pytest.param(lambda m: [m.AIMessage("Hello."), m.HumanMessage("Read a.txt."), m.AIMessage("On it.")],
+                 [("llm", "Hello."), ("input", "Read a.txt."), ("llm", "On it.")], id="twin-human-and-ai-messages"),
+])
+def test_a_langchain_chat_message_is_read_by_its_role_another_role_as_the_other_sides_turn(build, steps):
+    trace = read_trace(_lc(*build(_lc_messages())))
+    assert _lc_steps(trace) == steps
+
+
+def _lc_call_answered(answer, content="contents", named="read") -> list:
+    m = _lc_messages()
+    call = m.AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a.txt"}, "id": "c1"}])
+    result = (m.FunctionMessage(content, name=named) if answer == "function"
+              else m.ToolMessage(content, tool_call_id="c1", name=named))
+    return _lc(m.HumanMessage("Read a.txt."), call, result)
+
+
+READ_A = ("read", '{"path":"a.txt"}', "contents")
+
+
+@pytest.mark.parametrize("answer, content, named, calls", [
+    pytest.param("function", "contents", "read", [READ_A],
+                 id="a-legacy-function-message-answers-the-oldest-open-call-of-its-name"),
+    pytest.param("function", "contents", "list", [(*READ_A[:2], None), ("list", "{}", "contents")],
+                 id="a-legacy-function-message-answering-no-call-is-a-call-of-its-name"),
+    pytest.param("tool", [{"type": "text", "text": "contents"}], "read", [READ_A],
+                 id="a-result-of-content-blocks-is-their-text"),
+    pytest.param("tool", "contents", "read", [READ_A], id="twin-a-tool-message-answers-its-call-by-id"),
+])
+def test_a_langchain_result_is_its_calls_by_id_else_by_name_and_its_text(answer, content, named, calls):
+    trace = read_trace(_lc_call_answered(answer, content, named))
+    assert [(c.name, c.args, c.result) for c in trace.tool_calls] == calls
+
+
+@pytest.mark.parametrize("wrap", [
+    pytest.param(lambda messages: {"messages": messages}, id="an-agents-state-holding-its-messages"),
+    pytest.param(lambda messages: messages, id="twin-the-message-list"),
+])
+def test_a_langchain_agents_state_is_read_as_its_messages(wrap):
+    data = wrap(_lc_call_answered("tool"))
+    assert detect_format(data) == "langchain"
+    trace = read_trace(data, name="run-7")
+    assert (trace.name, [(c.name, c.result) for c in trace.tool_calls]) == ("run-7", [("read", "contents")])
+
+
+@pytest.mark.parametrize("data, says", [
+    pytest.param(7, r"Expected LangChain messages \(a list of them\), but got an int", id="not-a-list"),
+    pytest.param([{"type": "system", "data": {"content": "Be brief."}}, 3, None],
+                 r"Expected LangChain messages with messages, tool calls or results, but its 3 items hold none "
+                 r"\(2 items that are not LangChain messages\)", id="three-items-none-of-them-a-step"),
+])
+def test_langchain_messages_that_hold_no_step_are_an_error_that_says_what_it_read(data, says):
+    from loopmetric.readers._langchain import read_langchain_messages
+
+    with pytest.raises(TraceReadError, match=says):
+        read_langchain_messages(data)
+
+
+@pytest.mark.parametrize("refused, notes", [
+    pytest.param(True, ("1 calls the loop guard refused; skipped.", "1 messages the loop guard added; skipped."),
+                 id="a-call-the-guard-refused-is-skipped-and-noted"),
+    pytest.param(False, (), id="twin-a-call-that-ran-is-read"),
+])
+def test_the_notes_say_which_calls_the_loop_guard_refused(refused, notes):
+    from loopmetric.readers._langchain import NUDGE_ORIGIN
+
+    m = _lc_messages()
+    marker = {"loopmetric": {"origin": NUDGE_ORIGIN}} if refused else {}
+    data = _lc(m.HumanMessage("Read a.txt."),
+               m.AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a.txt"}, "id": "c1"}]),
+               m.ToolMessage("Stop repeating." if refused else "contents", tool_call_id="c1", name="read",
+                             response_metadata=marker), m.AIMessage("Done."))
+    trace = read_trace(data)
+    assert (trace.notes, len(trace.tool_calls)) == (notes, 0 if refused else 1)

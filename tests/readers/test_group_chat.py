@@ -60,9 +60,36 @@ def shape(trace):
                  [("llm", "Open the page."), ("input", "It shows 8-20."),
                   ("llm", "8-20.")],
                  id="twin-named-users-are-no-team"),
+    pytest.param([{"role": "user", "content": "Find the hours."}, said("Lead", ""), said("Lead", "Open the home page."),
+                  said("Surfer", "It shows 8-20.")],
+                 [("llm", ""), ("llm", "Open the home page."),
+                  ("tool", "Surfer", '{"instruction":"Open the home page."}', "It shows 8-20.")],
+                 id="a-lead-reply-without-text-adds-nothing-to-what-a-member-is-told"),
 ])
 def test_a_team_chat_is_read_as_the_lead_asking_its_members(messages, expected):
     assert shape(read_chat_messages(messages)) == expected
+
+
+_TOOL_CALL = {"id": "c1", "type": "function", "function": {"name": "shell", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize(("messages", "asked"), [
+    pytest.param([{"role": "user", "content": "Find the hours."}, said("Lead", "Plan: ask the surfer."),
+                  said("Lead", "Open the home page."), said("Surfer", "It shows 8-20."), said("Lead", "8-20.")],
+                 [("Plan: ask the surfer.", []), ("Open the home page.", ["Surfer"]), ("8-20.", [])],
+                 id="the-lead-reply-before-a-members-turn-asks-for-it"),
+    pytest.param([{"role": "user", "content": "Run the tests."}, said("Lead", "Run them."),
+                  {"role": "assistant", "name": "Coder", "content": "Running.", "tool_calls": [_TOOL_CALL]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "3 passed"}],
+                 [("Run them.", ["Coder"]), ("", ["shell"])], id="a-members-own-calls-are-asked-for-by-a-reply-of-its-own"),
+    pytest.param([{"role": "user", "content": "Find the hours."}, said("Bot", "Open the home page."),
+                  {"role": "user", "content": "It shows 8-20."}, said("Bot", "8-20.")],
+                 [("Open the home page.", []), ("8-20.", [])], id="twin-one-signed-speaker-asks-no-member"),
+])
+def test_each_reply_of_a_team_chat_asks_for_the_calls_that_answer_it(messages, asked):
+    trace = read_chat_messages(messages)
+    name_of = {s.call: s.name for s in trace.steps if s.kind == "tool"}
+    assert [(s.text, [name_of[r] for r in s.requests]) for s in trace.steps if s.kind == "llm"] == asked
 
 
 def test_a_member_that_calls_tools_makes_calls_of_the_run():

@@ -75,6 +75,13 @@ def steps(trace):
     pytest.param([response(call("poll", {"a": 1}, "c1")), request(ret("other", "x", "c1"))],
                  [("llm", ""), ("tool", "poll", '{"a":1}', None, False), ("tool", "other", "{}", "x", False)],
                  id="return-naming-another-tool-stays-apart"),
+    pytest.param([response(text("x")), request({"part_kind": "tool-return", "content": "r", "tool_call_id": "c9"})],
+                 [("llm", "x"), ("tool", "tool", "{}", "r", False)],
+                 id="a-return-naming-no-tool-and-answering-no-call-is-a-call-named-tool"),
+    pytest.param([response(call("poll", {}, "c1")), request({"part_kind": "tool-return", "content": "r",
+                                                             "tool_call_id": "c1"})],
+                 [("llm", ""), ("tool", "poll", "{}", "r", False)],
+                 id="twin-a-return-naming-no-tool-is-named-after-the-call-it-answers"),
     pytest.param([None, 3, {"kind": "response"}, response(text("ok"))], [("llm", "ok")],
                  id="junk-messages-skipped"),
 ])
@@ -93,8 +100,12 @@ def test_no_messages_is_an_error_not_a_pass(value, says):
         read_pydantic_ai_messages(value)
 
 
-def test_usage_gives_tokens():
-    trace = read_pydantic_ai_messages([response(text("x"), usage={"input_tokens": 10, "output_tokens": 4})])
+@pytest.mark.parametrize("usage", [
+    pytest.param({"input_tokens": 10, "output_tokens": 4}, id="input-and-output-tokens"),
+    pytest.param({"request_tokens": 10, "response_tokens": 4}, id="older-pydantic-ai-request-and-response-tokens"),
+])
+def test_usage_gives_tokens_in_either_pydantic_ai_spelling(usage):
+    trace = read_pydantic_ai_messages([response(text("x"), usage=usage)])
     assert (trace.llm_outputs[0].input_tokens, trace.llm_outputs[0].output_tokens) == (10.0, 4.0)
 
 
