@@ -864,14 +864,20 @@ def test_answering_the_other_sides_no_or_question_with_none_of_it_is_a_loop(kind
     and on the chain's subject, are a loop (as three to a demand pressed throughout are); the reason
     says it is the agent that did not take up what the other side said."""
     opening, replies, turns = UNHEARD[kind]
-    messages = chat(opening, replies[:times], turns)
+    _one_chain_of_every_reply(chat(opening, replies[:times], turns), times,
+                              "answering the other side's no or question with none of what it said")
+
+
+def _one_chain_of_every_reply(messages, times, why):
+    """The conversation fails on one finding: every reply, `times` of them, said again in other words,
+    for the reason `why`."""
     report = detect_loops(messages)
     assert not report.success, report.reason
     (finding,) = report.findings
     replies_at = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
     assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies_at)
     assert finding.message.startswith(f"The agent said the same thing in other words {times} times in a row (")
-    assert "answering the other side's no or question with none of what it said" in finding.message
+    assert why in finding.message
 
 
 def _with(kind, at, reply=None, turn=None):
@@ -947,14 +953,8 @@ STALL_TURNS = ["ok", "well?", "hello?", "any update?", "it's been ten minutes"]
 
 @pytest.mark.parametrize("times", [pytest.param(n, id=f"asked-to-wait-{n}-times") for n in (3, 4, 5)])
 def test_replies_that_only_ask_to_wait_three_times_are_a_stall(times):
-    messages = chat(STALL_OPENING, STALLS[:times], STALL_TURNS)
-    report = detect_loops(messages)
-    assert not report.success, report.reason
-    (finding,) = report.findings
-    replies_at = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
-    assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies_at)
-    assert finding.message.startswith(f"The agent said the same thing in other words {times} times in a row (")
-    assert "doing nothing but ask the other side to wait" in finding.message
+    _one_chain_of_every_reply(chat(STALL_OPENING, STALLS[:times], STALL_TURNS), times,
+                              "doing nothing but ask the other side to wait")
 
 
 def _checked(*results):
