@@ -62,6 +62,7 @@ class Calls:
 
     def __init__(self) -> None:
         self._open: dict[str, list[str]] = {}  # tool name -> ids of its calls not yet answered, oldest first
+        self._blank: dict[str, list[str]] = {}  # tool name -> the ids given to its open calls recorded with ""
         self._count = 0
 
     def call(self, name: str, call_id: Any = None) -> str:
@@ -69,16 +70,28 @@ class Calls:
         self._count += 1
         chosen = call_id if isinstance(call_id, str) and call_id else f"call-{self._count}"
         self._open.setdefault(name, []).append(chosen)
+        if call_id == "":  # an empty id is still the id its result is given ("" too)
+            self._blank.setdefault(name, []).append(chosen)
         return chosen
 
     def result(self, name: str, call_id: Any = None) -> Optional[str]:
-        """The id of the call a result answers: its own id, else the oldest open call of that name."""
+        """The id of the call a result answers: its own id; a result under an empty id, the oldest open call
+        of that name recorded under an empty id; else (no id) the oldest open call of that name."""
         waiting = self._open.get(name, [])
         if isinstance(call_id, str) and call_id:
             if call_id in waiting:
                 waiting.remove(call_id)
             return call_id
-        return waiting.pop(0) if waiting else None
+        blank = self._blank.get(name)
+        if call_id == "" and blank:
+            chosen = blank.pop(0)
+            if chosen in waiting:
+                waiting.remove(chosen)
+            return chosen
+        found = waiting.pop(0) if waiting else None
+        if found is not None and found in self._blank.get(name, ()):
+            self._blank[name].remove(found)
+        return found
 
 
 def usage(input_tokens: Any = None, output_tokens: Any = None, cost: Any = None) -> Optional[dict[str, Any]]:

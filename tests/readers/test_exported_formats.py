@@ -764,3 +764,30 @@ def test_the_notes_say_which_calls_the_loop_guard_refused(refused, notes):
                              response_metadata=marker), m.AIMessage("Done."))
     trace = read_trace(data)
     assert (trace.notes, len(trace.tool_calls)) == (notes, 0 if refused else 1)
+
+
+def _answered_under(malformed_id: str) -> list:
+    """A LangChain turn asking for a valid write and a malformed one under `malformed_id`, answered as
+    `create_agent` answers them: the malformed call's error first (under the id it was given, "" included),
+    then the valid call's result."""
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    return _lc(HumanMessage("Write both files."),
+               AIMessage("", tool_calls=[{"name": "write", "args": {"path": "a.txt"}, "id": "ok1"}],
+                         invalid_tool_calls=[{"name": "write", "args": '{"path": "b.txt"', "id": malformed_id,
+                                              "error": None}]),
+               ToolMessage("Error: the arguments were malformed", tool_call_id=malformed_id, name="write",
+                           status="error"),
+               ToolMessage("wrote a.txt", tool_call_id="ok1", name="write"), AIMessage("Done."))
+
+
+@pytest.mark.parametrize("malformed_id", [pytest.param("", id="a-result-under-an-empty-id-answers-the-call-given-it"),
+                                          pytest.param("bad1", id="twin-a-result-under-its-calls-own-id")])
+def test_a_result_under_an_empty_id_answers_the_call_recorded_under_it_not_the_oldest_of_its_name(malformed_id):
+    """An empty id is still the id a call and its result are given: the error answers the malformed call,
+    and the valid write keeps its own result (it took the error, and its result made a call of its own)."""
+    trace = read_trace(_answered_under(malformed_id))
+    assert [(c.args, c.result, c.error) for c in trace.tool_calls] == [
+        ('{"path":"a.txt"}', "wrote a.txt", False),
+        ('"{\\"path\\": \\"b.txt\\""', "Error: the arguments were malformed", True)]
