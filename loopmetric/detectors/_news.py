@@ -653,10 +653,8 @@ class Progress:
         cached = self._runs.get((key, window))
         if cached is not None:
             return cached
-        if key == "call" and False not in self.first_made:  # every call made once: no run (most traces)
-            self._runs[(key, window)] = []
-            return self._runs[(key, window)]
-        if not any(map(le, self.after, self.before)):  # every call news: none joins a run (most traces)
+        # (most traces: every call made once, so no run of one call; or every call news, so none joins a run)
+        if (key == "call" and False not in self.first_made) or not any(map(le, self.after, self.before)):
             self._runs[(key, window)] = []
             return self._runs[(key, window)]
         current: dict[str, list[int]] = {}

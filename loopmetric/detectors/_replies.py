@@ -65,6 +65,7 @@ from operator import attrgetter
 
 from typing import AbstractSet, Callable, Optional, Union
 
+from .._canonical import normalize_text
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, Trace
 from .._settings import LoopSettings
@@ -167,7 +168,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     # the other side's turns said for the first time since the agent's last reply, and every turn's
     # words said so far (a turn said again word for word brings nothing a reply could leave unheard)
     spoken: list[str] = []
-    turns_said: set[str] = {" ".join(trace.task.casefold().split())} if trace.task else set()
+    turns_said: set[str] = {normalize_text(trace.task)} if trace.task else set()
     first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
     chain: list[LlmOutput] = []
     chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
@@ -184,7 +185,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             told |= step.step in changes  # (as is a change it says it made)
             heard.append(step.text)
-            folded = " ".join(step.text.casefold().split())
+            folded = normalize_text(step.text)
             if folded not in turns_said:
                 spoken.append(step.text)
                 turns_said.add(folded)
