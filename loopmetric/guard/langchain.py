@@ -96,9 +96,11 @@ def malformed_calls(message: AIMessage) -> list[tuple[Any, str, Any]]:
     return requested_calls({"invalid_tool_calls": message.invalid_tool_calls})
 
 
-def decide_turn(guard: LoopGuard, message: AIMessage) -> list[tuple[str, Decision]]:
-    """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply."""
-    calls = turn_calls(message)
+def decide_turn(guard: LoopGuard, message: AIMessage,
+                calls: Optional[list[tuple[Any, str, Any]]] = None) -> list[tuple[str, Decision]]:
+    """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply.
+    `calls`: the turn's `turn_calls`, when the caller read them already."""
+    calls = turn_calls(message) if calls is None else calls
     if calls:
         return [(call_id or "", guard.before_call(name, args, call_id=call_id)) for call_id, name, args in calls]
     return [("", guard.after_reply(_text(message)))]
@@ -161,8 +163,9 @@ class LoopGuardMiddleware(AgentMiddleware):
         if run is None or message is None:
             return
         with run.lock:
-            decided = decide_turn(run.guard, message)
-            run.decisions = dict(decided) if turn_calls(message) else {}
+            calls = turn_calls(message)
+            decided = decide_turn(run.guard, message, calls)
+            run.decisions = dict(decided) if calls else {}
             run.malformed = {call_id for call_id, _, _ in malformed_calls(message)
                              if isinstance(call_id, str) and call_id}
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
