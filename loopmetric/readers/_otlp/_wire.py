@@ -190,13 +190,10 @@ def ended_span(span: Any, attributes: dict[str, Any]) -> WireSpan:
     attributes, a copy already made and handed over."""
     context = span.context
     parent = span.parent
-    status = span.status
-    code: Any = getattr(status, "status_code", None)
-    code = getattr(code, "value", code)
-    events: list[Mapping[str, Any]] = ([{"name": event.name, "attributes": event.attributes or {}}
-                                        for event in span.events] if span.events else [])
+    code = _status_code(span.status)
+    events = _sdk_events(span)
     failed = isinstance(code, int) and _STATUS.get(code) == "ERROR"
-    error = _error(failed, getattr(status, "description", None), events)
+    error = _error(failed, getattr(span.status, "description", None), events)
     name = span.name
     return WireSpan(
         trace=format(context.trace_id, "032x"),
@@ -216,8 +213,7 @@ def span_dict(span: Any, attributes: Any = None) -> dict[str, Any]:
     context = span.context
     parent = span.parent
     status = span.status
-    code: Any = getattr(status, "status_code", None)
-    code = getattr(code, "value", code)
+    code = _status_code(status)
     return {
         "name": span.name,
         "context": {"trace_id": format(context.trace_id, "032x"), "span_id": format(context.span_id, "016x")},
@@ -226,6 +222,16 @@ def span_dict(span: Any, attributes: Any = None) -> dict[str, Any]:
         "status": {"status_code": _STATUS.get(code, "UNSET") if isinstance(code, int) else "UNSET",
                    "description": getattr(status, "description", None)},
         "attributes": (span.attributes or {}) if attributes is None else attributes,  # the reader copies it
-        "events": [{"name": event.name, "attributes": event.attributes or {}} for event in span.events]
-        if span.events else [],
+        "events": _sdk_events(span),
     }
+
+
+def _status_code(status: Any) -> Any:
+    """An ended SDK span's status code, the `StatusCode` enum's value (None when it has none)."""
+    code: Any = getattr(status, "status_code", None)
+    return getattr(code, "value", code)
+
+
+def _sdk_events(span: Any) -> list[Mapping[str, Any]]:
+    """An ended SDK span's events as its span JSON holds them: each event's name and attributes."""
+    return [{"name": event.name, "attributes": event.attributes or {}} for event in span.events] if span.events else []
