@@ -465,15 +465,20 @@ def _words_found(words: str, *, ignore_case: bool) -> Callable[[str], Iterable[i
 
     def found(text: str) -> Iterable[int]:
         view = text.lower() if ignore_case else text
-        at_each: list[int] = []
-        for word in forms:
-            at = view.find(word)
-            while at >= 0:
-                at_each.append(at)
-                at = view.find(word, at + 1)
-        return at_each
+        return [at for word in forms for at in _found_at(view, word)]
 
     return found
+
+
+def _found_at(haystack: Any, needle: Any, shift: int = 0) -> list[int]:
+    """Every position where `needle` occurs in `haystack` (a str, or bytes), overlaps included, plus
+    `shift`, in order."""
+    at_each = []
+    at = haystack.find(needle)
+    while at >= 0:
+        at_each.append(at + shift)
+        at = haystack.find(needle, at + 1)
+    return at_each
 
 
 def _hex_runs_found(length: int) -> Callable[[str], Iterable[int]]:
@@ -484,12 +489,7 @@ def _hex_runs_found(length: int) -> Callable[[str], Iterable[int]]:
 
     def found(text: str) -> Iterable[int]:
         table = text.encode("ascii").translate(_HEX_BYTES)
-        at_each = [0] if table.startswith(run) else []
-        at = table.find(after_other)
-        while at >= 0:
-            at_each.append(at + 1)
-            at = table.find(after_other, at + 1)
-        return at_each
+        return ([0] if table.startswith(run) else []) + _found_at(table, after_other, 1)
 
     return found
 
@@ -557,13 +557,8 @@ def _units_after_digits(text: str) -> Iterable[int]:
     """Where a unit's first letter follows a digit, or a space follows one and is followed by more
     spaces or a unit's first letter, in an ASCII text."""
     table = text.encode("ascii").translate(_UNIT_BYTES)
-    at_each = []
-    for needle in (b"du", b"d u", b"d  "):  # (the character after the digit: the unit, or the space)
-        at = table.find(needle)
-        while at >= 0:
-            at_each.append(at + 1)
-            at = table.find(needle, at + 1)
-    return at_each
+    # (the character after the digit: the unit, or the space)
+    return [at for needle in (b"du", b"d u", b"d  ") for at in _found_at(table, needle, 1)]
 
 
 _ATTEMPT_STARTS: tuple[_Scan, ...] = (
