@@ -27,11 +27,37 @@ from loopmetric._engine import resolve_settings
     pytest.param({"window": 4, "alternating_calls_threshold": 3}, "`alternating_calls_threshold` to fit in `window`", id="fit"),
     pytest.param({"text_window": 0}, "`text_window` to be an int >= 1, but got 0", id="text-window"),
     pytest.param({"aggregation": "median"}, "`aggregation` to be 'geometric' or 'arithmetic', but got 'median'", id="agg"),
+    # a switch given as text ("false" is truthy) would turn the rule on, not off
+    pytest.param({"strict_mode": "false"}, "Expected argument `strict_mode` to be a bool, but got 'false'.",
+                 id="strict-mode-text"),
+    pytest.param({"check_tool_repetition": 0}, "Expected argument `check_tool_repetition` to be a bool, but got 0.",
+                 id="check-a-number"),
 ])
 def test_invalid_settings(kwargs, message):
     with pytest.raises(ValueError) as error:
         LoopSettings(**kwargs)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    # each product must be at most the window: equal fits
+    pytest.param({"window": 6, "repeated_call_threshold": 6}, None, id="a-call-threshold-equal-to-the-window-fits"),
+    pytest.param({"window": 6, "repeated_call_threshold": 7},
+                 "Expected argument `repeated_call_threshold` to fit in `window` (repeated_call_threshold x 1 "
+                 "<= window=6), but got 7.", id="twin-one-over-the-window"),
+    pytest.param({"window": 6, "alternating_calls_threshold": 3}, None,
+                 id="an-alternation-of-3-rounds-of-2-calls-fills-a-window-of-6"),
+    pytest.param({"window": 5, "alternating_calls_threshold": 3},
+                 "Expected argument `alternating_calls_threshold` to fit in `window` (alternating_calls_threshold x 2 "
+                 "<= window=5), but got 3.", id="twin-3-rounds-of-2-calls-over-a-window-of-5"),
+])
+def test_a_threshold_that_exactly_fills_the_window_is_accepted(kwargs, message):
+    if message is None:
+        assert LoopSettings(**kwargs).window == kwargs["window"]
+        return
+    with pytest.raises(ValueError) as error:
+        LoopSettings(**kwargs)
+    assert str(error.value) == message
 
 
 @pytest.mark.parametrize(("value", "message"), [

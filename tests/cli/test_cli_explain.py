@@ -109,3 +109,21 @@ def test_explain_ends_a_trace_without_loops_on_its_reason(tmp_path, capsys, trac
     assert out[-1] == (report.reason if clean else f"{report.findings[0].pattern}: "
                                                    f"{PATTERNS[report.findings[0].pattern].meaning}.")
     assert (report.reason in out) is clean
+
+
+@pytest.mark.parametrize(("trace", "findings"), [
+    pytest.param(agent(*[tool("status", {"job": 7}, output="running")] * 3, *[tool("fetch", {"u": 1}, output="gone")] * 3),
+                 2, id="two-loops-of-one-pattern-say-what-it-means-once"),
+    pytest.param(agent(*[tool("status", {"job": 7}, output="running")] * 3), 1,
+                 id="twin-one-loop-says-what-its-pattern-means-once"),
+])
+def test_explain_says_what_each_pattern_found_means_once(tmp_path, capsys, trace, findings):
+    """Each finding is a `#N [severity] message` line; each pattern among them gets one line of what it
+    means, however many findings share it."""
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(trace))
+    main(["explain", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    meaning = f"repeated_result: {PATTERNS['repeated_result'].meaning}."
+    assert sum(line.startswith("#") for line in out) == findings
+    assert out.count(meaning) == 1 and out[-1] == meaning

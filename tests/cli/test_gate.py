@@ -42,6 +42,17 @@ def test_the_gate_line_names_what_fell_below_and_what_was_not_read():
     assert line.endswith("below the threshold: a.json; could not be read: b.json")
 
 
+@pytest.mark.parametrize(("below", "ending"), [
+    # ten names are shown; past ten, the rest counted: 12 below -> the first ten "and 2 more"
+    pytest.param(10, "below the threshold: t1, t2, t3, t4, t5, t6, t7, t8, t9, t10", id="ten-below-named-each"),
+    pytest.param(12, "below the threshold: t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 and 2 more",
+                 id="twelve-below-the-first-ten-and-2-more"),
+])
+def test_the_gate_line_names_at_most_ten_and_counts_the_rest(below, ending):
+    line = gate(20, below, 0, 0.9, below_names=[f"t{n}" for n in range(1, below + 1)])
+    assert line.endswith(ending)
+
+
 @pytest.mark.parametrize("subcommand", ["score", "spark"])
 @pytest.mark.parametrize("rate", ["1.5", "-0.1", "half"])
 def test_fail_under_out_of_range_is_a_usage_error_for_every_subcommand(subcommand, rate, capsys):

@@ -470,6 +470,10 @@ NEAR = [LONG.format(n=n) for n in ("alpha beta gamma", "delta epsilon zeta", "th
                  id="repeated-call-no-results"),
     pytest.param(detect_repeated_calls, same(n=5), "Tool 't' called 5 times with identical arguments.",
                  "Each call returned the same result (steps 1-5).", id="repeated-call-same-result"),
+    # one result, then four calls without one: not "no call recorded a result", nor "the same result"
+    pytest.param(detect_repeated_calls, [tool("t", {"k": 1}, output="r")] + [tool("t", {"k": 1}) for _ in range(4)],
+                 "Tool 't' called 5 times with identical arguments.",
+                 "Their results brought no new information (steps 1-5).", id="repeated-call-one-result-then-none"),
     pytest.param(detect_repeated_results, same(n=4), "Tool 't' called 4 times with identical arguments.",
                  "Each call returned the same result (steps 1-4).", id="repeated-result"),
     pytest.param(detect_repeated_results, same(n=3, output=None, error="Boom"),
@@ -477,6 +481,11 @@ NEAR = [LONG.format(n=n) for n in ("alpha beta gamma", "delta epsilon zeta", "th
                  id="repeated-error"),
     pytest.param(detect_repeated_text, [llm("Same.")] * 3, "Identical reasoning outputs at steps 1, 2 and 3.",
                  "The same LLM output appeared 3 times", id="repeated-text"),
+    # up to six steps are named one by one; past six, the first four and the last
+    pytest.param(detect_repeated_text, [llm("Same.")] * 6, "Identical reasoning outputs at steps 1, 2, 3, 4, 5 and 6.",
+                 "The same LLM output appeared 6 times", id="repeated-text-six-steps-each-named"),
+    pytest.param(detect_repeated_text, [llm("Same.")] * 7, "Identical reasoning outputs at steps 1, 2, 3, 4, ... and 7.",
+                 "The same LLM output appeared 7 times", id="repeated-text-seven-steps-the-first-four-and-the-last"),
     pytest.param(detect_reasoning_stagnation, [llm(t) for t in NEAR], "High reasoning overlap (0.",
                  ") at steps 1, 2 and 3. The 3 LLM outputs were near-duplicates (threshold 0.85)",
                  id="near-duplicates"),

@@ -3,6 +3,7 @@ untouched; fails open; the state stays O(window)."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 from pathlib import Path
@@ -73,6 +74,43 @@ def test_action(tmp_path, action, expected):
     assert [k for k in kinds if k != "-"] == expected
     if action == "log":
         assert "repeated_result Bash" in (tmp_path / "hook.log").read_text()
+
+
+@pytest.mark.parametrize(("action", "promised"), [
+    pytest.param("stop", True, id="stop-says-the-next-such-call-will-be-refused"),
+    pytest.param("nudge", False, id="twin-nudge-promises-no-refusal-it-never-makes"),
+])
+def test_the_nudge_says_a_refusal_is_coming_only_when_the_action_refuses(tmp_path, action, promised):
+    text = _decisions([e for n in range(1, 4) for e in failing_call(n)], tmp_path,
+                      action=action)[-1][1]["hookSpecificOutput"]["additionalContext"]
+    assert text.startswith(f"loopmetric: {NUDGE}. ")
+    assert text.endswith(". If it goes on, loopmetric will refuse the next such call.") is promised
+    assert ("refuse" in text) is promised
+
+
+def _summary(state: Path, loops: int) -> str:
+    """The Stop line of a session of `loops` loops: each a different Bash call failing alike 3 times."""
+    from loopmetric.hooks import run_hook
+
+    for k in range(loops):
+        for n in range(1, 4):
+            for found in failing_call(3 * k + n, args={"command": f"cat /missing{k}"}):
+                hook_here(found, state, action="nudge")
+    err = io.StringIO()
+    run_hook("claude-code", stdin=io.StringIO(json.dumps(event("Stop", 0))), stdout=io.StringIO(), stderr=err,
+             directory=str(state), action="nudge")
+    return err.getvalue().strip()
+
+
+@pytest.mark.parametrize(("loops", "shown"), [
+    pytest.param(3, "3 loops (repeated_result Bash at calls 1-3 (nudge); repeated_result Bash at calls 4-6 (nudge); "
+                    "repeated_result Bash at calls 7-9 (nudge)); 3 nudged", id="three-loops-each-shown"),
+    pytest.param(4, "4 loops (last 3: repeated_result Bash at calls 4-6 (nudge); repeated_result Bash at calls 7-9 "
+                    "(nudge); repeated_result Bash at calls 10-12 (nudge)); 4 nudged", id="four-loops-the-last-3-shown"),
+])
+def test_the_session_summary_shows_three_loops_and_says_last_3_only_past_three(tmp_path, loops, shown):
+    line = _summary(tmp_path, loops)
+    assert line == f"loopmetric: {3 * loops} tool calls, {shown}, 0 refused; {3 * loops} calls inside loops"
 
 
 def test_post_tool_use_nudge_is_the_documented_block_with_a_reason(tmp_path):

@@ -516,6 +516,9 @@ def _finding_fields_the_page_reads() -> set[str]:
                  {"alternating_calls": [['status({"job":"a"}) -> running', [1, 3, 5, 7]],
                                         ['status({"job":"b"}) -> queued', [2, 4, 6, 8]]]},
                  id="twin-two-calls-in-turn-each-listed-with-its-own-steps"),
+    pytest.param(agent(*[tool("fetch", {"u": 1}, error="Timeout")] * 3),
+                 {"repeated_error": [['fetch({"u":1}) -> error: Timeout', [1, 2, 3]]]},
+                 id="a-failed-call-repeated-says-error-before-what-it-failed-with"),
     pytest.param(agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text")), {},
                  id="twin-a-healthy-trace-has-nothing-repeated"),
 ])
@@ -590,13 +593,16 @@ _MILD_THEN_SEVERE = agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": 
 _MILD = agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text"))
 
 
-@pytest.mark.parametrize("trace, severity, tools", [
-    pytest.param(_MILD_THEN_SEVERE, "severe", "search_web", id="a-severe-finding-after-a-mild-one-is-the-worst"),
-    pytest.param(_MILD, "mild", "fetch", id="twin-the-mild-finding-alone"),
+@pytest.mark.parametrize("trace, severity, tools, steps", [
+    # fetch x3 (steps 1-3), read (4), search_web x6 (steps 5-10): the row spans the worst finding's first
+    # to its last step
+    pytest.param(_MILD_THEN_SEVERE, "severe", "search_web", "5-10", id="a-severe-finding-after-a-mild-one-is-the-worst"),
+    pytest.param(_MILD, "mild", "fetch", "1-3", id="twin-the-mild-finding-alone"),
 ])
-def test_the_tables_worst_finding_is_the_severest_not_the_first(trace, severity, tools):
-    """The table's row names the worst finding: a severe one before any mild one, wherever it stands."""
+def test_the_tables_worst_finding_is_the_severest_not_the_first(trace, severity, tools, steps):
+    """The table's row names the worst finding: a severe one before any mild one, wherever it stands, and
+    the steps it spans."""
     page = Page(render(entries_of([trace], LoopSettings()), LoopSettings(), compress=False))
     [rows] = [json.loads(text) for attrs, text in page.scripts if attrs.get("id") == "rows"]
     [(_, _, _, _, worst, _, _)] = rows
-    assert worst.startswith(f"{severity} ") and f": {tools} (steps " in worst
+    assert worst.startswith(f"{severity} ") and worst.endswith(f": {tools} (steps {steps})")

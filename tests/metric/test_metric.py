@@ -247,6 +247,21 @@ def test_is_successful_in_strict_mode_asks_for_1_whatever_the_threshold(threshol
     assert (metric.is_successful(), metric.success) == (passes, passes)
 
 
+@pytest.mark.parametrize(("error", "success"), [
+    pytest.param("the run raised", False, id="an-error-deepeval-recorded-fails-a-clean-score"),
+    pytest.param(None, True, id="twin-no-error-the-clean-score-passes"),
+])
+def test_deepevals_record_of_a_metric_with_an_error_is_a_failure(error, success):
+    """deepeval sets `metric.error` when measuring raised and then records `is_successful()` as the
+    verdict (`create_metric_data`): an error never passes, whatever score the instance held before."""
+    from deepeval.evaluate.utils import create_metric_data
+
+    metric = AgentLoopDetectionMetric()
+    assert metric.measure(case(CLEAN), _show_indicator=False) == 1.0
+    metric.error = error
+    assert (metric.is_successful(), create_metric_data(metric).success) == (success, success)
+
+
 def test_arithmetic_aggregation_matches_deepeval_weights():
     # One severe signal out of three: (0.40 * 0 + 0.35 * 1 + 0.25 * 1) / 1.0 = 0.60.
     metric = AgentLoopDetectionMetric(aggregation="arithmetic")
@@ -271,6 +286,19 @@ def test_verbose_logs_open_with_what_the_trace_holds(trace, opening):
     metric = AgentLoopDetectionMetric(verbose_mode=True)
     metric.measure(case(trace), _show_indicator=False)
     assert metric.verbose_logs.splitlines()[0].strip() == opening
+
+
+@pytest.mark.parametrize(("options", "trace", "closing"), [
+    # LOOP: six identical searches, score 0.0; CLEAN: four pages, score 1.0
+    pytest.param({}, LOOP, "Score: 0.0 (threshold 0.5)", id="the-default-threshold"),
+    pytest.param({"strict_mode": True}, CLEAN, "Score: 1.0 (threshold 1.0)", id="strict-mode-judges-by-1"),
+    pytest.param({"threshold": 0.7}, CLEAN, "Score: 1.0 (threshold 0.7)", id="twin-a-threshold-given"),
+])
+def test_verbose_logs_give_the_score_and_the_threshold_it_was_judged_by(options, trace, closing):
+    metric = AgentLoopDetectionMetric(verbose_mode=True, **options)
+    metric.measure(case(trace), _show_indicator=False)
+    lines = [line.strip() for line in metric.verbose_logs.splitlines()]
+    assert closing in lines
 
 
 def test_include_reason_false_leaves_reason_empty():
