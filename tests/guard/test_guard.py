@@ -722,9 +722,9 @@ def test_loopmetrics_own_detection_is_off_by_default_and_catches_more_when_turne
 
 @pytest.mark.parametrize("turns, expected", [
     # compile: a retry naming a new line number each time; poll: a success counting up each time
+    pytest.param([[call("poll", job="42")]] * 3, [], id="successes-differing-in-a-number-are-new-results"),
     pytest.param([[call("compile", path="main.py")]] * 3, [(4, "repeated_result", ("compile",), 3)],
-                 id="failures-differing-in-a-line-number-are-one-error"),
-    pytest.param([[call("poll", job="42")]] * 3, [], id="twin-successes-differing-in-a-number-are-new-results"),
+                 id="twin-failures-differing-in-a-line-number-are-one-error"),
 ])
 def test_mask_error_numbers_masks_the_numbers_of_failed_results_only(turns, expected):
     assert guarded_run(turns, mask_error_numbers=True)[0] == expected

@@ -77,8 +77,8 @@ def test_action(tmp_path, action, expected):
 
 
 @pytest.mark.parametrize(("action", "promised"), [
-    pytest.param("stop", True, id="stop-says-the-next-such-call-will-be-refused"),
-    pytest.param("nudge", False, id="twin-nudge-promises-no-refusal-it-never-makes"),
+    pytest.param("nudge", False, id="nudge-promises-no-refusal-it-never-makes"),
+    pytest.param("stop", True, id="twin-stop-says-the-next-such-call-will-be-refused"),
 ])
 def test_the_nudge_says_a_refusal_is_coming_only_when_the_action_refuses(tmp_path, action, promised):
     text = _decisions([e for n in range(1, 4) for e in failing_call(n)], tmp_path,
