@@ -538,7 +538,7 @@ ROUND_4: tuple[Audited, ...] = (
     # -- what `explain` prints and the reason's step lists
     _m("findings-six-steps-listed-with-an-ellipsis", "loopmetric/_findings.py",
        "if len(ordered) > shown:", "if len(ordered) >= shown:",
-       "a reason naming six steps lists four of them and the last (`3, 4, 5, 6, ... and 8`), not all six",
+       "a reason naming six steps lists the first four and the last (`1, 2, 3, 4, ... and 6`), not all six",
        ("tests/test_scoring.py", "tests/test_engine.py"), TOP),
     _m("explain-marks-numbered-from-zero", "loopmetric/cli/_explain.py",
        "for index, finding in enumerate(report.findings, 1):\n        for step in finding.steps:",
@@ -574,7 +574,7 @@ ROUND_4: tuple[Audited, ...] = (
     # -- the HTML report
     _m("html-worst-steps-range-ends-at-the-second", "loopmetric/html/_render.py",
        'where = f" (steps {steps[0]}-{steps[-1]})"', 'where = f" (steps {steps[0]}-{steps[1]})"',
-       "the table's worst finding spans `steps 3-4` for a loop over steps 3 to 9",
+       "the HTML table's worst finding spans `steps 5-6` for a loop over steps 5 to 10",
        ("tests/html/test_html_report.py",), "tests/html"),
     _m("html-failed-call-content-unmarked", "loopmetric/html/_render.py",
        "return f\"{step.name}({step.args}) -> {'error: ' if step.error else ''}{outcome}\"",
@@ -589,7 +589,7 @@ ROUND_4: tuple[Audited, ...] = (
     _m("settings-threshold-equal-to-window-rejected", "loopmetric/_settings.py",
        "if value is not None and value * calls_per_repeat > window:",
        "if value is not None and value * calls_per_repeat >= window:",
-       "a threshold that exactly fills the window (repeated_call_threshold=5, window=5) is rejected",
+       "a threshold that exactly fills the window (repeated_call_threshold=6, window=6) is rejected",
        ("tests/test_settings.py",), TOP),
     _m("settings-strict-mode-string-accepted", "loopmetric/_settings.py",
        '"check_call_graph_cycles", "strict_mode", "semantic"):', '"check_call_graph_cycles", "semantic"):',
