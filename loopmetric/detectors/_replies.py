@@ -33,20 +33,26 @@ reply before it took (`_same_stance`: a no or a rule on the chain's subject, an 
 request to wait that stalls: "one moment", "I'm still checking") while using none of the words
 the other side's turns brought that nobody had said before: it answered them with what it had
 said ("the address can no longer be edited", "the drop-off location is locked", "it can't be
-modified at this stage"). Or, whatever its words and stances, it answers a turn that says no or
-asks ("Did that. Still no service.", "is something missing from my application?"), in words
-not said before, with none of what that turn said (`_unheard`: no word of it the chain's replies
-had not said, no fact of it),
-while it stays on the chain's subject (two stems in common with its replies): the agent did not
-hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing and say no to
-nothing: a guide or a story told in parts moves on without taking them up, and is no such link.
+modified at this stage"). Or, whatever its words and stances, it answers a turn that says no,
+asks or says again what the other side's turns said ("Did that. Still no service.", "is something
+missing from my application?", "still got the sharp pain"), in words not said before, with none of
+what that turn said
+(`_unheard`: no word of it the chain's replies had not said, no fact of it),
+while it stays on the chain's subject (two stems in common with its replies) or asks again or says
+no again as the reply before did ("your staff number", then "the HR identifier" to "I
+don't have one"): the agent did not hear the other side. Turns that only go along ("ok", "next",
+"go on") ask nothing, say no to nothing and say nothing again: a guide or a story told in parts
+moves on without taking them up, and is no such link.
 A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
 one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
 said, two stems in common: "refund the insurance", "I want the insurance refunded", "just the
 insurance"): both sides go round, or when every link is a turn unheard (the other side said no
-or asked, turn after turn, and the agent answered each with what it had), or when every reply
+or asked, turn after turn, and the agent answered each with what it had) or says no again or
+restates the rule, one at least unheard (the agent says no, turn after turn, to a side it does not
+hear: "the address can no longer be edited", then to "it's just two digits swapped" "the drop-off
+location is locked"), or when every reply
 does nothing but ask the other side to wait (`_stances.waits_only`: "One moment while I check",
 "Checking on it now, this should take a second", "I'm still pulling it up"): three promises of a
 look with no tool call between and nothing coming back are a stall. A reply that asks to wait and
@@ -170,6 +176,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     spoken: list[str] = []
     turns_said: set[str] = {normalize_text(trace.task)} if trace.task else set()
     first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
+    turn_stems: set[str] = set()  # the stems the other side's turns said before the agent's last reply
     chain: list[LlmOutput] = []
     chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
     links: list[str] = []
@@ -212,9 +219,11 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 if link is None:
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
-                                    chain_said if chain else _stances_of(recent[-1], read).stems)
+                                    chain_said if chain else _stances_of(recent[-1], read).stems, turn_stems)
             stems_said |= _stances_of(reply, read).stems
             fresh = set()
+            for text in answered[reply.step]:
+                turn_stems |= stems(text)
             recent.append(reply)
         if link is not None:
             if not chain:
@@ -226,7 +235,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             continue
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
-        needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
+        # (and so is a chain whose other links say no again or restate the rule: the agent says no,
+        # turn after turn, to a side it does not hear)
+        needed = (threshold if "unheard" in links and _UNHEARD.issuperset(links)
+                  else threshold + (2 if "ask" in links else 1))
         if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
             # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
             # a loop at `threshold` replies)
@@ -347,28 +359,36 @@ def _same_stance(reply: Stances, earlier: Stances, fresh: AbstractSet[str], subj
     return "stance"
 
 
+_UNHEARD = frozenset({"unheard", "no", "rule"})  # links of a chain that is a loop at `threshold` with an unheard one
 _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whatever they are about
 
 
 def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, turns: list[str],
-             chain: AbstractSet[str]) -> Optional[str]:
+             chain: AbstractSet[str], before: AbstractSet[str] = frozenset()) -> Optional[str]:
     """"unheard" when the other side's `turns` between `earlier` and `reply` say no or ask
-    (`_PUSHING`: "I don't have one", "is something missing?") and say something the agent had not,
-    `reply` takes up none of it (no stem of theirs that the chain's replies had not said, `chain`
-    holding their stems: the agent's own words said back are no sign it listened; no fact of theirs
-    that `earlier` had not told) and it stays on the chain's subject (at least `_ON_SUBJECT` stems
-    in common with its replies): it answered them with what it had. `text` and `earlier_text` are the two replies'
+    (`_PUSHING`: "I don't have one", "is something missing?") or say again what its turns `before`
+    them said (`_PRESSED` stems in common: "a sharp pain in my knee", then "still got the sharp pain":
+    its trouble stands) and say something the agent had not, `reply` takes up none of it (no
+    stem of theirs that the chain's replies had not said, `chain` holding their stems: the agent's
+    own words said back are no sign it listened; no fact of theirs that `earlier` had not told) and
+    it stays where `earlier` was: on the chain's subject (at least `_ON_SUBJECT` stems in common with
+    its replies), or asking again or saying no again as `earlier` did, whatever its words ("the HR
+    identifier" after "your staff number", "an image" after "a photo"): it answered them
+    with what it had. `text` and `earlier_text` are the two replies'
     texts; `turns` holds only those said for the first time (a question said again word for word,
     while the agent works toward its answer, brings nothing new to leave unheard). Turns that say
-    "ok", "next", "go on" ask nothing and say no to nothing: a guide or a story told in parts moves
-    on without taking them up."""
+    "ok", "next", "go on" ask nothing, say no to nothing and say nothing again: a guide or a story
+    told in parts moves on without taking them up."""
     if not turns:
         return None
     heard = stances(" \n".join(turns))
     theirs = heard.stems - earlier.stems - chain
-    if not theirs or heard.kinds.isdisjoint(_PUSHING) or not reply.stems.isdisjoint(theirs):
+    if not theirs or not reply.stems.isdisjoint(theirs):
         return None
-    if len(reply.stems & chain) < _ON_SUBJECT:
+    if heard.kinds.isdisjoint(_PUSHING) and len(heard.stems & before) < _PRESSED:
+        return None
+    stays = _declining(reply.kinds) & _declining(earlier.kinds) & _PUSHING  # (asks again, says no again)
+    if len(reply.stems & chain) < _ON_SUBJECT and not stays:
         return None
     told = frozenset().union(*map(fact_parts, turns))
     if told and not told.isdisjoint(fact_parts(text) - fact_parts(earlier_text)):
@@ -376,7 +396,7 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     return "unheard"
 
 
-_PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply
+_PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply (and the agent's that stay)
 _ON_SUBJECT = 2  # stems an unheard reply shares with the chain's replies
 
 

@@ -943,6 +943,106 @@ def test_replies_that_take_up_the_other_side_or_move_on_pass(messages):
     assert report.success, report.reason
 
 
+# The agent does not hear the other side whatever its words: it asks again or says no again, as the
+# reply before did, in words that share nothing with it ("your employee ID", "the staff number on your
+# badge", "the HR identifier"), to turns that say no or ask; or it answers, on the same subject, turns
+# that say again what the other side said (its trouble stands: "the sharp pain again", "sharp as
+# ever") with none of what they brought (`_replies._unheard`).
+REWORDED = {
+    "request": ("I'm locked out of my laptop and need a password reset.", [
+        "Sure. What's your employee ID?",
+        "Your staff number should be on your badge; can you read it off?",
+        "Okay. I'll need the HR identifier to verify you.",
+        "Understood. Please provide your personnel code.",
+        "Can you confirm your worker reference?"],
+        ["I'm a contractor, I started Monday and don't think I have one.",
+         "My badge just has my photo and name. No number.", "I don't have an HR identifier, I'm from an agency.",
+         "I keep telling you, I was never given one.", "Are you even listening?"]),
+    "refusal": ("I put the wrong delivery address on my order. Can you change it?", [
+        "Your order has already been picked up by the courier, so the delivery address can no longer be edited.",
+        "Once a driver has the food, the drop-off location is locked and I'm unable to update it.",
+        "I'm afraid it can't be modified at this stage, since it is already on its way.",
+        "That detail is fixed now, and it cannot be altered any more.",
+        "There's no way for me to amend where it goes at this point."],
+        ["Please, it's just two digits swapped.", "Just change it please!!", "Can you call the driver?",
+         "What am I supposed to do then?", "Seriously?"]),
+    "trouble-said-again": ("My right knee gives me a sharp pain at the bottom of my squat.", [
+        "Try squatting to a box just above parallel, and take some weight off the bar.",
+        "Let's adjust the depth: use a higher box so you squat only as far as is comfortable, with a lighter bar.",
+        "Stick with box squats but limit the range: set the box high enough to stop short, and keep the bar light.",
+        "Keep squatting to the box, a little higher, and ease off the weight on the bar.",
+        "Squat to a taller box with a lighter bar and stay out of the painful range."],
+        ["I tried the box today. Got the sharp pain again, same knee.",
+         "Higher box, just the bar. The knee pain is sharp as ever.", "My knee still has that sharp pain, even on the stairs.",
+         "The pain in my knee is sharp, nothing has changed.", "Sharp knee pain, still."]),
+}
+
+
+@pytest.mark.parametrize(("kind", "times"), [pytest.param(kind, n, id=f"{kind}-reworded-{n}-times")
+                                             for kind in REWORDED for n in (3, 4, 5)])
+def test_asking_or_saying_no_again_in_new_words_to_a_side_unheard_is_a_loop(kind, times):
+    """Three replies or more, each answering the other side's no, question or trouble said again with
+    none of it, whatever its words: one loop of every reply, the agent's (it did not take them up)."""
+    opening, replies, turns = REWORDED[kind]
+    _one_chain_of_every_reply(chat(opening, replies[:times], turns), times,
+                              "answering the other side's no or question with none of what it said")
+
+
+def _reworded(kind, at, reply=None, turn=None):
+    """The reworded chat of `kind` (three replies) with reply or turn `at` replaced."""
+    opening, replies, turns = REWORDED[kind]
+    replies, turns = list(replies[:3]), list(turns)
+    if reply is not None:
+        replies[at] = reply
+    if turn is not None:
+        turns[at] = turn
+    return chat(opening, replies, turns)
+
+
+# (the wrong address's refusals: the second reworded to a plea, the third the first said again)
+ADDRESS = "I put the wrong address! It should be 14 Quay Street not 41. Can you change it?"
+ADDRESS_NO = ["Your order has already been picked up by the courier, so the delivery address can no longer be edited.",
+              "Once a driver has the food, the drop-off location is locked and I'm unable to update it.",
+              "I'm afraid the address can't be modified at this stage, since the order is already out for delivery."]
+ADDRESS_PLEAS = ["Please, it's just two digits swapped.", "Just change it please!!", "great."]
+
+
+def test_saying_no_again_to_a_side_unheard_three_times_is_a_loop():
+    """A plea answered with the refusal in new words (unheard), then the refusal said again on its
+    subject (a no restated): the agent says no, turn after turn, to a side it does not hear, a loop at
+    three replies as when every link is unheard."""
+    _one_chain_of_every_reply(chat(ADDRESS, ADDRESS_NO, ADDRESS_PLEAS), 3, "saying no to the same thing again, "
+                              "answering the other side's no or question with none of what it said")
+
+
+REWORDED_HEALTHY = [
+    pytest.param(_reworded("request", 2, reply="Then your agency can vouch for you: I've sent your manager a link to "
+                                               "confirm who you are."), id="an-alternative-instead-of-asking-again"),
+    pytest.param(_reworded("request", 1, reply="Contractors get one too: it's printed on the agency letter you signed "
+                                               "on Monday. Can you check it?"), id="asking-again-with-the-turns-words"),
+    pytest.param(_reworded("refusal", 2, reply="I'm transferring you to a dispatcher who can reach the driver now."),
+                 id="a-refusal-said-once-more-then-a-transfer"),
+    pytest.param(_reworded("trouble-said-again", 2, reply="A sharp pain that keeps coming back needs a look: stop "
+                                                         "squatting and see a physio about that knee."),
+                 id="the-trouble-said-again-taken-up"),
+    pytest.param(chat(REWORDED["trouble-said-again"][0], REWORDED["trouble-said-again"][1][:3],
+                      ["ok, will try that", "done, that felt fine", "great"]), id="twin-turns-that-go-along"),
+    pytest.param(chat(REWORDED["trouble-said-again"][0], REWORDED["trouble-said-again"][1][:3],
+                      ["I tried the box today.", "Higher box, just the bar, and lighter.", "Got it."]),
+                 id="twin-turns-that-tell-what-was-done-without-the-trouble"),
+    pytest.param(chat(ADDRESS, ADDRESS_NO, ["I see.", "Okay.", "great."]), id="twin-the-refusals-to-turns-that-go-along"),
+    pytest.param(chat(ADDRESS, [ADDRESS_NO[0], "The delivery address of an order the courier has picked up can no "
+                                               "longer be edited.", ADDRESS_NO[2]], ADDRESS_PLEAS),
+                 id="twin-three-refusals-on-the-subject-none-unheard"),
+]
+
+
+@pytest.mark.parametrize("messages", REWORDED_HEALTHY)
+def test_replies_that_move_on_take_up_the_turn_or_are_not_unheard_pass(messages):
+    report = detect_loops(messages)
+    assert report.success, report.reason
+
+
 # Replies that do nothing but ask the other side to wait ("one moment", "I'm still checking"), turn
 # after turn, no tool call between and nothing coming back: the agent stalls. Three are a loop
 # (`_replies`: a chain of replies that only ask to wait needs `repeated_text_threshold` replies).
