@@ -177,6 +177,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     turns_said: set[str] = {normalize_text(trace.task)} if trace.task else set()
     first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
     turn_stems: set[str] = set()  # the stems the other side's turns said before the agent's last reply
+    replies_said: set[str] = set()  # the stems the agent's replies said so far
     chain: list[LlmOutput] = []
     chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
     links: list[str] = []
@@ -219,8 +220,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 if link is None:
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
-                                    chain_said if chain else _stances_of(recent[-1], read).stems, turn_stems)
+                                    chain_said if chain else _stances_of(recent[-1], read).stems,
+                                    turn_stems - replies_said)
             stems_said |= _stances_of(reply, read).stems
+            replies_said |= _stances_of(reply, read).stems
             fresh = set()
             for text in answered[reply.step]:
                 turn_stems |= stems(text)
@@ -366,9 +369,11 @@ _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whateve
 def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, turns: list[str],
              chain: AbstractSet[str], before: AbstractSet[str] = frozenset()) -> Optional[str]:
     """"unheard" when the other side's `turns` between `earlier` and `reply` say no or ask
-    (`_PUSHING`: "I don't have one", "is something missing?") or say again what its turns `before`
-    them said (`_PRESSED` stems in common: "a sharp pain in my knee", then "still got the sharp pain":
-    its trouble stands) and say something the agent had not, `reply` takes up none of it (no
+    (`_PUSHING`: "I don't have one", "is something missing?") or say again what its turns said in
+    words of their own (`_PRESSED` stems in common with `before`, the stems of its earlier turns
+    that no reply said: "a sharp pain in my knee", then "still got the sharp pain": its trouble
+    stands; a turn answering the agent in the agent's words, "my phone connects fine", says nothing
+    again) and say something the agent had not, `reply` takes up none of it (no
     stem of theirs that the chain's replies had not said, `chain` holding their stems: the agent's
     own words said back are no sign it listened; no fact of theirs that `earlier` had not told) and
     it stays where `earlier` was: on the chain's subject (at least `_ON_SUBJECT` stems in common with

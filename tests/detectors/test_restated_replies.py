@@ -1031,6 +1031,22 @@ REWORDED_HEALTHY = [
                       ["I tried the box today.", "Higher box, just the bar, and lighter.", "Got it."]),
                  id="twin-turns-that-tell-what-was-done-without-the-trouble"),
     pytest.param(chat(ADDRESS, ADDRESS_NO, ["I see.", "Okay.", "great."]), id="twin-the-refusals-to-turns-that-go-along"),
+    pytest.param(chat("My laptop won't connect to the office wifi.", [
+        "Could you forget the network and join it again? Let me know what happens.",
+        "Please check whether other devices connect to the same network. Do they?",
+        "Can you run the network troubleshooter from the taskbar icon and tell me what it reports?",
+        "Please update the wireless driver from Device Manager, then try again. Any luck?"],
+        ["Tried, it fails with a message about the password being wrong even though it's right.",
+         "My phone connects fine, so does my colleague's laptop.", "The troubleshooter says the DHCP server isn't "
+         "responding.", "Updated the driver, still the same DHCP complaint."]),
+                 id="a-guide-whose-person-answers-in-the-agents-words"),
+    pytest.param(chat("I want to learn to play guitar.", [
+        "Great! Do you have an instrument already, or do you need advice on buying one?",
+        "A nylon-string classical model is kinder to beginners' fingers. What kind of music do you like?",
+        "Then start with open chords: G, C, D and E minor cover hundreds of songs. Would a practice plan help?",
+        "Fifteen minutes a day beats two hours on Sunday: chords first, then a song you love. Shall I suggest songs?"],
+        ["I need to buy one, what should I get?", "Mostly folk and some pop.", "Yes, how often should I practise?",
+         "Not now, thanks."]), id="different-questions-each-answered-with-a-question-back"),
     pytest.param(chat(ADDRESS, [ADDRESS_NO[0], "The delivery address of an order the courier has picked up can no "
                                                "longer be edited.", ADDRESS_NO[2]], ADDRESS_PLEAS),
                  id="twin-three-refusals-on-the-subject-none-unheard"),
