@@ -38,9 +38,9 @@ asks or says again what the other side's turns said ("Did that. Still no service
 missing from my application?", "still got the sharp pain"), in words not said before, with none of
 what that turn said
 (`_unheard`: no word of it the chain's replies had not said, no fact of it),
-while it stays on the chain's subject (two stems in common with its replies) or asks again or says
-no again as the reply before did ("your staff number", then "the HR identifier" to "I
-don't have one"): the agent did not hear the other side. Turns that only go along ("ok", "next",
+while it stays on the chain's subject (two stems in common with its replies) or asks for something
+again or declines again as the reply before did ("a photo of the damage", then "an image showing the
+snapped band" to "my camera is cracked"): the agent did not hear the other side. Turns that only go along ("ok", "next",
 "go on") ask nothing, say no to nothing and say nothing again: a guide or a story told in parts
 moves on without taking them up, and is no such link.
 A chain is a loop at `repeated_text_threshold` + 1
@@ -373,17 +373,17 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     words of their own (`_PRESSED` stems in common with `before`, the stems of its earlier turns
     that no reply said: "a sharp pain in my knee", then "still got the sharp pain": its trouble
     stands; a turn answering the agent in the agent's words, "my phone connects fine", says nothing
-    again) and say something the agent had not, `reply` takes up none of it (no
-    stem of theirs that the chain's replies had not said, `chain` holding their stems: the agent's
-    own words said back are no sign it listened; no fact of theirs that `earlier` had not told) and
+    again) and say something the agent had not, `reply` takes up none of it (no stem of theirs that
+    the chain's replies had not said, `chain` holding their stems: the agent's own words said back
+    are no sign it listened; no fact of theirs that `earlier` had not told) and
     it stays where `earlier` was: on the chain's subject (at least `_ON_SUBJECT` stems in common with
-    its replies), or asking again or saying no again as `earlier` did, whatever its words ("the HR
-    identifier" after "your staff number", "an image" after "a photo"): it answered them
-    with what it had. `text` and `earlier_text` are the two replies'
-    texts; `turns` holds only those said for the first time (a question said again word for word,
-    while the agent works toward its answer, brings nothing new to leave unheard). Turns that say
-    "ok", "next", "go on" ask nothing, say no to nothing and say nothing again: a guide or a story
-    told in parts moves on without taking them up."""
+    its replies), or asking for something again or declining again as `earlier` did (`_stays`),
+    whatever its words ("an image" after "a photo", "the drop-off location is locked and I'm unable to
+    update it" after "the address can no longer be edited"): it answered them with what it had.
+    `text` and `earlier_text` are the two replies' texts; `turns` holds only those said for the first
+    time (a question said again word for word, while the agent works toward its answer, brings nothing
+    new to leave unheard). Turns that say "ok", "next", "go on" ask nothing, say no to nothing and say
+    nothing again: a guide or a story told in parts moves on without taking them up."""
     if not turns:
         return None
     heard = stances(" \n".join(turns))
@@ -392,8 +392,7 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
         return None
     if heard.kinds.isdisjoint(_PUSHING) and len(heard.stems & before) < _PRESSED:
         return None
-    stays = _declining(reply.kinds) & _declining(earlier.kinds) & _PUSHING  # (asks again, says no again)
-    if len(reply.stems & chain) < _ON_SUBJECT and not stays:
+    if len(reply.stems & chain) < _ON_SUBJECT and not _stays(text, earlier_text):
         return None
     told = frozenset().union(*map(fact_parts, turns))
     if told and not told.isdisjoint(fact_parts(text) - fact_parts(earlier_text)):
@@ -401,7 +400,15 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     return "unheard"
 
 
-_PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply (and the agent's that stay)
+def _stays(text: str, earlier_text: str) -> bool:
+    """Whether a reply does again what the reply before it did, whatever its words: both ask the other
+    side for something (`asked`: a sentence that asks, with something to ask for; "Anything else?"
+    asks for nothing), or both decline (`declines`: say something cannot be done; "don't worry" or
+    "not too much fibre" says no to nothing)."""
+    return bool(asked(text) and asked(earlier_text)) or declines(text) and declines(earlier_text)
+
+
+_PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply
 _ON_SUBJECT = 2  # stems an unheard reply shares with the chain's replies
 
 

@@ -943,9 +943,10 @@ def test_replies_that_take_up_the_other_side_or_move_on_pass(messages):
     assert report.success, report.reason
 
 
-# The agent does not hear the other side whatever its words: it asks again or says no again, as the
-# reply before did, in words that share nothing with it ("your employee ID", "the staff number on your
-# badge", "the HR identifier"), to turns that say no or ask; or it answers, on the same subject, turns
+# The agent does not hear the other side whatever its words: it asks for something again or declines
+# again, as the reply before did, in words that share nothing with it ("your employee ID", "the staff
+# number on your badge", "the HR identifier"), to turns that say no or ask; or it answers, on the same
+# subject, turns
 # that say again what the other side said (its trouble stands: "the sharp pain again", "sharp as
 # ever") with none of what they brought (`_replies._unheard`).
 REWORDED = {
@@ -963,7 +964,7 @@ REWORDED = {
         "Once a driver has the food, the drop-off location is locked and I'm unable to update it.",
         "I'm afraid it can't be modified at this stage, since it is already on its way.",
         "That detail is fixed now, and it cannot be altered any more.",
-        "There's no way for me to amend where it goes at this point."],
+        "I'm not able to amend where it goes at this point."],
         ["Please, it's just two digits swapped.", "Just change it please!!", "Can you call the driver?",
          "What am I supposed to do then?", "Seriously?"]),
     "trouble-said-again": ("My right knee gives me a sharp pain at the bottom of my squat.", [
@@ -1047,6 +1048,21 @@ REWORDED_HEALTHY = [
         "Fifteen minutes a day beats two hours on Sunday: chords first, then a song you love. Shall I suggest songs?"],
         ["I need to buy one, what should I get?", "Mostly folk and some pop.", "Yes, how often should I practise?",
          "Not now, thanks."]), id="different-questions-each-answered-with-a-question-back"),
+    pytest.param(chat("I'm nervous about my first marathon on Sunday.", [
+        "Don't worry, nerves are normal. Have you tapered your training this week?",
+        "Not too much fibre the night before; pasta or rice with a little sauce is ideal. No new foods on race day.",
+        "Don't start fast: run the first five kilometres slower than feels natural. It's not a race against the clock.",
+        "No need for new shoes; the pair you trained in is best. Don't forget to tape any hot spots."],
+        ["Yes, only short runs now. What should I eat?", "Got it. Any pacing advice? I always go out too quick.",
+         "And which shoes, my old ones or the new pair I bought?", "Thanks!"]),
+                 id="different-questions-answered-with-advice-that-says-dont"),
+    pytest.param(chat("Can my kids use the pool at your hotel?", [
+        "Yes, children are welcome, but not without an adult. Would you like the pool hours?",
+        "Sorry, no lifeguard is on duty, so an adult must stay poolside. Do you need towels?",
+        "No charge for them; they're at the pool desk. Anything else?",
+        "Not in the pool area, I'm afraid, but the café next to it serves snacks."],
+        ["Is there a lifeguard?", "Do towels cost extra?", "Can we bring food in?", "Okay, thanks."]),
+                 id="different-questions-answered-no-each-ending-in-anything-else"),
     pytest.param(chat(ADDRESS, [ADDRESS_NO[0], "The delivery address of an order the courier has picked up can no "
                                                "longer be edited.", ADDRESS_NO[2]], ADDRESS_PLEAS),
                  id="twin-three-refusals-on-the-subject-none-unheard"),
