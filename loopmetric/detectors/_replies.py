@@ -34,25 +34,21 @@ request to wait that stalls: "one moment", "I'm still checking") while using non
 the other side's turns brought that nobody had said before: it answered them with what it had
 said ("the address can no longer be edited", "the drop-off location is locked", "it can't be
 modified at this stage"). Or, whatever its words and stances, it answers a turn that says no,
-asks or says again what the other side's turns said ("Did that. Still no service.", "is something
-missing from my application?", "still got the sharp pain"), in words not said before, with none of
-what that turn said
-(`_unheard`: no word of it the chain's replies had not said, no fact of it),
-while it stays on the chain's subject (two stems in common with its replies) or asks for something
-again or declines again as the reply before did ("a photo of the damage", then "an image showing the
-snapped band" to "my camera is cracked"): the agent did not hear the other side. Turns that only go along ("ok", "next",
-"go on") ask nothing, say no to nothing and say nothing again: a guide or a story told in parts
-moves on without taking them up, and is no such link.
+asks or says again in words of its own what the other side's turns said ("Did that. Still no
+service.", "is something missing from my application?", "still got the sharp pain"), in words not
+said before, with none of what that turn said (`_unheard`: no word of it the chain's replies had
+not said, no fact of it),
+while it stays on the chain's subject (two stems in common with its replies): the agent did not
+hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing, say no to
+nothing and say nothing again: a guide or a story told in parts moves on without taking them up,
+and is no such link.
 A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
 one demand throughout (`_pressed`: each turn the chain answers says again what the turns before it
 said, two stems in common: "refund the insurance", "I want the insurance refunded", "just the
 insurance"): both sides go round, or when every link is a turn unheard (the other side said no
-or asked, turn after turn, and the agent answered each with what it had) or says no again or
-restates the rule, one at least unheard (the agent says no, turn after turn, to a side it does not
-hear: "the address can no longer be edited", then to "it's just two digits swapped" "the drop-off
-location is locked"), or when every reply
+or asked, turn after turn, and the agent answered each with what it had), or when every reply
 does nothing but ask the other side to wait (`_stances.waits_only`: "One moment while I check",
 "Checking on it now, this should take a second", "I'm still pulling it up"): three promises of a
 look with no tool call between and nothing coming back are a stall. A reply that asks to wait and
@@ -238,10 +234,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             continue
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
-        # (and so is a chain whose other links say no again or restate the rule: the agent says no,
-        # turn after turn, to a side it does not hear)
-        needed = (threshold if "unheard" in links and _UNHEARD.issuperset(links)
-                  else threshold + (2 if "ask" in links else 1))
+        needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
         if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
             # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
             # a loop at `threshold` replies)
@@ -362,7 +355,6 @@ def _same_stance(reply: Stances, earlier: Stances, fresh: AbstractSet[str], subj
     return "stance"
 
 
-_UNHEARD = frozenset({"unheard", "no", "rule"})  # links of a chain that is a loop at `threshold` with an unheard one
 _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whatever they are about
 
 
@@ -373,17 +365,15 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     words of their own (`_PRESSED` stems in common with `before`, the stems of its earlier turns
     that no reply said: "a sharp pain in my knee", then "still got the sharp pain": its trouble
     stands; a turn answering the agent in the agent's words, "my phone connects fine", says nothing
-    again) and say something the agent had not, `reply` takes up none of it (no stem of theirs that
-    the chain's replies had not said, `chain` holding their stems: the agent's own words said back
-    are no sign it listened; no fact of theirs that `earlier` had not told) and
-    it stays where `earlier` was: on the chain's subject (at least `_ON_SUBJECT` stems in common with
-    its replies), or asking for something again or declining again as `earlier` did (`_stays`),
-    whatever its words ("an image" after "a photo", "the drop-off location is locked and I'm unable to
-    update it" after "the address can no longer be edited"): it answered them with what it had.
-    `text` and `earlier_text` are the two replies' texts; `turns` holds only those said for the first
-    time (a question said again word for word, while the agent works toward its answer, brings nothing
-    new to leave unheard). Turns that say "ok", "next", "go on" ask nothing, say no to nothing and say
-    nothing again: a guide or a story told in parts moves on without taking them up."""
+    again) and say something the agent had not,
+    `reply` takes up none of it (no stem of theirs that the chain's replies had not said, `chain`
+    holding their stems: the agent's own words said back are no sign it listened; no fact of theirs
+    that `earlier` had not told) and it stays on the chain's subject (at least `_ON_SUBJECT` stems
+    in common with its replies): it answered them with what it had. `text` and `earlier_text` are the two replies'
+    texts; `turns` holds only those said for the first time (a question said again word for word,
+    while the agent works toward its answer, brings nothing new to leave unheard). Turns that say
+    "ok", "next", "go on" ask nothing, say no to nothing and say nothing again: a guide or a story
+    told in parts moves on without taking them up."""
     if not turns:
         return None
     heard = stances(" \n".join(turns))
@@ -392,20 +382,12 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
         return None
     if heard.kinds.isdisjoint(_PUSHING) and len(heard.stems & before) < _PRESSED:
         return None
-    if len(reply.stems & chain) < _ON_SUBJECT and not _stays(text, earlier_text):
+    if len(reply.stems & chain) < _ON_SUBJECT:
         return None
     told = frozenset().union(*map(fact_parts, turns))
     if told and not told.isdisjoint(fact_parts(text) - fact_parts(earlier_text)):
         return None
     return "unheard"
-
-
-def _stays(text: str, earlier_text: str) -> bool:
-    """Whether a reply does again what the reply before it did, whatever its words: both ask the other
-    side for something (`asked`: a sentence that asks, with something to ask for; "Anything else?"
-    asks for nothing), or both decline (`declines`: say something cannot be done; "don't worry" or
-    "not too much fibre" says no to nothing)."""
-    return bool(asked(text) and asked(earlier_text)) or declines(text) and declines(earlier_text)
 
 
 _PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply

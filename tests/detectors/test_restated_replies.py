@@ -943,31 +943,12 @@ def test_replies_that_take_up_the_other_side_or_move_on_pass(messages):
     assert report.success, report.reason
 
 
-# The agent does not hear the other side whatever its words: it asks for something again or declines
-# again, as the reply before did, in words that share nothing with it ("your employee ID", "the staff
-# number on your badge", "the HR identifier"), to turns that say no or ask; or it answers, on the same
-# subject, turns
-# that say again what the other side said (its trouble stands: "the sharp pain again", "sharp as
-# ever") with none of what they brought (`_replies._unheard`).
-REWORDED = {
-    "request": ("I'm locked out of my laptop and need a password reset.", [
-        "Sure. What's your employee ID?",
-        "Your staff number should be on your badge; can you read it off?",
-        "Okay. I'll need the HR identifier to verify you.",
-        "Understood. Please provide your personnel code.",
-        "Can you confirm your worker reference?"],
-        ["I'm a contractor, I started Monday and don't think I have one.",
-         "My badge just has my photo and name. No number.", "I don't have an HR identifier, I'm from an agency.",
-         "I keep telling you, I was never given one.", "Are you even listening?"]),
-    "refusal": ("I put the wrong delivery address on my order. Can you change it?", [
-        "Your order has already been picked up by the courier, so the delivery address can no longer be edited.",
-        "Once a driver has the food, the drop-off location is locked and I'm unable to update it.",
-        "I'm afraid it can't be modified at this stage, since it is already on its way.",
-        "That detail is fixed now, and it cannot be altered any more.",
-        "I'm not able to amend where it goes at this point."],
-        ["Please, it's just two digits swapped.", "Just change it please!!", "Can you call the driver?",
-         "What am I supposed to do then?", "Seriously?"]),
-    "trouble-said-again": ("My right knee gives me a sharp pain at the bottom of my squat.", [
+# The other side says again, in words of its own, what its turns said before (its trouble stands: "a
+# sharp pain", then "the sharp pain again"; "drops every evening", then "still drops in the evening"),
+# neither saying no nor asking, and the agent answers each turn on the same subject with none of it
+# (`_replies._unheard`).
+TROUBLE = {
+    "knee": ("My right knee gives me a sharp pain at the bottom of my squat.", [
         "Try squatting to a box just above parallel, and take some weight off the bar.",
         "Let's adjust the depth: use a higher box so you squat only as far as is comfortable, with a lighter bar.",
         "Stick with box squats but limit the range: set the box high enough to stop short, and keep the bar light.",
@@ -976,62 +957,53 @@ REWORDED = {
         ["I tried the box today. Got the sharp pain again, same knee.",
          "Higher box, just the bar. The knee pain is sharp as ever.", "My knee still has that sharp pain, even on the stairs.",
          "The pain in my knee is sharp, nothing has changed.", "Sharp knee pain, still."]),
+    "wifi": ("My wifi drops every evening, right in the middle of video calls.", [
+        "Try moving the router off the floor and away from the microwave, then change the wifi channel in its settings.",
+        "Pick a less crowded wifi channel in the router settings and keep the router up high, away from appliances.",
+        "Switch the router to another channel and keep it raised, clear of the kitchen and its appliances.",
+        "Change the router's wifi channel once more and place it higher up, away from anything metal.",
+        "Set a different channel on the router and keep it off the floor, away from the microwave."],
+        ["It still drops every evening during my video calls.", "The connection still drops in the evening, same as before.",
+         "Evening again, and it dropped twice mid-call.", "It keeps dropping every evening, my calls cut out.",
+         "Drops again tonight."]),
 }
 
 
-@pytest.mark.parametrize(("kind", "times"), [pytest.param(kind, n, id=f"{kind}-reworded-{n}-times")
-                                             for kind in REWORDED for n in (3, 4, 5)])
-def test_asking_or_saying_no_again_in_new_words_to_a_side_unheard_is_a_loop(kind, times):
-    """Three replies or more, each answering the other side's no, question or trouble said again with
-    none of it, whatever its words: one loop of every reply, the agent's (it did not take them up)."""
-    opening, replies, turns = REWORDED[kind]
+@pytest.mark.parametrize(("kind", "times"), [pytest.param(kind, n, id=f"{kind}-trouble-said-again-{n}-times")
+                                             for kind in TROUBLE for n in (3, 4, 5)])
+def test_answering_the_other_sides_trouble_said_again_with_none_of_it_is_a_loop(kind, times):
+    """Three replies or more, each answering a turn that says again what the other side said (in words
+    no reply said) with none of what it brought, on the chain's subject: one loop of every reply, the
+    agent's (it did not take them up)."""
+    opening, replies, turns = TROUBLE[kind]
     _one_chain_of_every_reply(chat(opening, replies[:times], turns), times,
                               "answering the other side's no or question with none of what it said")
 
 
-def _reworded(kind, at, reply=None, turn=None):
-    """The reworded chat of `kind` (three replies) with reply or turn `at` replaced."""
-    opening, replies, turns = REWORDED[kind]
-    replies, turns = list(replies[:3]), list(turns)
-    if reply is not None:
-        replies[at] = reply
-    if turn is not None:
-        turns[at] = turn
+def _troubled(kind, at, reply):
+    """The trouble chat of `kind` (three replies) with reply `at` replaced."""
+    opening, replies, turns = TROUBLE[kind]
+    replies = list(replies[:3])
+    replies[at] = reply
     return chat(opening, replies, turns)
 
 
-# (the wrong address's refusals: the second reworded to a plea, the third the first said again)
-ADDRESS = "I put the wrong address! It should be 14 Quay Street not 41. Can you change it?"
-ADDRESS_NO = ["Your order has already been picked up by the courier, so the delivery address can no longer be edited.",
-              "Once a driver has the food, the drop-off location is locked and I'm unable to update it.",
-              "I'm afraid the address can't be modified at this stage, since the order is already out for delivery."]
-ADDRESS_PLEAS = ["Please, it's just two digits swapped.", "Just change it please!!", "great."]
-
-
-def test_saying_no_again_to_a_side_unheard_three_times_is_a_loop():
-    """A plea answered with the refusal in new words (unheard), then the refusal said again on its
-    subject (a no restated): the agent says no, turn after turn, to a side it does not hear, a loop at
-    three replies as when every link is unheard."""
-    _one_chain_of_every_reply(chat(ADDRESS, ADDRESS_NO, ADDRESS_PLEAS), 3, "saying no to the same thing again, "
-                              "answering the other side's no or question with none of what it said")
-
-
-REWORDED_HEALTHY = [
-    pytest.param(_reworded("request", 2, reply="Then your agency can vouch for you: I've sent your manager a link to "
-                                               "confirm who you are."), id="an-alternative-instead-of-asking-again"),
-    pytest.param(_reworded("request", 1, reply="Contractors get one too: it's printed on the agency letter you signed "
-                                               "on Monday. Can you check it?"), id="asking-again-with-the-turns-words"),
-    pytest.param(_reworded("refusal", 2, reply="I'm transferring you to a dispatcher who can reach the driver now."),
-                 id="a-refusal-said-once-more-then-a-transfer"),
-    pytest.param(_reworded("trouble-said-again", 2, reply="A sharp pain that keeps coming back needs a look: stop "
-                                                         "squatting and see a physio about that knee."),
-                 id="the-trouble-said-again-taken-up"),
-    pytest.param(chat(REWORDED["trouble-said-again"][0], REWORDED["trouble-said-again"][1][:3],
-                      ["ok, will try that", "done, that felt fine", "great"]), id="twin-turns-that-go-along"),
-    pytest.param(chat(REWORDED["trouble-said-again"][0], REWORDED["trouble-said-again"][1][:3],
+TROUBLE_HEALTHY = [
+    pytest.param(_troubled("knee", 2, "A sharp pain that keeps coming back needs a look: stop squatting and see a "
+                                      "physio about that knee."), id="the-trouble-said-again-taken-up"),
+    pytest.param(_troubled("wifi", 2, "If it only drops in the evening, neighbours' traffic may be the cause: ask your "
+                                      "provider about a line check for evening congestion."),
+                 id="the-trouble-said-again-taken-up-in-its-words"),
+    pytest.param(chat(TROUBLE["knee"][0], TROUBLE["knee"][1][:3], ["ok, will try that", "done, that felt fine", "great"]),
+                 id="twin-turns-that-go-along"),
+    pytest.param(chat(TROUBLE["knee"][0], TROUBLE["knee"][1][:3],
                       ["I tried the box today.", "Higher box, just the bar, and lighter.", "Got it."]),
                  id="twin-turns-that-tell-what-was-done-without-the-trouble"),
-    pytest.param(chat(ADDRESS, ADDRESS_NO, ["I see.", "Okay.", "great."]), id="twin-the-refusals-to-turns-that-go-along"),
+    pytest.param(chat(TROUBLE["knee"][0], TROUBLE["knee"][1][:4],
+                      ["Did the box squat with a lighter bar yesterday, felt smooth.",
+                       "Box squat with the lighter bar again this morning, smooth.",
+                       "Box squat, lighter bar, smooth again tonight.", "Thanks."]),
+                 id="twin-turns-that-say-again-the-agents-words-not-their-own"),
     pytest.param(chat("My laptop won't connect to the office wifi.", [
         "Could you forget the network and join it again? Let me know what happens.",
         "Please check whether other devices connect to the same network. Do they?",
@@ -1056,21 +1028,25 @@ REWORDED_HEALTHY = [
         ["Yes, only short runs now. What should I eat?", "Got it. Any pacing advice? I always go out too quick.",
          "And which shoes, my old ones or the new pair I bought?", "Thanks!"]),
                  id="different-questions-answered-with-advice-that-says-dont"),
-    pytest.param(chat("Can my kids use the pool at your hotel?", [
-        "Yes, children are welcome, but not without an adult. Would you like the pool hours?",
-        "Sorry, no lifeguard is on duty, so an adult must stay poolside. Do you need towels?",
-        "No charge for them; they're at the pool desk. Anything else?",
-        "Not in the pool area, I'm afraid, but the café next to it serves snacks."],
-        ["Is there a lifeguard?", "Do towels cost extra?", "Can we bring food in?", "Okay, thanks."]),
-                 id="different-questions-answered-no-each-ending-in-anything-else"),
-    pytest.param(chat(ADDRESS, [ADDRESS_NO[0], "The delivery address of an order the courier has picked up can no "
-                                               "longer be edited.", ADDRESS_NO[2]], ADDRESS_PLEAS),
-                 id="twin-three-refusals-on-the-subject-none-unheard"),
+    pytest.param(chat("I want to cancel my order.", [
+        "I can help with that. Could you give me your user id?",
+        "No problem. Could you share the email address on your account instead?",
+        "That's fine. Then please tell me your first and last name and your zip code so I can find you.",
+        "Could you give me the phone number on the account then?"],
+        ["I don't have my user id, I never made one I think.", "I don't remember which email I used, I have several.",
+         "I'd rather not give my address details.", "Fine, it's 555 0147."]),
+                 id="asking-for-another-way-to-find-the-account-each-time"),
+    pytest.param(chat("Can I add a second checked bag to my booking?", [
+        "I'm sorry, extra bags can't be added to a basic fare online.",
+        "I understand the frustration, but additional luggage cannot be purchased on this ticket type.",
+        "I can't add it here, but you can pay for the bag at the airport desk on the day; it's usually quick."],
+        ["Seriously? It's just one bag.", "Please, I really need it.", "Okay, I'll do that."]),
+                 id="a-refusal-said-twice-then-an-alternative"),
 ]
 
 
-@pytest.mark.parametrize("messages", REWORDED_HEALTHY)
-def test_replies_that_move_on_take_up_the_turn_or_are_not_unheard_pass(messages):
+@pytest.mark.parametrize("messages", TROUBLE_HEALTHY)
+def test_replies_that_take_up_the_trouble_move_on_or_hear_no_trouble_pass(messages):
     report = detect_loops(messages)
     assert report.success, report.reason
 
