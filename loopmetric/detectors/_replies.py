@@ -172,7 +172,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     spoken: list[str] = []
     turns_said: set[str] = {normalize_text(trace.task)} if trace.task else set()
     first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
-    turn_stems: set[str] = set()  # the stems the other side's turns said before the agent's last reply
+    # the stems the other side's turns said before the agent's last reply, and those said since
+    turn_stems: set[str] = set()
+    turn_stems_since: set[str] = set(stems_said)
     replies_said: set[str] = set()  # the stems the agent's replies said so far
     chain: list[LlmOutput] = []
     chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
@@ -194,6 +196,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 spoken.append(step.text)
                 turns_said.add(folded)
             found = stems(step.text)
+            turn_stems_since |= found
             fresh |= found - stems_said
             stems_said |= found
             continue
@@ -221,8 +224,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             stems_said |= _stances_of(reply, read).stems
             replies_said |= _stances_of(reply, read).stems
             fresh = set()
-            for text in answered[reply.step]:
-                turn_stems |= stems(text)
+            turn_stems |= turn_stems_since
+            turn_stems_since = set()
             recent.append(reply)
         if link is not None:
             if not chain:
