@@ -1,6 +1,6 @@
 """Replies that decline: they say something cannot be done ("cannot", "unable to",
 "is not allowed", "doesn't permit", "I don't have the ability to", "there is no way
-to", "no exceptions").
+to", "no exceptions", "can no longer").
 
 Two replies that both decline, with nothing new between them, are read as one
 refusal at a lower similarity than two replies in general: a refusal restated
@@ -19,7 +19,7 @@ __all__ = ["declines"]
 
 _NOT = r"(?:\bnot|(?<=\w)n[’']t)"  # "not", or "n't" ending a word ("doesn't", "won't")
 _DECLINES = re.compile(
-    r"\bcan ?not\b|\bcan[’']t\b|\bunable to\b|\bnot able to\b|\bnot in a position to\b|\bno way to\b"
+    r"\bcan ?not\b|\bcan[’']t\b|\bcan no longer\b|\bunable to\b|\bnot able to\b|\bnot in a position to\b|\bno way to\b"
     rf"|\bno exceptions?\b|{_NOT} (?:be )?(?:possible|allowed|permitted|eligible)\b|{_NOT} (?:allow|permit)\b"
     rf"|{_NOT} have the (?:ability|authority|option|means)\b", re.IGNORECASE)
 

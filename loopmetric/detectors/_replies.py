@@ -33,13 +33,15 @@ reply before it took (`_same_stance`: a no or a rule on the chain's subject, an 
 request to wait that stalls: "one moment", "I'm still checking") while using none of the words
 the other side's turns brought that nobody had said before: it answered them with what it had
 said ("the address can no longer be edited", "the drop-off location is locked", "it can't be
-modified at this stage"). Or, whatever its words and stances, it answers a turn that says no or
-asks ("Did that. Still no service.", "is something missing from my application?"), in words
-not said before, with none of what that turn said (`_unheard`: no word of it the chain's replies
-had not said, no fact of it),
+modified at this stage"). Or, whatever its words and stances, it answers a turn that says no,
+asks or says again in words of its own what the other side's turns said ("Did that. Still no
+service.", "is something missing from my application?", "still got the sharp pain"), in words not
+said before, with none of what that turn said (`_unheard`: no word of it the chain's replies had
+not said, no fact of it),
 while it stays on the chain's subject (two stems in common with its replies): the agent did not
-hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing and say no to
-nothing: a guide or a story told in parts moves on without taking them up, and is no such link.
+hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing, say no to
+nothing and say nothing again: a guide or a story told in parts moves on without taking them up,
+and is no such link.
 A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
@@ -170,6 +172,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     spoken: list[str] = []
     turns_said: set[str] = {normalize_text(trace.task)} if trace.task else set()
     first_said: dict[int, list[str]] = {}  # the first-said turns each reply answered, by step
+    # the stems the other side's turns said before the agent's last reply, and those said since
+    turn_stems: set[str] = set()
+    turn_stems_since: set[str] = set(stems_said)
+    replies_said: set[str] = set()  # the stems the agent's replies said so far
     chain: list[LlmOutput] = []
     chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
     links: list[str] = []
@@ -190,6 +196,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 spoken.append(step.text)
                 turns_said.add(folded)
             found = stems(step.text)
+            turn_stems_since |= found
             fresh |= found - stems_said
             stems_said |= found
             continue
@@ -212,9 +219,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 if link is None:
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
-                                    chain_said if chain else _stances_of(recent[-1], read).stems)
+                                    chain_said if chain else _stances_of(recent[-1], read).stems,
+                                    turn_stems - replies_said)
             stems_said |= _stances_of(reply, read).stems
+            replies_said |= _stances_of(reply, read).stems
             fresh = set()
+            turn_stems |= turn_stems_since
+            turn_stems_since = set()
             recent.append(reply)
         if link is not None:
             if not chain:
@@ -351,22 +362,28 @@ _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whateve
 
 
 def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, turns: list[str],
-             chain: AbstractSet[str]) -> Optional[str]:
+             chain: AbstractSet[str], before: AbstractSet[str] = frozenset()) -> Optional[str]:
     """"unheard" when the other side's `turns` between `earlier` and `reply` say no or ask
-    (`_PUSHING`: "I don't have one", "is something missing?") and say something the agent had not,
+    (`_PUSHING`: "I don't have one", "is something missing?") or say again what its turns said in
+    words of their own (`_PRESSED` stems in common with `before`, the stems of its earlier turns
+    that no reply said: "a sharp pain in my knee", then "still got the sharp pain": its trouble
+    stands; a turn answering the agent in the agent's words, "my phone connects fine", says nothing
+    again) and say something the agent had not,
     `reply` takes up none of it (no stem of theirs that the chain's replies had not said, `chain`
     holding their stems: the agent's own words said back are no sign it listened; no fact of theirs
     that `earlier` had not told) and it stays on the chain's subject (at least `_ON_SUBJECT` stems
     in common with its replies): it answered them with what it had. `text` and `earlier_text` are the two replies'
     texts; `turns` holds only those said for the first time (a question said again word for word,
     while the agent works toward its answer, brings nothing new to leave unheard). Turns that say
-    "ok", "next", "go on" ask nothing and say no to nothing: a guide or a story told in parts moves
-    on without taking them up."""
+    "ok", "next", "go on" ask nothing, say no to nothing and say nothing again: a guide or a story
+    told in parts moves on without taking them up."""
     if not turns:
         return None
     heard = stances(" \n".join(turns))
     theirs = heard.stems - earlier.stems - chain
-    if not theirs or heard.kinds.isdisjoint(_PUSHING) or not reply.stems.isdisjoint(theirs):
+    if not theirs or not reply.stems.isdisjoint(theirs):
+        return None
+    if heard.kinds.isdisjoint(_PUSHING) and len(heard.stems & before) < _PRESSED:
         return None
     if len(reply.stems & chain) < _ON_SUBJECT:
         return None

@@ -20,7 +20,8 @@ the rule is about); `Stances.stems` the stems of the whole reply (what it says a
 Stems are content words (no stop words or other function words, `_FUNCTION`, none of the
 courtesy words every support reply is made of, `_COURTESY`, nor the words that mark a
 stance, `_MARKERS`) cut by a few English suffixes ("refunds", "refundable" and "refund"
-are one stem). Deterministic, offline, linear in the text.
+are one stem; a consonant doubled before "-ing" or "-ed" is one: "squatting" and "squat").
+Deterministic, offline, linear in the text.
 """
 
 from __future__ import annotations
@@ -75,12 +76,18 @@ need needs require required requires must only policy policies rule rules guidel
 terms never without nor cannot non sorry apologize apologise apologies regret kindly
 """.split())
 _SUFFIXES = ("ations", "ation", "ables", "able", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "e", "y")
+_DOUBLING = frozenset({"ings", "ing", "ed"})  # suffixes English writes after a doubled consonant ("swapped")
+_UNDOUBLED = frozenset("bcdgkmnprtv")  # the consonants doubled only there ("call", "miss", "buzz" keep theirs)
 
 
 def _stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+            stem = word[: -len(suffix)]
+            # ("squatting", "swapped": one stem with "squat", "swap"; "adding" keeps its "add")
+            if suffix in _DOUBLING and len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] in _UNDOUBLED:
+                return stem[:-1]
+            return stem
     return word
 
 

@@ -24,12 +24,14 @@ from loopmetric.detectors._declines import declines
     pytest.param("There is no way to add insurance now", True, id="no-way-to"),
     pytest.param("I'm not in a position to add insurance", True, id="not-in-a-position-to"),
     pytest.param("There are no exceptions for insurance", True, id="no-exceptions"),
+    pytest.param("Insurance can no longer be added", True, id="can-no-longer"),
     pytest.param("Insurance can be added", False, id="twin-can"),
     pytest.param("I am able to add insurance", False, id="twin-able-to"),
     pytest.param("Adding insurance is possible", False, id="twin-possible"),
     pytest.param("Our policy allows adding insurance", False, id="twin-allows"),
     pytest.param("I have the ability to add insurance", False, id="twin-have-the-ability"),
     pytest.param("There is a way to add insurance now", False, id="twin-a-way-to"),
+    pytest.param("Insurance can still be added", False, id="twin-can-still"),
 ])
 def test_what_reads_as_declining(phrase, declining):
     text = f"{phrase}, sorry."

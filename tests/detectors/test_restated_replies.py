@@ -395,6 +395,10 @@ STEMS = [
     pytest.param("Upgrades must be made only by policy", {"upgrad", "mad"}, id="the-words-that-mark-a-stance-are-cut"),
     pytest.param("The owl's tree, the owls' tree", {"owl", "tre"}, id="a-possessive-is-its-word"),
     pytest.param("bags ride yes", {"bag", "rid", "yes"}, id="a-stem-keeps-three-letters"),
+    pytest.param("squatting squat swapped swap dropping settings set", {"squat", "swap", "drop", "set"},
+                 id="a-consonant-doubled-before-ing-or-ed-is-one"),
+    pytest.param("adding add calling call buzzed buzz", {"add", "call", "buzz"},
+                 id="twin-a-double-letter-of-the-word-itself-stays"),
     pytest.param("I don’t know, you’re welcome", set(), id="a-curly-apostrophe-is-an-apostrophe"),
     pytest.param("Thank you! Please let me know if I can help further.", set(), id="courtesy-says-nothing"),
     pytest.param("Your ID and PO number", {"id", "po", "number"}, id="two-capitals-are-a-word"),
@@ -935,6 +939,114 @@ UNHEARD_HEALTHY = [
 
 @pytest.mark.parametrize("messages", UNHEARD_HEALTHY)
 def test_replies_that_take_up_the_other_side_or_move_on_pass(messages):
+    report = detect_loops(messages)
+    assert report.success, report.reason
+
+
+# The other side says again, in words of its own, what its turns said before (its trouble stands: "a
+# sharp pain", then "the sharp pain again"; "drops every evening", then "still drops in the evening"),
+# neither saying no nor asking, and the agent answers each turn on the same subject with none of it
+# (`_replies._unheard`).
+TROUBLE = {
+    "knee": ("My right knee gives me a sharp pain at the bottom of my squat.", [
+        "Try squatting to a box just above parallel, and take some weight off the bar.",
+        "Let's adjust the depth: use a higher box so you squat only as far as is comfortable, with a lighter bar.",
+        "Stick with box squats but limit the range: set the box high enough to stop short, and keep the bar light.",
+        "Keep squatting to the box, a little higher, and ease off the weight on the bar.",
+        "Squat to a taller box with a lighter bar and stay out of the painful range."],
+        ["I tried the box today. Got the sharp pain again, same knee.",
+         "Higher box, just the bar. The knee pain is sharp as ever.", "My knee still has that sharp pain, even on the stairs.",
+         "The pain in my knee is sharp, nothing has changed.", "Sharp knee pain, still."]),
+    "wifi": ("My wifi drops every evening, right in the middle of video calls.", [
+        "Try moving the router off the floor and away from the microwave, then change the wifi channel in its settings.",
+        "Pick a less crowded wifi channel in the router settings and keep the router up high, away from appliances.",
+        "Switch the router to another channel and keep it raised, clear of the kitchen and its appliances.",
+        "Change the router's wifi channel once more and place it higher up, away from anything metal.",
+        "Set a different channel on the router and keep it off the floor, away from the microwave."],
+        ["It still drops every evening during my video calls.", "The connection still drops in the evening, same as before.",
+         "Evening again, and it dropped twice mid-call.", "It keeps dropping every evening, my calls cut out.",
+         "Drops again tonight."]),
+}
+
+
+@pytest.mark.parametrize(("kind", "times"), [pytest.param(kind, n, id=f"{kind}-trouble-said-again-{n}-times")
+                                             for kind in TROUBLE for n in (3, 4, 5)])
+def test_answering_the_other_sides_trouble_said_again_with_none_of_it_is_a_loop(kind, times):
+    """Three replies or more, each answering a turn that says again what the other side said (in words
+    no reply said) with none of what it brought, on the chain's subject: one loop of every reply, the
+    agent's (it did not take them up)."""
+    opening, replies, turns = TROUBLE[kind]
+    _one_chain_of_every_reply(chat(opening, replies[:times], turns), times,
+                              "answering the other side's no or question with none of what it said")
+
+
+def _troubled(kind, at, reply):
+    """The trouble chat of `kind` (three replies) with reply `at` replaced."""
+    opening, replies, turns = TROUBLE[kind]
+    replies = list(replies[:3])
+    replies[at] = reply
+    return chat(opening, replies, turns)
+
+
+TROUBLE_HEALTHY = [
+    pytest.param(_troubled("knee", 2, "A sharp pain that keeps coming back needs a look: stop squatting and see a "
+                                      "physio about that knee."), id="the-trouble-said-again-taken-up"),
+    pytest.param(_troubled("wifi", 2, "If it only drops in the evening, neighbours' traffic may be the cause: ask your "
+                                      "provider about a line check for evening congestion."),
+                 id="the-trouble-said-again-taken-up-in-its-words"),
+    pytest.param(chat(TROUBLE["knee"][0], TROUBLE["knee"][1][:3], ["ok, will try that", "done, that felt fine", "great"]),
+                 id="twin-turns-that-go-along"),
+    pytest.param(chat(TROUBLE["knee"][0], TROUBLE["knee"][1][:3],
+                      ["I tried the box today.", "Higher box, just the bar, and lighter.", "Got it."]),
+                 id="twin-turns-that-tell-what-was-done-without-the-trouble"),
+    pytest.param(chat(TROUBLE["knee"][0], TROUBLE["knee"][1][:4],
+                      ["Did the box squat with a lighter bar yesterday, felt smooth.",
+                       "Box squat with the lighter bar again this morning, smooth.",
+                       "Box squat, lighter bar, smooth again tonight.", "Thanks."]),
+                 id="twin-turns-that-say-again-the-agents-words-not-their-own"),
+    pytest.param(chat("My laptop won't connect to the office wifi.", [
+        "Could you forget the network and join it again? Let me know what happens.",
+        "Please check whether other devices connect to the same network. Do they?",
+        "Can you run the network troubleshooter from the taskbar icon and tell me what it reports?",
+        "Please update the wireless driver from Device Manager, then try again. Any luck?"],
+        ["Tried, it fails with a message about the password being wrong even though it's right.",
+         "My phone connects fine, so does my colleague's laptop.", "The troubleshooter says the DHCP server isn't "
+         "responding.", "Updated the driver, still the same DHCP complaint."]),
+                 id="a-guide-whose-person-answers-in-the-agents-words"),
+    pytest.param(chat("I want to learn to play guitar.", [
+        "Great! Do you have an instrument already, or do you need advice on buying one?",
+        "A nylon-string classical model is kinder to beginners' fingers. What kind of music do you like?",
+        "Then start with open chords: G, C, D and E minor cover hundreds of songs. Would a practice plan help?",
+        "Fifteen minutes a day beats two hours on Sunday: chords first, then a song you love. Shall I suggest songs?"],
+        ["I need to buy one, what should I get?", "Mostly folk and some pop.", "Yes, how often should I practise?",
+         "Not now, thanks."]), id="different-questions-each-answered-with-a-question-back"),
+    pytest.param(chat("I'm nervous about my first marathon on Sunday.", [
+        "Don't worry, nerves are normal. Have you tapered your training this week?",
+        "Not too much fibre the night before; pasta or rice with a little sauce is ideal. No new foods on race day.",
+        "Don't start fast: run the first five kilometres slower than feels natural. It's not a race against the clock.",
+        "No need for new shoes; the pair you trained in is best. Don't forget to tape any hot spots."],
+        ["Yes, only short runs now. What should I eat?", "Got it. Any pacing advice? I always go out too quick.",
+         "And which shoes, my old ones or the new pair I bought?", "Thanks!"]),
+                 id="different-questions-answered-with-advice-that-says-dont"),
+    pytest.param(chat("I want to cancel my order.", [
+        "I can help with that. Could you give me your user id?",
+        "No problem. Could you share the email address on your account instead?",
+        "That's fine. Then please tell me your first and last name and your zip code so I can find you.",
+        "Could you give me the phone number on the account then?"],
+        ["I don't have my user id, I never made one I think.", "I don't remember which email I used, I have several.",
+         "I'd rather not give my address details.", "Fine, it's 555 0147."]),
+                 id="asking-for-another-way-to-find-the-account-each-time"),
+    pytest.param(chat("Can I add a second checked bag to my booking?", [
+        "I'm sorry, extra bags can't be added to a basic fare online.",
+        "I understand the frustration, but additional luggage cannot be purchased on this ticket type.",
+        "I can't add it here, but you can pay for the bag at the airport desk on the day; it's usually quick."],
+        ["Seriously? It's just one bag.", "Please, I really need it.", "Okay, I'll do that."]),
+                 id="a-refusal-said-twice-then-an-alternative"),
+]
+
+
+@pytest.mark.parametrize("messages", TROUBLE_HEALTHY)
+def test_replies_that_take_up_the_trouble_move_on_or_hear_no_trouble_pass(messages):
     report = detect_loops(messages)
     assert report.success, report.reason
 
