@@ -406,7 +406,7 @@ _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
          "stall": "doing nothing but ask the other side to wait",
-         "unheard": "answering the other side's no or question with none of what it said"}
+         "unheard": "answering the other side's no, question or trouble said again with none of what it said"}
 
 
 def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:

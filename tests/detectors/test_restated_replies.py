@@ -869,7 +869,7 @@ def test_answering_the_other_sides_no_or_question_with_none_of_it_is_a_loop(kind
     says it is the agent that did not take up what the other side said."""
     opening, replies, turns = UNHEARD[kind]
     _one_chain_of_every_reply(chat(opening, replies[:times], turns), times,
-                              "answering the other side's no or question with none of what it said")
+                              "answering the other side's no, question or trouble said again with none of what it said")
 
 
 def _one_chain_of_every_reply(messages, times, why):
@@ -977,7 +977,7 @@ def test_answering_the_other_sides_trouble_said_again_with_none_of_it_is_a_loop(
     agent's (it did not take them up)."""
     opening, replies, turns = TROUBLE[kind]
     _one_chain_of_every_reply(chat(opening, replies[:times], turns), times,
-                              "answering the other side's no or question with none of what it said")
+                              "answering the other side's no, question or trouble said again with none of what it said")
 
 
 def _troubled(kind, at, reply):
