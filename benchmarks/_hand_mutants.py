@@ -832,6 +832,15 @@ def copy_tree(into: Path, rev: str) -> None:
     subprocess.run(["tar", "-C", str(into), "-xf", "-"], input=packed, check=True)
 
 
+# pytest's summary lines of a failed test or a module that failed to load (not a log line captured at ERROR level)
+_FAILURE = ("FAILED ", "ERROR tests/")
+
+
+def _failing_test(failed: list[str]) -> str:
+    """The first failure of a run that names a test (a run recorded before `_FAILURE` may hold log lines first)."""
+    return next((line for line in failed if line.startswith(_FAILURE)), failed[0] if failed else "")
+
+
 def run_one(audited: Audited, tests: tuple[str, ...], work: Path, rev: str) -> dict:
     tree = work / "tree"
     copy_tree(tree, rev)
@@ -842,7 +851,7 @@ def run_one(audited: Audited, tests: tuple[str, ...], work: Path, rev: str) -> d
     env = dict(os.environ, PYTHONPATH=str(tree), DEEPEVAL_TELEMETRY_OPT_OUT="YES")
     start = time.monotonic()
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    lines = [line for line in done.stdout.splitlines() if line.startswith(_FAILURE)]
     tail = done.stdout.strip().splitlines()[-1:] if done.stdout.strip() else []
     return {"id": audited.mutant.id, "rev": rev, "tests": list(tests), "killed": done.returncode != 0,
             "returncode": done.returncode, "failed": lines[:3] or tail, "seconds": round(time.monotonic() - start, 1)}
@@ -913,8 +922,8 @@ def report(before_rev: str, round_: str = "2026-12-07") -> str:
         folder = next((r for r in mine if r["rev"] == before_rev and r["tests"] == list(folder_tests(audited))), None)
         after = next((r for r in mine if r["rev"] != before_rev and r["killed"]), None)
         in_folder = folder is not None and folder["killed"]
-        killer = (first["failed"][0] if first["killed"] else after["failed"][0] if after
-                  else folder["failed"][0] if folder is not None and in_folder else "").split(" - ")[0]
+        killer = (_failing_test(first["failed"]) if first["killed"] else _failing_test(after["failed"]) if after
+                  else _failing_test(folder["failed"]) if folder is not None and in_folder else "").split(" - ")[0]
         killer = killer.removeprefix("FAILED ").strip()
         caught += first["killed"]
         if not first["killed"]:
