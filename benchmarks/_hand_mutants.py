@@ -1,5 +1,5 @@
-"""Hand-written one-line mutants of what a user sees (the audits of 2026-12-07, 2026-12-08, 2026-12-09 and
-2026-12-10), and their runner.
+"""Hand-written one-line mutants of what a user sees (the audits of 2026-12-07, 2026-12-08, 2026-12-09,
+2026-12-10 and 2026-12-11), and their runner.
 
     python -m benchmarks._hand_mutants --list [--round ROUND]
     python -m benchmarks._hand_mutants ID ...            # each on its module's tests
@@ -675,9 +675,142 @@ ROUND_4: tuple[Audited, ...] = (
        "a pydantic-ai tool return whose outcome is `denied` reads as the tool's successful result",
        PYDANTIC_AI, "tests/readers"),
 )
+OPENHANDS = ("tests/readers/test_reader_openhands.py", CODING)
+AGENTS_READER = ("tests/readers/test_reader_openai_agents.py", "tests/readers/test_conformance_openai_agents.py")
+ROUND_5: tuple[Audited, ...] = (
+    # -- readers no round touched there, field by field
+    _m("codex-shell-output-read-with-its-duration", _R + "_codex.py",
+       "reader.add(_unwrapped(payload))", "reader.add(payload)",
+       "a Codex shell call's output is read as Codex's JSON wrapper, its duration in it: the same output twice is two results",
+       ("tests/readers/test_reader_codex.py", CODING), "tests/readers"),
+    _m("openhands-error-observation-read-as-success", _R + "_openhands.py",
+       'error=observation == "error")', "error=False)",
+       "an OpenHands `error` observation reads as the action's successful result",
+       OPENHANDS, "tests/readers"),
+    _m("gemini-cli-cancelled-call-read-as-success", _R + "_gemini_cli.py",
+       '_FAILED = frozenset({"error", "cancelled"})', '_FAILED = frozenset({"error"})',
+       "a Gemini CLI tool call the user cancelled reads as a successful call",
+       ("tests/readers/test_reader_gemini_cli.py", CODING), "tests/readers"),
+    _m("openai-agents-no-arguments-unsaid", _R + "_openai_agents.py",
+       "if blind.get(trace_id):", "if False:",
+       "Agents SDK function spans traced without their arguments are told apart by name only, and the notes do not say so",
+       AGENTS_READER, "tests/readers"),
+    _m("mlflow-trace-name-tag-ignored", _R + "_mlflow.py",
+       'if isinstance(tags, Mapping) and isinstance(tags.get("mlflow.traceName"), str):', "if False:",
+       "an MLflow trace is named by its root span, not the `mlflow.traceName` tag MLflow names it by",
+       PLATFORMS, "tests/readers"),
+    _m("langfuse-every-trace-named-the-file", _R + "_langfuse.py",
+       'label = name if len(groups) == 1 else ""', "label = name",
+       "each of several Langfuse traces in one file gets the file's name: the rows cannot be told apart",
+       PLATFORMS, "tests/readers"),
+    # -- the OpenTelemetry span processor's live decisions
+    _m("otel-own-loop-spans-counted", "loopmetric/otel/_processor.py",
+       "if scope is not None and scope.name == SCOPE:", "if False:",
+       "the processor reads its own `loopmetric.loop` spans: `stats.spans` counts them",
+       OTEL, "tests/otel"),
+    _m("otel-on-loop-error-raises", "loopmetric/otel/_processor.py",
+       'self._failed("on_loop", error)', "raise",
+       "an `on_loop` callback that raises breaks the instrumented program instead of being logged and counted",
+       OTEL, "tests/otel"),
+    _m("otel-evicts-the-newest-trace", "loopmetric/otel/_processor.py",
+       "self._traces.popitem(last=False)", "self._traces.popitem()",
+       "beyond `max_traces`, the trace fed last is forgotten, not the one left longest: a live loop is missed",
+       OTEL, "tests/otel"),
+    _m("otel-failure-logged-every-time", "loopmetric/otel/_processor.py",
+       "first = what not in self._logged", "first = True",
+       "a failure inside the processor is logged at every span, not once",
+       OTEL, "tests/otel"),
+    _m("otel-zero-idle-seconds-accepted", "loopmetric/otel/_processor.py",
+       "or not max_idle_seconds > 0):", "or max_idle_seconds < 0):",
+       "`max_idle_seconds=0` is accepted: every trace is forgotten at once, no loop ever found",
+       OTEL, "tests/otel"),
+    # -- the framework guards' adapters
+    _m("agents-guard-runs-share-one-record", "loopmetric/guard/openai_agents.py",
+       "run = self._runs[id(usage)] = _Run(self._guard.fresh())", "run = self._runs[id(usage)] = _Run(self._guard)",
+       "two runs of one AgentsLoopGuard count each other's calls: a call made once in each is nudged",
+       ("tests/guard/test_guard_openai_agents.py",), "tests/guard"),
+    _m("smolagents-guard-nudge-interrupts", "loopmetric/guard/smolagents.py",
+       'if acted.action == "stop" and agent is not None:', "if agent is not None:",
+       "with action nudge, the smolagents callback interrupts the agent instead of nudging it",
+       ("tests/guard/test_guard_smolagents.py",), "tests/guard"),
+    _m("smolagents-guard-agents-share-one-record", "loopmetric/guard/smolagents.py",
+       "key = self if agent is None else agent", "key = self",
+       "two agents served by one callback count each other's calls",
+       ("tests/guard/test_guard_smolagents.py",), "tests/guard"),
+    _m("langchain-guard-stop-raises", "loopmetric/guard/langchain.py",
+       'and self.action == "error":', 'and self.action != "nudge":',
+       "LoopGuardMiddleware(action='stop') raises LoopGuardError instead of ending the run with a message",
+       ("tests/guard/test_guard_langchain.py",), "tests/guard"),
+    _m("langchain-replay-reads-the-guards-messages", "loopmetric/guard/langchain.py",
+       'if (message.response_metadata or {}).get("loopmetric"):', "if False:",
+       "replaying a LangChain run the guard nudged counts the guard's own nudges as the tools' results",
+       ("tests/guard/test_guard_langchain.py",), "tests/guard"),
+    # -- the scorers inside MLflow, pydantic-evals and Inspect
+    _m("mlflow-unread-pass-fail-yes", "loopmetric/integrations/mlflow.py",
+       'value=0.0 if value == "score" else CategoricalRating.NO, rationale=rationale',
+       'value=0.0 if value == "score" else CategoricalRating.YES, rationale=rationale',
+       "LoopScorer(value='pass_fail') answers `yes` on a trace it cannot read",
+       ("tests/integrations/test_mlflow_scorer.py",), "tests/integrations"),
+    _m("mlflow-scorer-function-name-ignored", "loopmetric/integrations/mlflow.py",
+       "return code if code.isidentifier() else default_name(value)", "return default_name(value)",
+       "loop_feedback inside your own @scorer lands in LoopScorer's `loop_detection` column, not your scorer's",
+       ("tests/integrations/test_mlflow_scorer.py",), "tests/integrations"),
+    _m("pydantic-evals-assertion-reason-without-score", "loopmetric/integrations/pydantic_evals.py",
+       'return EvaluationReason(value=success, reason=f"{reason} ({against})")',
+       "return EvaluationReason(value=success, reason=reason)",
+       "LoopEvaluator(output='assertion')'s reason does not say the score and the threshold it was judged by",
+       ("tests/integrations/test_pydantic_evals_evaluator.py",), "tests/integrations"),
+    _m("pydantic-evals-unread-threshold-not-strict", "loopmetric/integrations/pydantic_evals.py",
+       "str(error), self._settings.effective_threshold", "str(error), self._settings.threshold",
+       "in strict mode, a case with no spans says it was judged against the threshold given, not strict mode's 1",
+       ("tests/integrations/test_pydantic_evals_evaluator.py",), "tests/integrations"),
+    _m("inspect-unread-sample-success-true", "loopmetric/integrations/inspect_ai.py",
+       'metadata={"success": False, "threshold"', 'metadata={"success": True, "threshold"',
+       "an Inspect sample that cannot be read says success True in its score's metadata",
+       ("tests/integrations/test_inspect_scorer.py",), "tests/integrations"),
+    # -- the command line: guard-replay, targets, config files
+    _m("guard-replay-saves-one-request-less", "loopmetric/cli/_guard_replay.py",
+       "replayed.saved_requests = len(tokens) - stop + 1", "replayed.saved_requests = len(tokens) - stop",
+       "guard-replay says stopping at the first loop saves one request fewer than it would (the loop's own not counted)",
+       ("tests/guard/test_guard_replay.py", "tests/cli/test_cli.py"), "tests/cli"),
+    _m("guard-replay-unreadable-file-exits-0", "loopmetric/cli/_guard_replay.py",
+       "return EXIT_USAGE if errors else EXIT_OK", "return EXIT_OK",
+       "guard-replay over a good run and a file it cannot read exits 0",
+       ("tests/guard/test_guard_replay.py", "tests/cli/test_cli.py"), "tests/cli"),
+    _m("targets-record-range-one-too-far", "loopmetric/cli/_targets.py",
+       'f"#0 to #{len(loaded) - 1}"', 'f"#0 to #{len(loaded)}"',
+       "asking for a record past the end (`runs.jsonl#7`) says the file holds `#0 to #3` for three records",
+       ("tests/cli/test_cli.py",), "tests/cli"),
+    _m("targets-named-non-trace-skipped", "loopmetric/cli/_targets.py",
+       "if item.not_a_trace and not explicit:", "if item.not_a_trace:",
+       "a file you named that holds no trace is skipped quietly beside others, not an unreadable file (exit 2)",
+       ("tests/cli/test_cli.py",), "tests/cli"),
+    _m("config-guard-table-read-as-settings", "loopmetric/cli/_config.py",
+       "return {key: value for key, value in table.items() if not isinstance(value, dict)}", "return dict(table)",
+       "a pyproject.toml with a [tool.loopmetric.guard] table makes `score` refuse `guard` as an unknown setting",
+       ("tests/cli/test_config_file.py",), "tests/cli"),
+    # -- what counts as the same call or result
+    _m("canonical-address-unmasked", "loopmetric/_canonical.py",
+       'return _ADDRESS.sub("0x*", text) if "0x" in text else text', "return text",
+       "two calls whose arguments hold an object's repr at two memory addresses are two different calls",
+       ("tests/test_canonical.py",), TOP),
+    _m("volatile-anthropic-call-id-kept", "loopmetric/_canonical.py",
+       r'r"\b(?:call|toolu|chatcmpl|msg|run|lc_run|req|resp|span|trace|item|fc|tool_call)"',
+       r'r"\b(?:call|chatcmpl|msg|run|lc_run|req|resp|span|trace|item|fc|tool_call)"',
+       "results quoting an Anthropic call id (`toolu_01...`) differ on every call: a repeated result is missed",
+       ("tests/test_canonical.py",), TOP),
+    _m("normalize-text-whitespace-kept", "loopmetric/_canonical.py",
+       'return " ".join(text.split()).casefold()', "return text.casefold()",
+       "two replies that differ only in line breaks or spaces are different texts",
+       ("tests/test_canonical.py",), TOP),
+    _m("fingerprint-lone-surrogate-crashes", "loopmetric/_fingerprint.py",
+       'data.encode("utf-8", "surrogatepass")', 'data.encode("utf-8")',
+       "a result holding a lone surrogate (`\"\\ud83d\"` in its JSON) crashes the scoring deep inside",
+       ("tests/test_canonical.py", "tests/test_robustness.py"), TOP),
+)
 ROUNDS: dict[str, tuple[Audited, ...]] = {"2026-12-07": ROUND_1, "2026-12-08": ROUND_2, "2026-12-09": ROUND_3,
-                                         "2026-12-10": ROUND_4}
-MUTANTS: tuple[Audited, ...] = ROUND_1 + ROUND_2 + ROUND_3 + ROUND_4
+                                         "2026-12-10": ROUND_4, "2026-12-11": ROUND_5}
+MUTANTS: tuple[Audited, ...] = ROUND_1 + ROUND_2 + ROUND_3 + ROUND_4 + ROUND_5
 
 
 def round_of(audited: Audited) -> str:
@@ -699,6 +832,15 @@ def copy_tree(into: Path, rev: str) -> None:
     subprocess.run(["tar", "-C", str(into), "-xf", "-"], input=packed, check=True)
 
 
+# pytest's summary lines of a failed test or a module that failed to load (not a log line captured at ERROR level)
+_FAILURE = ("FAILED ", "ERROR tests/")
+
+
+def _failing_test(failed: list[str]) -> str:
+    """The first failure of a run that names a test (a run recorded before `_FAILURE` may hold log lines first)."""
+    return next((line for line in failed if line.startswith(_FAILURE)), failed[0] if failed else "")
+
+
 def run_one(audited: Audited, tests: tuple[str, ...], work: Path, rev: str) -> dict:
     tree = work / "tree"
     copy_tree(tree, rev)
@@ -709,7 +851,7 @@ def run_one(audited: Audited, tests: tuple[str, ...], work: Path, rev: str) -> d
     env = dict(os.environ, PYTHONPATH=str(tree), DEEPEVAL_TELEMETRY_OPT_OUT="YES")
     start = time.monotonic()
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    lines = [line for line in done.stdout.splitlines() if line.startswith(_FAILURE)]
     tail = done.stdout.strip().splitlines()[-1:] if done.stdout.strip() else []
     return {"id": audited.mutant.id, "rev": rev, "tests": list(tests), "killed": done.returncode != 0,
             "returncode": done.returncode, "failed": lines[:3] or tail, "seconds": round(time.monotonic() - start, 1)}
@@ -780,8 +922,8 @@ def report(before_rev: str, round_: str = "2026-12-07") -> str:
         folder = next((r for r in mine if r["rev"] == before_rev and r["tests"] == list(folder_tests(audited))), None)
         after = next((r for r in mine if r["rev"] != before_rev and r["killed"]), None)
         in_folder = folder is not None and folder["killed"]
-        killer = (first["failed"][0] if first["killed"] else after["failed"][0] if after
-                  else folder["failed"][0] if folder is not None and in_folder else "").split(" - ")[0]
+        killer = (_failing_test(first["failed"]) if first["killed"] else _failing_test(after["failed"]) if after
+                  else _failing_test(folder["failed"]) if folder is not None and in_folder else "").split(" - ")[0]
         killer = killer.removeprefix("FAILED ").strip()
         caught += first["killed"]
         if not first["killed"]:

@@ -93,6 +93,8 @@ def test_foreign_objects_are_never_repr_d():
     pytest.param('{"note":"k8J2x","q":"rust"}', '{"note":"Q7pLm","q":"rust"}', False,
                  id="twin-a-key-not-named-volatile-is-content"),
     pytest.param("call_abc123 done", "call_xyz789 done", True, id="framework-call-id"),
+    pytest.param("ran toolu_01A09q90qw90lq917835lq9: ok", "ran toolu_01XyZ9abCDef77QrStUv: ok", True,
+                 id="anthropic-call-id"),
     pytest.param("sha deadbeefcafe12345678", "sha 0123456789abcdef0123", True, id="long-hex"),
     pytest.param("progress 40%", "progress 80%", False, id="numbers-kept"),
     pytest.param("1234567890123456", "1234567890123457", False, id="long-decimal-kept"),

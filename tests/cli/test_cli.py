@@ -38,8 +38,9 @@ def workdir(tmp_path, monkeypatch):
     for name, text in {"looping.json": looping, "healthy.json": healthy, "sub/healthy.json": healthy,
                        "sub/looping.json": looping, "broken/bad.json": "{not json",
                        "other/pydantic.json": (EXAMPLES / "pydantic_ai_messages.json").read_text(),
-                       "runs.jsonl": f"{json.dumps(json.loads(looping))}\n{json.dumps(json.loads(healthy))}\n"}.items():
-        (tmp_path / name).parent.mkdir(exist_ok=True)
+                       "runs.jsonl": f"{json.dumps(json.loads(looping))}\n{json.dumps(json.loads(healthy))}\n",
+                       "config/app/settings.json": '{"name": "my-app", "version": 3}'}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     (tmp_path / "empty").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -79,6 +80,13 @@ POINT_3 = [
                  "loopmetric: healthy.json named more than once (as ./healthy.json); scored once",
                  ["healthy.json"], id="same-file-named-three-ways"),
     pytest.param(["score", "runs.jsonl#1", "--json"], 0, "", ["runs.jsonl#1"], id="score-one-record"),
+    # A file named that holds no trace is an unreadable file; one found by walking a folder is skipped.
+    pytest.param(["score", "healthy.json", "config/app/settings.json", "--json"], 2,
+                 "loopmetric: config/app/settings.json: not a known trace format (keys: name, version)",
+                 ["healthy.json"], id="a-file-named-that-holds-no-trace-is-unreadable"),
+    pytest.param(["score", "healthy.json", "config", "--json"], 0,
+                 "loopmetric: skipped config/app/settings.json: not a known trace format (keys: name, version)",
+                 ["healthy.json"], id="twin-a-file-found-in-a-folder-that-holds-no-trace-is-skipped"),
     # --junit, --fail-under, --jobs: checked before anything is scored.
     pytest.param(["score", "looping.json", "--junit", "reports/loops.xml"], 2,
                  "loopmetric: Expected --junit to name a file in an existing folder, but reports does not exist", [],

@@ -194,6 +194,20 @@ def test_guard_replay_names_what_it_could_not_read_and_exits_2(runs_folder, caps
     assert code == 2 and message in err
 
 
+@pytest.mark.parametrize("names, code, err", [
+    pytest.param(["looping.json", "broken.json"], 2, "broken.json: not valid JSON",
+                 id="a-run-beside-a-file-it-cannot-read-exits-2"),
+    pytest.param(["looping.json", "healthy.json"], 0, "", id="twin-two-runs-it-reads-exit-0"),
+])
+def test_guard_replay_exits_2_when_a_file_could_not_be_read_even_beside_runs_it_replayed(
+        runs_folder, capsys, names, code, err):
+    (runs_folder / "broken.json").write_text("[{")
+    status, out, said = cli(capsys, "guard-replay", *(runs_folder / name for name in names), "--json")
+    assert status == code and (err in said if err else said == "")
+    assert [json.loads(line)["name"].rsplit("/", 1)[-1] for line in out.splitlines()] == \
+        [name for name in names if name != "broken.json"]  # the runs it read are still replayed
+
+
 def test_the_command_line_imports_pydantic_ai_only_for_guard_replay():
     code = ("import sys; from loopmetric.cli import main; main(['score', 'examples', '--json']); "
             "print('pydantic_ai' in sys.modules); main(['guard-replay', 'examples', '--json']); "

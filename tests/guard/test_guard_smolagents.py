@@ -158,6 +158,42 @@ def test_two_concurrent_runs_do_not_share_state():
     assert [acted(runner) for runner in runners] == alone and all(alone)
 
 
+class _Agent:
+    """What the callback is given as the agent: something to key its record by, that can be interrupted."""
+
+    def interrupt(self) -> None:
+        raise AssertionError("with action nudge, no agent is interrupted")
+
+
+def _read_step(number: int) -> Any:
+    """A finished action step, as the callback reads one: a read of a.py that returned the same contents."""
+    from types import SimpleNamespace
+
+    call = SimpleNamespace(name="read", arguments={"path": "a.py"}, id=f"call-{number}")
+    return SimpleNamespace(step_number=number, tool_calls=[call], observations="contents", error=None,
+                           model_output=None, model_output_message=None, is_final_answer=False)
+
+
+@pytest.mark.parametrize("agents, nudged", [
+    pytest.param(("a", "b", "a", "b", "a", "b"), [], id="two-agents-three-identical-reads-each-taken-in-turns"),
+    pytest.param(("a", "a", "a", "a"), [("a", 4)], id="twin-one-agent-four-identical-reads-nudged-at-the-fourth"),
+])
+def test_one_callback_serving_two_agents_keeps_a_record_for_each(agents, nudged):
+    """The callback is handed each agent's steps as they finish; steps of one agent are counted together,
+    never with the other's (its steps numbered from 1 too)."""
+    callback = LoopGuardCallback()
+    by_name = {name: _Agent() for name in set(agents)}
+    made: dict[str, int] = {}
+    seen = []
+    for name in agents:
+        made[name] = made.get(name, 0) + 1
+        step = _read_step(made[name])
+        callback(step, agent=by_name[name])
+        if NUDGE_PREFIX in step.observations:
+            seen.append((name, made[name]))
+    assert seen == nudged
+
+
 def test_bad_settings_name_the_argument():
     with pytest.raises(ValueError, match="Expected argument `alternating_calls_threshold`"):
         LoopGuardCallback(alternating_calls_threshold=6)

@@ -213,3 +213,19 @@ def test_loop_feedback_metadata_holds_the_threshold_the_verdict_used(readable, o
     assert (metadata["success"] == "true") == (readable and not options["strict_mode"])
     passed = loop_feedback(data, value="pass_fail", repeated_result_threshold=4, **options).value
     assert (passed == "yes") == (metadata["success"] == "true")
+
+
+def my_loop_check(trace):
+    """A scorer function of the user's own (what `@scorer` would wrap)."""
+    return loop_feedback(trace)
+
+
+@pytest.mark.parametrize("make, name", [
+    pytest.param(lambda data: my_loop_check(data), "my_loop_check", id="inside-a-scorer-function-named-after-it"),
+    pytest.param(lambda data: loop_feedback(data, name="mine"), "mine", id="a-name-given-wins"),
+    pytest.param(lambda data: loop_feedback(data), "loop_detection", id="twin-from-no-named-function-the-default"),
+    pytest.param(lambda data: loop_feedback(data, value="pass_fail"), "no_loops",
+                 id="twin-pass-fail-from-no-named-function-its-default"),
+])
+def test_loop_feedback_lands_in_the_column_of_the_scorer_that_calls_it(make, name):
+    assert make(_mildly_repeating_trace()).name == name

@@ -265,6 +265,17 @@ def test_a_task_that_records_no_spans_fails_with_the_reason():
     assert "No spans were recorded" in case.scores["loop_score"].reason
 
 
+@pytest.mark.parametrize("options, against", [
+    pytest.param({"threshold": 0.2, "settings": {"strict_mode": True}}, "score 0.00, threshold 1",
+                 id="strict-mode-judged-against-one"),
+    pytest.param({"threshold": 0.2}, "score 0.00, threshold 0.2", id="twin-not-strict-the-threshold-given"),
+])
+def test_a_task_that_records_no_spans_says_the_threshold_it_failed(options, against):
+    dataset = Dataset(name="empty", cases=[Case(inputs=1)], evaluators=[LoopEvaluator(**options)])
+    [case] = dataset.evaluate_sync(lambda x: x, progress=False).cases
+    assert (case.assertions["no_loops"].value, case.assertions["no_loops"].reason) == (False, against)
+
+
 def test_without_logfire_configured_a_case_fails_and_says_how_to_record():
     code = textwrap.dedent("""
         from pydantic_evals import Case, Dataset

@@ -41,6 +41,21 @@ CASES = {
         ("tool", "read_file", {"path": "b.py"}, "File not found: b.py", True, -1),
         ("llm", "b.py is missing.", 600.0, 8.0, None, -1),
     ], ["1 info messages; skipped."]),
+    # A call the user cancelled (denied at the confirmation) failed: what the model was sent is its error.
+    "session-a-cancelled-call-is-an-error-beside-a-successful-one": ({**SESSION, "messages": [
+        {"id": "1", "timestamp": "t", "type": "user", "content": "Run the tests"},
+        {"id": "2", "timestamp": "t", "type": "gemini", "content": "",
+         "toolCalls": [_call("shell-1", "run_shell_command", {"command": "ls"}, "tests"),
+                       {"id": "shell-2", "name": "run_shell_command", "args": {"command": "pytest"},
+                        "status": "cancelled", "timestamp": "t",
+                        "result": [{"functionResponse": {"id": "shell-2", "name": "run_shell_command", "response": {
+                            "error": "[Operation Cancelled] Reason: User did not allow tool call"}}}]}]},
+    ]}, [
+        ("llm", "", None, None, None, -1),
+        ("tool", "run_shell_command", {"command": "ls"}, "tests", False, -1),
+        ("tool", "run_shell_command", {"command": "pytest"},
+         "[Operation Cancelled] Reason: User did not allow tool call", True, -1),
+    ], []),
 }
 
 

@@ -380,6 +380,33 @@ def test_a_langfuse_generation_reads_its_cost_from_each_key_langfuse_writes(trac
     assert reply.cost == cost
 
 
+def _langfuse_tool(trace_id: str, trace_name=None) -> dict:
+    return {"id": f"{trace_id}-o", "traceId": trace_id, "type": "TOOL", "name": "fetch", "startTime": "2026-01-01T00:00:00Z",
+            "input": {"page": 1}, "output": "the page", **({"traceName": trace_name} if trace_name else {})}
+
+
+def _mlflow_named(tags) -> dict:
+    return {"info": {"request_id": "tr-1", **({"tags": tags} if tags is not None else {})}, "data": {"spans": [
+        mlflow_span("r", None, "AGENT", "run_agent", {"q": 1}, None, 0),
+        mlflow_span("t", "r", "TOOL", "fetch", {"page": 1}, "the page", 10)]}}
+
+
+# What each trace is called: the name its platform gave it (a file's name only for the one trace it holds)
+@pytest.mark.parametrize("read, names", [
+    pytest.param(lambda: [read_trace(_mlflow_named({"mlflow.traceName": "checkout_agent"}))], ["checkout_agent"],
+                 id="an-mlflow-trace-by-its-trace-name-tag"),
+    pytest.param(lambda: [read_trace(_mlflow_named(None))], ["run_agent"],
+                 id="twin-an-mlflow-trace-without-the-tag-by-its-root-span"),
+    pytest.param(lambda: read_langfuse_traces([_langfuse_tool("t-1", "checkout"), _langfuse_tool("t-2")],
+                                              name="export.json"), ["checkout", "t-2"],
+                 id="two-langfuse-traces-in-one-file-each-by-its-name-else-its-id"),
+    pytest.param(lambda: read_langfuse_traces([_langfuse_tool("t-1", "checkout")], name="export.json"),
+                 ["export.json"], id="twin-one-langfuse-trace-by-the-files-name"),
+])
+def test_each_trace_is_named_as_its_platform_names_it(read, names):
+    assert [trace.name for trace in read()] == names
+
+
 def langsmith_llm(**fields) -> dict:
     return {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": [{
         "id": "l", "run_type": "llm", "name": "chat", "inputs": {"messages": [{"role": "user", "content": "hi"}]},
