@@ -2140,9 +2140,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # and the LangChain guard's `decide_turn(calls=...)`; a big function a change touched a few lines of is sampled.
     # (`_facts.fact_parts` and `facts` are decorated, `@per_text`: mutmut makes no mutant of them.)
     # Two survivors are left: `_replies:741` (the word "xxxx" said before any step: only a conversation whose new
-    # word is "xxxx" reads otherwise) and `_exported:21` (every id-less call "call-1"): it reads otherwise only
-    # where a result without an id follows a call of its tool left unanswered in an earlier turn, which the code
-    # reads wrongly (the result answers the stale call, the later call is lost): a bug to fix, not to pin.
+    # word is "xxxx" reads otherwise) and `_exported:21` (every id-less call "call-1"): at e882d0d it read otherwise
+    # only where a result without an id followed a call of its tool left unanswered in an earlier turn, which that
+    # code read wrongly (the result took the stale call, the later call was lost); fixed since (`Calls.turn`,
+    # `test_a_result_without_an_id_answers_a_call_of_the_turn_before_it`), and on the fixed code no reading
+    # found differs.
     "e882d0d": FunctionRun(
         (*(f"loopmetric/_canonical.py::{f}" for f in ("_words_found", "_found_at", "_hex_runs_found",
                                                        "_units_after_digits")),
