@@ -2133,4 +2133,130 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                                            "tests/guard/test_guard_live_equals_offline.py",
                                            "tests/guard/test_guard_live_fields.py",
                                            "tests/guard/test_guard_replay_frameworks.py")}),
+    # The ninth session's changes (c5f8839..e882d0d), every module it touched: the conversation rules (`_unheard`,
+    # `waits_only`, `fact_parts` read by `_tells_news` and `_Said`), the speed shortcuts (`_cycles._spacing_folded`,
+    # `_text._always_afresh`, `_news.Progress`'s written-out first tests, `_registry._plain_span`), `_found_at`,
+    # `_exported.Calls` (a result under an empty id), `AskedById.answer`, LangSmith's cost, the OTLP wire helpers
+    # and the LangChain guard's `decide_turn(calls=...)`; a big function a change touched a few lines of is sampled.
+    # (`_facts.fact_parts` and `facts` are decorated, `@per_text`: mutmut makes no mutant of them.)
+    # Two survivors are left: `_replies:741` (the word "xxxx" said before any step: only a conversation whose new
+    # word is "xxxx" reads otherwise) and `_exported:21` (every id-less call "call-1"): at e882d0d it read otherwise
+    # only where a result without an id followed a call of its tool left unanswered in an earlier turn, which that
+    # code read wrongly (the result took the stale call, the later call was lost); fixed since (`Calls.turn`,
+    # `test_a_result_without_an_id_answers_a_call_of_the_turn_before_it`), and on the fixed code no reading
+    # found differs.
+    "e882d0d": FunctionRun(
+        (*(f"loopmetric/_canonical.py::{f}" for f in ("_words_found", "_found_at", "_hex_runs_found",
+                                                       "_units_after_digits")),
+         "loopmetric/detectors/_cycles.py::_spacing_folded", "loopmetric/detectors/_cycles.py::detect_call_cycles",
+         "loopmetric/detectors/_facts.py::fact_parts",
+         *(f"loopmetric/detectors/_news.py::{f}" for f in ("__init__", "_failure_kinds", "_kinds_of_failure", "runs")),
+         "loopmetric/detectors/_obvious.py::detect_identical_repeats", "loopmetric/detectors/_obvious.py::waits",
+         *(f"loopmetric/detectors/_replies.py::{f}" for f in ("_restated", "_unheard", "_tells_news", "__init__")),
+         "loopmetric/detectors/_stances.py::waits_only",
+         *(f"loopmetric/detectors/_text.py::{f}" for f in ("text_episodes", "_always_afresh", "_scan")),
+         "loopmetric/detectors/_tool_calls.py::detect_repeated_calls",
+         *(f"loopmetric/guard/langchain.py::{f}" for f in ("decide_turn", "_record_turn", "_record_malformed")),
+         *(f"loopmetric/readers/_exported.py::{f}" for f in ("__init__", "call", "result")),
+         "loopmetric/readers/_langsmith.py::_decimal", "loopmetric/readers/_langsmith.py::_node",
+         "loopmetric/readers/_matching.py::answer",
+         *(f"loopmetric/readers/_otlp/_wire.py::{f}" for f in ("ended_span", "span_dict", "_status_code",
+                                                               "_sdk_events")),
+         *(f"loopmetric/readers/_registry.py::{f}" for f in ("_plain_span", "detect_format", "_format_by_rows"))),
+        {"loopmetric._canonical:412": "a needle found again one character after it would be a run of one repeated "
+         "character: no word, hex run (a non-hex byte, then hex bytes) or unit needle (\"du\", \"d u\", \"d  \") "
+         "is one, so the find from two characters on finds the same",
+         **{f"loopmetric.{m}:{n}": "codec names are read without regard to case: \"ASCII\" is \"ascii\""
+            for m, n in (("_canonical", 494), ("detectors._news", 325), ("detectors._news", 327))},
+         "loopmetric.detectors._obvious:38": "the keys handed to `new_states` are `_key` of each call, which it "
+         "works out itself without them: the same states",
+         "loopmetric.detectors._obvious:39": "`first_made` handed to `new_states` is `Progress.first_made`, which it "
+         "works out itself without it (whether each call is the first of its name and arguments): the same states",
+         **{f"loopmetric.detectors._obvious:{n}": "a group's members are in order, so index 0 can only be its first "
+            "member, met with the chain empty: `index > 0` fails where `chain` already fails; only -1, the end, is "
+            "told apart" for n in (61, 62)},
+         "loopmetric.detectors._text:72": "the value is read only for a match that differs from the reply "
+         "(`match.fingerprint != fingerprint`), and such a match is found by similarity, which sets it",
+         "loopmetric.detectors._text:125": "an episode's `exact` is read only for its truth (`if episode.exact`, "
+         "`if not e.exact`): None reads as False",
+         "loopmetric.guard.langchain:158": "without `calls`, `decide_turn` reads `turn_calls(message)` itself: "
+         "the same calls of the same message",
+         "loopmetric.guard.langchain:187": "`create_agent` runs `before_agent`, which sets the run, before any model "
+         "call, so `run` is never None here; with `and`, a run with no malformed ids reads the messages for none",
+         "loopmetric.guard.langchain:201": "between a turn and the next model call LangChain adds only the tool "
+         "messages of that turn's calls: a valid call's result was recorded when its tool ran, and a call the "
+         "guard answered awaits none (`before_call` took it off), so recording them again finds no awaited call "
+         "of their id (`add_result`) and changes nothing",
+         "loopmetric.guard.langchain:203": "the id stays in the set: LangChain answers an id once, so no second "
+         "message after the turn has it, and the next turn replaces the set",
+         **{f"loopmetric.readers._exported:{n}": "the ids given to calls without one stay distinct (call--1, "
+            "call--2, ... or call-2, call-4, ...): only their pairing of a result with its call is read, never "
+            "their number" for n in (22, 23)},
+         **{f"loopmetric.readers._exported:{n}": "the span messages are written in is read only once a span is "
+            "opened (`_append` writes `span_of` only when `spans` holds one), and `agent` sets it as it opens one"
+            for n in (84, 85)},
+         "loopmetric.readers._langsmith:270": "a run of a kind not in `_TYPES` is neither \"llm\" nor \"tool\" nor "
+         "\"retriever\" as None either, and is written as the \"base\" node whatever its type_",
+         "loopmetric.readers._langsmith:371": "the span-tree reader reads a span's type lowercased: \"BASE\" is "
+         "\"base\"",
+         **{f"loopmetric.readers._otlp._wire:{n}": "a span dict's status code fails the span only when it is an "
+            "error's (2, \"ERROR\", ...): any other text, as \"UNSET\", reads as not failed" for n in (457, 458)},
+         **{f"loopmetric.readers._otlp._wire:{n}": "an ended SDK span's status always holds a `StatusCode` enum, "
+            "which has its `value`: the default of `getattr` is never taken" for n in (480, 485, 488)},
+         **{f"loopmetric.readers._registry:{n}": _FAST + "`_format_by_rows` tells a plain span dict \"deepeval\" "
+            "too (`tests/readers/test_registry_shortcut.py` checks both ways)" for n in (251, 253)}},
+        {"loopmetric.detectors._obvious:443": "tests/detectors/test_obvious_loops.py::test_obvious_loops_fail[a-failure-"
+         "told-in-words-retried-until-the-status-changes-is-no-wait]",
+         "loopmetric.detectors._replies:600": _RESTATED + "test_replies_that_take_up_the_other_side_or_move_on_pass["
+         "turns-in-two-messages-that-only-say-back-the-agents-words]",
+         **{f"loopmetric.detectors._replies:{n}": _RESTATED + "test_a_fact_the_turn_names_is_taken_up_only_by_a_reply_"
+            "that_tells_it_anew[each-reply-names-the-order-the-turn-named-as-the-reply-before-did]" for n in (616, 621)},
+         **{f"loopmetric.detectors._stances:{n}": _RESTATED + "test_a_stall_is_a_stall_whichever_apostrophe_it_is_"
+            "written_with[written-with-curly-apostrophes]" for n in (103, 104)},
+         "loopmetric.detectors._tool_calls:46": "tests/detectors/test_detectors.py::test_repeated_call[a-call-made-twice-"
+         "then-another-three-times-is-the-later-ones-loop]",
+         "loopmetric.readers._exported:25": "tests/readers/test_exported_formats.py::test_a_call_keeps_its_arguments_and_"
+         "its_result_whatever_its_id[an-id-that-is-not-text]",
+         **{f"loopmetric.readers._exported:{n}": "tests/readers/test_exported_formats.py::test_two_calls_of_one_tool_in_a_"
+            f"turn_each_get_their_own_result[{case}]" for n, case in (
+                (54, "the-first-under-an-empty-id-the-second-without-one"),
+                (60, "both-under-an-empty-id-the-first-result-without-one"),
+                (62, "both-under-an-empty-id-the-first-result-without-one"))},
+         "loopmetric.readers._langsmith:303": "tests/readers/test_reader_platforms.py::test_a_langsmith_llm_runs_input_"
+         "messages_are_the_turns_it_answered[the-users-later-turn-in-the-second-llm-runs-input]",
+         **{f"loopmetric.readers._registry:{n}": "tests/readers/test_format_registry.py::test_what_no_row_recognises_is_"
+            f"not_a_trace_and_the_error_says_what_it_is[{case}]" for n, case in ((281, "empty-object"), (293, "number"))}},
+        {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
+         **{f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in (
+             "_cycles", "_facts", "_news", "_obvious", "_replies", "_stances", "_text", "_tool_calls")},
+         "loopmetric/guard/langchain.py": ("tests/guard/test_guard_langchain.py",
+                                           "tests/guard/test_guard_live_equals_offline.py",
+                                           "tests/guard/test_guard_live_fields.py",
+                                           "tests/guard/test_guard_replay_frameworks.py"),
+         "loopmetric/readers/_exported.py": (*_EXPORTED, "tests/readers/test_conformance_chat.py"),
+         "loopmetric/readers/_langsmith.py": ("tests/readers/test_reader_platforms.py",
+                                              "tests/readers/test_conformance_platforms.py"),
+         "loopmetric/readers/_matching.py": ("tests/guard/test_guard_replay.py", "tests/readers/test_reader_chat.py",
+                                            "tests/readers/test_conformance_chat.py"),
+         "loopmetric/readers/_otlp/_wire.py": ("tests/otel/test_ended_span.py", "tests/readers/test_reader_otlp.py",
+                                               "tests/otel/test_processor.py", "tests/otel/test_live_equals_offline.py",
+                                               "tests/readers/test_conformance_otlp.py"),
+         "loopmetric/readers/_registry.py": ("tests/readers/test_registry_shortcut.py",
+                                             "tests/readers/test_format_registry.py",
+                                             "tests/readers/test_reader_files.py",
+                                             "tests/readers/test_exported_formats.py")},
+        {"loopmetric/_canonical.py::_words_found": 8, "loopmetric/_canonical.py::_hex_runs_found": 8,
+         "loopmetric/_canonical.py::_units_after_digits": 8,
+         "loopmetric/detectors/_cycles.py::detect_call_cycles": 10,
+         "loopmetric/detectors/_news.py::__init__": 14, "loopmetric/detectors/_news.py::_kinds_of_failure": 8,
+         "loopmetric/detectors/_news.py::runs": 8,
+         "loopmetric/detectors/_obvious.py::detect_identical_repeats": 26, "loopmetric/detectors/_obvious.py::waits": 6,
+         "loopmetric/detectors/_replies.py::_restated": 14, "loopmetric/detectors/_replies.py::__init__": 5,
+         "loopmetric/detectors/_text.py::_scan": 12,
+         "loopmetric/detectors/_tool_calls.py::detect_repeated_calls": 32,
+         "loopmetric/guard/langchain.py::_record_turn": 10,
+         "loopmetric/readers/_exported.py::__init__": 5, "loopmetric/readers/_exported.py::result": 20,
+         "loopmetric/readers/_langsmith.py::_node": 31,
+         "loopmetric/readers/_otlp/_wire.py::ended_span": 10, "loopmetric/readers/_otlp/_wire.py::span_dict": 10,
+         "loopmetric/readers/_registry.py::_format_by_rows": 10}),
 }

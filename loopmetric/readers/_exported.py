@@ -74,6 +74,14 @@ class Calls:
             self._blank.setdefault(name, []).append(chosen)
         return chosen
 
+    def turn(self) -> None:
+        """A model turn that asks for calls begins: the calls earlier turns left unanswered are answered by
+        no later result without an id (a format answers a turn's calls after that turn, and the chat reader
+        pairs a result with the calls of the turn before it); a result that names its call's id still
+        answers it."""
+        self._open.clear()
+        self._blank.clear()
+
     def result(self, name: str, call_id: Any = None) -> Optional[str]:
         """The id of the call a result answers: its own id; a result under an empty id, the oldest open call
         of that name recorded under an empty id; else (no id) the oldest open call of that name."""

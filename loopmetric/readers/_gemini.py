@@ -83,8 +83,12 @@ def _model(converted: Converted, calls: Calls, parts: Any) -> None:
         code = as_mapping(_field(p, "executableCode", "executable_code"))
         outcome = as_mapping(_field(p, "codeExecutionResult", "code_execution_result"))
         if call is not None and isinstance(call.get("name"), str) and call["name"]:
+            if not requested:
+                calls.turn()
             requested.append((calls.call(call["name"], call.get("id")), call["name"], call.get("args")))
         elif code is not None:
+            if not requested:
+                calls.turn()
             requested.append((calls.call(_CODE), _CODE, code.get("code")))
         elif outcome is not None:
             results.append(outcome)

@@ -83,7 +83,10 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         content = fields.get("content")
         if kind == "ai":
             requested = []
-            for call_id, tool, args in requested_calls(fields):
+            asked = requested_calls(fields)
+            if asked:
+                calls.turn()
+            for call_id, tool, args in asked:
                 if refused and call_id in refused:
                     converted.skip("calls the loop guard refused")
                 else:

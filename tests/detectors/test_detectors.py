@@ -51,6 +51,10 @@ def same(name="t", n=1, output="r", **kw):
     pytest.param([x for i in range(4) for x in (tool("t", {"k": 1}, output="FAIL"),
                                                 tool("edit", {"n": i}, output=""))], [],
                  id="re-run-after-a-different-edit"),
+    pytest.param(same("a", n=2) + same(n=3), [("repeated_call", "mild", 3)],
+                 id="a-call-made-twice-then-another-three-times-is-the-later-ones-loop"),
+    pytest.param([tool("status", {"k": 1}, output=o) for o in ("running", "running", "running", "done")]
+                 + same(n=3), [("repeated_call", "mild", 3)], id="a-poll-that-stopped-then-a-call-three-times"),
 ])
 def test_repeated_call(children, expected):
     assert run(detect_repeated_calls, *children) == expected

@@ -103,6 +103,9 @@ LOOPS = [
                        tool("get_record", "{\"id\": \"R7\"}", output="No record found (request id: 91bb07de)"),
                        tool("get_record", {"id": "R7"}, output="No record found (request id: 0c4e7a1f)")),
                  id="arguments-as-dict-and-json-string"),
+    pytest.param(repeated("get_job_status", {"job": "42"}, ["Connection failed: could not reach the job server"] * 3
+                          + ["status: done"]),
+                 id="a-failure-told-in-words-retried-until-the-status-changes-is-no-wait"),
 ]
 
 
@@ -150,6 +153,9 @@ HEALTHY = [
     pytest.param(repeated("get_record", {"id": "R7"}, [f"No record found (request id: {h})" for h in HEX[:3]],
                           between=lambda n: [tool("noop", {"n": n * 100 + k}, output=f"n{n}-{k}") for k in range(21)]),
                  id="further-apart-than-the-window"),
+    pytest.param(repeated("get_job_status", {"job": "42"}, ["status: still connecting to the job server"] * 3
+                          + ["status: done"]),
+                 id="twin-a-status-told-in-words-polled-until-it-changes-is-a-wait"),
 ]
 
 

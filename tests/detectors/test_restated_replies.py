@@ -895,6 +895,16 @@ def _with(kind, at, reply=None, turn=None):
     return chat(opening, replies, turns)
 
 
+def _in_two_messages(*gaps):
+    """The unheard refusal's first three replies, the other side answering each of the first two in the
+    messages of its gap (then "ok")."""
+    opening, replies, _ = UNHEARD["refusal"]
+    messages = chat(opening, [], [])
+    for reply, turns in zip(replies[:3], [*gaps, ["ok"]]):
+        messages += [{"role": "assistant", "content": reply}, *({"role": "user", "content": t} for t in turns)]
+    return messages
+
+
 GUIDE = ["First, open the app and go to Settings, then Security, to find the login options for your account.",
          "Tap Two-factor login and choose Authenticator app as the method for your account login.",
          "Scan the QR code shown in the app with your authenticator, then type the code it shows to confirm the login.",
@@ -934,6 +944,8 @@ UNHEARD_HEALTHY = [
                  id="a-reply-that-takes-up-a-fact-the-turn-said-again"),
     pytest.param(chat(UNHEARD["remedy"][0], UNHEARD["remedy"][1][:2], UNHEARD["remedy"][2]),
                  id="two-replies-are-not-yet"),
+    pytest.param(_in_two_messages(["No.", "The address is locked?"], ["Nope.", "The drop-off point is fixed?"]),
+                 id="turns-in-two-messages-that-only-say-back-the-agents-words"),
 ]
 
 
@@ -1051,6 +1063,25 @@ def test_replies_that_take_up_the_trouble_move_on_or_hear_no_trouble_pass(messag
     assert report.success, report.reason
 
 
+@pytest.mark.parametrize(("middle", "loop"), [
+    pytest.param("Once the courier collects order 55123, its drop-off point is fixed.", True,
+                 id="each-reply-names-the-order-the-turn-named-as-the-reply-before-did"),
+    pytest.param(UNHEARD["refusal"][1][1], False, id="twin-the-last-reply-names-it-anew"),
+])
+def test_a_fact_the_turn_names_is_taken_up_only_by_a_reply_that_tells_it_anew(middle, loop):
+    """The other side names order 55123, which the agent had named: a reply that names it as the reply
+    before it did answers with what it had (unheard, a loop of three); naming it where the reply before
+    did not is taking it up."""
+    opening, _, turns = UNHEARD["refusal"]
+    messages = chat(opening, ["The courier already has order 55123, so the delivery address is locked.", middle,
+                              "Order 55123 is on the courier's route now, and its delivery spot stays put."],
+                    [turns[0], "Please, can you sort out 55123 today?"])
+    report = detect_loops(messages)
+    assert report.success is (not loop), report.reason
+    if loop:
+        _one_chain_of_every_reply(messages, 3, "answering the other side's no, question or trouble said again with none of what it said")
+
+
 # Replies that do nothing but ask the other side to wait ("one moment", "I'm still checking"), turn
 # after turn, no tool call between and nothing coming back: the agent stalls. Three are a loop
 # (`_replies`: a chain of replies that only ask to wait needs `repeated_text_threshold` replies).
@@ -1066,6 +1097,20 @@ STALL_TURNS = ["ok", "well?", "hello?", "any update?", "it's been ten minutes"]
 @pytest.mark.parametrize("times", [pytest.param(n, id=f"asked-to-wait-{n}-times") for n in (3, 4, 5)])
 def test_replies_that_only_ask_to_wait_three_times_are_a_stall(times):
     _one_chain_of_every_reply(chat(STALL_OPENING, STALLS[:times], STALL_TURNS), times,
+                              "doing nothing but ask the other side to wait")
+
+
+CURLY_STALLS = ["I’ll check the living room thermostat for you.", "I’m looking at the heating schedule now.",
+                "I’m pulling up the boiler readings."]
+
+
+@pytest.mark.parametrize("replies", [pytest.param(CURLY_STALLS, id="written-with-curly-apostrophes"),
+                                     pytest.param([r.replace("’", "'") for r in CURLY_STALLS],
+                                                  id="twin-written-with-straight-apostrophes")])
+def test_a_stall_is_a_stall_whichever_apostrophe_it_is_written_with(replies):
+    """"I’ll check", "I’m looking": three replies that only ask to wait are a stall, the apostrophe
+    curly or straight."""
+    _one_chain_of_every_reply(chat(STALL_OPENING, replies, STALL_TURNS), 3,
                               "doing nothing but ask the other side to wait")
 
 

@@ -161,6 +161,91 @@ def test_a_result_without_a_usable_id_answers_the_oldest_open_call_of_its_tool(f
         ('{"path":"a.txt"}', "contents of a"), ('{"path":"b.txt"}', "contents of b")]
 
 
+def _gemini_read_left_unanswered(answered):
+    """A turn reading a.txt (answered when `answered`, else left unanswered while the user says go on), then a
+    turn reading b.txt answered without an id."""
+    contents = [{"role": "user", "parts": [{"text": "Read the files."}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "a.txt"}}}]}]
+    if answered:
+        contents.append({"role": "user", "parts": [{"functionResponse": {"name": "read",
+                                                                         "response": {"output": "contents of a"}}}]})
+    return [*contents, {"role": "user", "parts": [{"text": "Go on."}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "b.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "read", "response": {"output": "contents of b"}}}]},
+            {"role": "model", "parts": [{"text": "Done."}]}]
+
+
+def _langchain_read_left_unanswered(answered):
+    """`_gemini_read_left_unanswered` in LangChain's messages, the results legacy function messages (no id)."""
+    m = _lc_messages()
+    messages = [m.HumanMessage("Read the files."),
+                m.AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a.txt"}, "id": "c1"}])]
+    if answered:
+        messages.append(m.FunctionMessage("contents of a", name="read"))
+    return _lc(*messages, m.HumanMessage("Go on."),
+               m.AIMessage("", tool_calls=[{"name": "read", "args": {"path": "b.txt"}, "id": "c2"}]),
+               m.FunctionMessage("contents of b", name="read"), m.AIMessage("Done."))
+
+
+@pytest.mark.parametrize("build", [pytest.param(_gemini_read_left_unanswered, id="gemini"),
+                                   pytest.param(_langchain_read_left_unanswered, id="langchain")])
+@pytest.mark.parametrize("answered, calls", [
+    pytest.param(False, [('{"path":"a.txt"}', None), ('{"path":"b.txt"}', "contents of b")],
+                 id="a-call-left-unanswered-in-an-earlier-turn-keeps-no-result"),
+    pytest.param(True, [('{"path":"a.txt"}', "contents of a"), ('{"path":"b.txt"}', "contents of b")],
+                 id="twin-each-turn-answered"),
+])
+def test_a_result_without_an_id_answers_a_call_of_the_turn_before_it(build, answered, calls):
+    """A result without an id answers the oldest open call of its tool of the turn that asked for calls last:
+    a call an earlier turn left unanswered does not take it (which lost the later call, its result read as
+    the earlier call's)."""
+    trace = read_trace(build(answered))
+    assert [(call.args, call.result) for call in trace.tool_calls] == calls
+
+
+def _gemini_two_reads_in_one_turn(call_ids, result_ids):
+    """One turn of two `read` calls, answered in order; each call and result carries its id of `call_ids`
+    and `result_ids` (None: no id)."""
+    calls, results = [], []
+    for path, call_id, result_id in zip(("a.txt", "b.txt"), call_ids, result_ids):
+        call = {"name": "read", "args": {"path": path}}
+        result = {"name": "read", "response": {"output": f"contents of {path[0]}"}}
+        if call_id is not None:
+            call["id"] = call_id
+        if result_id is not None:
+            result["id"] = result_id
+        calls.append({"functionCall": call})
+        results.append({"functionResponse": result})
+    return [{"role": "user", "parts": [{"text": "Read the files."}]}, {"role": "model", "parts": calls},
+            {"role": "user", "parts": results}, {"role": "model", "parts": [{"text": "Done."}]}]
+
+
+@pytest.mark.parametrize("call_ids, result_ids", [
+    pytest.param(("", None), ("", None), id="the-first-under-an-empty-id-the-second-without-one"),
+    pytest.param(("", ""), (None, ""), id="both-under-an-empty-id-the-first-result-without-one"),
+    pytest.param((None, None), (None, None), id="twin-no-id-at-all"),
+])
+def test_two_calls_of_one_tool_in_a_turn_each_get_their_own_result(call_ids, result_ids):
+    """A result under an empty id answers the oldest call recorded under one, a result without an id the
+    oldest call not yet answered: whichever way a call is answered, it is answered once, and the other
+    result answers the other call."""
+    trace = read_trace(_gemini_two_reads_in_one_turn(call_ids, result_ids), format="gemini")
+    assert [(call.args, call.result) for call in trace.tool_calls] == [
+        ('{"path":"a.txt"}', "contents of a"), ('{"path":"b.txt"}', "contents of b")]
+
+
+@pytest.mark.parametrize("call_id", [pytest.param(7, id="an-id-that-is-not-text"),
+                                     pytest.param("r7", id="twin-an-id-of-text")])
+def test_a_call_keeps_its_arguments_and_its_result_whatever_its_id(call_id):
+    contents = [{"role": "user", "parts": [{"text": "Read the file."}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "read", "args": {"path": "a.txt"}, "id": call_id}}]},
+                {"role": "user", "parts": [{"functionResponse": {"name": "read", "id": call_id,
+                                                                 "response": {"output": "contents of a"}}}]},
+                {"role": "model", "parts": [{"text": "Done."}]}]
+    trace = read_trace(contents, format="gemini")
+    assert [(call.args, call.result) for call in trace.tool_calls] == [('{"path":"a.txt"}', "contents of a")]
+
+
 IMAGE = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
 
 

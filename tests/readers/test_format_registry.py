@@ -31,11 +31,18 @@ def test_every_row_is_named_once_and_accepted_in_errors():
         assert row.accepted in ACCEPTED, row.name
 
 
-@pytest.mark.parametrize("data", [{}, {"other": 1}, [], [1, 2], [{"x": 1}], 3.5],
-                         ids=["empty-object", "unknown-keys", "empty-list", "numbers", "unknown-items", "number"])
-def test_what_no_row_recognises_is_not_a_trace(data):
-    with pytest.raises(NotATrace, match="not a known trace format"):
+@pytest.mark.parametrize(("data", "what"), [
+    pytest.param({}, "an empty object", id="empty-object"),
+    pytest.param({"other": 1}, "keys: other", id="unknown-keys"),
+    pytest.param([], "an empty list", id="empty-list"),
+    pytest.param([1, 2], "a list of 2 items, the first a int", id="numbers"),
+    pytest.param([{"x": 1}], "a list of 1 items, the first with keys: x", id="unknown-items"),
+    pytest.param(3.5, "a float", id="number"),
+])
+def test_what_no_row_recognises_is_not_a_trace_and_the_error_says_what_it_is(data, what):
+    with pytest.raises(NotATrace) as refused:
         detect_format(data)
+    assert str(refused.value) == f"not a known trace format ({what})"
 
 
 def test_an_unknown_format_name_is_refused():

@@ -428,6 +428,21 @@ def test_a_langsmith_llm_run_counts_its_tokens_from_its_usage_metadata(run, toke
     assert (reply.text, reply.input_tokens, reply.output_tokens) == ("hello", *tokens)
 
 
+@pytest.mark.parametrize(("messages", "turns"), [
+    pytest.param([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"},
+                  {"role": "user", "content": "What is my balance?"}], ["What is my balance?"],
+                 id="the-users-later-turn-in-the-second-llm-runs-input"),
+    pytest.param([], [], id="twin-an-llm-run-given-no-messages"),
+])
+def test_a_langsmith_llm_runs_input_messages_are_the_turns_it_answered(messages, turns):
+    run = langsmith_llm()
+    run["child_runs"].append({"id": "l2", "run_type": "llm", "name": "chat", "inputs": {"messages": messages},
+                              "outputs": {"generations": [{"text": "Your balance is 12 dollars."}]}})
+    trace = read_trace(run)
+    assert [step.text for step in trace.steps if step.kind == "input"] == turns
+    assert [step.text for step in trace.steps if step.kind == "llm"] == ["hello", "Your balance is 12 dollars."]
+
+
 def langsmith_tools(order, *, dotted: bool = True) -> dict:
     """Four tool runs started one second apart, listed in `order`."""
     runs = [{"id": f"c{i}", "run_type": "tool", "name": "read", "inputs": {"page": i}, "outputs": {"output": f"p{i}"},
