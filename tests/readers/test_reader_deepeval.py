@@ -235,6 +235,21 @@ def test_one_llm_input_with_text_is_enough():
     assert trace.turns_recorded is True
 
 
+_AFTER_REPLY_0 = [{"role": "assistant", "content": "reply 0"}, {"role": "user", "content": "Stop."}]
+
+
+@pytest.mark.parametrize(("inputs", "said"), [
+    pytest.param([{"step": 1}, _AFTER_REPLY_0], ["Stop."], id="a-turn-in-the-first-input-that-holds-text"),
+    pytest.param([{"step": 1}, {"messages": _AFTER_REPLY_0}], ["Stop."], id="a-turn-in-a-mapping-after-none"),
+    pytest.param([{"step": 1}, {"step": 2}], [], id="twin-no-input-holds-text"),
+    pytest.param([_AFTER_REPLY_0[1:], _AFTER_REPLY_0, {"step": 3}], ["Stop."], id="an-input-of-no-text-after-text"),
+])
+def test_the_other_side_s_turn_is_read_from_the_first_llm_input_that_holds_text(inputs, said):
+    trace = read_deepeval_trace(agent(*(span("llm", "llm", input=llm_input, output=f"reply {n}")
+                                        for n, llm_input in enumerate(inputs))))
+    assert [step.text for step in trace.steps if step.kind == "input"] == said
+
+
 @pytest.mark.parametrize("output, result", [
     pytest.param({"rows": 2, "table": "users"}, '{"rows":2,"table":"users"}', id="a-mapping-is-its-sorted-json"),
     pytest.param([1, "two"], '[1,"two"]', id="a-list-is-its-json"),
