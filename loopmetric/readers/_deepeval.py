@@ -166,12 +166,14 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                         requests = [as_request(action, why)]
             replied = len(items)
             recent.append(replied)
+            tokens_in, tokens_out = m.get("input_token_count"), m.get("output_token_count")
             builder.add_llm_output(
                 text,
                 requests,
                 span=span,
-                input_tokens=finite_number(m.get("input_token_count")),
-                output_tokens=finite_number(m.get("output_token_count")),
+                # (a whole count, most spans: its float without a call; `finite_number` reads the rest)
+                input_tokens=float(tokens_in) if type(tokens_in) is int else finite_number(tokens_in),
+                output_tokens=float(tokens_out) if type(tokens_out) is int else finite_number(tokens_out),
                 cost=_cost(m),
             )
         else:
