@@ -64,7 +64,7 @@ def find_text_action(text: str) -> Optional[TextAction]:
         return None
     # Each marker is looked for behind one character that must be in it: a one-character
     # search is a memchr, many times cheaper than a search for two or more (a reply is long).
-    tagged = _action_tags(text)
+    tagged = _action_tags(text) if "<" in text else None  # (the test `_action_tags` opens with, without a call)
     if tagged:
         tag, body = tagged[-1]
         return TextAction(tag.lower(), {"input": body.strip()}, "tag", f"<{tag}>")
@@ -72,7 +72,7 @@ def find_text_action(text: str) -> Optional[TextAction]:
         found = _react(text)
         if found is not None:
             return found
-    blocks = _fenced_blocks(text)
+    blocks = _fenced_blocks(text) if "`" in text else None  # (the same for `_fenced_blocks`)
     if blocks:
         language = blocks[-1][0].lower() or "code"
         body = "\n".join(block.strip() for _, block in blocks)

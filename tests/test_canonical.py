@@ -489,6 +489,27 @@ def test_words_at_a_word_start_only():
     assert sorted(plain.candidates("run RUN rerun run")) == [0, 10, 14]
 
 
+# Characters at the edges of a class of ASCII characters and everything outside ASCII: each ASCII
+# character, the last and first code points on either side of ASCII, of two bytes, of the BMP, a
+# surrogate, and the last code point.
+_CLASS_EDGES = "".join(map(chr, range(128))) + "\x80\xb5\xff\u0100\u017f\u212a\ud800\uffff\U00010000\U0010ffff"
+
+
+@pytest.mark.parametrize("chars", [
+    pytest.param("munshMUNSH", id="a-unit-s-first-letters"),
+    pytest.param("ceilmnrstxCEILMNRSTX", id="first-letters-of-words-in-both-cases"),
+    pytest.param("", id="outside-ascii-only"),
+    pytest.param("\x00\x7f", id="the-first-and-last-ascii-codes"),
+    pytest.param("-]^\\", id="characters-a-class-gives-a-meaning"),
+    pytest.param("".join(map(chr, range(128))), id="every-ascii-character"),
+    pytest.param("".join(map(chr, range(127))), id="every-ascii-character-but-the-last"),
+])
+def test_a_class_with_everything_outside_ascii_written_by_what_it_leaves_out(chars):
+    written = re.compile(_canonical._with_non_ascii(chars))
+    spelled = re.compile("[" + re.escape(chars) + "\u0080-\U0010ffff]")  # the class as it reads
+    assert [c for c in _CLASS_EDGES if written.fullmatch(c)] == [c for c in _CLASS_EDGES if spelled.fullmatch(c)]
+
+
 @pytest.mark.parametrize("text, expected", [
     pytest.param("deadbeef and 0123456x", [0], id="a-run-at-the-start"),
     pytest.param("id cafe1234beef", [3], id="a-run-after-a-space"),

@@ -137,8 +137,10 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                 for where, declared in prompt_messages(llm_input):
                     builder.actions.declare(declared, where)
                 prompt = first_prompt(llm_input)
-            # The other side's words to the model, in a whole conversation or the newest messages.
-            feedback = other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
+            # The other side's words to the model, in a whole conversation or the newest messages (none
+            # while no input so far held text: an input that holds none has no turn in it, `holds_text`).
+            feedback = (other_side_turn(llm_input, first=not llm_calls, previous_reply=last_reply, prompt=prompt)
+                        if told else None)
             llm_calls += 1
             # (`_answers` has nothing to do when no words came and no call since waits for its result)
             if (written is None and replied >= 0
@@ -164,12 +166,14 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                         requests = [as_request(action, why)]
             replied = len(items)
             recent.append(replied)
+            tokens_in, tokens_out = m.get("input_token_count"), m.get("output_token_count")
             builder.add_llm_output(
                 text,
                 requests,
                 span=span,
-                input_tokens=finite_number(m.get("input_token_count")),
-                output_tokens=finite_number(m.get("output_token_count")),
+                # (a whole count, most spans: its float without a call; `finite_number` reads the rest)
+                input_tokens=float(tokens_in) if type(tokens_in) is int else finite_number(tokens_in),
+                output_tokens=float(tokens_out) if type(tokens_out) is int else finite_number(tokens_out),
                 cost=_cost(m),
             )
         else:

@@ -307,3 +307,40 @@ def test_an_llm_input_is_messages_or_a_mapping_or_json_text_holding_them(llm_inp
     from loopmetric.readers._inference import other_side_turn
 
     assert other_side_turn(llm_input) == expected
+
+
+# (`read_span_tree` reads no turn of the other side while no LLM input so far held text: what
+# `holds_text` calls no text has no turn in it, first or not, whatever reply came before)
+@pytest.mark.parametrize("llm_input", [
+    pytest.param({"step": 3}, id="a-step-counter"),
+    pytest.param({}, id="an-empty-mapping"),
+    pytest.param({"messages": []}, id="an-empty-message-list"),
+    pytest.param({"messages": {}}, id="an-empty-mapping-of-messages"),
+    pytest.param({"messages": " \n"}, id="blank-text-as-messages"),
+    pytest.param({"messages": 0, "flag": True}, id="a-number-and-a-flag"),
+    pytest.param(MappingProxyType({"step": 3}), id="a-mapping-that-is-not-a-dict"),
+    pytest.param([], id="an-empty-list"),
+    pytest.param((), id="an-empty-tuple"),
+    pytest.param("", id="empty-text"),
+    pytest.param("  ", id="blank-text"),
+    pytest.param(None, id="none"),
+    pytest.param(b'[{"role": "user", "content": "again"}]', id="bytes"),
+    pytest.param(7, id="a-number"),
+])
+def test_an_llm_input_that_holds_no_text_holds_no_turn_of_the_other_side(llm_input):
+    from loopmetric.readers._inference import holds_text, other_side_turn
+
+    assert not holds_text(llm_input)
+    for first in (True, False):
+        assert other_side_turn(llm_input, first=first, previous_reply="an earlier reply") is None
+
+
+@pytest.mark.parametrize("llm_input", [
+    pytest.param({"messages": [*ASKED, {"role": "user", "content": "again"}]}, id="messages-in-a-mapping"),
+    pytest.param(json.dumps([*ASKED, {"role": "user", "content": "again"}]), id="json-text-of-messages"),
+])
+def test_twin_an_llm_input_that_holds_a_turn_holds_text(llm_input):
+    from loopmetric.readers._inference import holds_text, other_side_turn
+
+    assert holds_text(llm_input)
+    assert other_side_turn(llm_input, first=False) == "again"

@@ -163,6 +163,23 @@ def test_llm_token_counts_and_cost():
     assert (out.input_tokens, out.output_tokens, out.cost) == (100.0, 10.0, pytest.approx(0.2))
 
 
+
+@pytest.mark.parametrize(("count", "read"), [
+    pytest.param(100, 100.0, id="a-whole-count-as-a-float"),
+    pytest.param(10**20, 1e20, id="a-count-past-a-machine-word"),
+    pytest.param(2.5, 2.5, id="a-fraction"),
+    pytest.param(True, None, id="a-flag-is-no-count"),
+    pytest.param(float("nan"), None, id="not-a-number"),
+    pytest.param(float("inf"), None, id="infinite"),
+    pytest.param("100", None, id="text"),
+    pytest.param(None, None, id="none"),
+])
+def test_an_llm_span_s_token_counts_are_finite_numbers(count, read):
+    trace = read_deepeval_trace(agent(llm("x", input_token_count=count, output_token_count=count)))
+    (out,) = trace.llm_outputs
+    assert (out.input_tokens, out.output_tokens) == (read, read)
+    assert type(out.input_tokens) is type(read)
+
 def _as(kind, node):
     """A span tree rebuilt with another mapping type (or objects) in place of every dict."""
     from collections import OrderedDict
@@ -233,6 +250,21 @@ def test_one_llm_input_with_text_is_enough():
     trace = read_deepeval_trace(agent(span("llm", "llm", input={"step": 1}, output="a"),
                                       span("llm", "llm", input="Go on.", output="b")))
     assert trace.turns_recorded is True
+
+
+_AFTER_REPLY_0 = [{"role": "assistant", "content": "reply 0"}, {"role": "user", "content": "Stop."}]
+
+
+@pytest.mark.parametrize(("inputs", "said"), [
+    pytest.param([{"step": 1}, _AFTER_REPLY_0], ["Stop."], id="a-turn-in-the-first-input-that-holds-text"),
+    pytest.param([{"step": 1}, {"messages": _AFTER_REPLY_0}], ["Stop."], id="a-turn-in-a-mapping-after-none"),
+    pytest.param([{"step": 1}, {"step": 2}], [], id="twin-no-input-holds-text"),
+    pytest.param([_AFTER_REPLY_0[1:], _AFTER_REPLY_0, {"step": 3}], ["Stop."], id="an-input-of-no-text-after-text"),
+])
+def test_the_other_side_s_turn_is_read_from_the_first_llm_input_that_holds_text(inputs, said):
+    trace = read_deepeval_trace(agent(*(span("llm", "llm", input=llm_input, output=f"reply {n}")
+                                        for n, llm_input in enumerate(inputs))))
+    assert [step.text for step in trace.steps if step.kind == "input"] == said
 
 
 @pytest.mark.parametrize("output, result", [
