@@ -76,7 +76,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, stances, stems, waits_only
+from ._stances import Stances, asked, offered, stances, stems, waits_only
 
 __all__ = ["detect_repeated_replies"]
 
@@ -98,6 +98,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     findings = []
     vocabulary = _Said(trace, lambda text: _words(text.casefold()))
     known = _Said(trace, fact_parts)
+    said_stems = _Said(trace, stems, trace.task or "")  # (read only when two replies in a row decline)
     # A recording of an agent that calls tools and whose LLM inputs hold no text of what the model
     # was told (`Trace.turns_recorded`): such an agent's model is called again after a tool's result
     # or after a turn of the other side, so two replies in a row, no tool call between, had a turn
@@ -124,6 +125,8 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
                        and declines(earlier.text, folded=earlier.normalized))
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
+                if value is not None and _offers_new(reply.text, said_stems.before(reply.step - 1)):
+                    value = None  # (it declines again but offers a way forward nobody had said: it moves on)
             if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents)
                                                       or _tells_news(known, reply)
                                                       or any(earlier.step < n < reply.step for n in changes)):
@@ -221,6 +224,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                     recent[-1].text, first_said[reply.step],
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
                                     turn_stems - replies_said)
+                if link is not None and _offers_new(reply.text, stems_said):
+                    link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
             replies_said |= _stances_of(reply, read).stems
             fresh = set()
@@ -311,6 +316,24 @@ def _stances_of(reply: LlmOutput, read: dict[int, Stances]) -> Stances:
     except KeyError:
         found = read[reply.step] = stances(reply.text)
         return found
+
+
+def _offers_new(text: str, said: AbstractSet[str]) -> bool:
+    """Whether reply `text` offers something new: the stems of its sentences that propose what the
+    agent can do (`_stances.offered`: not the sentence that declines) hold at least `_OFFER_NEW`
+    stems the conversation had not `said`, and at least `_OFFER_SHARE` of them are such. A
+    different way forward each turn (a pickup point, the courier holding the parcel, a refund to
+    reorder) is an agent exploring while it holds the rule; the same one offered again in a few
+    new words ("I could give you store credit", "I can still offer store credit") is not new."""
+    offer = offered(text)
+    if len(offer) < _OFFER_NEW:  # (most replies offer nothing)
+        return False
+    new = len(offer - said)
+    return new >= _OFFER_NEW and new >= _OFFER_SHARE * len(offer)
+
+
+_OFFER_NEW = 3  # stems nobody had said that an offer holds when it is new
+_OFFER_SHARE = 0.5  # share of an offer's stems, at least, that nobody had said
 
 
 def _named(text: str) -> set[str]:
