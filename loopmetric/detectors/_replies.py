@@ -15,6 +15,12 @@ conversation working out what can be done.
 A reply that follows a tool call, that differs from the one before, or whose
 new words come from the input it answers (the agent took up what it was told),
 starts afresh; short replies count only when exactly equal.
+A reply that declines or says again what it said but offers a way forward nobody had said
+(`_offers_new`: its sentences in which the agent proposes what it can do, `_stances.offered`,
+hold at least `_OFFER_NEW` stems the conversation had not said, half of theirs) moves on and links
+to no chain, here or in `_restated`: an agent that holds the rule while it tries a pickup point,
+then the courier's depot, then a refund to reorder is exploring; the same store credit offered
+again in a few new words is not new.
 
 The same thing in other words (`_restated`): turn after turn, a reply says what one of the
 agent's last `_RECENT` replies said, while the other side's turns bring nothing it takes up and
@@ -76,7 +82,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, stances, stems, waits_only
+from ._stances import Stances, asked, offered, stances, stems, waits_only
 
 __all__ = ["detect_repeated_replies"]
 
@@ -112,6 +118,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     # the other side's turns that say a change: news, as a fact is
     changes = evidence_for(trace, evidence).news.told if "input" in kinds else frozenset()
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
+    said_stems: Optional[_Said] = None  # the stems the conversation said, read once a declining reply offers
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
             continue
@@ -124,6 +131,13 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
                        and declines(earlier.text, folded=earlier.normalized))
             if refusal:
                 value = _same_refusal(earlier, reply, contents)
+                offer = offered(reply.text) if value is not None else frozenset()
+                if len(offer) >= _OFFER_NEW:
+                    # (it declines again: an offer of a way forward nobody had said moves on; the stems
+                    # said are read only for such a reply, most traces having none)
+                    said_stems = said_stems or _Said(trace, stems, trace.task or "")
+                    if _offers_new(offer, said_stems.before(reply.step - 1)):
+                        value = None
             if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents)
                                                       or _tells_news(known, reply)
                                                       or any(earlier.step < n < reply.step for n in changes)):
@@ -221,6 +235,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                     recent[-1].text, first_said[reply.step],
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
                                     turn_stems - replies_said)
+                if link is not None and _offers_new(offered(reply.text), stems_said):
+                    link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
             replies_said |= _stances_of(reply, read).stems
             fresh = set()
@@ -311,6 +327,23 @@ def _stances_of(reply: LlmOutput, read: dict[int, Stances]) -> Stances:
     except KeyError:
         found = read[reply.step] = stances(reply.text)
         return found
+
+
+def _offers_new(offer: frozenset[str], said: AbstractSet[str]) -> bool:
+    """Whether a reply offers something new: the stems of its sentences that propose what the
+    agent can do (`offer`, `_stances.offered`: not the sentence that declines) hold at least `_OFFER_NEW`
+    stems the conversation had not `said`, and at least `_OFFER_SHARE` of them are such. A
+    different way forward each turn (a pickup point, the courier holding the parcel, a refund to
+    reorder) is an agent exploring while it holds the rule; the same one offered again in a few
+    new words ("I could give you store credit", "I can still offer store credit") is not new."""
+    if len(offer) < _OFFER_NEW:  # (most replies offer nothing)
+        return False
+    new = len(offer - said)
+    return new >= _OFFER_NEW and new >= _OFFER_SHARE * len(offer)
+
+
+_OFFER_NEW = 3  # stems nobody had said that an offer holds when it is new
+_OFFER_SHARE = 0.5  # share of an offer's stems, at least, that nobody had said
 
 
 def _named(text: str) -> set[str]:

@@ -15,6 +15,10 @@ what they do it *about*:
   moment", "bear with me", "I'm still checking", "checking on it now, this should take a
   second"): said turn after turn with nothing coming back, the agent is stalling.
 
+Besides its stances, a reply may offer something (`offered`): a sentence in which the agent
+proposes what it can do ("I can redirect it to a pickup point", "I could ask the courier to hold
+it", "would you like me to transfer you?") and says no "no" (the decline beside it is no offer).
+
 `Stances.about` holds the stems of the sentences that take a stance (what the ask, the no,
 the rule is about); `Stances.stems` the stems of the whole reply (what it says at all).
 Stems are content words (no stop words or other function words, `_FUNCTION`, none of the
@@ -31,7 +35,7 @@ from typing import Callable, NamedTuple
 
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "proposed", "stances", "stems", "waits_only"]
+__all__ = ["Stances", "asked", "offered", "proposed", "stances", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -143,6 +147,25 @@ def proposed(text: str) -> frozenset[str]:
     """The stems of `text`'s sentences that say no "no": what a reply asks for, suggests or
     tells (a sentence that refuses or denies something proposes none of it)."""
     return _stems_of_sentences(text, lambda sentence: _NO.search(sentence) is None)
+
+
+# The agent proposing what it can do: "I"/"we" with "can", "could", "will", or "would you like me
+# to", "shall I", "what I can do". ("I can't", "I can see why" and "I'll check" are left out by the
+# caller: a sentence that says no, and one that asks to wait, offer nothing; a sentence of
+# sympathy brings too few stems of its own to count.)
+_OFFER = re.compile(r"\b(?:I|we) (?:can|could|will|would be (?:happy|glad) to|am happy to)\b|\b(?:I|we)'ll\b"
+                    r"|\bI'm happy to\b|\bwould you like me to\b|\b(?:shall|should) I\b|\bwant me to\b"
+                    r"|\bwhat I can do\b", re.IGNORECASE)
+
+
+def offered(text: str) -> frozenset[str]:
+    """The stems of `text`'s sentences that offer something: the agent proposes what it can do
+    (`_OFFER`), saying no "no" and asking no one to wait ("I'm sorry, the address can't be changed.
+    I can redirect it to a pickup point." offers "redirect", "pickup", "point")."""
+    if _OFFER.search(text.replace("’", "'")) is None:  # (most replies offer nothing: one search)
+        return frozenset()
+    return _stems_of_sentences(text, lambda sentence: _OFFER.search(sentence) is not None
+                               and _NO.search(sentence) is None and _WAIT.search(sentence) is None)
 
 
 def _stems_of_sentences(text: str, keep: Callable[[str], bool]) -> frozenset[str]:

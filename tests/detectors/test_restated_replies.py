@@ -11,7 +11,7 @@ import pytest
 
 from loopmetric import detect_loops, read_chat_messages
 from loopmetric.detectors._replies import _says_again
-from loopmetric.detectors._stances import Stances, stances, stems, waits_only
+from loopmetric.detectors._stances import Stances, offered, stances, stems, waits_only
 
 OPENING = {"refusal": "I want a refund for my flight to Denver.",
            "request": "I need to change the date of my trip.",
@@ -1184,3 +1184,120 @@ def test_the_facts_the_task_told_are_told(turns, loop):
     if loop:
         (finding,) = report.findings
         assert (finding.pattern, finding.count) == ("repeated_reply", 3)
+
+
+# An agent that holds the rule while offering a way forward: each reply declines the same thing
+# (a parcel that has shipped cannot be sent elsewhere) and may offer something beside the decline.
+ADDRESS_ASKED = "I need to change the delivery address on my order."
+ADDRESS_PRESSED = ["That doesn't help, I need the address changed.", "Please, just change it.",
+                   "Why can't you change it?", "Come on.", "Seriously?"]
+ADDRESS_DECLINED = ["I'm sorry, the delivery address can't be changed once the order has shipped.",
+                    "I'm sorry, the address can't be changed at this stage.",
+                    "I'm sorry, the address cannot be updated for this order now.",
+                    "I'm sorry, the address cannot be changed now that it shipped.",
+                    "Unfortunately the address can no longer be edited after dispatch."]
+ALTERNATIVES = {
+    # a different way forward each time: the agent explores while it holds the rule
+    "a-different-alternative": [
+        "I can redirect it to a pickup point near you instead.",
+        "I could ask the courier to hold the parcel at their depot for you.",
+        "I can cancel the order and refund you so you can reorder to the right address.",
+        "I can arrange a return-to-sender so it comes back to us.",
+        "I could have a neighbour sign for it on your behalf."],
+    # alternatives, then the last reply offers to hand the case to people who can do more
+    "alternatives-then-a-transfer": [
+        "I can redirect it to a pickup point near you instead.",
+        "I could ask the courier to hold the parcel at their depot for you.",
+        "I can cancel the order and refund you so you can reorder to the right address.",
+        "I can arrange a return-to-sender so it comes back to us.",
+        "Would you like me to transfer you to a human supervisor from our logistics team?"],
+    # the same way forward each time, reworded a little: stuck
+    "the-same-alternative": [
+        "I can offer you store credit for the full amount instead.",
+        "I could give you store credit for the full amount.",
+        "I can still offer store credit for the full amount.",
+        "What I can do is offer you the full amount as store credit.",
+        "I can put the full amount on your account as store credit."],
+    # the same small offer, two new words each time (two thirds new, too few): stuck
+    "the-same-voucher": ["I can offer a voucher.", "I could email you a voucher today.", "I can post a voucher tomorrow.",
+                         "I could issue a printed voucher.", "We can text a voucher code."],
+    # the same transfer offered again with a few new words beside the old ones: stuck
+    "the-same-transfer": [
+        "I can transfer you to a human agent in our delivery team who could review the order.",
+        "Our delivery team has human agents: shall I transfer you so one can review the order this afternoon by "
+        "phone or email?",
+        "What I can do is transfer you to a delivery team agent, a human, to review the order tomorrow morning via "
+        "live chat.",
+        "Would you like me to transfer you so a human agent on the delivery team reviews the order during business "
+        "hours on weekdays?",
+        "We can transfer you to the delivery team's human agents, who may review the order quickly through a callback "
+        "request."],
+    # a new reason each time, no way forward: the refusal restated
+    "a-new-reason": [
+        "The parcel is already travelling with the courier.",
+        "Our warehouse system locks every order after dispatch.",
+        "Carriers only accept destination changes from the sender before collection.",
+        "Fraud checks forbid rerouting goods once labels print.",
+        "The label was generated with your original postcode."],
+    "no-alternative": [""] * 5,
+}
+# The refusal said with "I" or "we" ("I can't", "we can't"): a decline is no offer.
+FIRST_PERSON_DECLINED = ["I'm sorry, I can't change the delivery address once the order has shipped.",
+                         "I'm sorry, we can't change the address on a parcel already travelling with the courier.",
+                         "I'm sorry, I can't change the address; the warehouse system locks dispatched orders.",
+                         "I'm sorry, we can't change the delivery address after carriers collect the goods.",
+                         "I'm sorry, I can't change the address printed on the label of a shipped package."]
+EXPLORES = {"a-different-alternative", "alternatives-then-a-transfer"}
+# The transfer's replies decline in words of their own, or they would be nearly the same reply.
+DECLINED = {"the-same-transfer": ["I'm sorry, the delivery address can't be changed once the order has shipped.",
+                                  "Unfortunately that isn't possible at this stage of shipping.",
+                                  "I'm afraid the destination cannot be updated for a dispatched parcel.",
+                                  "Sadly, once a parcel leaves us its address is locked and cannot be edited.",
+                                  "Unfortunately the address can no longer be edited after dispatch."]}
+
+
+def _declined(kind, times, declined=None):
+    declined = declined or DECLINED.get(kind, ADDRESS_DECLINED)
+    replies = [f"{no} {offer}".strip() for no, offer in zip(declined, ALTERNATIVES[kind][:times])]
+    return chat(ADDRESS_ASKED, replies, ADDRESS_PRESSED)
+
+
+# Four refusals of one thing are the same refusal restated (`_replies`); three reworded only a
+# little are nearly the same reply (the store credit's three replies share most of their words).
+DECLINED_WITH_OFFERS = [
+    pytest.param(kind, n, kind not in EXPLORES and (n >= 4 or kind == "the-same-alternative"), id=f"{kind}-{n}-replies")
+    for kind in ALTERNATIVES for n in (3, 4, 5)]
+
+
+@pytest.mark.parametrize(("kind", "times", "loop"), DECLINED_WITH_OFFERS)
+def test_a_refusal_that_offers_something_new_each_time_moves_on(kind, times, loop):
+    """A reply that declines but offers a way forward nobody had said (its sentences that propose
+    what the agent can do hold at least three stems the conversation had not said, half of theirs)
+    does not link to the chain: an agent trying a pickup point, then the courier's depot, then a
+    refund is exploring while it holds the rule. The same offer again, in a few new words, does
+    link; so does a refusal with a new reason each time (a reason is no offer)."""
+    report = detect_loops(_declined(kind, times))
+    assert report.success is (not loop), report.reason
+    if loop:
+        assert [f.pattern for f in report.findings] == ["repeated_reply"], report.reason
+        assert report.reason.count("The agent ") == 1 and "rejected" not in report.reason
+
+
+@pytest.mark.parametrize(("times", "loop"), [pytest.param(n, n >= 4, id=f"{n}-replies") for n in (3, 4, 5)])
+def test_a_refusal_said_in_the_first_person_is_no_offer(times, loop):
+    """"I can't", "we can't": the sentence that declines says no, so it offers nothing, however
+    many words it brings of its own."""
+    report = detect_loops(_declined("no-alternative", times, FIRST_PERSON_DECLINED))
+    assert report.success is (not loop), report.reason
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("I'm sorry, the address can't be changed. I can redirect it to a pickup point near you instead.",
+                 {"redirect", "pickup", "point", "instead"}, id="the-offer-not-the-decline"),
+    pytest.param("Would you like me to transfer you to a supervisor?", {"transfer", "supervisor"}, id="an-offer-asked"),
+    pytest.param("I can't change the address.", set(), id="twin-a-decline-in-the-first-person"),
+    pytest.param("I'll check the courier's depot for you. One moment.", set(), id="twin-a-wait"),
+    pytest.param("The parcel is already with the courier.", set(), id="twin-a-reason"),
+])
+def test_what_a_reply_offers(text, expected):
+    assert offered(text) == frozenset(expected)
