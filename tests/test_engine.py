@@ -176,6 +176,56 @@ def test_a_findings_tokens_and_cost_are_those_of_its_span_of_steps(tokens, price
     assert (finding.tokens, finding.cost) == expected
 
 
+def _same_reply_and_call(reply: str):
+    """llm (steps 1, 3, 5, 7: 10 + 1, 20 + 1, 30 + 1, 40 + 1 tokens), each followed by the same call (2, 4, 6, 8)."""
+    children = []
+    for i in range(4):
+        children += [_traces.llm(reply.format(i=i), input_token_count=10 * (i + 1), output_token_count=1),
+                     _traces.tool("t", {"k": 1}, "same")]
+    return _traces.agent(*children)
+
+
+@pytest.mark.parametrize("trace, found, loop_tokens", [
+    # The same reply twice (steps 1-2): a finding whose first step is an LLM output counts it too,
+    # (10 + 1) + (20 + 1) = 32.
+    pytest.param(_traces.agent(_traces.llm("Same.", input_token_count=10, output_token_count=1),
+                               _traces.llm("Same.", input_token_count=20, output_token_count=1)),
+                 [("repeated_text", (1, 2), 32.0)], 32.0, id="a-finding-starting-at-an-llm-step-counts-it"),
+    # repeated_result on steps 2-8 and repeated_text on 3, 5, 7 cover the same outputs (steps 3, 5, 7):
+    # each finding (20 + 1) + (30 + 1) + (40 + 1) = 93; inside loops, counted once, 93 (not 186).
+    pytest.param(_same_reply_and_call("Same."), [("repeated_result", (2, 4, 6, 8), 93.0),
+                                                 ("repeated_text", (3, 5, 7), 93.0)], 93.0,
+                 id="two-findings-over-the-same-steps-counted-once"),
+    pytest.param(_same_reply_and_call("step {i}: call it"), [("repeated_result", (2, 4, 6, 8), 93.0)], 93.0,
+                 id="twin-one-finding-starting-at-a-tool-step"),
+])
+def test_the_tokens_of_a_finding_and_inside_loops_count_each_step_once(trace, found, loop_tokens):
+    report = detect_loops(trace)
+    assert [(f.pattern, f.steps, f.tokens) for f in report.findings] == found
+    assert report.loop_tokens == loop_tokens
+
+
+@pytest.mark.parametrize("options, success", [
+    # Tool repetition alone checked: one mild finding scores 0.5 ** (0.40 / 0.40) = 0.5.
+    pytest.param({"threshold": 0.5}, True, id="a-score-of-0.5-at-threshold-0.5-passes"),
+    pytest.param({"threshold": 0.51}, False, id="twin-a-score-of-0.5-at-threshold-0.51-fails"),
+])
+def test_a_score_equal_to_the_threshold_passes(options, success):
+    trace = _traces.agent(*[_traces.tool("t", {"k": 1})] * 3)  # results unknown: repeated_call, mild
+    report = detect_loops(trace, check_reasoning_stagnation=False, check_call_graph_cycles=False, **options)
+    assert (report.score, report.success) == (0.5, success)
+
+
+@pytest.mark.parametrize("children, success", [
+    pytest.param([_traces.tool("t", {"k": n}, f"page {n}") for n in range(3)], True,
+                 id="a-clean-trace-scores-1-and-passes-threshold-1"),
+    pytest.param([_traces.tool("t", {"k": 1})] * 3, False, id="twin-a-mild-loop-fails-threshold-1"),
+])
+def test_a_clean_trace_passes_the_highest_threshold(children, success):
+    report = detect_loops(_traces.agent(*children), threshold=1.0)
+    assert (report.score == 1.0, report.success) == (success, success)
+
+
 @pytest.mark.parametrize("strict, expected", [
     # The same output twice: mild repeated_text, reasoning stagnation 0.5 of weight 0.35 of 1.00:
     # 0.5 ** 0.35 = 0.7846 (< 0.9); strict mode turns a score under the threshold into 0.0.

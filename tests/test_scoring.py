@@ -63,6 +63,19 @@ def test_prune_drops_a_finding_inside_a_stronger_one():
     assert prune_subsumed([small, big, other]) == [big, other]
 
 
+@pytest.mark.parametrize(("inner", "outer", "kept", "score"), [
+    # Each of the same call: one inside the other's steps. Only a finding at least as severe covers another.
+    pytest.param(finding(severity="severe", steps=(1, 2, 3)), finding(severity="mild", steps=(1, 2, 3, 4, 5)),
+                 2, 0.0, id="a-severe-finding-inside-a-mild-one-is-kept-score-0"),
+    pytest.param(finding(severity="mild", steps=(1, 2, 3)), finding(severity="severe", steps=(1, 2, 3, 4, 5)),
+                 1, 0.0, id="twin-a-mild-finding-inside-a-severe-one-is-dropped"),
+])
+def test_a_finding_is_pruned_only_under_one_at_least_as_severe(inner, outer, kept, score):
+    pruned = prune_subsumed([outer, inner])
+    assert len(pruned) == kept and outer in pruned
+    assert combine(signal_scores(pruned), LoopSettings()) == score
+
+
 def test_reason_lists_severe_first_with_numbers():
     reason = reason_for([finding(severity="mild", steps=(1, 2)), finding(steps=(5, 6))], 0.0)
     assert reason.startswith("Loop score 0.00. Severe: m. Mild: m.")

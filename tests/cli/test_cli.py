@@ -287,6 +287,36 @@ def test_summary_writes_numbers_one_way(workdir, capsys):
     assert out.splitlines()[-1] == "1 trace, 0 failed, 1 not read; patterns: none; 0 steps inside loops"
 
 
+MILD = agent(*[tool("t", {"k": 1})] * 3)  # results unknown: repeated_call, mild; 0.5 ** 0.40 = 0.758
+
+
+@pytest.mark.parametrize("args, code, last", [
+    # Each looping.json has 11 steps inside loops: the totals line adds them up, 11 + 11 = 22.
+    pytest.param(["looping.json", "sub/looping.json"], 0,
+                 "2 traces, 2 failed; patterns: repeated_call 2, repeated_text 2; 22 steps inside loops, "
+                 "1,320 tokens, $0.0042", id="steps-inside-loops-added-over-traces"),
+    # A mild loop scoring 0.758 passes the threshold 0.5: it has a finding but did not fail.
+    pytest.param(["mild.json"], 0, "1 trace, 0 failed; patterns: repeated_call 1; 3 steps inside loops",
+                 id="a-trace-passing-with-a-mild-finding-is-not-failed"),
+    pytest.param(["mild.json", "--threshold", "0.8"], 0,
+                 "1 trace, 1 failed; patterns: repeated_call 1; 3 steps inside loops",
+                 id="twin-the-same-trace-below-threshold-0.8-failed"),
+    # The gate counts the traces below their threshold, whatever their score: 0.758 < 0.8.
+    pytest.param(["mild.json", "--threshold", "0.8", "--fail-under", "1"], 1,
+                 "1 trace, 1 failed; patterns: repeated_call 1; 3 steps inside loops",
+                 id="gate-fails-a-mild-trace-below-threshold-0.8"),
+    pytest.param(["mild.json", "--threshold", "0.7", "--fail-under", "1"], 0,
+                 "1 trace, 0 failed; patterns: repeated_call 1; 3 steps inside loops",
+                 id="twin-gate-holds-at-threshold-0.7"),
+])
+def test_the_totals_line_and_the_gate_count_traces_by_their_verdict(workdir, capsys, args, code, last):
+    (workdir / "mild.json").write_text(json.dumps(MILD))
+    got, out, err = run(capsys, "score", *args)
+    assert (got, out.splitlines()[-1]) == (code, last)
+    assert err == ("" if code == 0 else "loopmetric: gate failed: 0 of 1 trace passed (0.00 < --fail-under 1.00); "
+                                        "below the threshold: mild.json\n")
+
+
 @pytest.mark.parametrize("setting", [f.name for f in fields(LoopSettings) if f.name not in ("aggregation", "embedder")])
 def test_help_offers_none_only_where_a_setting_takes_it(capsys, setting):
     takes_none = True

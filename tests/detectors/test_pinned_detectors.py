@@ -426,12 +426,19 @@ def test_repeated_results_are_counted_per_call_not_per_tool():
     assert ("repeated_result", 4) not in found
 
 
-def test_a_revisited_calls_finding_lists_the_revisiting_steps():
+@pytest.mark.parametrize("names, tools, said", [
+    pytest.param("abcdcadb", ("c", "a", "d", "b"), "'c', 'a', 'd', 'b'", id="four-tools-revisited-once-each"),
+    # Two tools revisited twice each: each named once, in the order first revisited.
+    pytest.param("abcdcaca", ("c", "a"), "'c', 'a'", id="two-tools-revisited-twice-each-named-once"),
+])
+def test_a_revisited_calls_finding_lists_the_revisiting_steps(names, tools, said):
     from loopmetric.detectors import detect_revisited_calls
 
-    children = [tool(n, {"target": n}, output=f"{n}: unchanged") for n in ("a", "b", "c", "d", "c", "a", "d", "b")]
+    children = [tool(n, {"target": n}, output=f"{n}: unchanged") for n in names]
     (finding,) = detect_revisited_calls(read_deepeval_trace(agent(*children)), DEFAULT)
-    assert (finding.pattern, finding.steps, finding.tools) == ("revisited_calls", (5, 6, 7, 8), ("c", "a", "d", "b"))
+    assert (finding.pattern, finding.steps, finding.tools) == ("revisited_calls", (5, 6, 7, 8), tools)
+    assert finding.message == (f"4 calls in a row repeated earlier calls ({said}) and none brought anything new "
+                               f"(steps 5-8).")
 
 
 def test_a_chain_of_rejections_ends_at_an_input_that_is_not_a_rejection():
@@ -460,6 +467,9 @@ def test_a_run_of_two_ended_by_news_still_counts_at_threshold_two():
 @pytest.mark.parametrize("children, message", [
     pytest.param(_cycle(3), "Tools 'a' -> 'b' repeated as a cycle of 2 calls 3 times with the same arguments and "
                             "results (steps 1-6).", id="alternating"),
+    # A-B-A-B-A: the third A closes the third round (a cycle counts from its first call): 5 / 2 = 2.5 rounds.
+    pytest.param(_cycle(3)[:5], "Tools 'a' -> 'b' repeated as a cycle of 2 calls 2.5 times with the same arguments "
+                                "and results (steps 1-5).", id="alternating-two-and-a-half-rounds"),
     pytest.param(_drift(""), "Tools 'bash' -> 'python3' repeated as a cycle of 2 calls 3 times with nothing new learned "
                              "(the same calls up to spacing, or the same failures) (steps 1-6).", id="drifting"),
 ])

@@ -272,6 +272,10 @@ ESCALATE_CORE = [  # (guard options, calls, answers)
     pytest.param({"action": "stop"}, SAME, ["allow"] * 3 + ["stop"] + ["allow"] * 3 + ["stop"], id="off-stop"),
     pytest.param({"escalate": True}, SAME[:4] + [("read", {"p": "b"}, "x")] * 4,
                  ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["nudge"], id="another-loop-is-nudged-first"),
+    # `a` nudged, then `b` nudged, then `a` again: `a` was nudged before (not only the last loop nudged).
+    pytest.param({"escalate": True}, SAME[:4] + [("read", {"p": "b"}, "x")] * 4 + SAME[:4],
+                 ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["stop"],
+                 id="a-loop-nudged-before-another-is-stopped-when-it-goes-on"),
     pytest.param({"escalate": True}, [("read", {"p": n}, n) for n in range(8)], ["allow"] * 8, id="healthy"),
 ]
 

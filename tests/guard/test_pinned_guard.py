@@ -92,3 +92,48 @@ def test_the_nudge_for_an_alternation_of_two_tools_names_them_joined_by_and(roun
     last = said[-1]
     assert (last if last is None else last[:len(message)]) == message
     assert said[:-1] == [None] * (len(said) - 1)
+
+
+@pytest.mark.parametrize("names, message", [
+    pytest.param(("search", "read"), "Your last 6 tool calls went round `search` and `read` in turn 3 times",
+                 id="two-tools-six-calls"),
+    pytest.param(("search", "read", "list"),
+                 "Your last 9 tool calls went round `search`, `read` and `list` in turn 3 times",
+                 id="three-tools-nine-calls"),
+])
+def test_the_nudge_for_a_cycle_counts_every_call_of_its_rounds(names, message):
+    from loopmetric.guard._core import LoopGuard
+
+    guard, said = LoopGuard(max_cycle_length=3), []
+    for turn in range(3):
+        for name in names:
+            decision = guard.before_call(name, {"q": 1})
+            said.append(decision.message)
+            if decision.action == "allow":
+                guard.after_call(f"page {turn} of {name}")
+    assert said[-1] is not None and said[-1].startswith(message)
+    assert said[:-1] == [None] * (len(said) - 1)
+
+
+@pytest.mark.parametrize("options, calls, message", [
+    # Each call returns something new (not a repeated result): the fifth identical call (the guard's
+    # threshold, 5) is nudged.
+    pytest.param({}, 5, "You called `read` 5 times with the same arguments in your last 10 tool calls",
+                 id="the-default-window-of-ten"),
+    pytest.param({"window": 7}, 5, "You called `read` 5 times with the same arguments in your last 7 tool calls",
+                 id="a-window-of-seven"),
+    pytest.param({"repeated_call_threshold": 4}, 4,
+                 "You called `read` 4 times with the same arguments in your last 10 tool calls", id="four-calls"),
+    pytest.param({}, 4, None, id="twin-four-calls-allowed"),
+])
+def test_a_repeated_call_nudge_says_the_calls_and_the_window_it_looked_at(options, calls, message):
+    from loopmetric.guard._core import LoopGuard
+
+    guard, said = LoopGuard(**options), []
+    for n in range(calls):
+        decision = guard.before_call("read", {"path": "a"})
+        said.append(decision.message)
+        if decision.action == "allow":
+            guard.after_call(f"version {n} of a")
+    assert said[:-1] == [None] * (calls - 1)
+    assert (said[-1] if said[-1] is None else said[-1][:len(message)]) == message

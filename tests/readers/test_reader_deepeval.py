@@ -163,6 +163,22 @@ def test_llm_token_counts_and_cost():
     assert (out.input_tokens, out.output_tokens, out.cost) == (100.0, 10.0, pytest.approx(0.2))
 
 
+_PRICES = {"input_token_count": 100, "output_token_count": 10, "cost_per_input_token": 0.001,
+           "cost_per_output_token": 0.01}  # 100 * 0.001 + 10 * 0.01 = 0.2
+
+
+@pytest.mark.parametrize("fields, cost", [
+    pytest.param({"cost": 0.25}, 0.25, id="the-spans-own-cost"),
+    pytest.param({"cost": 0.25, **_PRICES}, 0.25, id="the-spans-own-cost-before-its-prices"),
+    pytest.param({"cost": "n/a", **_PRICES}, 0.2, id="a-cost-that-is-no-number-falls-back-to-the-prices"),
+    pytest.param(_PRICES, 0.2, id="twin-prices-only"),
+    pytest.param({"input_token_count": 100}, None, id="twin-no-cost-no-prices"),
+])
+def test_an_llm_spans_cost_is_its_own_else_its_tokens_priced(fields, cost):
+    (out,) = read_deepeval_trace(agent(llm("x", **fields))).llm_outputs
+    assert out.cost == (cost if cost is None else pytest.approx(cost))
+
+
 
 @pytest.mark.parametrize(("count", "read"), [
     pytest.param(100, 100.0, id="a-whole-count-as-a-float"),
