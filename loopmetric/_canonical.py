@@ -453,10 +453,6 @@ def _with_non_ascii(chars: str) -> str:
     return f"[^{''.join(runs)}]" if runs else "[\\x00-\\U0010ffff]"
 
 
-# Outside ASCII, characters match ASCII letters case-insensitively (ſ, K, ı, İ): a scan for a
-# word in any case takes them all as possible first letters and lets `(?i:...)` decide.
-
-
 def _words_at_word_start(words: str, *, ignore_case: bool, tail: str = "") -> _Scan:
     r"""A scan for where one of the words of an alternation (`"call|run|req"`) begins a word (`\b`
     before it), followed by `tail`."""
@@ -465,6 +461,8 @@ def _words_at_word_start(words: str, *, ignore_case: bool, tail: str = "") -> _S
         rests.setdefault(word[0].lower() if ignore_case else word[0], []).append(re.escape(word[1:]))
     firsts = "".join(sorted(rests))
     alternatives = "|".join(f"(?<={re.escape(first)})(?=(?:{'|'.join(rest)}){tail})" for first, rest in rests.items())
+    # (outside ASCII, characters match ASCII letters case-insensitively, ſ, K, ı, İ: a scan for a word
+    # in any case takes them all as possible first letters and lets `(?i:...)` decide)
     first_class = _with_non_ascii(firsts + firsts.upper()) if ignore_case else f"[{re.escape(firsts)}]"
     return _Scan(re.compile(f"{first_class}(?<!\\w.)"
                             + (f"(?i:{alternatives})" if ignore_case else f"(?:{alternatives})")), (0,),
