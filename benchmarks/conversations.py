@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
 import sys
 import time
@@ -114,7 +115,8 @@ def report(rows: list[dict[str, str]], signals: dict[str, dict[str, bool]], seco
         __doc__.split("\n\n", 2)[2].strip(),
         "",
         f"Command: `python -m benchmarks.conversations`; {len(rows)} conversations ({labels['loop']} loop, "
-        f"{labels['no_loop']} no_loop, {labels['unsure']} unsure) in {seconds:.1f} s.",
+        f"{labels['no_loop']} no_loop, {labels['unsure']} unsure) in {seconds:.1f} s, load average {_load()} "
+        "(1, 5, 15 min) at the end.",
         "",
         markdown_table(header, table),
         "",
@@ -123,6 +125,11 @@ def report(rows: list[dict[str, str]], signals: dict[str, dict[str, bool]], seco
         + (", ".join(f"`{i}`" for i in sorted(misses)) or "none") + ".",
         "",
     ])
+
+
+def _load() -> str:
+    """The machine's load averages, which the time above depends on."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
 
 
 def main(argv: Optional[list[str]] = None) -> str:
