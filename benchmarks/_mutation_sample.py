@@ -2259,4 +2259,30 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_langsmith.py::_node": 31,
          "loopmetric/readers/_otlp/_wire.py::ended_span": 10, "loopmetric/readers/_otlp/_wire.py::span_dict": 10,
          "loopmetric/readers/_registry.py::_format_by_rows": 10}),
+    # The tenth session's changes: the offer of a way forward and the trouble said again (`_replies`,
+    # `_stances`), doubled consonants in stems, the masking classes written by what they leave out,
+    # the text-action scans entered on their one character, the deepeval reader's turn lookup and token
+    # counts, and a model turn's calls closing the earlier turns' for results without an id.
+    "1a4bdad": FunctionRun(
+        ("loopmetric/_canonical.py::_with_non_ascii", "loopmetric/_text_actions.py::find_text_action",
+         *(f"loopmetric/detectors/_replies.py::{f}" for f in ("_offers_new", "_unheard", "detect_repeated_replies")),
+         "loopmetric/detectors/_stances.py::offered", "loopmetric/detectors/_stances.py::_stem",
+         "loopmetric/readers/_deepeval.py::read_span_tree", "loopmetric/readers/_exported.py::turn"),
+        {"loopmetric._canonical:347": "consecutive codes left out are written as one range or as one code each: "
+         "the class holds the same characters either way, only its text is longer",
+         "loopmetric._canonical:359": "a hex escape reads the same in either case: \\U0010FFFF is \\U0010ffff"},
+        {**{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_restated_replies.py::test_an_offer_is_new_from_"
+            f"three_stems_nobody_said_half_of_its_own[{case}]" for n, case in (
+                (585, "three-stems-nobody-said-are-new"), (589, "three-stems-nobody-said-are-new"),
+                (590, "three-new-of-six-half-of-them-is-new"))},
+         **{f"loopmetric.detectors._stances:{n}": "tests/detectors/test_restated_replies.py::test_what_a_reply_offers["
+            "an-offer-written-with-a-curly-apostrophe]" for n in (101, 102)}},
+        {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
+         "loopmetric/_text_actions.py": ("tests/test_text_actions.py",),
+         **{f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
+         "loopmetric/readers/_deepeval.py": ("tests/readers/test_reader_deepeval.py",),
+         "loopmetric/readers/_exported.py": (*_EXPORTED, "tests/readers/test_conformance_chat.py")},
+        {"loopmetric/_text_actions.py::find_text_action": 10,
+         "loopmetric/detectors/_replies.py::detect_repeated_replies": 12,
+         "loopmetric/readers/_deepeval.py::read_span_tree": 12}),
 }

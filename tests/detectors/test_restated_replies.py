@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from loopmetric import detect_loops, read_chat_messages
-from loopmetric.detectors._replies import _says_again
+from loopmetric.detectors._replies import _offers_new, _says_again
 from loopmetric.detectors._stances import Stances, offered, stances, stems, waits_only
 
 OPENING = {"refusal": "I want a refund for my flight to Denver.",
@@ -1296,8 +1296,23 @@ def test_a_refusal_said_in_the_first_person_is_no_offer(times, loop):
                  {"redirect", "pickup", "point", "instead"}, id="the-offer-not-the-decline"),
     pytest.param("Would you like me to transfer you to a supervisor?", {"transfer", "supervisor"}, id="an-offer-asked"),
     pytest.param("I can't change the address.", set(), id="twin-a-decline-in-the-first-person"),
+    pytest.param("I’ll redirect it to a pickup point.", {"redirect", "pickup", "point"},
+                 id="an-offer-written-with-a-curly-apostrophe"),
     pytest.param("I'll check the courier's depot for you. One moment.", set(), id="twin-a-wait"),
     pytest.param("The parcel is already with the courier.", set(), id="twin-a-reason"),
 ])
 def test_what_a_reply_offers(text, expected):
     assert offered(text) == frozenset(expected)
+
+
+@pytest.mark.parametrize(("offer", "said", "new"), [
+    pytest.param({"redirect", "pickup", "point"}, set(), True, id="three-stems-nobody-said-are-new"),
+    pytest.param({"redirect", "pickup"}, set(), False, id="twin-two-stems-are-too-few"),
+    pytest.param({"store", "credit", "amount", "full", "redirect", "pickup"}, {"store", "credit", "amount"}, True,
+                 id="three-new-of-six-half-of-them-is-new"),
+    pytest.param({"store", "credit", "amount", "full", "redirect", "pickup", "value"},
+                 {"store", "credit", "amount", "full"}, False, id="twin-three-new-of-seven-under-half-is-not"),
+])
+def test_an_offer_is_new_from_three_stems_nobody_said_half_of_its_own(offer, said, new):
+    """`_offers_new` at its edges (3 new stems, half of the offer's stems): hand counted."""
+    assert _offers_new(frozenset(offer), said) is new
