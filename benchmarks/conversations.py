@@ -2,14 +2,17 @@
 
     python -m benchmarks.conversations      # writes benchmarks/results/conversations.md
 
-Three sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
+Four sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
 imported or read loopmetric (CC0; each folder's README says how), with a label per conversation: about
 half are an agent saying the same thing in other words turn after turn, half are healthy twins that
 look alike on the surface. `benchmarks/conversations/` (set 1, 2026-12-06): 60 customer-service chats.
 `benchmarks/conversations2/` (set 2, 2026-12-07): 40 chats in other settings too (a coding assistant, a
 tutor, a game master, a program polling an agent). `benchmarks/conversations3/` (set 3, 2026-12-07): 40
 chats in settings neither set used (insurance claims, a registrar, a vet clinic, a legal-information bot,
-kubectl and SQL helpers, a CI bot, a polled report agent), tool loops among them. A fixed seed per set splits it into a design half
+kubectl and SQL helpers, a CI bot, a polled report agent), tool loops among them.
+`benchmarks/conversations4/` (set 4, 2026-12-07, the eleventh session): 40 chats of agents with tools and a
+policy facing a customer who pushes back (an airline, a bank, a parcel depot, a passport office, a
+pharmacy, ...), in pairs of a loop and its healthy twin. A fixed seed per set splits it into a design half
 and a held-out half: rules may be studied on the design halves only. Each conversation is scored the
 way the command line scores a chat file (`detect_loops` on the messages, default settings), and with
 `semantic=True` when the default embedder is installed.
@@ -43,11 +46,13 @@ class ConversationSet(NamedTuple):
 
 SETS = (ConversationSet("set 1", FOLDER, SEED),
         ConversationSet("set 2", FOLDER.with_name("conversations2"), "convo-set-2/design"),
-        ConversationSet("set 3", FOLDER.with_name("conversations3"), "convo-set-3/design"))
-# Sets 2 and 3 each scored whole once, by main at the commit named, before anyone here read one of its
+        ConversationSet("set 3", FOLDER.with_name("conversations3"), "convo-set-3/design"),
+        ConversationSet("set 4", FOLDER.with_name("conversations4"), "convo-set-4/design"))
+# Sets 2, 3 and 4 each scored whole once, by main at the commit named, before anyone here read one of its
 # files: what the default settings found on conversations nobody had seen (loops found, loops, healthy
 # failed, healthy).
-FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19), "set 3": ("aa64679", 12, 19, 0, 20)}
+FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19), "set 3": ("aa64679", 12, 19, 0, 20),
+              "set 4": ("eeca039", 10, 20, 0, 20)}
 
 
 def labelled(which: Optional[ConversationSet] = None) -> list[dict[str, str]]:
