@@ -4,9 +4,11 @@ word joined to another by an underscore). A reply or a turn that states one the 
 had not is news, whatever its words: the conversation detectors (`_replies`, `_meaning`) read
 facts alike. A turn of the other side that says it changed something (`_news.changes_told`) is
 news the same way.
-What changes without telling anything is no fact: clocks, attempt counters and ids named
-as such are masked first (`mask_result`, as results of one call are compared), so a
-reply restated with "(attempt 3)" or the time of day is still the same reply.
+What changes without telling anything is no fact: clocks read to the second, attempt counters
+and ids named as such are masked first (`mask_result`, as results of one call are compared),
+so a reply restated with "(attempt 3)" or "at 10:32:07" is still the same reply. A time of
+day told to the minute ("10:30") is a fact as "10.30 am" and "11 am" are: a slot offered, a
+departure, an opening hour (an agent offering another slot each turn moves on).
 A fact told again in another form is no new fact: `fact_parts` reads a fact by its parts that
 hold a digit ("24-month" and "24 months" both tell 24; "1–2" and "1-2" both tell 1 and 2)."""
 
@@ -30,7 +32,16 @@ def facts(text: str) -> frozenset[str]:
     distinct text (the conversation detectors ask about each turn more than once)."""
     if not text:
         return frozenset()
-    return frozenset(fact.rstrip(".") for fact in _FACT.findall(mask_result(text) if _DIGIT.search(text) else text))
+    if not _DIGIT.search(text):
+        return frozenset(fact.rstrip(".") for fact in _FACT.findall(text))
+    told = {fact.rstrip(".") for fact in _FACT.findall(mask_result(text))}
+    told.update(_TIME_OF_DAY.findall(text))  # (`mask_result` hides them with the clocks)
+    return frozenset(told)
+
+
+# A time of day told to the minute, standing alone: not a clock read to the second ("10:32:07"), not the
+# time of a date ("2024-05-01 10:30", "2024-05-01T10:30"), not part of a longer number ("1:10:30", "2.10:30").
+_TIME_OF_DAY = re.compile(r"(?<![\d:.])(?<!\d )(?<!\dT)\d{1,2}:\d{2}(?![\d:])")
 
 
 _NAMED_WHOLE = re.compile(r"://|@|_")  # links, addresses and names written as code: facts read whole

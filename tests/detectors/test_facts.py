@@ -16,7 +16,11 @@ from loopmetric.readers import read_chat_messages
     pytest.param("The fare is $412.50 for flight HAT045 on 2024-05-14.", {"412.50", "HAT045", "2024-05-14"},
                  id="an-amount-a-flight-and-a-date"),
     pytest.param("No facts in these words at all", set(), id="twin-words-alone"),
-    pytest.param("I could not reach the server (attempt 3), at 10:32.", set(), id="an-attempt-counter-and-a-clock"),
+    pytest.param("I could not reach the server (attempt 3), at 10:32:07.", set(),
+                 id="an-attempt-counter-and-a-clock-read-to-the-second"),
+    pytest.param("The next free slot is at 10:30 on Tuesday.", {"10:30"}, id="a-time-of-day-told-to-the-minute"),
+    pytest.param("Logged 2024-05-14 10:30 and 2024-05-14T11:45", set(), id="twin-the-time-of-a-date-is-a-timestamp"),
+    pytest.param("Uptime 1:10:30 after the restart.", set(), id="twin-a-duration-in-hours-minutes-and-seconds"),
     pytest.param("Request id: a1b2c3d4e5 failed for flight HAT045", {"HAT045"}, id="an-id-named-as-a-request-id"),
     pytest.param("The MMSC URL is http://mms.example.net/mms/wap.", {"http://mms.example.net/mms/wap"},
                  id="a-link-its-full-stop-dropped"),
@@ -92,3 +96,40 @@ def test_a_reply_that_says_a_change_is_not_a_turn_that_says_one():
     trace = read_chat_messages([{"role": "user", "content": "Fix my address."},
                                 {"role": "assistant", "content": "Please wait: I updated your address."}])
     assert changes_told(trace) == frozenset()
+
+
+def _slots_offered(times: list[str], wording: str) -> list[dict[str, str]]:
+    """A customer turning down each appointment slot the agent offers."""
+    answers = ["That does not work for me, I am at work then.", "No, that is too early, sorry.",
+               "Hmm no, I have the school run then.", "Nope, still no good.", "No, I cannot do that one either."]
+    messages = [{"role": "system", "content": "You book dental appointments."},
+                {"role": "user", "content": "I need a cleaning appointment next week."}]
+    for time, answer in zip(times, answers):
+        messages += [{"role": "assistant", "content": wording.format(time)}, {"role": "user", "content": answer}]
+    return messages
+
+
+_OFFER = "I can offer you a cleaning appointment on Tuesday at {}. Would that suit you?"
+
+
+_STATUS = "As of {}, your refund is still being processed. Please check back later."
+
+
+@pytest.mark.parametrize(("times", "wording", "loop"), [
+    pytest.param(["09:00", "10:30", "14:15", "16:45", "18:00"], _OFFER, False,
+                 id="another-slot-each-turn-told-to-the-minute"),
+    pytest.param(["9 am", "10.30 am", "2.15 pm", "4.45 pm", "6 pm"], _OFFER, False,
+                 id="another-slot-each-turn-told-in-hours"),
+    pytest.param(["09:00"] * 5, _OFFER, True, id="twin-the-same-slot-each-turn"),
+    pytest.param(["09:00", "10:30", "09:00", "10:30", "09:00"], _OFFER, True, id="twin-two-slots-offered-by-turns"),
+    pytest.param(["10:32", "10:41", "10:55", "11:03", "11:20"], _STATUS, True,
+                 id="twin-the-same-status-as-of-the-time-it-was-read"),
+])
+def test_an_agent_offering_another_time_each_turn_moves_on(times, wording, loop):
+    """A time of day is what the reply tells, however it is written: the same offer at a new time is a new
+    offer; the same time offered again, or two times offered by turns, says nothing new, nor does the same
+    status said as of the time it was read."""
+    from loopmetric import detect_loops
+
+    report = detect_loops(_slots_offered(times, wording))
+    assert report.success is not loop, report.reason
