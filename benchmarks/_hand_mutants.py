@@ -1,5 +1,5 @@
 """Hand-written one-line mutants of what a user sees (the audits of 2026-12-07, 2026-12-08, 2026-12-09,
-2026-12-10, 2026-12-11 and 2026-12-12), and their runner.
+2026-12-10, 2026-12-11, 2026-12-12 and 2026-12-13), and their runner.
 
     python -m benchmarks._hand_mutants --list [--round ROUND]
     python -m benchmarks._hand_mutants ID ...            # each on its module's tests
@@ -947,10 +947,156 @@ ROUND_6: tuple[Audited, ...] = (
        "the totals line counts a trace that passed with a mild finding as failed",
        ("tests/cli/test_cli.py",), "tests/cli"),
 )
+REGISTRY_TESTS = ("tests/readers/test_format_registry.py", "tests/readers/test_registry_shortcut.py")
+FILES_TESTS = ("tests/readers/test_reader_files.py", "tests/readers/test_format_registry.py")
+RESEARCH = ("tests/readers/test_conformance_research.py", "tests/readers/test_pinned_readers.py")
+HOOK_CLI = ("tests/hooks/test_hook_install.py", "tests/hooks/test_hook_command.py")
+ROUND_7: tuple[Audited, ...] = (
+    # -- the format registry: what it says of what it does not know, and how many traces it found
+    _m("registry-request-response-hint-dropped", _R + "_registry.py",
+       'if "request" in m and "response" in m:', "if False:",
+       "a chat log of request/response pairs is refused without saying how to write it as one list of messages",
+       REGISTRY_TESTS, "tests/readers"),
+    _m("registry-empty-object-said-as-no-keys", _R + "_registry.py",
+       "f\"not a known trace format ({'keys: ' + keys if keys else 'an empty object'}\"",
+       "f\"not a known trace format ({'keys: ' + keys}\"",
+       "an empty JSON object is refused as `(keys: )` instead of `(an empty object)`",
+       REGISTRY_TESTS, "tests/readers"),
+    _m("registry-no-trace-crashes-read-trace", _R + "_registry.py",
+       "if len(found) != 1:", "if len(found) > 1:",
+       "read_trace on a record holding no trace (tau2-bench `simulations: []`) crashes with an IndexError, "
+       "not `holds 0 traces`",
+       REGISTRY_TESTS, "tests/readers"),
+    _m("registry-tau-label-without-trial", _R + "_registry.py",
+       "label = f\"task {m.get('task_id')} trial {m.get('trial')}\"", "label = f\"task {m.get('task_id')}\"",
+       "two trials of one tau-bench task are labelled alike (`task 3`), not `task 3 trial 0` and `task 3 trial 1`",
+       REGISTRY_TESTS, "tests/readers"),
+    _m("registry-agents-span-lines-refused-as-text", _R + "_registry.py",
+       "if all(is_otlp(d) for d in found) or all(is_openai_agents(d) for d in found) or line_format(found):",
+       "if all(is_otlp(d) for d in found) or line_format(found):",
+       "read_trace on JSON text of Agents SDK spans one a line is refused as several documents",
+       REGISTRY_TESTS, "tests/readers"),
+    # -- loading files: what a file that holds nothing readable is said to be
+    _m("files-blank-file-said-as-json-error", _R + "_files.py",
+       "if not text or text.isspace():", "if not text:",
+       "a file of blank lines is refused with a JSON parse error, not `empty file`",
+       FILES_TESTS, "tests/readers"),
+    _m("files-bad-line-said-one-early", _R + "_files.py",
+       'where = f"line {line}" if len(found) > 1 else ""', 'where = f"line {line - 1}" if len(found) > 1 else ""',
+       "a JSON Lines file's bad line 3 is said to be `line 2`",
+       FILES_TESTS, "tests/readers"),
+    _m("files-wrong-format-flag-unexplained", _R + "_files.py",
+       "other = _looks_like(data) if fmt in FORMATS else None", "other = None",
+       "a file read with the wrong --format fails without saying what it looks like (`leave --format out, or give "
+       "--format X`)",
+       FILES_TESTS, "tests/readers"),
+    _m("files-format-finding-nothing-silent", _R + "_files.py",
+       "if not records_:  # e.g. a --format", "if False:  # e.g. a --format",
+       "a file read with a --format that finds no trace of its own in it is silently nothing, not an error",
+       FILES_TESTS, "tests/readers"),
+    _m("files-folder-not-searched-below", _R + "_files.py",
+       'for p in sorted(path.rglob("*"))', 'for p in sorted(path.glob("*"))',
+       "a folder's trace files in its subfolders are not found",
+       FILES_TESTS, "tests/readers"),
+    # -- Anthropic Messages
+    _m("anthropic-error-result-read-as-success", _R + "_anthropic.py",
+       'error=block.get("is_error") is True)', "error=False)",
+       "a tool_result marked `is_error` reads as a successful result",
+       EXPORTED, "tests/readers"),
+    _m("anthropic-results-without-text-alike", _R + "_anthropic.py",
+       "if isinstance(content, (list, tuple)) and not text and content:", "if False:",
+       "two tool results holding only images (different ones) read as the same empty result",
+       EXPORTED, "tests/readers"),
+    _m("anthropic-server-tool-result-skipped", _R + "_anthropic.py",
+       'results.append((b.get("tool_use_id"), b))', "pass",
+       "a server tool's result (web_search_tool_result in the same message) is dropped: the search has no result",
+       EXPORTED, "tests/readers"),
+    # -- Responses-API items, hosted tools
+    _m("responses-mcp-tool-name-lost", _R + "_responses.py",
+       'tool = named if isinstance(named, str) and named else kind[:-len("_call")]', 'tool = kind[:-len("_call")]',
+       "every MCP call reads as a call of `mcp`, not of the tool it named",
+       (*EXPORTED, "tests/readers/test_reader_openai_agents.py"), "tests/readers"),
+    _m("responses-hosted-error-read-as-success", _R + "_responses.py",
+       "error if error else _output(result), bool(error)))", "error if error else _output(result), False))",
+       "a hosted tool call that failed (an MCP call's `error`) reads as a successful result",
+       (*EXPORTED, "tests/readers/test_reader_openai_agents.py"), "tests/readers"),
+    _m("responses-web-search-action-unread", _R + "_responses.py",
+       '_ARG_KEYS = ("arguments", "input", "action", "queries", "code")',
+       '_ARG_KEYS = ("arguments", "input", "queries", "code")',
+       "a web_search_call's `action` (its query) is not its arguments: different searches read as the same call",
+       (*EXPORTED, "tests/readers/test_reader_openai_agents.py"), "tests/readers"),
+    # -- Gemini contents (google-genai)
+    _m("gemini-error-response-read-as-success", _R + "_gemini.py",
+       'return m["error"] if m["error"] not in (None, "") else "error", True',
+       'return m["error"] if m["error"] not in (None, "") else "error", False',
+       "a functionResponse holding only an `error` reads as a successful result",
+       EXPORTED, "tests/readers"),
+    _m("gemini-failed-code-execution-read-as-success", _R + "_gemini.py",
+       'failed = str(outcome.get("outcome", "OUTCOME_OK")) not in ("OUTCOME_OK", "Outcome.OUTCOME_OK")',
+       "failed = False",
+       "code execution whose outcome is OUTCOME_FAILED reads as a successful result",
+       EXPORTED, "tests/readers"),
+    _m("gemini-output-wrapper-kept", _R + "_gemini.py",
+       'if m is not None and len(m) == 1 and "output" in m:', "if False:",
+       "a functionResponse `{\"output\": X}` reads as the result `{\"output\": X}`, not X",
+       EXPORTED, "tests/readers"),
+    # -- research logs: Magentic-One, InterCode, SWE-agent
+    _m("magentic-delegation-instruction-dropped", _R + "_magentic.py",
+       'pending = ToolRequest(delegation.group("to").strip(), {"instruction": text})',
+       'pending = ToolRequest(delegation.group("to").strip(), {"instruction": ""})',
+       "the orchestrator's different instructions to one agent read as the same call",
+       ("tests/readers/test_conformance_research.py", "tests/readers/test_group_chat.py"), "tests/readers"),
+    _m("intercode-every-action-named-action", _R + "_intercode.py",
+       'builder.add_tool_call(words[0] if words else "action", {"command": command}, observation, error,',
+       'builder.add_tool_call("action", {"command": command}, observation, error,',
+       "every InterCode turn is a call of `action`, not of the program it ran (`ls`, `cat`, `submit`)",
+       RESEARCH, "tests/readers"),
+    _m("sweagent-format-message-dropped", _R + "_sweagent.py",
+       'elif isinstance(step.get("observation"), str) and step["observation"].strip():', "elif False:",
+       "a SWE-agent step with no action (a reply the harness could not parse) loses the harness's format message",
+       ("tests/readers/test_reader_sweagent.py", "tests/readers/test_conformance_research.py"), "tests/readers"),
+    # -- the OpenTelemetry processor: traces that never end, the table of traces, the alarm's words
+    _m("otel-idle-trace-counted-as-evicted", "loopmetric/otel/_processor.py",
+       "self._stats.idle += 1", "self._stats.evicted += 1",
+       "a trace forgotten for being idle is counted in `stats.evicted`, not `stats.idle`",
+       OTEL, "tests/otel"),
+    _m("otel-busy-trace-evicted-first", "loopmetric/otel/_processor.py",
+       "self._traces.move_to_end(trace_id)", "pass",
+       "beyond `max_traces`, the trace that began first is forgotten though it is still sending spans",
+       OTEL, "tests/otel"),
+    _m("otel-active-trace-forgotten-as-idle", "loopmetric/otel/_processor.py",
+       "window.last_seen = now", "pass",
+       "a long trace still sending spans is forgotten `max_idle_seconds` after it began: its loop is missed",
+       OTEL, "tests/otel"),
+    _m("otel-stop-alarm-unsaid", "loopmetric/otel/_processor.py",
+       '": it went on after its first alarm, stop the run" if finding.action == "stop" else "",', '"",',
+       "the warning for a loop that went on after its first alarm does not say to stop the run",
+       OTEL, "tests/otel"),
+    # -- `loopmetric hook`: a flag it does not know, installing twice, a settings file it cannot read
+    _m("hook-misspelt-flag-runs-the-hook", "loopmetric/cli/_hook.py",
+       "        if unknown:\n            raise ValueError", "        if False:\n            raise ValueError",
+       "`loopmetric hook claude-code --actoin stop` runs the hook with the default action, not failing open with "
+       "a line in hook.log",
+       HOOK_CLI, "tests/hooks"),
+    _m("hook-install-twice-says-installed", "loopmetric/cli/_hook.py",
+       "{'installed the loopmetric hook in' if changed else 'already installed in'}",
+       "{'installed the loopmetric hook in'}",
+       "`hook install --write` a second time says `installed` again, not `already installed`",
+       HOOK_CLI, "tests/hooks"),
+    _m("hook-install-bad-settings-crashes", "loopmetric/cli/_hook.py",
+       "except (OSError, ValueError) as error:", "except OSError as error:",
+       "`hook install --write` into a settings file that is not a JSON object crashes with a traceback, not exit 2",
+       HOOK_CLI, "tests/hooks"),
+    # -- the Spark frontend's columns
+    _m("spark-patterns-once-per-finding", "loopmetric/spark/_score.py",
+       "sorted({f.pattern for f in report.findings})", "[f.pattern for f in report.findings]",
+       "`loop_patterns` lists a pattern once per finding, in the order found, not each once sorted",
+       SPARK, "tests/spark"),
+)
 ROUNDS: dict[str, tuple[Audited, ...]] = {"2026-12-07": ROUND_1, "2026-12-08": ROUND_2, "2026-12-09": ROUND_3,
                                          "2026-12-10": ROUND_4, "2026-12-11": ROUND_5,
-                                         "2026-12-12": ROUND_6}
-MUTANTS: tuple[Audited, ...] = ROUND_1 + ROUND_2 + ROUND_3 + ROUND_4 + ROUND_5 + ROUND_6
+                                         "2026-12-12": ROUND_6, "2026-12-13": ROUND_7}
+MUTANTS: tuple[Audited, ...] = ROUND_1 + ROUND_2 + ROUND_3 + ROUND_4 + ROUND_5 + ROUND_6 + ROUND_7
 
 
 def round_of(audited: Audited) -> str:

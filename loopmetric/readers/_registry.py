@@ -377,6 +377,8 @@ def read_trace(value: Any, *, format: Optional[str] = None, name: str = "") -> T
         raise NotATrace(f"Expected a trace, but the {_kind(value)} given is {error}. Accepted: {ACCEPTED}.") from None
     found = list(records(data, fmt, name))
     if len(found) != 1:
+        if not found:  # a record of no run (tau2-bench's `simulations: []`): nothing recorded, not several traces
+            raise TraceReadError(f"Expected a trace, but the {fmt} content holds none (nothing was recorded).")
         raise TypeError(
             f"Expected one trace, but the {fmt} content holds {len(found)} traces; read them with "
             "load_traces(path), or score each: [detect_loops(t) for t in traces]."

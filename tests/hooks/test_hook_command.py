@@ -184,6 +184,8 @@ FAIL_OPEN = [
                  id="stop-with-missing-transcript"),
     pytest.param(json.dumps(event("PreToolUse", 1)), ("claude-code", "--action", "bogus"), None, "failed open",
                  id="a-wrong-flag"),
+    pytest.param(json.dumps(event("PreToolUse", 1)), ("claude-code", "--actoin", "stop"), None,
+                 "claude-code failed open: ValueError: unrecognized arguments: --actoin stop", id="a-misspelt-flag"),
 ]
 
 

@@ -282,6 +282,42 @@ def test_the_oldest_trace_is_evicted_and_counted():
     assert processor.stats.evicted == 3  # agents[0] came back and pushed out the oldest held
 
 
+@pytest.mark.parametrize("touched, alarmed", [
+    pytest.param(True, True, id="a-trace-fed-again-is-kept-and-its-loop-found"),
+    pytest.param(False, False, id="twin-the-trace-quiet-longest-is-forgotten"),
+])
+def test_beyond_max_traces_the_trace_quiet_longest_is_forgotten(touched, alarmed):
+    """Three traces held (max_traces=3), the first fed again or not, then a fourth: the one quiet
+    longest is forgotten. The first then calls twice more: with its earlier calls held, that is the
+    same call four times, a loop; forgotten, two calls, none."""
+    tracer, processor, found, _ = watched(max_traces=3)
+    agents = [Agent(tracer).call("poll", {"job": 1}, "running") for _ in range(3)]
+    if touched:
+        agents[0].call("poll", {"job": 1}, "running")
+    Agent(tracer).call("poll", {"job": 1}, "running")
+    assert processor.stats.evicted == 1
+    agents[0].call("poll", {"job": 1}, "running").call("poll", {"job": 1}, "running")
+    assert [trace_id for trace_id, _ in found] == ([agents[0].trace_id] if alarmed else [])
+
+
+@pytest.mark.parametrize("gaps, idle, alarmed", [
+    pytest.param([0, 6, 6, 6], 0, True, id="a-trace-sending-every-6-s-for-18-s-is-kept-and-its-loop-found"),
+    pytest.param([0, 6, 11, 6], 1, False, id="twin-11-s-without-a-span-forgets-it"),
+])
+def test_a_trace_is_forgotten_only_after_max_idle_seconds_without_a_span(gaps, idle, alarmed):
+    """The same call four times (max_idle_seconds=10), the seconds between them `gaps`: kept, the
+    four are a loop; forgotten before the third, the last two start again and are none."""
+    tracer, processor, found, _ = watched(max_idle_seconds=10)
+    now = [1000.0]
+    processor._clock = lambda: now[0]
+    agent = Agent(tracer)
+    for gap in gaps:
+        now[0] += gap
+        agent.call("poll", {"job": 1}, "running")
+    assert processor.stats.idle == idle
+    assert [trace_id for trace_id, _ in found] == ([agent.trace_id] if alarmed else [])
+
+
 def test_an_idle_trace_is_forgotten():
     tracer, processor, _, _ = watched(max_idle_seconds=10)
     now = [1000.0]
@@ -702,12 +738,17 @@ ESCALATE = [  # (escalate, the run, the alarms' (pattern, action))
 
 
 @pytest.mark.parametrize("escalate, steps, expected", ESCALATE)
-def test_escalate_alarms_a_loop_again_as_stop_when_it_goes_on(escalate, steps, expected):
+def test_escalate_alarms_a_loop_again_as_stop_when_it_goes_on(escalate, steps, expected, caplog):
     tracer, processor, found, exporter = watched(escalate=escalate)
     agent = Agent(tracer)
-    steps(agent)
-    agent.end()
+    with caplog.at_level(logging.WARNING, logger="loopmetric.otel"):
+        steps(agent)
+        agent.end()
     assert [(f.pattern, f.action) for _, f in found] == expected
+    # the warning of each alarm: only the one for a loop that went on says to stop the run
+    warnings = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Loop in trace ")]
+    assert [": it went on after its first alarm, stop the run. " in w for w in warnings] == \
+        [action == "stop" for _, action in expected]
     spans = [s for s in exporter.get_finished_spans() if s.name == LOOP_SPAN_NAME]
     assert [s.attributes["loopmetric.action"] for s in spans] == [action for _, action in expected]
 

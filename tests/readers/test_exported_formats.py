@@ -603,6 +603,68 @@ def test_responses_items_name_a_call_by_its_name_else_by_its_type(call, name):
     assert [c.name for c in read_trace(items, format="responses").tool_calls] == [name]
 
 
+@pytest.mark.parametrize("call, args", [
+    pytest.param({"type": "web_search_call", "id": "ws_1", "status": "completed",
+                  "action": {"type": "search", "query": "loop detection"}}, '{"query":"loop detection","type":"search"}',
+                 id="a-web-search-by-its-action"),
+    pytest.param({"type": "file_search_call", "id": "fs_1", "status": "completed", "queries": ["rate limit"]},
+                 '["rate limit"]', id="a-file-search-by-its-queries"),
+    pytest.param({"type": "code_interpreter_call", "id": "ci_1", "status": "completed", "code": "print(1)"},
+                 '"print(1)"', id="code-by-its-code"),
+    pytest.param({"type": "function_call", "call_id": "c1", "name": "status", "arguments": '{"job":"42"}'},
+                 '{"job":"42"}', id="twin-a-function-call-by-its-arguments"),
+])
+def test_responses_items_read_a_hosted_calls_arguments_from_what_it_was_asked(call, args):
+    """Three hosted calls asked different things are three different calls (no loop), each with
+    the arguments its item holds."""
+    items = [{"role": "user", "content": "Look it up."}, call]
+    assert [c.args for c in read_trace(items, format="responses").tool_calls] == [args]
+
+
+def _anthropic_tool_results(contents):
+    messages = [{"role": "user", "content": "Take a screenshot of each page."}]
+    for n, content in enumerate(contents):
+        messages += [{"role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "screenshot",
+                                                        "input": {}}]},
+                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": content}]}]
+    return messages + [{"role": "assistant", "content": "Done."}]
+
+
+def _image(url):
+    return [{"type": "image", "source": {"type": "url", "url": url}}]
+
+
+@pytest.mark.parametrize("contents, result, loops", [
+    pytest.param([_image(f"page{n}.png") for n in range(4)],
+                 '[{"source":{"type":"url","url":"page0.png"},"type":"image"}]', False,
+                 id="different-images-are-different-results-no-loop"),
+    pytest.param([_image("page.png")] * 4, '[{"source":{"type":"url","url":"page.png"},"type":"image"}]',
+                 True, id="the-same-image-four-times-is-a-loop"),
+    pytest.param([f"page {n}" for n in range(4)], "page 0", False, id="twin-text-results"),
+])
+def test_an_anthropic_tool_result_without_text_is_compared_as_it_is(contents, result, loops):
+    """Four calls of one tool with the same (empty) arguments: a loop exactly when the results are alike."""
+    messages = _anthropic_tool_results(contents)
+    assert read_trace(messages).tool_calls[0].result == result
+    assert bool(detect_loops(messages).findings) is loops
+
+
+@pytest.mark.parametrize("blocks, calls", [
+    pytest.param([{"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "loops"}},
+                  {"type": "web_search_tool_result", "tool_use_id": "srv_1",
+                   "content": [{"type": "web_search_result", "url": "https://x.example", "title": "X"}]},
+                  {"type": "text", "text": "Found X."}],
+                 [("web_search", '[{"title":"X","type":"web_search_result","url":"https://x.example"}]')],
+                 id="a-server-tools-result-in-the-same-message"),
+    pytest.param([{"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "loops"}},
+                  {"type": "text", "text": "Searching."}],
+                 [("web_search", None)], id="twin-a-server-tool-without-its-result-has-none"),
+])
+def test_an_anthropic_server_tools_call_has_the_result_its_message_holds(blocks, calls):
+    messages = [{"role": "user", "content": "Search the web."}, {"role": "assistant", "content": blocks}]
+    assert [(c.name, c.result) for c in read_trace(messages, format="anthropic").tool_calls] == calls
+
+
 def _gemini_parallel_lookups(ids, answered):
     """Two calls of one function in one model content, then their responses in the `answered` order."""
     def part(kind, q):

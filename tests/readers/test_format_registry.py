@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from loopmetric import TraceReadError, read_trace
 from loopmetric.readers._registry import ACCEPTED, FORMATS, REGISTRY, NotATrace, detect_format, records
 
 # Documents that match more than one row's shape: the priority the registry must keep.
@@ -38,6 +39,13 @@ def test_every_row_is_named_once_and_accepted_in_errors():
     pytest.param([1, 2], "a list of 2 items, the first a int", id="numbers"),
     pytest.param([{"x": 1}], "a list of 1 items, the first with keys: x", id="unknown-items"),
     pytest.param(3.5, "a float", id="number"),
+    pytest.param({"request": {"messages": []}, "response": {"choices": []}},
+                 "keys: request, response; request/response pairs: write the request's messages plus the reply as "
+                 "one list of messages", id="request-response-pairs-say-how-to-write-them"),
+    pytest.param({"run": {"messages": [{"role": "user", "content": "hi"}]}},
+                 "keys: run; chat messages nested under 'run': write that object (or its messages list) alone",
+                 id="chat-messages-nested-under-a-key-say-which"),
+    pytest.param({"request": {"model": "m"}}, "keys: request", id="twin-a-request-without-its-response-no-hint"),
 ])
 def test_what_no_row_recognises_is_not_a_trace_and_the_error_says_what_it_is(data, what):
     with pytest.raises(NotATrace) as refused:
@@ -61,3 +69,25 @@ TRAJ = [{"role": "user", "content": "hi"}]
 ])
 def test_a_list_of_records_holding_a_traj_is_tau_bench_whatever_else_they_hold(first, fmt):
     assert detect_format([first]) == fmt
+
+
+TAU_RECORD = {"task_id": 3, "trial": 0, "traj": [{"role": "user", "content": "hi"},
+                                                 {"role": "assistant", "content": "hello"}]}
+
+
+@pytest.mark.parametrize("value, error, said", [
+    pytest.param({"simulations": []}, TraceReadError,
+                 "Expected a trace, but the tau2-bench content holds none (nothing was recorded).",
+                 id="a-record-of-no-simulation-holds-none"),
+    pytest.param([TAU_RECORD, {**TAU_RECORD, "trial": 1}], TypeError,
+                 "Expected one trace, but the tau-bench content holds 2 traces; read them with load_traces(path), or "
+                 "score each: [detect_loops(t) for t in traces].", id="two-tau-bench-trials-hold-2-traces"),
+    pytest.param([TAU_RECORD], None, None, id="twin-one-record-is-read"),
+])
+def test_read_trace_refuses_content_holding_other_than_one_trace_saying_how_many(value, error, said):
+    if error is None:
+        assert read_trace(value).source == "chat"
+        return
+    with pytest.raises(error) as refused:
+        read_trace(value)
+    assert str(refused.value) == said

@@ -75,6 +75,27 @@ def test_format_override_and_unknown_format(tmp_path):
     assert "Expected --format to be one of" in load(tmp_path, text, fmt="nope")[0].error
 
 
+CHAT = json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}])
+
+
+@pytest.mark.parametrize("text, fmt, said", [
+    pytest.param(CHAT, "intercode", "--format intercode: Expected at least one intercode trace, but found none (it looks "
+                 "like chat: leave --format out, or give --format chat)", id="a-format-finding-none-says-what-it-looks-like"),
+    pytest.param(CHAT, "swe-agent", "--format swe-agent: Expected a swe-agent trace with spans or messages, but found "
+                 "nothing to read: Expected a SWE-agent trajectory with a `trajectory` list, but got a list (it looks "
+                 "like chat: leave --format out, or give --format chat)", id="a-reader-refusing-says-what-it-looks-like"),
+    pytest.param(json.dumps({"simulations": []}), None, "Expected at least one tau2-bench trace, but found none",
+                 id="a-record-of-no-trace-says-it-found-none"),
+    pytest.param(CHAT, "chat", None, id="twin-the-format-the-file-is-reads-it"),
+])
+def test_a_file_holding_no_trace_of_the_format_asked_says_so_and_what_it_looks_like(tmp_path, text, fmt, said):
+    [loaded] = load(tmp_path, text, fmt=fmt)
+    if said is None:
+        assert loaded.error is None and loaded.trace.source == "chat"
+    else:
+        assert loaded.trace is None and loaded.error == f"{tmp_path / 'f.json'}: {said}"
+
+
 def test_unreadable_bytes_and_missing_file(tmp_path):
     (tmp_path / "b.json").write_bytes(b"\xff\xfe\x00")
     [loaded] = list(load_traces(str(tmp_path / "b.json")))
