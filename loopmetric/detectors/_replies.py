@@ -69,9 +69,10 @@ labelled tau-bench runs holds five such, none a loop); five times is not.
 
 from __future__ import annotations
 
+import re
 from operator import attrgetter
 
-from typing import AbstractSet, Callable, Optional, Union
+from typing import AbstractSet, Callable, NamedTuple, Optional, Union
 
 from .._canonical import normalize_text
 from .._findings import Finding, step_range
@@ -82,7 +83,7 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, offered, stances, stems, waits_only
+from ._stances import Stances, asked, asks, offered, sentences, stances, stems, waits_only
 
 __all__ = ["detect_repeated_replies"]
 
@@ -175,6 +176,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
     brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
     told = False  # whether those turns told a fact nobody had told
+    told_parts: set[str] = set()  # the facts those turns told that nobody had told
+    acts: dict[int, _Acts] = {}  # what each reply does, by step, read once
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
@@ -203,6 +206,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             brought |= named - said
             said |= named
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
+            told_parts |= fact_parts(step.text) - known.before(step.step - 1)
             told |= step.step in changes  # (as is a change it says it made)
             heard.append(step.text)
             folded = normalize_text(step.text)
@@ -219,7 +223,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(reply.text)
             took = told or bool(named & brought)
             said |= named
-            brought, told = set(), False
+            used = not told_parts.isdisjoint(fact_parts(reply.text))  # (it used a fact the other side told)
+            brought, told, told_parts = set(), False, set()
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
@@ -235,7 +240,21 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                     recent[-1].text, first_said[reply.step],
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
                                     turn_stems - replies_said)
-                if link is not None and _offers_new(offered(reply.text), stems_said):
+            if ((link is None or link == "ask") and recent and not used
+                    and _turn(trace, recent[-1], reply, unrecorded, unchanged)
+                    and not any(_LOOKING.search(turn) for turn in answered[reply.step])):
+                # (the same ask, offer or facts again, whatever else the reply says: an ask found so is
+                # one whatever echo of the other side's words it holds, with no fact of theirs used)
+                link = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
+                                 known.before(reply.step - 1), fresh) or link
+            if link is not None and link != "offer":  # (an offer said again is no new way forward)
+                if link == "request":  # (an offer of what it will do with what it asks for is the ask)
+                    sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
+                    offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
+                                                if len(stems & sought) < _ACT_COMMON))
+                else:
+                    offer = offered(reply.text)
+                if _offers_new(offer, stems_said):
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
             replies_said |= _stances_of(reply, read).stems
@@ -253,7 +272,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             continue
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
-        needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
+        made = set(links)
+        if made == {"unheard"}:
+            needed = threshold
+        elif made <= _ACTING:  # (the same ask or offer: `threshold`; the same facts told: one more)
+            needed = threshold + (2 if "ask" in made else 1 if "status" in made else 0)
+        else:
+            needed = threshold + (2 if made & {"ask", "request"} else 1)
         if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
             # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
             # a loop at `threshold` replies)
@@ -351,6 +376,78 @@ def _named(text: str) -> set[str]:
     return _words(" ".join(w for w in text.split() if not w.islower()).casefold())
 
 
+class _Acts(NamedTuple):
+    """What a reply does and about what (`_acts_of`)."""
+
+    asks: frozenset[str]  # the stems of its sentences that ask the other side for something
+    offers: tuple[frozenset[str], ...]  # the stems of each sentence that offers something
+    told: frozenset[str]  # the facts its asking and offering sentences tell
+    facts: frozenset[str]  # the facts it tells
+    stems: frozenset[str]  # the stems it says
+    heard: frozenset[str]  # the stems of its sentences that neither acknowledge nor name (`_ACKNOWLEDGES`, `_NAME`)
+
+
+def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
+    """What `reply` does (each sentence read once): its asks (`_stances.asks`: "could you share
+    your order number?", "I'll need the order number", "once you give me the VM- number I can
+    ..."), its offers (`_stances.offered`), the facts they tell, and the stems it could take up
+    what the other side said with: an acknowledgment ("I understand you're a contractor", "I'm
+    sorry about your job") or a name it calls them by ("Thanks, Dario") echoes, it does not use."""
+    try:
+        return read[reply.step]
+    except KeyError:
+        pass
+    sought: set[str] = set()
+    offers: list[frozenset[str]] = []
+    acting: list[str] = []
+    heard: set[str] = set()
+    for sentence in sentences(reply.text):
+        offer = offered(sentence)
+        if offer:
+            offers.append(offer)
+        if asks(sentence):
+            sought |= stems(sentence)
+        if offer or asks(sentence):
+            acting.append(sentence)
+        if _ACKNOWLEDGES.search(sentence) is None:
+            heard |= stems(_NAME.sub(" ", sentence))
+    found = read[reply.step] = _Acts(frozenset(sought), tuple(offers), fact_parts(" \n".join(acting)),
+                                     fact_parts(reply.text), stems(reply.text), frozenset(heard))
+    return found
+
+
+_ACT_COMMON = 2  # stems two asks (two offers) have in common when they are about the same thing
+_ACTING = frozenset({"request", "offer", "status", "ask", "unheard"})  # links of a chain of the same acts
+# A sentence that acknowledges what the other side said (its words echoed, not used)
+_ACKNOWLEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|I understand|I hear|I see|I know|I get)\b", re.IGNORECASE)
+_NAME = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+\b")  # a capitalized word inside a sentence: a name
+# The other side saying it will look for something: the conversation waits on them
+_LOOKING = re.compile(r"\b(?:I'll|I will|I'm going to|let me|I have to|I need to)\b[^.?!]*?"
+                      r"\b(?:look|check|find|locate|search|get back|dig)", re.IGNORECASE)
+
+
+def _same_act(reply: _Acts, recent: list[_Acts], known: AbstractSet[str], fresh: AbstractSet[str]) -> Optional[str]:
+    """How `reply` does again what one of the `recent` replies did, whatever else it says, or None:
+    "request" when its asks share `_ACT_COMMON` stems with one's (it asks for the same thing),
+    "offer" when one of its offers shares as many with one's offers (it offers the same thing),
+    "status" when every fact it tells one of them told, and it shares a stem with them (the same
+    status, total or plan told again). Not when its asks or offers tell a fact nobody had told
+    (`known`: another slot, another amount), nor when it takes up a stem the other side's turns
+    brought that nobody had said (`fresh`), outside an acknowledgment or a name."""
+    if not reply.told <= known or not reply.heard.isdisjoint(fresh):
+        return None
+    offers = frozenset().union(*reply.offers)
+    for earlier in reversed(recent):
+        if len(reply.asks & earlier.asks) >= _ACT_COMMON:
+            return "request"
+        if len(offers & frozenset().union(*earlier.offers)) >= _ACT_COMMON:
+            return "offer"
+    if reply.facts and reply.facts <= frozenset().union(*(earlier.facts for earlier in recent)) \
+            and not reply.stems.isdisjoint(frozenset().union(*(earlier.stems for earlier in recent))):
+        return "status"
+    return None
+
+
 def _says_again(reply: Stances, recent: list[Stances], subject: Optional[AbstractSet[str]] = None) -> Optional[str]:
     """How `reply` says again what the `recent` replies said (see the module docstring), or None.
     A no or a rule stays on the chain's `subject` (what its first reply's stances were about):
@@ -435,7 +532,9 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
     return kinds | {"no"} if "rule" in kinds else kinds
 
 
-_SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
+_SAYS = {"request": "asking for the same thing", "offer": "offering the same thing",
+         "status": "telling the same facts again", "again": "saying nothing its last replies had not said",
+         "ask": "asking again for the same thing",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
          "stall": "doing nothing but ask the other side to wait",

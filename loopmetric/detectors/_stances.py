@@ -35,7 +35,7 @@ from typing import Callable, NamedTuple
 
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "offered", "proposed", "stances", "stems", "waits_only"]
+__all__ = ["Stances", "asked", "asks", "offered", "proposed", "sentences", "stances", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -187,3 +187,22 @@ def waits_only(text: str) -> bool:
     open the notebook ...") is no stall alone."""
     return all(_WAIT.search(sentence) is not None or not stems(sentence)
                for sentence in _SENTENCE.split(text.replace("’", "'")))
+
+
+
+# A sentence that asks the other side for something: a question or a request ("please", "I'll need",
+# "let me know"), or what the agent will do once they give it ("once you give me the number I can
+# check", "if you can find it", "send it here").
+_ASKS = re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b|\bonce you\b"
+                   r"|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
+                   r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[str]:
+    """`text`'s sentences, as the stances are read (a curly apostrophe read as a straight one)."""
+    return _SENTENCE.split(text.replace("’", "'"))
+
+
+def asks(sentence: str) -> bool:
+    """Whether `sentence` asks the other side for something (`_ASKS`)."""
+    return _ASKS.search(sentence) is not None
