@@ -284,6 +284,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             # a loop at `threshold` replies)
             needed = threshold
             links.append("stall")
+        elif len(chain) >= threshold and set(links) == {"sorry"} and not any(_acts_of(r, acts).does for r in chain):
+            needed = threshold  # (apologies and nothing else: no ask, no offer, no fact)
         if len(chain) >= needed:
             findings.append(_restated_finding(chain, links))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
@@ -385,6 +387,11 @@ class _Acts(NamedTuple):
     facts: frozenset[str]  # the facts it tells
     stems: frozenset[str]  # the stems it says
     heard: frozenset[str]  # the stems of its sentences that neither acknowledge nor name (`_ACKNOWLEDGES`, `_NAME`)
+
+    @property
+    def does(self) -> bool:
+        """Whether the reply asks, offers or tells a fact."""
+        return bool(self.asks or self.offers or self.facts)
 
 
 def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
