@@ -248,12 +248,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 link = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
                                  known.before(reply.step - 1), fresh) or link
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
-                if link == "request":  # (an offer of what it will do with what it asks for is the ask)
-                    sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
-                    offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
-                                                if len(stems & sought) < _ACT_COMMON))
-                else:
-                    offer = offered(reply.text)
+                # (an offer of what it will do with what it asks for is the ask)
+                sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
+                offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
+                                            if len(stems & sought) < _ACT_COMMON))
                 if _offers_new(offer, stems_said):
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
