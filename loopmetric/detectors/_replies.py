@@ -176,7 +176,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
     brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
     told = False  # whether those turns told a fact nobody had told
-    told_parts: set[str] = set()  # the facts those turns told that nobody had told
+    told_parts: set[str] = set()  # the facts those turns told that nobody had told, saying no besides
+    answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
     acts: dict[int, _Acts] = {}  # what each reply does, by step, read once
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
@@ -206,14 +207,19 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             brought |= named - said
             said |= named
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
-            told_parts |= fact_parts(step.text) - known.before(step.step - 1)
+            found = stems(step.text)
+            new_parts = fact_parts(step.text) - known.before(step.step - 1)
+            if new_parts and _DECLINED.search(step.text):
+                told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
+            else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
+                answered_anew |= bool(new_parts)
+            answered_anew |= step.step in changes  # (as is a change the reply before asked for, made)
             told |= step.step in changes  # (as is a change it says it made)
             heard.append(step.text)
             folded = normalize_text(step.text)
             if folded not in turns_said:
                 spoken.append(step.text)
                 turns_said.add(folded)
-            found = stems(step.text)
             turn_stems_since |= found
             fresh |= found - stems_said
             stems_said |= found
@@ -223,8 +229,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(reply.text)
             took = told or bool(named & brought)
             said |= named
-            used = not told_parts.isdisjoint(fact_parts(reply.text))  # (it used a fact the other side told)
-            brought, told, told_parts = set(), False, set()
+            # (an answer the agent asks again after is one it turned down, as a tool rejecting it would; a fact
+            # told besides a no is used only by a reply that tells it)
+            used = answered_anew or not told_parts.isdisjoint(fact_parts(reply.text))
+            brought, told, told_parts, answered_anew = set(), False, set(), False
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
@@ -246,7 +254,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 # (the same ask, offer or facts again, whatever else the reply says: an ask found so is
                 # one whatever echo of the other side's words it holds, with no fact of theirs used)
                 link = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
-                                 known.before(reply.step - 1), fresh) or link
+                                 known.before(reply.step - 1), fresh, stems_said) or link
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
                 # (an offer of what it will do with what it asks for is the ask)
                 sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
@@ -271,10 +279,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
         made = set(links)
+        pressed = False
         if made == {"unheard"}:
             needed = threshold
-        elif made <= _ACTING:  # (the same ask or offer: `threshold`; the same facts told: one more)
-            needed = threshold + (2 if "ask" in made else 1 if "status" in made else 0)
+        elif made <= _ACTING | {"sorry"} and made & {"request", "offer"}:  # (the same ask or offer: `threshold`)
+            needed = threshold + (2 if "ask" in made else 0)
+        elif made <= _ACTING:  # (the same facts told again: one more)
+            needed = threshold + (2 if "ask" in made else 1)
         else:
             needed = threshold + (2 if made & {"ask", "request"} else 1)
         if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
@@ -282,10 +293,12 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             # a loop at `threshold` replies)
             needed = threshold
             links.append("stall")
-        elif len(chain) >= threshold and set(links) == {"sorry"} and not any(_acts_of(r, acts).does for r in chain):
-            needed = threshold  # (apologies and nothing else: no ask, no offer, no fact)
+        elif (len(chain) >= threshold and set(links) == {"sorry"}
+              and not any(_acts_of(r, acts).does or declines(r.text) for r in chain)):
+            needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
+            pressed = len(chain) == threshold and _pressed(chain, answered)
         if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links))
+            findings.append(_restated_finding(chain, links, pressed=pressed))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
             findings.append(_restated_finding(chain, links, pressed=True))
         chain, links = [], []
@@ -421,6 +434,12 @@ def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
     return found
 
 
+# The other side saying no ("I don't have it", "dont know it", "there's no number")
+_DECLINED = re.compile(r"\b(?:not|no|never|nope|cannot|dont|cant|doesnt|didnt|havent|wont|isnt)\b|n't\b",
+                       re.IGNORECASE)
+# The share of a reply's stems, at most, that nobody had said when it asks or offers the same thing
+# again: a reply that asks "shall I proceed?" after telling a new step each time moves on.
+_SAYS_NEW = 0.7
 _ACT_COMMON = 2  # stems two asks (two offers) have in common when they are about the same thing
 _ACTING = frozenset({"request", "offer", "status", "ask", "unheard"})  # links of a chain of the same acts
 # A sentence that acknowledges what the other side said (its words echoed, not used)
@@ -431,7 +450,8 @@ _LOOKING = re.compile(r"\b(?:I'll|I will|I'm going to|let me|I have to|I need to
                       r"\b(?:look|check|find|locate|search|get back|dig)", re.IGNORECASE)
 
 
-def _same_act(reply: _Acts, recent: list[_Acts], known: AbstractSet[str], fresh: AbstractSet[str]) -> Optional[str]:
+def _same_act(reply: _Acts, recent: list[_Acts], known: AbstractSet[str], fresh: AbstractSet[str],
+              said: AbstractSet[str] = frozenset()) -> Optional[str]:
     """How `reply` does again what one of the `recent` replies did, whatever else it says, or None:
     "request" when its asks share `_ACT_COMMON` stems with one's (it asks for the same thing),
     "offer" when one of its offers shares as many with one's offers (it offers the same thing),
@@ -442,7 +462,7 @@ def _same_act(reply: _Acts, recent: list[_Acts], known: AbstractSet[str], fresh:
     if not reply.told <= known or not reply.heard.isdisjoint(fresh):
         return None
     offers = frozenset().union(*reply.offers)
-    for earlier in reversed(recent):
+    for earlier in reversed(recent) if len(reply.stems - said) <= _SAYS_NEW * len(reply.stems) else ():
         if len(reply.asks & earlier.asks) >= _ACT_COMMON:
             return "request"
         if len(offers & frozenset().union(*earlier.offers)) >= _ACT_COMMON:
@@ -537,9 +557,9 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
     return kinds | {"no"} if "rule" in kinds else kinds
 
 
-_SAYS = {"request": "asking for the same thing", "offer": "offering the same thing",
-         "status": "telling the same facts again", "again": "saying nothing its last replies had not said",
-         "ask": "asking again for the same thing",
+_SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
+         "request": "asking again for the same thing", "offer": "offering the same thing again",
+         "status": "telling the same facts again",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
          "stall": "doing nothing but ask the other side to wait",
@@ -570,7 +590,7 @@ _PRESSED = 2  # stems a turn shares with the turns before it when it presses the
 def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False) -> Finding:
     steps = tuple(reply.step for reply in chain)
     kinds = [kind for kind in _SAYS if kind in links]
-    how = ", ".join(_SAYS[kind] for kind in kinds)
+    how = ", ".join(dict.fromkeys(_SAYS[kind] for kind in kinds))
     other = ("the other side pressed the same demand again and again, its turns bringing nothing the agent took up"
              if pressed else "the other side's turns brought nothing it took up")
     return Finding(
