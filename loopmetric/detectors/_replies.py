@@ -48,6 +48,22 @@ while it stays on the chain's subject (two stems in common with its replies): th
 hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing, say no to
 nothing and say nothing again: a guide or a story told in parts moves on without taking them up,
 and is no such link.
+Or, whatever else it says, it does again what one of those replies did (`_same_act`, read from
+what each reply does and about what, `_acts_of`): it asks for the same thing (its sentences that
+ask the other side for something, questions, "I'll need the order number", "once you give me the
+order number I can ...", share two stems with one's), offers the same thing (as many stems in
+common with one's offers), or tells only facts one of them told, on a stem of theirs (the same
+status, total or plan). What else it says does not matter (an acknowledgment, a restated reason,
+the other side's words echoed: "I understand you're a contractor, but I still need the employee
+ID"), unless it tells much nobody had said (more than `_SAYS_NEW` of its stems: "the driver is
+installed ... shall I proceed?" after each new step moves on). Progress is judged by what the
+agent does with what it heard, not by its echo: no such link when its asks or offers tell a fact
+nobody had told (another slot, another amount), when it takes up a word the other side brought
+that nobody had said outside an acknowledgment or a name it calls them by ("Thanks, Dario"), when
+it tells a fact the other side told besides a no ("I don't have it; my email is ..."), when the
+other side gave a value saying no no ("It's ZX81QK": asked for again, it was turned down, as a
+tool rejecting it would), said a change the reply before asked for, or said it will look ("I'll
+check my email"): the conversation waits on them.
 A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
@@ -58,13 +74,21 @@ or asked, turn after turn, and the agent answered each with what it had), or whe
 does nothing but ask the other side to wait (`_stances.waits_only`: "One moment while I check",
 "Checking on it now, this should take a second", "I'm still pulling it up"): three promises of a
 look with no tool call between and nothing coming back are a stall. A reply that asks to wait and
-tells a step or an answer besides is no stall. Three refusals of
+tells a step or an answer besides is no stall. So is a chain of apologies that do nothing else
+(no ask, no offer, no fact, no decline): three are a loop. A chain of the same ask or offer (its
+links asking or offering again, or unheard, or apologies) is a loop at `repeated_text_threshold`
+replies: the agent asking three times for an id the other side says it does not have, bringing
+nothing the agent uses, is stuck (links that ask again as read from the stances alone, below,
+still need two more); a chain of the same facts told again, no ask or offer again among its
+links, at one more.
+Three refusals of
 different requests about one booking, or of questions the other side moves on from, are a
 conversation working out what can be done. At
-`repeated_text_threshold` + 2 when a link rests on asking
-again: an agent must ask for a missing id until it has it, and asking three or four times, the
-user looking, is still a conversation working out what can be done (the design half of the
-labelled tau-bench runs holds five such, none a loop); five times is not.
+`repeated_text_threshold` + 2 when a link rests on asking again as read from the stances alone
+(`_says_again`: two stems in common among all the sentences that take a stance) and the same ask
+does not hold: an agent must ask for a missing id until it has it, and asking three or four times,
+the user looking or answering, is still a conversation working out what can be done (the design
+half of the labelled tau-bench runs holds five such, none a loop); five times is not.
 """
 
 from __future__ import annotations
