@@ -105,7 +105,7 @@ from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
-from ._facts import fact_parts
+from ._facts import fact_parts, facts
 from ._similarity import Words, content_words, similarity
 from ._stances import Stances, asked, asks, offered, sentences, stances, stems, waits_only
 
@@ -322,9 +322,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
             pressed = len(chain) == threshold and _pressed(chain, answered)
         if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links, pressed=pressed))
+            findings.append(_restated_finding(chain, links, pressed=pressed, what=_what(chain, links, acts)))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
-            findings.append(_restated_finding(chain, links, pressed=True))
+            findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, acts)))
         chain, links = [], []
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
@@ -611,10 +611,55 @@ def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:
 _PRESSED = 2  # stems a turn shares with the turns before it when it presses the same demand
 
 
-def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False) -> Finding:
+def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> dict[str, str]:
+    """What the chain's replies ask for or offer again, in the words of one of them ("order number"),
+    by link kind: the stems that the most of their asks (offers) share, at least two replies'."""
+    what: dict[str, str] = {}
+    for kind, keep in (("request", asks), ("offer", lambda sentence: bool(offered(sentence)))):
+        if kind not in links:
+            continue
+        read = [(reply, _acts_of(reply, acts)) for reply in chain]
+        held = [found.asks if kind == "request" else frozenset().union(*found.offers) for _, found in read]
+        counts: dict[str, int] = {}
+        for stems_held in held:
+            for stem in stems_held:
+                counts[stem] = counts.get(stem, 0) + 1
+        most = max(counts.values(), default=0)
+        common = {stem for stem, n in counts.items() if n == most} if most >= 2 else set()
+        reply = max((r for r, h in zip(chain, held) if h & common), key=lambda r: 0, default=None)
+        words: list[str] = []
+        for sentence in sentences(reply.text) if reply is not None else ():
+            if keep(sentence):
+                for word in _WORD.findall(sentence):
+                    if stems(word) & common and word.lower() not in (w.lower() for w in words):
+                        words.append(word)
+        if words:
+            what[kind] = " ".join(words[:_WHAT_WORDS])
+    if "status" in links:  # (the facts the most replies told, as one of them wrote them)
+        counts = {}  # (of fact parts, now)
+        for reply in chain:
+            for part in _acts_of(reply, acts).facts:
+                counts[part] = counts.get(part, 0) + 1
+        most = max(counts.values(), default=0)
+        for reply in chain if most >= 2 else ():
+            told = [fact for fact in sorted(facts(reply.text), key=reply.text.find)
+                    if any(counts.get(part) == most for part in fact_parts(fact))]
+            if told:
+                what["status"] = ", ".join(told[:_WHAT_WORDS])
+                break
+    return what
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
+_WHAT_WORDS = 4  # words, at most, that name what a chain asks for or offers again
+
+
+def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False,
+                      what: Optional[dict[str, str]] = None) -> Finding:
     steps = tuple(reply.step for reply in chain)
     kinds = [kind for kind in _SAYS if kind in links]
-    how = ", ".join(dict.fromkeys(_SAYS[kind] for kind in kinds))
+    what = what or {}
+    how = ", ".join(dict.fromkeys(_SAYS[kind] + (f" ({what[kind]})" if kind in what else "") for kind in kinds))
     other = ("the other side pressed the same demand again and again, its turns bringing nothing the agent took up"
              if pressed else "the other side's turns brought nothing it took up")
     return Finding(

@@ -78,6 +78,8 @@ KINDS = {
 LOOP_AT = {"request": 3, "offer": 3, "status": 4, "apology": 3}
 SAYS = {"request": "asking again for the same thing", "offer": "offering the same thing again",
         "status": "telling the same facts again", "apology": "apologizing again"}
+# What repeats, named in the reason in the words of a reply (the facts told again: as written).
+WHAT = {"request": " (borrower number)", "offer": " (off-peak plan", "status": " (14)", "apology": ""}
 REWORDED = [pytest.param(kind, n, n >= LOOP_AT[kind], id=f"{kind}-reworded-{n}-times")
             for kind in KINDS for n in (2, 3, 4, 5)]
 
@@ -90,7 +92,7 @@ def test_the_same_act_in_other_words_is_a_loop(kind, times, loop):
     if loop:
         (finding,) = found
         assert finding.count == times
-        assert SAYS[kind] in finding.message
+        assert SAYS[kind] + WHAT[kind] in finding.message
         assert f"The agent said the same thing in other words {times} times in a row" in finding.message
 
 
