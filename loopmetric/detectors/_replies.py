@@ -107,7 +107,8 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts, facts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, asks, offered, sentences, stances, stems, waits_only
+from ._stances import (Stances, asked, asks, offered, offers_anything, offers_in, sentences, stances, stems,
+                       waits_only)
 
 __all__ = ["detect_repeated_replies"]
 
@@ -442,20 +443,26 @@ def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
     sought: set[str] = set()
     offers: list[frozenset[str]] = []
     acting: list[str] = []
+    said: set[str] = set()
     heard: set[str] = set()
+    offering = offers_anything(reply.text)  # (most replies offer nothing: one search)
     for sentence in sentences(reply.text):
-        offer = offered(sentence)
+        found = stems(sentence)
+        said |= found
+        offer = offering and offers_in(sentence)
         if offer:
-            offers.append(offer)
+            offers.append(found)
         if asks(sentence):
-            sought |= stems(sentence)
-        if offer or asks(sentence):
+            sought |= found
+            acting.append(sentence)
+        elif offer:
             acting.append(sentence)
         if _ACKNOWLEDGES.search(sentence) is None:
-            heard |= stems(_NAME.sub(" ", sentence))
-    found = read[reply.step] = _Acts(frozenset(sought), tuple(offers), fact_parts(" \n".join(acting)),
-                                     fact_parts(reply.text), stems(reply.text), frozenset(heard))
-    return found
+            heard |= found if _NAME.search(sentence) is None else stems(_NAME.sub(" ", sentence))
+    found_acts = read[reply.step] = _Acts(frozenset(sought), tuple(offers),
+                                          fact_parts(" \n".join(acting)) if acting else frozenset(),
+                                          fact_parts(reply.text), frozenset(said), frozenset(heard))
+    return found_acts
 
 
 # The other side saying no ("I don't have it", "dont know it", "there's no number")

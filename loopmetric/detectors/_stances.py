@@ -35,7 +35,8 @@ from typing import Callable, NamedTuple
 
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "asks", "offered", "proposed", "sentences", "stances", "stems", "waits_only"]
+__all__ = ["Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences", "stances",
+           "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -156,6 +157,16 @@ def proposed(text: str) -> frozenset[str]:
 _OFFER = re.compile(r"\b(?:I|we) (?:can|could|will|would be (?:happy|glad) to|am happy to)\b|\b(?:I|we)'ll\b"
                     r"|\bI'm happy to\b|\bwould you like me to\b|\b(?:shall|should) I\b|\bwant me to\b"
                     r"|\bwhat I can do\b", re.IGNORECASE)
+
+
+def offers_anything(text: str) -> bool:
+    """Whether any sentence of `text` may offer something (`_OFFER`: one search of the whole text)."""
+    return _OFFER.search(text.replace("’", "'")) is not None
+
+
+def offers_in(sentence: str) -> bool:
+    """Whether `sentence` (one of `sentences`) offers something, as `offered` reads it."""
+    return _OFFER.search(sentence) is not None and _NO.search(sentence) is None and _WAIT.search(sentence) is None
 
 
 def offered(text: str) -> frozenset[str]:
