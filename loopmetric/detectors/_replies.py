@@ -233,7 +233,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             said |= named
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             found = stems(step.text)
-            new_parts = fact_parts(step.text) - known.before(step.step - 1)
+            new_parts = fact_parts(step.text)
+            new_parts = new_parts - known.before(step.step - 1) if new_parts else new_parts
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -256,7 +257,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             said |= named
             # (an answer the agent asks again after is one it turned down, as a tool rejecting it would; a fact
             # told besides a no is used only by a reply that tells it)
-            used = answered_anew or not told_parts.isdisjoint(fact_parts(reply.text))
+            used = answered_anew or bool(told_parts) and not told_parts.isdisjoint(fact_parts(reply.text))
             brought, told, told_parts, answered_anew = set(), False, set(), False
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
@@ -274,17 +275,20 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
                                     turn_stems - replies_said)
             if ((link is None or link == "ask") and recent and not used
-                    and _turn(trace, recent[-1], reply, unrecorded, unchanged)
-                    and not any(_LOOKING.search(turn) for turn in answered[reply.step])):
+                    and _turn(trace, recent[-1], reply, unrecorded, unchanged)):
                 # (the same ask, offer or facts again, whatever else the reply says: an ask found so is
-                # one whatever echo of the other side's words it holds, with no fact of theirs used)
-                link = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
-                                 known.before(reply.step - 1), fresh, stems_said) or link
+                # one whatever echo of the other side's words it holds, with no fact of theirs used;
+                # not while the other side says it will look)
+                again = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
+                                  lambda: known.before(reply.step - 1), fresh, stems_said)
+                if again and not any(_LOOKING.search(turn) for turn in answered[reply.step]):
+                    link = again
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
-                # (an offer of what it will do with what it asks for is the ask)
-                sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
-                offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
-                                            if len(stems & sought) < _ACT_COMMON))
+                offer = offered(reply.text)
+                if len(offer) >= _OFFER_NEW:  # (an offer of what it will do with what it asks for is the ask)
+                    sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
+                    offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
+                                                if len(stems & sought) < _ACT_COMMON))
                 if _offers_new(offer, stems_said):
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
@@ -420,9 +424,26 @@ class _Acts(NamedTuple):
     asks: frozenset[str]  # the stems of its sentences that ask the other side for something
     offers: tuple[frozenset[str], ...]  # the stems of each sentence that offers something
     told: frozenset[str]  # the facts its asking and offering sentences tell
-    facts: frozenset[str]  # the facts it tells
+    text: str  # the reply's text (the facts it tells: `facts`, read when asked)
     stems: frozenset[str]  # the stems it says
-    heard: frozenset[str]  # the stems of its sentences that neither acknowledge nor name (`_ACKNOWLEDGES`, `_NAME`)
+
+    @property
+    def facts(self) -> frozenset[str]:
+        """The facts the reply tells (`_facts.fact_parts`, once per text while a trace is scored)."""
+        return fact_parts(self.text)
+
+    def takes_up(self, fresh: AbstractSet[str]) -> bool:
+        """Whether the reply says a stem of `fresh` (what the other side brought that nobody had said)
+        outside a sentence that acknowledges and a name it calls them by (`_ACKNOWLEDGES`, `_NAME`):
+        an echo is not taken up. (Read only for a reply that says one at all.)"""
+        if self.stems.isdisjoint(fresh):
+            return False
+        for sentence in sentences(self.text):
+            if _ACKNOWLEDGES.search(sentence) is None:
+                found = stems(sentence) if _NAME.search(sentence) is None else stems(_NAME.sub(" ", sentence))
+                if not found.isdisjoint(fresh):
+                    return True
+        return False
 
     @property
     def does(self) -> bool:
@@ -444,7 +465,6 @@ def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
     offers: list[frozenset[str]] = []
     acting: list[str] = []
     said: set[str] = set()
-    heard: set[str] = set()
     offering = offers_anything(reply.text)  # (most replies offer nothing: one search)
     for sentence in sentences(reply.text):
         found = stems(sentence)
@@ -457,11 +477,11 @@ def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
             acting.append(sentence)
         elif offer:
             acting.append(sentence)
-        if _ACKNOWLEDGES.search(sentence) is None:
-            heard |= found if _NAME.search(sentence) is None else stems(_NAME.sub(" ", sentence))
-    found_acts = read[reply.step] = _Acts(frozenset(sought), tuple(offers),
-                                          fact_parts(" \n".join(acting)) if acting else frozenset(),
-                                          fact_parts(reply.text), frozenset(said), frozenset(heard))
+    told = fact_parts(reply.text) if acting else frozenset()  # (its facts that its asks and offers hold)
+    if told:
+        acted = " \n".join(acting)
+        told = frozenset(part for part in told if part in acted)
+    found_acts = read[reply.step] = _Acts(frozenset(sought), tuple(offers), told, reply.text, frozenset(said))
     return found_acts
 
 
@@ -481,7 +501,7 @@ _LOOKING = re.compile(r"\b(?:I'll|I will|I'm going to|let me|I have to|I need to
                       r"\b(?:look|check|find|locate|search|get back|dig)", re.IGNORECASE)
 
 
-def _same_act(reply: _Acts, recent: list[_Acts], known: AbstractSet[str], fresh: AbstractSet[str],
+def _same_act(reply: _Acts, recent: list[_Acts], known: Callable[[], AbstractSet[str]], fresh: AbstractSet[str],
               said: AbstractSet[str] = frozenset()) -> Optional[str]:
     """How `reply` does again what one of the `recent` replies did, whatever else it says, or None:
     "request" when its asks share `_ACT_COMMON` stems with one's (it asks for the same thing),
@@ -490,7 +510,7 @@ def _same_act(reply: _Acts, recent: list[_Acts], known: AbstractSet[str], fresh:
     status, total or plan told again). Not when its asks or offers tell a fact nobody had told
     (`known`: another slot, another amount), nor when it takes up a stem the other side's turns
     brought that nobody had said (`fresh`), outside an acknowledgment or a name."""
-    if not reply.told <= known or not reply.heard.isdisjoint(fresh):
+    if reply.takes_up(fresh) or reply.told and not reply.told <= known():
         return None
     offers = frozenset().union(*reply.offers)
     for earlier in reversed(recent) if len(reply.stems - said) <= _SAYS_NEW * len(reply.stems) else ():

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
+from .._memo import per_text
 from ._similarity import STOP_WORDS
 
 __all__ = ["Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences", "stances",
@@ -101,8 +102,10 @@ def _words(text: str) -> list[str]:
     return [word[:-2] if word.endswith("'s") else word.rstrip("'") for word in _WORD.findall(text)]
 
 
+@per_text
 def stems(text: str) -> frozenset[str]:
-    """The stems of `text`'s content words (see the module docstring)."""
+    """The stems of `text`'s content words (see the module docstring), once per distinct text while a
+    trace is scored (a reply's sentences are read for its stances and for what it does)."""
     text = text.replace("’", "'")  # (a hyphen ends a word as any other sign does: "non-refundable" is two)
     found = {_stem(word) for word in _words(text.lower())
              if word not in STOP_WORDS and word not in _COURTESY and word not in _MARKERS and word not in _FUNCTION}
