@@ -711,7 +711,8 @@ def test_the_finding_says_every_way_the_chain_said_it_again_and_its_steps():
                        "Could you look for the booking reference once more?"], ["I can't find it."] * 5)
     (finding,) = detect_loops(messages).findings
     assert finding.message.startswith("The agent said the same thing in other words 5 times in a row (saying "
-                                      "nothing its last replies had not said, asking again for the same thing), ")
+                                      "nothing its last replies had not said, asking again for the same thing "
+                                      "(booking reference)), ")
     assert finding.message.endswith("(steps 1-9).")  # five replies, four turns between: the task is no step
 
 
