@@ -686,7 +686,9 @@ def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool
     steps = tuple(reply.step for reply in chain)
     kinds = [kind for kind in _SAYS if kind in links]
     what = what or {}
-    how = ", ".join(dict.fromkeys(_SAYS[kind] + (f" ({what[kind]})" if kind in what else "") for kind in kinds))
+    # (an ask read from the stances and one read from what the replies ask for are one ask: one name)
+    named = {kind: what.get("request" if kind == "ask" else kind) for kind in kinds}
+    how = ", ".join(dict.fromkeys(_SAYS[kind] + (f" ({named[kind]})" if named[kind] else "") for kind in kinds))
     other = ("the other side pressed the same demand again and again, its turns bringing nothing the agent took up"
              if pressed else "the other side's turns brought nothing it took up")
     return Finding(

@@ -240,3 +240,14 @@ SAME_ACT = [
 @pytest.mark.parametrize(("reply", "fresh", "expected"), SAME_ACT)
 def test_same_act(reply, fresh, expected):
     assert _same_act(reply, [EARLIER], lambda: frozenset({"14"}), fresh) == expected
+
+
+def test_an_ask_found_two_ways_is_named_once():
+    """A chain linked by asking again as read from the stances and as read from what the replies ask
+    for says so once, naming what is asked for."""
+    from loopmetric import read_chat_messages
+    from loopmetric.detectors._replies import _restated_finding
+    replies = [step for step in read_chat_messages(chat(OPENING, REPLIES[:3], TURNS)).steps if step.kind == "llm"]
+    message = _restated_finding(replies, ["ask", "request"], what={"request": "borrower number"}).message
+    assert message.count("asking again for the same thing") == 1
+    assert "(asking again for the same thing (borrower number))" in message
