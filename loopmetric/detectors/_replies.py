@@ -48,6 +48,22 @@ while it stays on the chain's subject (two stems in common with its replies): th
 hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing, say no to
 nothing and say nothing again: a guide or a story told in parts moves on without taking them up,
 and is no such link.
+Or, whatever else it says, it does again what one of those replies did (`_same_act`, read from
+what each reply does and about what, `_acts_of`): it asks for the same thing (its sentences that
+ask the other side for something, questions, "I'll need the order number", "once you give me the
+order number I can ...", share two stems with one's), offers the same thing (as many stems in
+common with one's offers), or tells only facts one of them told, on a stem of theirs (the same
+status, total or plan). What else it says does not matter (an acknowledgment, a restated reason,
+the other side's words echoed: "I understand you're a contractor, but I still need the employee
+ID"), unless it tells much nobody had said (more than `_SAYS_NEW` of its stems: "the driver is
+installed ... shall I proceed?" after each new step moves on). Progress is judged by what the
+agent does with what it heard, not by its echo: no such link when its asks or offers tell a fact
+nobody had told (another slot, another amount), when it takes up a word the other side brought
+that nobody had said outside an acknowledgment or a name it calls them by ("Thanks, Dario"), when
+it tells a fact the other side told besides a no ("I don't have it; my email is ..."), when the
+other side gave a value saying no no ("It's ZX81QK": asked for again, it was turned down, as a
+tool rejecting it would), said a change the reply before asked for, or said it will look ("I'll
+check my email"): the conversation waits on them.
 A chain is a loop at `repeated_text_threshold` + 1
 replies (four by default: saying no, the rule or sorry four times to a user who presses, or
 nothing new four times), at `repeated_text_threshold` replies (three) when the other side pressed
@@ -58,20 +74,29 @@ or asked, turn after turn, and the agent answered each with what it had), or whe
 does nothing but ask the other side to wait (`_stances.waits_only`: "One moment while I check",
 "Checking on it now, this should take a second", "I'm still pulling it up"): three promises of a
 look with no tool call between and nothing coming back are a stall. A reply that asks to wait and
-tells a step or an answer besides is no stall. Three refusals of
+tells a step or an answer besides is no stall. So is a chain of apologies that do nothing else
+(no ask, no offer, no fact, no decline): three are a loop. A chain of the same ask or offer (its
+links asking or offering again, or unheard, or apologies) is a loop at `repeated_text_threshold`
+replies: the agent asking three times for an id the other side says it does not have, bringing
+nothing the agent uses, is stuck (links that ask again as read from the stances alone, below,
+still need two more); a chain of the same facts told again, no ask or offer again among its
+links, at one more.
+Three refusals of
 different requests about one booking, or of questions the other side moves on from, are a
 conversation working out what can be done. At
-`repeated_text_threshold` + 2 when a link rests on asking
-again: an agent must ask for a missing id until it has it, and asking three or four times, the
-user looking, is still a conversation working out what can be done (the design half of the
-labelled tau-bench runs holds five such, none a loop); five times is not.
+`repeated_text_threshold` + 2 when a link rests on asking again as read from the stances alone
+(`_says_again`: two stems in common among all the sentences that take a stance) and the same ask
+does not hold: an agent must ask for a missing id until it has it, and asking three or four times,
+the user looking or answering, is still a conversation working out what can be done (the design
+half of the labelled tau-bench runs holds five such, none a loop); five times is not.
 """
 
 from __future__ import annotations
 
+import re
 from operator import attrgetter
 
-from typing import AbstractSet, Callable, Optional, Union
+from typing import AbstractSet, Callable, NamedTuple, Optional, Union
 
 from .._canonical import normalize_text
 from .._findings import Finding, step_range
@@ -80,9 +105,10 @@ from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
-from ._facts import fact_parts
+from ._facts import fact_parts, facts
 from ._similarity import Words, content_words, similarity
-from ._stances import Stances, asked, offered, stances, stems, waits_only
+from ._stances import (Stances, asked, asks, offered, offers_anything, offers_in, sentences, stances, stems,
+                       waits_only)
 
 __all__ = ["detect_repeated_replies"]
 
@@ -175,6 +201,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
     brought: set[str] = set()  # those the other side's turns brought since the agent's last reply
     told = False  # whether those turns told a fact nobody had told
+    told_parts: set[str] = set()  # the facts those turns told that nobody had told, saying no besides
+    answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
+    acts: dict[int, _Acts] = {}  # what each reply does, by step, read once
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
@@ -203,13 +232,20 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             brought |= named - said
             said |= named
             told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
+            found = stems(step.text)
+            new_parts = fact_parts(step.text)
+            new_parts = new_parts - known.before(step.step - 1) if new_parts else new_parts
+            if new_parts and _DECLINED.search(step.text):
+                told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
+            else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
+                answered_anew |= bool(new_parts)
+            answered_anew |= step.step in changes  # (as is a change the reply before asked for, made)
             told |= step.step in changes  # (as is a change it says it made)
             heard.append(step.text)
             folded = normalize_text(step.text)
             if folded not in turns_said:
                 spoken.append(step.text)
                 turns_said.add(folded)
-            found = stems(step.text)
             turn_stems_since |= found
             fresh |= found - stems_said
             stems_said |= found
@@ -219,7 +255,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(reply.text)
             took = told or bool(named & brought)
             said |= named
-            brought, told = set(), False
+            # (an answer the agent asks again after is one it turned down, as a tool rejecting it would; a fact
+            # told besides a no is used only by a reply that tells it)
+            used = answered_anew or bool(told_parts) and not told_parts.isdisjoint(fact_parts(reply.text))
+            brought, told, told_parts, answered_anew = set(), False, set(), False
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
@@ -235,7 +274,22 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                     recent[-1].text, first_said[reply.step],
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
                                     turn_stems - replies_said)
-                if link is not None and _offers_new(offered(reply.text), stems_said):
+            if ((link is None or link == "ask") and recent and not used
+                    and _turn(trace, recent[-1], reply, unrecorded, unchanged)):
+                # (the same ask, offer or facts again, whatever else the reply says: an ask found so is
+                # one whatever echo of the other side's words it holds, with no fact of theirs used;
+                # not while the other side says it will look)
+                again = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
+                                  lambda: known.before(reply.step - 1), fresh, stems_said)
+                if again and not any(_LOOKING.search(turn) for turn in answered[reply.step]):
+                    link = again
+            if link is not None and link != "offer":  # (an offer said again is no new way forward)
+                offer = offered(reply.text)
+                if len(offer) >= _OFFER_NEW:  # (an offer of what it will do with what it asks for is the ask)
+                    sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
+                    offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
+                                                if len(stems & sought) < _ACT_COMMON))
+                if _offers_new(offer, stems_said):
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
             replies_said |= _stances_of(reply, read).stems
@@ -253,16 +307,29 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             continue
         # (a chain of replies each answering the other side's no or question with none of it: a loop at
         # `threshold` replies, as when the other side pressed one demand throughout)
-        needed = threshold if links and set(links) == {"unheard"} else threshold + (2 if "ask" in links else 1)
+        made = set(links)
+        pressed = False
+        if made == {"unheard"}:
+            needed = threshold
+        elif made <= _ACTING | {"sorry"} and made & {"request", "offer"}:  # (the same ask or offer: `threshold`)
+            needed = threshold + (2 if "ask" in made else 0)
+        elif made <= _ACTING:  # (the same facts told again: one more)
+            needed = threshold + (2 if "ask" in made else 1)
+        else:
+            needed = threshold + (2 if made & {"ask", "request"} else 1)
         if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
             # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
             # a loop at `threshold` replies)
             needed = threshold
             links.append("stall")
+        elif (len(chain) >= threshold and set(links) == {"sorry"}
+              and not any(_acts_of(r, acts).does or declines(r.text) for r in chain)):
+            needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
+            pressed = len(chain) == threshold and _pressed(chain, answered)
         if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links))
+            findings.append(_restated_finding(chain, links, pressed=pressed, what=_what(chain, links, acts)))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
-            findings.append(_restated_finding(chain, links, pressed=True))
+            findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, acts)))
         chain, links = [], []
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
@@ -351,6 +418,112 @@ def _named(text: str) -> set[str]:
     return _words(" ".join(w for w in text.split() if not w.islower()).casefold())
 
 
+class _Acts(NamedTuple):
+    """What a reply does and about what (`_acts_of`)."""
+
+    asks: frozenset[str]  # the stems of its sentences that ask the other side for something
+    offers: tuple[frozenset[str], ...]  # the stems of each sentence that offers something
+    told: frozenset[str]  # the facts its asking and offering sentences tell
+    text: str  # the reply's text (the facts it tells: `facts`, read when asked)
+    stems: frozenset[str]  # the stems it says
+
+    @property
+    def facts(self) -> frozenset[str]:
+        """The facts the reply tells (`_facts.fact_parts`, once per text while a trace is scored)."""
+        return fact_parts(self.text)
+
+    def takes_up(self, fresh: AbstractSet[str]) -> bool:
+        """Whether the reply says a stem of `fresh` (what the other side brought that nobody had said)
+        outside a sentence that acknowledges and a name it calls them by (`_ACKNOWLEDGES`, `_NAME`):
+        an echo is not taken up. (Read only for a reply that says one at all.)"""
+        if self.stems.isdisjoint(fresh):
+            return False
+        for sentence in sentences(self.text):
+            if _ACKNOWLEDGES.search(sentence) is None:
+                found = stems(sentence) if _NAME.search(sentence) is None else stems(_NAME.sub(" ", sentence))
+                if not found.isdisjoint(fresh):
+                    return True
+        return False
+
+    @property
+    def does(self) -> bool:
+        """Whether the reply asks, offers or tells a fact."""
+        return bool(self.asks or self.offers or self.facts)
+
+
+def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
+    """What `reply` does (each sentence read once): its asks (`_stances.asks`: "could you share
+    your order number?", "I'll need the order number", "once you give me the VM- number I can
+    ..."), its offers (`_stances.offered`), the facts they tell, and the stems it could take up
+    what the other side said with: an acknowledgment ("I understand you're a contractor", "I'm
+    sorry about your job") or a name it calls them by ("Thanks, Dario") echoes, it does not use."""
+    try:
+        return read[reply.step]
+    except KeyError:
+        pass
+    sought: set[str] = set()
+    offers: list[frozenset[str]] = []
+    acting: list[str] = []
+    said: set[str] = set()
+    offering = offers_anything(reply.text)  # (most replies offer nothing: one search)
+    for sentence in sentences(reply.text):
+        found = stems(sentence)
+        said |= found
+        offer = offering and offers_in(sentence)
+        if offer:
+            offers.append(found)
+        if asks(sentence):
+            sought |= found
+            acting.append(sentence)
+        elif offer:
+            acting.append(sentence)
+    told = fact_parts(reply.text) if acting else frozenset()  # (its facts that its asks and offers hold)
+    if told:
+        acted = " \n".join(acting)
+        told = frozenset(part for part in told if part in acted)
+    found_acts = read[reply.step] = _Acts(frozenset(sought), tuple(offers), told, reply.text, frozenset(said))
+    return found_acts
+
+
+# The other side saying no ("I don't have it", "dont know it", "there's no number")
+_DECLINED = re.compile(r"\b(?:not|no|never|nope|cannot|dont|cant|doesnt|didnt|havent|wont|isnt)\b|n't\b",
+                       re.IGNORECASE)
+# The share of a reply's stems, at most, that nobody had said when it asks or offers the same thing
+# again: a reply that asks "shall I proceed?" after telling a new step each time moves on.
+_SAYS_NEW = 0.7
+_ACT_COMMON = 2  # stems two asks (two offers) have in common when they are about the same thing
+_ACTING = frozenset({"request", "offer", "status", "ask", "unheard"})  # links of a chain of the same acts
+# A sentence that acknowledges what the other side said (its words echoed, not used)
+_ACKNOWLEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|I understand|I hear|I see|I know|I get)\b", re.IGNORECASE)
+_NAME = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+\b")  # a capitalized word inside a sentence: a name
+# The other side saying it will look for something: the conversation waits on them
+_LOOKING = re.compile(r"\b(?:I'll|I will|I'm going to|let me|I have to|I need to)\b[^.?!]*?"
+                      r"\b(?:look|check|find|locate|search|get back|dig)", re.IGNORECASE)
+
+
+def _same_act(reply: _Acts, recent: list[_Acts], known: Callable[[], AbstractSet[str]], fresh: AbstractSet[str],
+              said: AbstractSet[str] = frozenset()) -> Optional[str]:
+    """How `reply` does again what one of the `recent` replies did, whatever else it says, or None:
+    "request" when its asks share `_ACT_COMMON` stems with one's (it asks for the same thing),
+    "offer" when one of its offers shares as many with one's offers (it offers the same thing),
+    "status" when every fact it tells one of them told, and it shares a stem with them (the same
+    status, total or plan told again). Not when its asks or offers tell a fact nobody had told
+    (`known`: another slot, another amount), nor when it takes up a stem the other side's turns
+    brought that nobody had said (`fresh`), outside an acknowledgment or a name."""
+    if reply.takes_up(fresh) or reply.told and not reply.told <= known():
+        return None
+    offers = frozenset().union(*reply.offers)
+    for earlier in reversed(recent) if len(reply.stems - said) <= _SAYS_NEW * len(reply.stems) else ():
+        if len(reply.asks & earlier.asks) >= _ACT_COMMON:
+            return "request"
+        if len(offers & frozenset().union(*earlier.offers)) >= _ACT_COMMON:
+            return "offer"
+    if reply.facts and reply.facts <= frozenset().union(*(earlier.facts for earlier in recent)) \
+            and not reply.stems.isdisjoint(frozenset().union(*(earlier.stems for earlier in recent))):
+        return "status"
+    return None
+
+
 def _says_again(reply: Stances, recent: list[Stances], subject: Optional[AbstractSet[str]] = None) -> Optional[str]:
     """How `reply` says again what the `recent` replies said (see the module docstring), or None.
     A no or a rule stays on the chain's `subject` (what its first reply's stances were about):
@@ -436,6 +609,8 @@ def _declining(kinds: frozenset[str]) -> frozenset[str]:
 
 
 _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking again for the same thing",
+         "request": "asking again for the same thing", "offer": "offering the same thing again",
+         "status": "telling the same facts again",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
          "stall": "doing nothing but ask the other side to wait",
@@ -463,10 +638,57 @@ def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:
 _PRESSED = 2  # stems a turn shares with the turns before it when it presses the same demand
 
 
-def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False) -> Finding:
+def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> dict[str, str]:
+    """What the chain's replies ask for or offer again, in the words of one of them ("order number"),
+    by link kind: the stems that the most of their asks (offers) share, at least two replies'."""
+    what: dict[str, str] = {}
+    for kind, keep in (("request", asks), ("offer", lambda sentence: bool(offered(sentence)))):
+        if kind not in links:
+            continue
+        read = [(reply, _acts_of(reply, acts)) for reply in chain]
+        held = [found.asks if kind == "request" else frozenset().union(*found.offers) for _, found in read]
+        counts: dict[str, int] = {}
+        for stems_held in held:
+            for stem in stems_held:
+                counts[stem] = counts.get(stem, 0) + 1
+        most = max(counts.values(), default=0)
+        common = {stem for stem, n in counts.items() if n == most} if most >= 2 else set()
+        reply = max((r for r, h in zip(chain, held) if h & common), key=lambda r: 0, default=None)
+        words: list[str] = []
+        for sentence in sentences(reply.text) if reply is not None else ():
+            if keep(sentence):
+                for word in _WORD.findall(sentence):
+                    if stems(word) & common and word.lower() not in (w.lower() for w in words):
+                        words.append(word)
+        if words:
+            what[kind] = " ".join(words[:_WHAT_WORDS])
+    if "status" in links:  # (the facts the most replies told, as one of them wrote them)
+        counts = {}  # (of fact parts, now)
+        for reply in chain:
+            for part in _acts_of(reply, acts).facts:
+                counts[part] = counts.get(part, 0) + 1
+        most = max(counts.values(), default=0)
+        for reply in chain if most >= 2 else ():
+            told = [fact for fact in sorted(facts(reply.text), key=reply.text.find)
+                    if any(counts.get(part) == most for part in fact_parts(fact))]
+            if told:
+                what["status"] = ", ".join(told[:_WHAT_WORDS])
+                break
+    return what
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
+_WHAT_WORDS = 4  # words, at most, that name what a chain asks for or offers again
+
+
+def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False,
+                      what: Optional[dict[str, str]] = None) -> Finding:
     steps = tuple(reply.step for reply in chain)
     kinds = [kind for kind in _SAYS if kind in links]
-    how = ", ".join(_SAYS[kind] for kind in kinds)
+    what = what or {}
+    # (an ask read from the stances and one read from what the replies ask for are one ask: one name)
+    named = {kind: what.get("request" if kind == "ask" else kind) for kind in kinds}
+    how = ", ".join(dict.fromkeys(_SAYS[kind] + (f" ({named[kind]})" if named[kind] else "") for kind in kinds))
     other = ("the other side pressed the same demand again and again, its turns bringing nothing the agent took up"
              if pressed else "the other side's turns brought nothing it took up")
     return Finding(

@@ -33,9 +33,11 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
+from .._memo import per_text
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "offered", "proposed", "stances", "stems", "waits_only"]
+__all__ = ["Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences", "stances",
+           "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -100,8 +102,10 @@ def _words(text: str) -> list[str]:
     return [word[:-2] if word.endswith("'s") else word.rstrip("'") for word in _WORD.findall(text)]
 
 
+@per_text
 def stems(text: str) -> frozenset[str]:
-    """The stems of `text`'s content words (see the module docstring)."""
+    """The stems of `text`'s content words (see the module docstring), once per distinct text while a
+    trace is scored (a reply's sentences are read for its stances and for what it does)."""
     text = text.replace("’", "'")  # (a hyphen ends a word as any other sign does: "non-refundable" is two)
     found = {_stem(word) for word in _words(text.lower())
              if word not in STOP_WORDS and word not in _COURTESY and word not in _MARKERS and word not in _FUNCTION}
@@ -158,6 +162,16 @@ _OFFER = re.compile(r"\b(?:I|we) (?:can|could|will|would be (?:happy|glad) to|am
                     r"|\bwhat I can do\b", re.IGNORECASE)
 
 
+def offers_anything(text: str) -> bool:
+    """Whether any sentence of `text` may offer something (`_OFFER`: one search of the whole text)."""
+    return _OFFER.search(text.replace("’", "'")) is not None
+
+
+def offers_in(sentence: str) -> bool:
+    """Whether `sentence` (one of `sentences`) offers something, as `offered` reads it."""
+    return _OFFER.search(sentence) is not None and _NO.search(sentence) is None and _WAIT.search(sentence) is None
+
+
 def offered(text: str) -> frozenset[str]:
     """The stems of `text`'s sentences that offer something: the agent proposes what it can do
     (`_OFFER`), saying no "no" and asking no one to wait ("I'm sorry, the address can't be changed.
@@ -187,3 +201,22 @@ def waits_only(text: str) -> bool:
     open the notebook ...") is no stall alone."""
     return all(_WAIT.search(sentence) is not None or not stems(sentence)
                for sentence in _SENTENCE.split(text.replace("’", "'")))
+
+
+
+# A sentence that asks the other side for something: a question or a request ("please", "I'll need",
+# "let me know"), or what the agent will do once they give it ("once you give me the number I can
+# check", "if you can find it", "send it here").
+_ASKS = re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b|\bonce you\b"
+                   r"|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
+                   r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[str]:
+    """`text`'s sentences, as the stances are read (a curly apostrophe read as a straight one)."""
+    return _SENTENCE.split(text.replace("’", "'"))
+
+
+def asks(sentence: str) -> bool:
+    """Whether `sentence` asks the other side for something (`_ASKS`)."""
+    return _ASKS.search(sentence) is not None

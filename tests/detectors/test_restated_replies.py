@@ -64,16 +64,20 @@ def chat(opening, replies, turns):
 SAYS = {"refusal": "saying no to the same thing again", "request": "asking again for the same thing",
         "policy": "restating the same rule", "apology": "apologizing again"}
 
-# Asking again needs five replies, every other kind four (`_replies` says why).
-REWORDED = [pytest.param(kind, n, n >= (5 if kind == "request" else 4), id=f"{kind}-reworded-{n}-times")
+# Apologizing and doing nothing else is a loop at three replies; saying no or the rule again at
+# four (`_replies` says why). These requests ask for the reference, then for a look in the email
+# (another ask: `test_same_act_again` asks for one thing three times), then for the reference:
+# asking again, with others between, at five.
+LOOP_AT = {"refusal": 4, "request": 5, "policy": 4, "apology": 3}
+REWORDED = [pytest.param(kind, n, n >= LOOP_AT[kind], id=f"{kind}-reworded-{n}-times")
             for kind in REPLIES for n in (3, 4, 5)]
 
 
 @pytest.mark.parametrize(("kind", "times", "loop"), REWORDED)
 def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
-    """Four replies saying no, the rule or sorry to a pressing user, or five asking again for the
-    same missing thing: stuck. Fewer are still a conversation working out what can be done (these
-    turns press in other words each time; a demand pressed in the same words is below)."""
+    """Four replies saying no or the rule to a pressing user, three apologizing and doing nothing
+    else, five asking again: stuck. Fewer are still a conversation working out what can be done
+    (these turns press in other words each time; a demand pressed in the same words is below)."""
     messages = chat(OPENING[kind], REPLIES[kind][:times], PRESS[kind])
     report = detect_loops(messages)
     assert report.success is (not loop), report.reason
@@ -232,7 +236,7 @@ PRESSED = [
         "Could you find the booking reference? I need it to go on."],
         ["Just refund the insurance on my flight, please.", "I want the flight insurance refunded now.",
          "Refund the insurance on the flight, I said."],
-        False, id="twin-asking-four-times-for-a-missing-id-to-the-same-demand"),
+        None, id="asking-four-times-for-a-missing-id-to-the-same-demand-is-the-same-ask"),
     pytest.param("I'd like a refund for the insurance I bought for my flight.", [
         "I'm sorry, but the travel insurance is non-refundable.",
         "I understand your frustration, but the insurance cannot be refunded under our terms."],
@@ -291,9 +295,13 @@ def test_four_refusals_each_saying_more_are_the_same_no_restated():
 @pytest.mark.parametrize(("opening", "replies", "turns", "loop"), PRESSED)
 def test_the_same_no_to_a_demand_pressed_three_times_is_a_loop(opening, replies, turns, loop):
     """Three replies saying no, the rule or sorry again, while the other side presses the very same demand
-    each turn: both sides go round. Asking again needs five replies whatever the other side says."""
+    each turn: both sides go round. Asking again is a loop of its own at three replies (`test_same_act_again`)."""
     messages = chat(opening, replies, turns)
     report = detect_loops(messages)
+    if loop is None:  # (the same thing asked for four times: a loop of its own, whatever the other side says)
+        (finding,) = report.findings
+        assert finding.count == 4 and "asking again for the same thing" in finding.message, report.reason
+        return
     assert report.success is (not loop), report.reason
     if loop:
         (finding,) = report.findings
@@ -564,18 +572,19 @@ def test_what_the_other_side_brings_and_the_reply_takes_up(turns, loop):
     assert report.success is (not loop), report.reason
 
 
-@pytest.mark.parametrize(("turns", "loop"), [
-    pytest.param(["I'm Amelia Sanchez.", "Hello?", "I said, I'm Amelia Sanchez.", "Well?"], True,
+@pytest.mark.parametrize(("turns", "count"), [
+    pytest.param(["I'm Amelia Sanchez.", "Hello?", "I said, I'm Amelia Sanchez.", "Well?"], 5,
                  id="a-name-the-user-said-two-turns-before-says-nothing-new-when-said-again"),
-    pytest.param(["Hello?", "Any news?", "I'm Amelia Sanchez.", "Well?"], False,
+    pytest.param(["Hello?", "Any news?", "I'm Amelia Sanchez.", "Well?"], 3,
                  id="the-same-name-said-first-in-the-turn-before-the-reply-is-brought"),
 ])
-def test_a_name_the_other_side_says_again_is_not_brought_again(turns, loop):
-    """The fourth reply takes up a name: news only when no turn had said it before."""
+def test_a_name_the_other_side_says_again_is_not_brought_again(turns, count):
+    """The fourth reply takes up a name: news only when no turn had said it before (the chain ends
+    before it; its first three replies, apologies and nothing else, are a loop of their own)."""
     replies = list(SORRY)
     replies[3] = "My apologies, Amelia, the Denver parcel is delayed."
     report = detect_loops(_turns(replies, turns))
-    assert report.success is (not loop), report.reason
+    assert [f.count for f in report.findings] == [count], report.reason
 
 
 STORY_RULES = ["The fox must cross the river before dark.", "At the river, the owl must find food for the night.",
@@ -702,7 +711,8 @@ def test_the_finding_says_every_way_the_chain_said_it_again_and_its_steps():
                        "Could you look for the booking reference once more?"], ["I can't find it."] * 5)
     (finding,) = detect_loops(messages).findings
     assert finding.message.startswith("The agent said the same thing in other words 5 times in a row (saying "
-                                      "nothing its last replies had not said, asking again for the same thing), ")
+                                      "nothing its last replies had not said, asking again for the same thing "
+                                      "(booking reference)), ")
     assert finding.message.endswith("(steps 1-9).")  # five replies, four turns between: the task is no step
 
 
