@@ -32,7 +32,7 @@ _TOOL_TYPES = frozenset({"tool", "retriever"})
 _OPEN_REPLIES = 4
 MAX_SPANS = 2_000_000
 _ENTER, _EXIT = 0, 1
-_NONE: tuple = ()  # no entries, no claims: most spans (one shared empty tuple, not a list a span)
+_NONE: Any = ()  # no entries, no claims: most spans (one shared empty tuple, not a list a span)
 _CHILD_LISTS = (list, tuple, type(None))  # what a span's children may be (None: no children)
 
 
