@@ -21,6 +21,7 @@ from ._shapes import ToolRequest
 __all__ = ["TraceBuilder"]
 
 _MAX_NOTES = 20
+_NO_CALLS: tuple[Call, ...] = ()  # the requests of every reply that asked for none (most: no list each)
 _new = tuple.__new__  # (a `Span` from its full tuple of fields, without `_make`'s length check)
 
 
@@ -146,7 +147,10 @@ class TraceBuilder:
                        input_tokens: Optional[float] = None, output_tokens: Optional[float] = None,
                        cost: Optional[float] = None) -> None:
         pos = len(self._items)
-        calls = []
+        if not requests:  # (most replies: no list of calls made, `Llm.requests` stays the shared empty one)
+            self._items.append(Llm(pos, text, _NO_CALLS, span, input_tokens, output_tokens, cost))
+            return
+        calls: list[Call] = []
         for request in requests:
             if request.name:
                 call = Call(request.name, canonical_args(request.args), span, True, pos, request.inferred)
@@ -166,8 +170,8 @@ class TraceBuilder:
         action the next turn shows ran)."""
         llm = self._items[item]
         if isinstance(llm, Llm) and request.name:
-            llm.requests.append(Call(request.name, canonical_args(request.args), llm.span, True, llm.anchor,
-                                     request.inferred))
+            llm.requests = [*llm.requests, Call(request.name, canonical_args(request.args), llm.span, True,
+                                                llm.anchor, request.inferred)]
             if request.inferred:
                 self.last_inferred = max(self.last_inferred, item)
             self._last_open = max(self._last_open, item)
