@@ -129,9 +129,9 @@ class TraceBuilder:
 
     def set_label(self, span: int, type_: str, name: str, raw_input: Any) -> None:
         unlabelled = self._spans[span]
-        if unlabelled.label is None:  # (few spans get one: only those the cycle check compares)
-            self._spans[span] = unlabelled._replace(
-                label=fingerprint(type_, name, mask_volatile(canonical_json(raw_input))))
+        if unlabelled.label is None:  # (only the spans the cycle check compares get one)
+            label = fingerprint(type_, name, mask_volatile(canonical_json(raw_input)))
+            self._spans[span] = _new(Span, unlabelled[:5] + (label,))  # (`_replace` without its Python loop)
 
     def add_tool_call(self, name: str, args: Any, output: Any = None, error: Any = None,
                       *, span: int = -1, known: bool = True, inferred: str = "") -> None:
