@@ -202,6 +202,8 @@ def canonical_args(args: Any) -> str:
 
 
 def _canonical_args(args: Any) -> str:
+    if type(args) is dict:  # (most arguments: no text to parse)
+        return canonical_json(args)
     if isinstance(args, (bytes, bytearray)):
         args = bytes(args).decode("utf-8", errors="replace")
     if isinstance(args, str):

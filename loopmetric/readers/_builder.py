@@ -5,7 +5,6 @@ tool calls; `build` merges what was recorded twice (`_matching`) and freezes the
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import Any, Optional, Sequence
 
 from .._canonical import as_mapping, canonical_args, canonical_json, mask_volatile
@@ -22,10 +21,8 @@ from ._shapes import ToolRequest
 __all__ = ["TraceBuilder"]
 
 _MAX_NOTES = 20
-_PARENT, _LABEL = 1, 5  # places in a span's fields (`Span`: index, parent, depth, type, name, label)
-_FREEZE_CHUNK = 1_024  # spans frozen at once: their fields are let go then (memory), in C (speed)
-_NO_FIELDS: list[Any] = [None] * _FREEZE_CHUNK
-_new = tuple.__new__
+_NO_CALLS: tuple[Call, ...] = ()  # the requests of every reply that asked for none (most: no list each)
+_new = tuple.__new__  # (a `Span` from its full tuple of fields, without `_make`'s length check)
 
 
 def task_text(value: Any) -> str:
@@ -57,7 +54,7 @@ class TraceBuilder:
     def __init__(self, name: str = "", source: str = "") -> None:
         self.name = name
         self.source = source
-        self._spans: list[list[Any]] = []  # the fields of `Span`, in order; the label set later
+        self._spans: list[Span] = []  # in order, frozen as added (a label set later replaces its span)
         self._scope: list[int] = []  # nearest enclosing agent span of each span (-1: none)
         self._items: list[Any] = []  # _Llm or _Call, reader order
         self._last_call = -1  # reader position of the last tool call (`Call` item)
@@ -111,7 +108,7 @@ class TraceBuilder:
 
     def add_span(self, parent: int, depth: int, type_: str, name: str) -> int:
         index = len(self._spans)
-        self._spans.append([index, parent, depth, type_, name, None])
+        self._spans.append(_new(Span, (index, parent, depth, type_, name, None)))
         inherited = self._scope[parent] if 0 <= parent < index else -1
         self._scope.append(index if type_ == "agent" else inherited)
         return index
@@ -127,12 +124,14 @@ class TraceBuilder:
         while agent >= 0:
             if agent == scope:
                 return True
-            agent = self._scope_of(self._spans[agent][_PARENT])
+            agent = self._scope_of(self._spans[agent].parent)
         return False
 
     def set_label(self, span: int, type_: str, name: str, raw_input: Any) -> None:
-        if self._spans[span][_LABEL] is None:
-            self._spans[span][_LABEL] = fingerprint(type_, name, mask_volatile(canonical_json(raw_input)))
+        unlabelled = self._spans[span]
+        if unlabelled.label is None:  # (only the spans the cycle check compares get one)
+            label = fingerprint(type_, name, mask_volatile(canonical_json(raw_input)))
+            self._spans[span] = _new(Span, unlabelled[:5] + (label,))  # (`_replace` without its Python loop)
 
     def add_tool_call(self, name: str, args: Any, output: Any = None, error: Any = None,
                       *, span: int = -1, known: bool = True, inferred: str = "") -> None:
@@ -148,7 +147,10 @@ class TraceBuilder:
                        input_tokens: Optional[float] = None, output_tokens: Optional[float] = None,
                        cost: Optional[float] = None) -> None:
         pos = len(self._items)
-        calls = []
+        if not requests:  # (most replies: no list of calls made, `Llm.requests` stays the shared empty one)
+            self._items.append(Llm(pos, text, _NO_CALLS, span, input_tokens, output_tokens, cost))
+            return
+        calls: list[Call] = []
         for request in requests:
             if request.name:
                 call = Call(request.name, canonical_args(request.args), span, True, pos, request.inferred)
@@ -168,8 +170,8 @@ class TraceBuilder:
         action the next turn shows ran)."""
         llm = self._items[item]
         if isinstance(llm, Llm) and request.name:
-            llm.requests.append(Call(request.name, canonical_args(request.args), llm.span, True, llm.anchor,
-                                     request.inferred))
+            llm.requests = [*llm.requests, Call(request.name, canonical_args(request.args), llm.span, True,
+                                                llm.anchor, request.inferred)]
             if request.inferred:
                 self.last_inferred = max(self.last_inferred, item)
             self._last_open = max(self._last_open, item)
@@ -272,18 +274,11 @@ class TraceBuilder:
         first_inputs: list[str] = []
         with text_memo():  # a result the trace holds again and again is masked once
             steps = number_steps(ordered, extra, first_inputs)
-        raw_spans, self._spans = self._spans, []
-        spans: list[Span] = []
-        for start in range(0, len(raw_spans), _FREEZE_CHUNK):  # the spans' fields let go a chunk at a time
-            chunk = raw_spans[start:start + _FREEZE_CHUNK]
-            raw_spans[start:start + _FREEZE_CHUNK] = _NO_FIELDS[:len(chunk)]
-            spans.extend(map(_new, repeat(Span, len(chunk)), chunk))  # (`Span._make` without its length check)
-            del chunk
-        del raw_spans
+        spans, self._spans = tuple(self._spans), []
         notes = list(self._notes)
         if self._dropped_notes:
             notes.append(f"... and {self._dropped_notes} more notes like these.")
-        return Trace(spans=tuple(spans), steps=steps, name=self.name, source=self.source, notes=tuple(notes),
+        return Trace(spans=spans, steps=steps, name=self.name, source=self.source, notes=tuple(notes),
                      turns_recorded=self.turns_recorded,
                      # (every turn before the agent's first act is what it was asked, one after another)
                      task=task_text("\n".join(text for text in first_inputs if text.strip()) or self.task))

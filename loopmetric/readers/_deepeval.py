@@ -32,6 +32,8 @@ _TOOL_TYPES = frozenset({"tool", "retriever"})
 _OPEN_REPLIES = 4
 MAX_SPANS = 2_000_000
 _ENTER, _EXIT = 0, 1
+_NONE: Any = ()  # no entries, no claims: most spans (one shared empty tuple, not a list a span)
+_CHILD_LISTS = (list, tuple, type(None))  # what a span's children may be (None: no children)
 
 
 def unwrap_trace_dict(data: Any) -> Any:
@@ -127,8 +129,8 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
 
         start = len(items)
         tools_called = m.get("tools_called")
-        entries = _entries(tools_called, builder, span) if tools_called is not None else []
-        claims = []
+        entries = _entries(tools_called, builder, span) if tools_called is not None else _NONE
+        claims = _NONE
         if type_ == "llm":
             llm_input = m.get("input")
             if not told:
@@ -187,7 +189,7 @@ def read_span_tree(trace: Any, *, name: str, source: str) -> Trace:
                                       known=output is not None or bool(error))
             claims = entries
         children = m.get("children")
-        if not children and not claims and isinstance(children, (list, tuple, type(None))):
+        if not children and not claims and isinstance(children, _CHILD_LISTS):
             # A leaf (most spans): never on anyone's ancestry, so never on the path.
             if ancestors and labelled[key] > len(ancestors):
                 labelled[key] = len(ancestors)

@@ -8,7 +8,7 @@ from .._canonical import canonical_json, mask_error, mask_volatile, normalize_te
 from .._fingerprint import fingerprint
 from .._memo import per_text
 from .._model import LlmOutput, Observation, Step, ToolCall
-from ._items import Call, Input, Llm
+from ._items import Call, Llm
 
 __all__ = ["freeze_call", "number_steps"]
 
@@ -30,29 +30,29 @@ def number_steps(ordered: list[Any], extra: list[tuple[int, int, Call]],
         ordered = [row[3] for row in keyed]
         del keyed
     steps: list[Step] = []
+    add = steps.append
     for index, item in enumerate(ordered):
         ordered[index] = None  # the caller's list: each item is let go once frozen (memory)
-        if isinstance(item, Input) and not steps:
-            if task is not None:
-                task.append(item.text)
-            continue  # the task itself: nothing before it to repeat, so not a step
-        number = len(steps) + 1
-        if isinstance(item, Llm):  # its text is normalized when something compares it
-            steps.append(_new(LlmOutput, (
-                number,
+        kind = type(item)  # (an item is a Call, an Llm or an Input: told apart by its class, no isinstance)
+        if kind is Call:
+            add(freeze_call(item, len(steps) + 1))
+        elif kind is Llm:  # its text is normalized when something compares it
+            requests = item.requests
+            add(_new(LlmOutput, (
+                len(steps) + 1,
                 item.text,
-                tuple([fingerprint(r.name, r.args) for r in item.requests]) if item.requests else (),
+                tuple([fingerprint(r.name, r.args) for r in requests]) if requests else (),
                 item.span,
                 item.input_tokens,
                 item.output_tokens,
                 item.cost,
                 "llm",
             )))
-        elif isinstance(item, Input):
-            steps.append(Observation(number, item.source, fingerprint("input", normalize_text(item.text)),
-                                     text=item.text, span=item.span, inferred=item.inferred))
-        else:
-            steps.append(freeze_call(item, number))
+        elif steps:
+            add(Observation(len(steps) + 1, item.source, fingerprint("input", normalize_text(item.text)),
+                            text=item.text, span=item.span, inferred=item.inferred))
+        elif task is not None:  # a first input is the task itself: nothing before it to repeat, so not a step
+            task.append(item.text)
     return tuple(steps)
 
 

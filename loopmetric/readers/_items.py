@@ -8,7 +8,7 @@ turns them into the frozen steps of `_model`.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ._shapes import looks_like_error, read_tool_result, without_transcription
 
@@ -47,7 +47,7 @@ class Call:
 class Llm:
     __slots__ = ("text", "requests", "span", "input_tokens", "output_tokens", "cost", "anchor")
 
-    def __init__(self, anchor: int, text: str, requests: list[Call], span: int,
+    def __init__(self, anchor: int, text: str, requests: Sequence[Call], span: int,
                  input_tokens: Optional[float], output_tokens: Optional[float], cost: Optional[float]) -> None:
         self.anchor = anchor
         self.text = text

@@ -505,6 +505,18 @@ def _asked_later_without_a_name(b):
     b.add_request(0, ToolRequest("", {"q": "a"}, inferred="written as an action"))
 
 
+def _asked_later_beside_a_reply_that_asked_nothing(b):
+    b.add_llm_output("think")
+    b.add_llm_output("other")
+    b.add_request(0, ToolRequest("search", {"q": "a"}, inferred="written as an action"))
+
+
+def _two_asked_later(b):
+    b.add_llm_output("think")
+    b.add_request(0, ToolRequest("search", {"q": "a"}, inferred="written as an action"))
+    b.add_request(0, ToolRequest("fetch", {"url": "b"}, inferred="written as an action"))
+
+
 def _asked_with_the_output_and_run(b):
     b.add_llm_output("think", [_req("search", {"q": "a"})])
     b.add_tool_call("search", {"q": "a"}, "found a")
@@ -519,6 +531,13 @@ def _asked_with_the_output_and_run(b):
     pytest.param(_asked_later_never_run, [("llm", "think", 1), ("tool", "search", '{"q":"a"}', None, True)],
                  id="asked-later-never-run-stays-asked-with-its-arguments"),
     pytest.param(_asked_later_without_a_name, [("llm", "think", 0)], id="asked-later-without-a-name-is-no-call"),
+    # (a reply that asks for nothing shares one empty list of calls: one reply's call is not every reply's)
+    pytest.param(_asked_later_beside_a_reply_that_asked_nothing,
+                 [("llm", "think", 1), ("tool", "search", '{"q":"a"}', None, True), ("llm", "other", 0)],
+                 id="asked-later-is-that-replys-call-alone"),
+    pytest.param(_two_asked_later, [("llm", "think", 2), ("tool", "search", '{"q":"a"}', None, True),
+                                    ("tool", "fetch", '{"url":"b"}', None, True)],
+                 id="two-asked-later-are-both-kept"),
 ])
 def test_a_call_an_output_asked_for_later_is_that_outputs_call(build, expected):
     b = TraceBuilder("t", "test")
