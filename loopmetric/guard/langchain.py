@@ -96,12 +96,21 @@ def malformed_calls(message: AIMessage) -> list[tuple[Any, str, Any]]:
     return requested_calls({"invalid_tool_calls": message.invalid_tool_calls})
 
 
+def answered_malformed(message: AIMessage) -> set[str]:
+    """The ids LangChain answers a turn's malformed calls under, with an error tool message before the next
+    model call: each id of text (an empty one too; a call without one it never answers) that no call of the
+    turn that runs has (that call's result answers the id, and LangChain answers an id once)."""
+    ran = {call.get("id") for call in message.tool_calls}
+    return {call_id for call_id, _, _ in malformed_calls(message) if isinstance(call_id, str) and call_id not in ran}
+
+
 def decide_turn(guard: LoopGuard, message: AIMessage,
                 calls: Optional[list[tuple[Any, str, Any]]] = None) -> list[tuple[str, Decision]]:
     """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply.
     `calls`: the turn's `turn_calls`, when the caller read them already."""
     calls = turn_calls(message) if calls is None else calls
     if calls:
+        guard.turn()  # (LangChain answers a turn's calls before the next model call, as offline `Calls.turn`)
         return [(call_id or "", guard.before_call(name, args, call_id=call_id)) for call_id, name, args in calls]
     return [("", guard.after_reply(_text(message)))]
 
@@ -166,8 +175,7 @@ class LoopGuardMiddleware(AgentMiddleware):
             calls = turn_calls(message)
             decided = decide_turn(run.guard, message, calls)
             run.decisions = dict(decided) if calls else {}
-            run.malformed = {call_id for call_id, _, _ in malformed_calls(message)
-                             if isinstance(call_id, str) and call_id}
+            run.malformed = answered_malformed(message)
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
         acted = run.acted
         if acted is not None and acted.loop is not None and acted.action == "stop" and self.action == "error":

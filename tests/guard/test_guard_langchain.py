@@ -470,3 +470,114 @@ def test_a_malformed_call_gets_only_the_answer_given_after_its_turn_live_as_repl
     replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
                 if d.loop]
     assert (acted(messages), replayed) == (live, live)
+
+
+# -- the answers LangChain gives malformed calls (`_patch_invalid_tool_calls`), read live as offline ------------
+# LangChain answers a malformed call before the next model call under its id when no message answered that id
+# yet: an empty id too, a missing one never; an id a call that runs shares is that call's result's; of two
+# malformed calls under one id, the first.
+
+def _answered_run(turns: list, monkeypatch) -> tuple[list, Any, list]:
+    """A run of `turns`, each (valid calls (tool, id), malformed writes' ids), with `action='stop'`: the messages,
+    the guard it ran on and the loops its core reported. `read` shows something new each time, `count` the same
+    "0 rows" for each new query."""
+    from loopmetric.guard._core import LoopGuard
+    from tests._live import spy_loops
+
+    guards: list = []
+    fresh = LoopGuard.fresh
+    monkeypatch.setattr(LoopGuard, "fresh", lambda self: guards.append(fresh(self)) or guards[-1])
+    seen = spy_loops(monkeypatch)
+
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def count(query: str) -> str:
+        return "0 rows"
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    args = {"read": lambda n: {"path": f"notes/{n}.md"}, "count": lambda n: {"query": f"ticket {n}"}}
+    script = [AIMessage("", tool_calls=[{"name": tool, "args": args[tool](n), "id": i} for tool, i in valid],
+                        invalid_tool_calls=[{"name": "write", "args": BAD, "id": i, "error": None,
+                                             "type": "invalid_tool_call"} for i in malformed])
+              for n, (valid, malformed) in enumerate(turns)]
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, count, write)]
+    messages = create_agent(ScriptedChat(messages=iter([*script, AIMessage("done")])), tools,
+                            middleware=[LoopGuardMiddleware(action="stop", mask_error_numbers=True)]).invoke(
+        {"messages": [("user", "go")]})["messages"]
+    [guard] = guards
+    return messages, guard, seen
+
+
+def _reads(n: int, write_id: Any) -> tuple:
+    return [("read", f"read_{n}")], [write_id]
+
+
+ANSWERED = [  # (turns, each call's (tool, answered), the loop: (pattern, the ids of its calls, count) or None)
+    pytest.param([_reads(0, ""), *(_reads(n, f"write_{n}") for n in range(1, 6))],
+                 [("read", True), ("write", True)] * 4, ("repeated_result", ("write_1", "write_2", "write_3"), 3),
+                 id="a-malformed-call-under-an-empty-id-has-langchains-answer"),
+    pytest.param([([("count", f"c_{n}")], [f"c_{n}"]) for n in range(4)], [("count", True), ("write", False)] * 4, None,
+                 id="a-malformed-call-under-the-id-of-a-call-that-runs-has-none"),
+    pytest.param([([("count", "")], [""]) for n in range(4)], [("count", True), ("write", False)] * 4, None,
+                 id="a-malformed-call-under-the-empty-id-of-a-call-that-runs-has-none"),
+    pytest.param([([("read", "read_0")], ["write_0", "write_0"])], [("read", True), ("write", True), ("write", False)],
+                 None, id="of-two-malformed-calls-under-one-id-the-first-has-the-answer"),
+    pytest.param([_reads(n, f"write_{n}") for n in range(6)], [("read", True), ("write", True)] * 3,
+                 ("repeated_result", ("write_0", "write_1", "write_2"), 3), id="twin-malformed-calls-under-ids-of-their-own"),
+]
+
+
+@pytest.mark.parametrize("turns, answered, loop", ANSWERED)
+def test_the_answers_langchain_gives_malformed_calls_are_read_live_as_offline(turns, answered, loop, monkeypatch):
+    """Which calls have a result (LangChain's error for a malformed call, a tool's for a valid one) is the same for
+    the guard as offline, and so is the loop, field by field: the same calls (steps), count, tool and fingerprint
+    (the run stops at the fourth write failing the same way; the calls of that turn never ran)."""
+    messages, guard, seen = _answered_run(turns, monkeypatch)
+    recording = messages_to_dict(messages)
+    trace = read_trace(recording)
+    refused = {m["data"]["tool_call_id"] for m in recording
+               if m["type"] == "tool" and m["data"]["response_metadata"].get("loopmetric")}
+    live = [(call.name, call.result is not None) for call in guard._checks.record.calls if call.call_id not in refused]
+    assert live == [(call.name, call.result is not None) for call in trace.tool_calls] == answered
+    ids = [call["id"] for m in recording if m["type"] == "ai"
+           for call in [*m["data"]["tool_calls"], *m["data"]["invalid_tool_calls"]] if call["id"] not in refused]
+    step_of = dict(zip(ids, (call.step for call in trace.tool_calls)))
+    findings = detect_loops(trace).findings
+    live_loops = [(s.loop.pattern, tuple(step_of[i] for i in s.call_ids if i in step_of), s.loop.count,
+                   s.loop.tool_names, s.loop.fingerprints) for s in seen]
+    assert live_loops == [("repeated_result", f.steps, f.count, f.tools, f.fingerprints[:1]) for f in findings
+                          if f.pattern in ("repeated_result", "repeated_error")]
+    expected = [] if loop is None else [(loop[0], tuple(step_of[i] for i in loop[1]), loop[2])]
+    assert [(pattern, steps, count) for pattern, steps, count, _, _ in live_loops] == expected
+
+
+def _refused_in_the_second_turn(first_id: Any, second_id: Any, refused: bool) -> list:
+    """Two turns reading a file each; the second's call answered by the guard (`refused`) or by the tool."""
+    from loopmetric.guard.langchain import NUDGE_ORIGIN
+
+    marker = {"loopmetric": {"origin": NUDGE_ORIGIN, "action": "nudge", "pattern": "repeated_call",
+                             "tool_names": ["read"]}} if refused else {}
+    return messages_to_dict([
+        HumanMessage("go"), AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": first_id}]),
+        ToolMessage("contents of a", tool_call_id=first_id or "", name="read"),
+        AIMessage("", tool_calls=[{"name": "read", "args": {"path": "b"}, "id": second_id}]),
+        ToolMessage("contents of b", tool_call_id=second_id or "", name="read", response_metadata=marker),
+        AIMessage("done")])
+
+
+@pytest.mark.parametrize("first_id, second_id, refused, calls", [
+    pytest.param("", "", True, [('{"path":"a"}', "contents of a")], id="a-call-under-an-empty-id-the-guard-answered"),
+    pytest.param(None, None, True, [('{"path":"a"}', "contents of a")], id="a-call-without-an-id-the-guard-answered"),
+    pytest.param("call_0", "call_0", True, [('{"path":"a"}', "contents of a")],
+                 id="an-id-numbered-per-turn-the-guard-answered-in-the-second-turn-only"),
+    pytest.param("", "", False, [('{"path":"a"}', "contents of a"), ('{"path":"b"}', "contents of b")],
+                 id="twin-both-answered-by-the-tool"),
+])
+def test_the_call_the_guard_answered_is_skipped_offline_in_its_turn_only(first_id, second_id, refused, calls):
+    """The guard answers a call within its turn, under its id ("" for one without): offline skips that turn's
+    call of that id (it never ran), not a call of another turn under the same id, nor keeps it for want of one."""
+    trace = read_trace(_refused_in_the_second_turn(first_id, second_id, refused))
+    assert [(call.args, call.result) for call in trace.tool_calls] == calls
