@@ -988,7 +988,9 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
             again = verified.get(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`",
                          f"survived at {rev}; killed since by `{pinned[mutant.id]}`"
-                         + (f" (run again at {again['on']}: {again['status']})" if again else "")])
+                         + (f" (run again at {again['on']}"  # (a module changed since: the same change there)
+                            + (f" as `{again['as']}`" if again.get("as", mutant.id) != mutant.id else "")
+                            + f": {again['status']})" if again else "")])
         else:
             survived.append(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "**survived**"])
@@ -2076,6 +2078,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # the ended-span and OTLP reader tests only), and the functions last session changed that no run
     # mutated: the LangChain guard's turn recording (malformed calls read by `requested_calls`), the chat
     # reader's `read_chat` (results paired by `AskedById`) and the LangChain reader's messages.
+    # One survivor is left: `langchain:159` (`and` -> `or` in the malformed ids read for an answer) read otherwise
+    # only a malformed call under an empty id, which that code read wrongly: LangChain answers one (its
+    # `_patch_invalid_tool_calls` skips only a call without an id), offline read the answer, the guard did not;
+    # fixed since (`answered_malformed`, `test_the_answers_langchain_gives_malformed_calls_are_read_live_as_
+    # offline`), where the same line reads otherwise.
     "c5f8839": FunctionRun(
         ("loopmetric/otel/_adapter.py::read_step",
          *(f"loopmetric/guard/langchain.py::{f}" for f in (
@@ -2086,7 +2093,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric.readers._chat:228": "`consume` only lets a file's own message list go as it is read (memory): "
          "without it the same messages are read in the same order",
          "loopmetric.guard.langchain:183": "`create_agent` runs `before_agent`, which sets the run, before any model "
-         "call, so `run` is never None here; with `and`, a run with no malformed ids scans the messages for none"},
+         "call, so `run` is never None here; with `and`, a run with no malformed ids scans the messages for none",
+         "loopmetric.guard.langchain:189": "the id stays in the set: LangChain answers an id once (its "
+         "`_patch_invalid_tool_calls` skips an id answered before and adds each it answers; of two malformed calls "
+         "under one id it answers the first, as a scripted run shows), so no second message after the turn has "
+         "it, and the next turn replaces the set"},
         {**{f"loopmetric.guard.langchain:{n}": "tests/guard/test_guard_langchain.py::test_replay_names_each_decision_"
             f"by_its_calls_id_and_a_reply_or_a_call_without_one_by_an_empty_id[{case}]" for n, case in (
                 (63, "a-call-recorded-without-an-id-under-an-empty-id"), (70, "a-reply-under-an-empty-id"))},
