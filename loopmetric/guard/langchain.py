@@ -55,11 +55,13 @@ class _LoopGuardState(AgentState):
 class _Run:
     """One invocation's guard, and the decisions for the calls of the last model turn."""
 
-    __slots__ = ("guard", "decisions", "acted", "lock", "malformed")
+    __slots__ = ("guard", "decisions", "refusals", "acted", "lock", "malformed")
 
     def __init__(self, guard: LoopGuard) -> None:
         self.guard = guard
-        self.decisions: dict[str, Decision] = {}
+        # the decisions for the turn's calls that run, by id, in order (a model may give two calls one id)
+        self.decisions: dict[str, list[Decision]] = {}
+        self.refusals: list[Decision] = []  # the decision for each of the turn's malformed calls, in order
         self.malformed: set[str] = set()  # ids of the last turn's malformed calls, LangChain's answer to come
         self.acted: Optional[Decision] = None  # the turn's first nudge or stop, for after_model
         self.lock = threading.Lock()  # parallel tool calls record their results from several threads
@@ -174,7 +176,11 @@ class LoopGuardMiddleware(AgentMiddleware):
         with run.lock:
             calls = turn_calls(message)
             decided = decide_turn(run.guard, message, calls)
-            run.decisions = dict(decided) if calls else {}
+            run.decisions = {}
+            ran = len(calls) - len(malformed_calls(message)) if calls else 0  # (`turn_calls`: these first)
+            for call_id, decision in decided[:ran]:
+                run.decisions.setdefault(call_id, []).append(decision)
+            run.refusals = [decision for _, decision in decided[ran:]] if calls else []
             run.malformed = answered_malformed(message)
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
         acted = run.acted
@@ -220,9 +226,10 @@ class LoopGuardMiddleware(AgentMiddleware):
         message = messages[-1]
         if acted.action == "stop":
             return self._end(message, acted)
-        nudged = [self._answer(call_id, name, run.decisions.pop(call_id or "")) for call_id, name, _
-                  in malformed_calls(message)
-                  if run.decisions.get(call_id or "", ALLOW).action != "allow"]  # no tool runs them: answered here
+        nudged = [self._answer(call_id, name, decision) for (call_id, name, _), decision
+                  in zip(malformed_calls(message), run.refusals)
+                  if decision.action != "allow"]  # no tool runs them: answered here
+        run.refusals = []
         run.malformed.difference_update(m.tool_call_id for m in nudged)
         if nudged:  # the valid calls go on to the tools; with none, the model answers the nudge
             return {"messages": nudged} if message.tool_calls else {"messages": nudged, "jump_to": "model"}
@@ -246,7 +253,8 @@ class LoopGuardMiddleware(AgentMiddleware):
         if run is None:
             return None, ALLOW
         with run.lock:
-            return run, run.decisions.pop(request.tool_call.get("id") or "", ALLOW)
+            waiting = run.decisions.get(request.tool_call.get("id") or "")
+            return run, waiting.pop(0) if waiting else ALLOW
 
     def _nudge(self, request: Any, decision: Decision) -> ToolMessage:
         return self._answer(request.tool_call.get("id"), request.tool_call.get("name"), decision)

@@ -581,3 +581,30 @@ def test_the_call_the_guard_answered_is_skipped_offline_in_its_turn_only(first_i
     call of that id (it never ran), not a call of another turn under the same id, nor keeps it for want of one."""
     trace = read_trace(_refused_in_the_second_turn(first_id, second_id, refused))
     assert [(call.args, call.result) for call in trace.tool_calls] == calls
+
+
+@pytest.mark.parametrize("ids, live", [
+    pytest.param(lambda n: [f"write_{n}", f"write_{n}"], [(3, "repeated_call"), (5, "repeated_call")],
+                 id="two-malformed-calls-under-one-id-each-turn-the-first-looping-at-the-third-turn"),
+    pytest.param(lambda n: [f"write_{n}_a", f"write_{n}_b"], [(3, "repeated_call"), (5, "repeated_call")],
+                 id="twin-two-malformed-calls-under-ids-of-their-own"),
+])
+def test_a_call_the_guard_nudges_is_answered_whatever_id_another_call_of_its_turn_shares(ids, live):
+    """Each call of a turn has its own decision, even under an id another call of the turn has: the fifth same
+    write, the first of the third turn's two, is nudged live as the guard's reading of the recorded run says."""
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    turns = [AIMessage("", tool_calls=[{"name": "read", "args": {"path": f"notes/{n}.md"}, "id": f"read_{n}"}],
+                       invalid_tool_calls=[{"name": "write", "args": BAD, "id": i, "error": None,
+                                            "type": "invalid_tool_call"} for i in ids(n)]) for n in range(6)]
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, write)]
+    messages = create_agent(ScriptedChat(messages=iter([*turns, AIMessage("done")])), tools,
+                            middleware=[LoopGuardMiddleware(mask_error_numbers=True)]).invoke(
+        {"messages": [("user", "go")]})["messages"]
+    replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
+                if d.loop]
+    assert (acted(messages), replayed) == (live, live)
