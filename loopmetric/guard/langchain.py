@@ -229,7 +229,6 @@ class LoopGuardMiddleware(AgentMiddleware):
         nudged = [self._answer(call_id, name, decision) for (call_id, name, _), decision
                   in zip(malformed_calls(message), run.refusals)
                   if decision.action != "allow"]  # no tool runs them: answered here
-        run.refusals = []
         run.malformed.difference_update(m.tool_call_id for m in nudged)
         if nudged:  # the valid calls go on to the tools; with none, the model answers the nudge
             return {"messages": nudged} if message.tool_calls else {"messages": nudged, "jump_to": "model"}

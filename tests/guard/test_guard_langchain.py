@@ -477,16 +477,23 @@ def test_a_malformed_call_gets_only_the_answer_given_after_its_turn_live_as_repl
 # yet: an empty id too, a missing one never; an id a call that runs shares is that call's result's; of two
 # malformed calls under one id, the first.
 
-def _answered_run(turns: list, monkeypatch) -> tuple[list, Any, list]:
-    """A run of `turns`, each (valid calls (tool, id), malformed writes' ids), with `action='stop'`: the messages,
-    the guard it ran on and the loops its core reported. `read` shows something new each time, `count` the same
-    "0 rows" for each new query."""
+def _answered_run(turns: list, action: str, monkeypatch) -> tuple[list, list, list]:
+    """A run of `turns`, each (valid calls (tool, id), malformed writes' ids): the messages, every call the guard
+    recorded that it let run (the record keeps a window of them) and the loops its core reported. `read` shows
+    something new each time, `count` the same "0 rows" for each new query."""
     from loopmetric.guard._core import LoopGuard
     from tests._live import spy_loops
 
-    guards: list = []
-    fresh = LoopGuard.fresh
-    monkeypatch.setattr(LoopGuard, "fresh", lambda self: guards.append(fresh(self)) or guards[-1])
+    recorded: list = []
+    before_call = LoopGuard.before_call
+
+    def deciding(self: Any, name: str, args: Any = None, *, call_id: Any = None) -> Any:
+        decision = before_call(self, name, args, call_id=call_id)
+        if decision.action == "allow":
+            recorded.append(self._checks.record.calls[-1])
+        return decision
+
+    monkeypatch.setattr(LoopGuard, "before_call", deciding)
     seen = spy_loops(monkeypatch)
 
     def read(path: str) -> str:
@@ -505,10 +512,9 @@ def _answered_run(turns: list, monkeypatch) -> tuple[list, Any, list]:
               for n, (valid, malformed) in enumerate(turns)]
     tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, count, write)]
     messages = create_agent(ScriptedChat(messages=iter([*script, AIMessage("done")])), tools,
-                            middleware=[LoopGuardMiddleware(action="stop", mask_error_numbers=True)]).invoke(
+                            middleware=[LoopGuardMiddleware(action=action, mask_error_numbers=True)]).invoke(
         {"messages": [("user", "go")]})["messages"]
-    [guard] = guards
-    return messages, guard, seen
+    return messages, recorded, seen
 
 
 def _reads(n: int, write_id: Any) -> tuple:
@@ -530,18 +536,32 @@ ANSWERED = [  # (turns, each call's (tool, answered), the loop: (pattern, the id
 ]
 
 
-@pytest.mark.parametrize("turns, answered, loop", ANSWERED)
-def test_the_answers_langchain_gives_malformed_calls_are_read_live_as_offline(turns, answered, loop, monkeypatch):
+_WRITE_TWICE = [("read", True), ("write", True), ("write", False)]  # of two writes under one id, the first answered
+_ONE_NUDGED = [("read", True), ("write", False)]  # the guard answered one write, so LangChain answers neither
+
+
+@pytest.mark.parametrize("turns, answered, loop, action", [
+    *(pytest.param(*row.values, "stop", id=row.id) for row in ANSWERED),
+    pytest.param([([("read", f"read_{n}")], [f"write_{n}", f"write_{n}"]) for n in range(6)],
+                 _WRITE_TWICE * 2 + _ONE_NUDGED + _WRITE_TWICE + _ONE_NUDGED + _WRITE_TWICE, None, "nudge",
+                 id="two-malformed-calls-under-one-id-each-turn-nudged-at-the-fifth-and-tenth-write"),
+])
+def test_the_answers_langchain_gives_malformed_calls_are_read_live_as_offline(turns, answered, loop, action,
+                                                                              monkeypatch):
     """Which calls have a result (LangChain's error for a malformed call, a tool's for a valid one) is the same for
-    the guard as offline, and so is the loop, field by field: the same calls (steps), count, tool and fingerprint
-    (the run stops at the fourth write failing the same way; the calls of that turn never ran)."""
-    messages, guard, seen = _answered_run(turns, monkeypatch)
+    the guard as offline, and with `action='stop'` so is the loop, field by field: the same calls (steps), count,
+    tool and fingerprint (the run stops at the fourth write failing the same way; the calls of that turn never
+    ran). A call the guard did not let run is in no recording (its own answer is no result)."""
+    messages, recorded, seen = _answered_run(turns, action, monkeypatch)
     recording = messages_to_dict(messages)
     trace = read_trace(recording)
     refused = {m["data"]["tool_call_id"] for m in recording
                if m["type"] == "tool" and m["data"]["response_metadata"].get("loopmetric")}
-    live = [(call.name, call.result is not None) for call in guard._checks.record.calls if call.call_id not in refused]
+    stopped = refused if action == "stop" else set()  # a stop answers every call of its turn
+    live = [(call.name, call.result is not None) for call in recorded if call.call_id not in stopped]
     assert live == [(call.name, call.result is not None) for call in trace.tool_calls] == answered
+    if action == "nudge":  # the run goes on past the loops: offline finds them as one
+        return
     ids = [call["id"] for m in recording if m["type"] == "ai"
            for call in [*m["data"]["tool_calls"], *m["data"]["invalid_tool_calls"]] if call["id"] not in refused]
     step_of = dict(zip(ids, (call.step for call in trace.tool_calls)))
@@ -608,3 +628,58 @@ def test_a_call_the_guard_nudges_is_answered_whatever_id_another_call_of_its_tur
     replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
                 if d.loop]
     assert (acted(messages), replayed) == (live, live)
+
+
+# -- `after_model` (decorated: pinned against hand-written mutants) ---------------------------------------------
+
+class AnswersAfterANudge(AgentMiddleware):
+    """Answers the model call itself, without the model, when the last message is the guard's nudge (a cache or
+    a fallback that does so): the guard's `wrap_model_call`, inside it, sees no such turn."""
+
+    def wrap_model_call(self, request: Any, handler: Any) -> Any:
+        from langchain.agents.middleware.types import ModelResponse
+
+        last = request.messages[-1]
+        if isinstance(last, ToolMessage) and last.response_metadata.get("loopmetric"):
+            return ModelResponse(result=[AIMessage("I will stop here.")])
+        return handler(request)
+
+
+class NotesEachTurn(AgentMiddleware):
+    """Adds a note after each model turn (listed after the guard, its hook runs before the guard's)."""
+
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict]:
+        return {"messages": [HumanMessage("(noted)")]}
+
+
+@pytest.mark.parametrize("middleware, last", [
+    pytest.param(lambda: [AnswersAfterANudge(), LoopGuardMiddleware()], "I will stop here.",
+                 id="a-turn-another-middleware-answers-itself-is-not-checked-again"),
+    pytest.param(lambda: [LoopGuardMiddleware(), NotesEachTurn()], "(noted)",
+                 id="a-turn-another-middleware-added-a-message-after-is-left-alone"),
+    pytest.param(lambda: [LoopGuardMiddleware()], "done", id="twin-the-guard-alone"),
+])
+def test_the_guard_acts_once_on_the_model_turn_it_checked(middleware, last):
+    """The guard nudges the looping call of the turn it checked, once: a later turn it never saw (another
+    middleware answered the model call itself) gets no nudge of that decision, and a turn whose last message
+    another middleware added (no AI message to read) is left alone, not a crash."""
+    read = StructuredTool.from_function(Tools().read, name="read", description="read")
+    messages = create_agent(model(STUCK), [read], middleware=middleware()).invoke(
+        {"messages": [("user", "go")]})["messages"]
+    marked = [type(m).__name__ for m in messages if (m.response_metadata or {}).get("loopmetric")]
+    assert (acted(messages), marked, messages[-1].content) == ([(4, "repeated_result")], ["ToolMessage"], last)
+
+
+@pytest.mark.parametrize("turn, answers", [
+    pytest.param(3, [("write_3", "write", True), ("read_3", "read", False)],
+                 id="the-nudged-malformed-call-answered-under-its-id-its-turns-read-run"),
+    pytest.param(2, [("write_2", "write", False), ("read_2", "read", False)],
+                 id="twin-a-turn-before-the-loop-answered-by-langchain-and-the-tool"),
+])
+def test_a_nudged_malformed_call_is_answered_under_its_own_id_and_its_turns_valid_calls_run(turn, answers):
+    """The guard answers the looping malformed call itself (no tool runs it), under that call's id and tool; the
+    valid calls of its turn go on to their tools."""
+    messages = _malformed_run([BAD] * 6, LoopGuardMiddleware(mask_error_numbers=True))
+    ids = {f"read_{turn}", f"write_{turn}"}
+    assert [(m.tool_call_id, m.name, bool(m.response_metadata.get("loopmetric"))) for m in messages
+            if isinstance(m, ToolMessage) and m.tool_call_id in ids] == answers
