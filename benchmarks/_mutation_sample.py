@@ -2338,4 +2338,23 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric/_text_actions.py::find_text_action": 10,
          "loopmetric/detectors/_replies.py::detect_repeated_replies": 12,
          "loopmetric/readers/_deepeval.py::read_span_tree": 12}),
+    # The eleventh session's changes: the JSON action's pre-check letting an escaped key through, the LangChain
+    # guard reading the answers LangChain gives malformed calls as offline does (`answered_malformed`, a turn
+    # closing the earlier turns' calls in `decide_turn`, each call's own decision in `_record_turn` and
+    # `_decision`) and the LangChain reader skipping a call the guard answered in its own turn (`_refused`).
+    # (`after_model` is decorated, `@hook_config`: mutmut makes no mutant of it; hand mutants pin it.)
+    "4dcfcd5": FunctionRun(
+        ("loopmetric/_text_actions.py::find_text_action",
+         *(f"loopmetric/guard/langchain.py::{f}" for f in ("answered_malformed", "decide_turn", "_record_turn",
+                                                            "_decision")),
+         "loopmetric/readers/_langchain.py::_refused", "loopmetric/readers/_langchain.py::read_langchain_messages"),
+        {}, {},
+        {"loopmetric/_text_actions.py": ("tests/test_text_actions.py",),
+         "loopmetric/guard/langchain.py": ("tests/guard/test_guard_langchain.py",
+                                           "tests/guard/test_guard_live_equals_offline.py",
+                                           "tests/guard/test_guard_live_fields.py",
+                                           "tests/guard/test_guard_replay_frameworks.py"),
+         "loopmetric/readers/_langchain.py": (*_EXPORTED, "tests/guard/test_guard_langchain.py")},
+        {"loopmetric/_text_actions.py::find_text_action": 10, "loopmetric/guard/langchain.py::_record_turn": 20,
+         "loopmetric/readers/_langchain.py::read_langchain_messages": 15}),
 }
