@@ -2348,7 +2348,24 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          *(f"loopmetric/guard/langchain.py::{f}" for f in ("answered_malformed", "decide_turn", "_record_turn",
                                                             "_decision")),
          "loopmetric/readers/_langchain.py::_refused", "loopmetric/readers/_langchain.py::read_langchain_messages"),
-        {}, {},
+        {"loopmetric._text_actions:65": _FAST + "`_json_action` decides alike: an object with an \"action\" key "
+         "holds the text '\"action\"' or an escape",
+         **{f"loopmetric.guard.langchain:{n}": "without `calls`, `decide_turn` reads `turn_calls(message)` itself: "
+            "the same calls of the same message" for n in (163, 166)},
+         "loopmetric.readers._langchain:215": "-2, as -1, is no turn: a guard's answer before any turn refuses "
+         "nothing (`turn >= 0`)",
+         **{f"loopmetric.readers._langchain:{n}": "a chat message of a role `_CHAT_ROLES` does not name is no "
+            "\"ai\" or \"tool\" whatever the default: only those two kinds are read here" for n in (225, 227, 232, 233)}},
+        {"loopmetric.guard.langchain:267": "tests/guard/test_guard_langchain.py::test_a_looping_call_is_nudged_"
+         "whatever_its_id[calls-under-an-empty-id]",
+         **{f"loopmetric.readers._langchain:{n}": "tests/guard/test_guard_langchain.py::test_the_turn_a_guards_answer_"
+            f"belongs_to_is_the_last_turn_before_it_whatever_came_between[{case}]" for n, case in (
+                *((n, "a-recording-cut-after-a-turn-the-guard-answered-reads-the-turns-after") for n in (213, 214)),
+                (218, "an-item-that-is-no-message-before-the-turn-the-guard-answered"),
+                *((n, "a-turn-written-as-the-assistants-chat-message-the-guard-answered")
+                  for n in (221, 222, 223, 224, 226, 228, 229, 230, 231)),
+                (234, "the-guard-answering-the-second-call-of-a-turn-after-the-firsts-result"),
+                *((n, "a-recording-that-begins-with-the-turn-the-guard-answered") for n in (246, 247)))}},
         {"loopmetric/_text_actions.py": ("tests/test_text_actions.py",),
          "loopmetric/guard/langchain.py": ("tests/guard/test_guard_langchain.py",
                                            "tests/guard/test_guard_live_equals_offline.py",

@@ -683,3 +683,63 @@ def test_a_nudged_malformed_call_is_answered_under_its_own_id_and_its_turns_vali
     ids = {f"read_{turn}", f"write_{turn}"}
     assert [(m.tool_call_id, m.name, bool(m.response_metadata.get("loopmetric"))) for m in messages
             if isinstance(m, ToolMessage) and m.tool_call_id in ids] == answers
+
+
+def _guard_answer(call_id: str) -> ToolMessage:
+    from loopmetric.guard.langchain import NUDGE_ORIGIN
+
+    return ToolMessage("You called `read` 5 times.", tool_call_id=call_id, name="read", status="error",
+                       response_metadata={"loopmetric": {"origin": NUDGE_ORIGIN, "action": "nudge",
+                                                         "pattern": "repeated_call", "tool_names": ["read"]}})
+
+
+def _read(*calls: tuple[str, str]) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": "read", "args": {"path": path}, "id": i} for i, path in calls])
+
+
+_A = [('{"path":"a"}', "contents of a")]
+_CHAT_TURN = {"type": "chat", "data": {"role": "assistant", "content": "", "type": "chat",
+                                       "tool_calls": [{"name": "read", "args": {"path": "b"}, "id": "c2"}]}}
+
+
+@pytest.mark.parametrize("recording, calls", [
+    pytest.param(lambda: messages_to_dict([_guard_answer(""), _read(("", "a")),
+                                           ToolMessage("contents of a", tool_call_id="", name="read"),
+                                           AIMessage("done")]), _A,
+                 id="a-recording-cut-after-a-turn-the-guard-answered-reads-the-turns-after"),
+    pytest.param(lambda: messages_to_dict([_read(("c1", "a")), _guard_answer("c1"), AIMessage("done")]), [],
+                 id="a-recording-that-begins-with-the-turn-the-guard-answered"),
+    pytest.param(lambda: [*messages_to_dict([HumanMessage("go")]), {"note": "not a message"},
+                          *messages_to_dict([_read(("c1", "a")), _guard_answer("c1"), AIMessage("done")])], [],
+                 id="an-item-that-is-no-message-before-the-turn-the-guard-answered"),
+    pytest.param(lambda: messages_to_dict([HumanMessage("go"), _read(("c1", "a"), ("c2", "b")),
+                                           ToolMessage("contents of a", tool_call_id="c1"), _guard_answer("c2"),
+                                           AIMessage("done")]), _A,
+                 id="the-guard-answering-the-second-call-of-a-turn-after-the-firsts-result"),
+    pytest.param(lambda: [*messages_to_dict([HumanMessage("go"), _read(("c1", "a")),
+                                             ToolMessage("contents of a", tool_call_id="c1")]), _CHAT_TURN,
+                          *messages_to_dict([_guard_answer("c2"), AIMessage("done")])], _A,
+                 id="a-turn-written-as-the-assistants-chat-message-the-guard-answered"),
+    pytest.param(lambda: [*messages_to_dict([HumanMessage("go"), _read(("c1", "a")),
+                                             ToolMessage("contents of a", tool_call_id="c1")]), _CHAT_TURN,
+                          *messages_to_dict([ToolMessage("contents of b", tool_call_id="c2"), AIMessage("done")])],
+                 [*_A, ('{"path":"b"}', "contents of b")], id="twin-the-chat-messages-turn-answered-by-its-tool"),
+])
+def test_the_turn_a_guards_answer_belongs_to_is_the_last_turn_before_it_whatever_came_between(recording, calls):
+    """A guard's answer refuses a call of the last model turn before it (a chat message of the assistant's is one),
+    whatever other answers or unreadable items lie between; one before any turn (a recording cut after it) refuses
+    none of the turns after it."""
+    trace = read_trace(recording(), format="langchain")
+    assert [(call.args, call.result) for call in trace.tool_calls] == calls
+
+
+@pytest.mark.parametrize("ids", [pytest.param(lambda turn: "", id="calls-under-an-empty-id"),
+                                 pytest.param(lambda turn: f"call_{turn}", id="twin-calls-under-ids-of-their-own")])
+def test_a_looping_call_is_nudged_whatever_its_id(ids):
+    """The guard finds a looping call's decision under its id, an empty one too."""
+    replies = [AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": ids(turn)}]) for turn in range(6)]
+    read = StructuredTool.from_function(Tools().read, name="read", description="read")
+    messages = create_agent(ScriptedChat(messages=iter([*replies, AIMessage("done")])), [read],
+                            middleware=[LoopGuardMiddleware()]).invoke({"messages": [("user", "go")]})["messages"]
+    answers = [bool(m.response_metadata.get("loopmetric")) for m in messages if isinstance(m, ToolMessage)]
+    assert answers == [False] * 3 + [True] + [False] * 2
