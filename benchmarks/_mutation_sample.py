@@ -2374,4 +2374,14 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_langchain.py": (*_EXPORTED, "tests/guard/test_guard_langchain.py")},
         {"loopmetric/_text_actions.py::find_text_action": 10, "loopmetric/guard/langchain.py::_record_turn": 20,
          "loopmetric/readers/_langchain.py::read_langchain_messages": 15}),
+    # Modules changed since 2026-12-05 that the runs so far gave fewer than 30 mutants: every mutant of
+    # `_memo` (6 run before) and of the hooks' settings file lookup (`hooks/_config`, 16), all they have.
+    "a3f5513": FunctionRun(
+        (*(f"loopmetric/_memo.py::{f}" for f in ("__enter__", "__exit__", "per_text", "per_repeated_text")),
+         "loopmetric/hooks/_config.py::find_config", "loopmetric/hooks/_config.py::load_settings"),
+        {"loopmetric._memo:5": "`with` calls `__exit__` once for each `__enter__`, which sets the token anew: the "
+         "value `__exit__` leaves is never read",
+         "loopmetric._memo:12": "`first` is read only for its truth (`if first`): None reads as False"}, {},
+        {"loopmetric/_memo.py": ("tests/test_memo.py",),
+         "loopmetric/hooks/_config.py": ("tests/hooks/test_hook_settings.py",)}),
 }
