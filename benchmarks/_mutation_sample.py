@@ -44,7 +44,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple, Optional
 
@@ -988,7 +988,9 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
             again = verified.get(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`",
                          f"survived at {rev}; killed since by `{pinned[mutant.id]}`"
-                         + (f" (run again at {again['on']}: {again['status']})" if again else "")])
+                         + (f" (run again at {again['on']}"  # (a module changed since: the same change there)
+                            + (f" as `{again['as']}`" if again.get("as", mutant.id) != mutant.id else "")
+                            + f": {again['status']})" if again else "")])
         else:
             survived.append(mutant.id)
             rows.append([f"`{mutant.id}`", f"`{mutant.before[:60]}` -> `{mutant.after[:60]}`", "**survived**"])
@@ -1036,20 +1038,31 @@ def functions_verify(rev: str, ids: list[str], on: str, out: Path, pinned: dict[
     whose text of that module is the same, so an id numbers the same mutant there) and run on the run's
     tests and the file of the test it is pinned to: the measure of the pins. A row per mutant (its status,
     the first test that failed, `on`) is appended to `mutation_functions/REV.verified.jsonl`; a mutant of a
-    module changed since is left out and said."""
+    module changed since is run as the same change of its function there (`same_change`: the row says its id
+    there, `as`), and left out and said when that is not one mutant."""
     on = subprocess.run(["git", "rev-parse", "--short", on], cwd=ROOT, check=True, capture_output=True,
                         text=True).stdout.strip()
     old, new = snapshot(rev), snapshot(on)
     paths = {module_name(rel): rel for rel in engine_files(old)}
     chosen: list[Mutant] = []
     changed: set[str] = set()
+    found_as: dict[str, str] = {}  # a mutant of a module changed since -> the id of the same change on `on`
     for rel in sorted({paths[i.rpartition(":")[0]] for i in ids if i.rpartition(":")[0] in paths}):
-        if not (new / rel).is_file() or (old / rel).read_text() != (new / rel).read_text():
-            print(f"{rel} changed between {rev} and {on}: its mutants are not the same there; left out", flush=True)
-            changed.add(module_name(rel))
+        wanted = [m for m in mutants_of(rel, old) if m.id in ids]
+        if (new / rel).is_file() and (old / rel).read_text() == (new / rel).read_text():
+            chosen += wanted
             continue
-        chosen += [m for m in mutants_of(rel, old) if m.id in ids]
-    unknown = sorted(set(ids) - {m.id for m in chosen} - {i for i in ids if i.rpartition(":")[0] in changed})
+        later = mutants_of(rel, new) if (new / rel).is_file() else []
+        for mutant in wanted:  # the same change of the same function on the later tree, when it is one
+            again = same_change(mutant, later)
+            if again is None:
+                print(f"{mutant.id}: {rel} changed between {rev} and {on} and the same change is not one mutant "
+                      "there; left out", flush=True)
+                changed.add(mutant.id)
+                continue
+            found_as[mutant.id] = again.id
+            chosen.append(replace(again, id=mutant.id))
+    unknown = sorted(set(ids) - {m.id for m in chosen} - changed)
     if unknown:
         shutil.rmtree(old, ignore_errors=True)
         shutil.rmtree(new, ignore_errors=True)
@@ -1068,7 +1081,8 @@ def functions_verify(rev: str, ids: list[str], on: str, out: Path, pinned: dict[
             log = logs / f"{mutant.id}.log"
             failed = [line.split()[1] for line in log.read_text(errors="replace").splitlines()
                       if line.startswith("FAILED ")] if log.exists() else []
-            row = {"id": mutant.id, "status": results[mutant.id][0], "by": failed[:1], "on": on}
+            row = {"id": mutant.id, "status": results[mutant.id][0], "by": failed[:1], "on": on,
+                   **({"as": found_as[mutant.id]} if mutant.id in found_as else {})}
             rows.append(row)
             print(json.dumps(row), flush=True)
             (out / FUNCTIONS).mkdir(parents=True, exist_ok=True)
@@ -1077,6 +1091,14 @@ def functions_verify(rev: str, ids: list[str], on: str, out: Path, pinned: dict[
     for tree in (old, new, logs):
         shutil.rmtree(tree, ignore_errors=True)
     return rows
+
+
+def same_change(mutant: Mutant, later: list[Mutant]) -> Optional[Mutant]:
+    """The mutant of `later` (a later tree's mutants of the same module) that makes the same change
+    (the same lines before and after) in the function of the same name, None unless exactly one does:
+    a survivor of a module changed since, run again where its id numbers another mutant."""
+    same = [m for m in later if (m.function, m.before, m.after) == (mutant.function, mutant.before, mutant.after)]
+    return same[0] if len(same) == 1 else None
 
 
 class FunctionRun(NamedTuple):
@@ -2056,6 +2078,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # the ended-span and OTLP reader tests only), and the functions last session changed that no run
     # mutated: the LangChain guard's turn recording (malformed calls read by `requested_calls`), the chat
     # reader's `read_chat` (results paired by `AskedById`) and the LangChain reader's messages.
+    # One survivor is left: `langchain:159` (`and` -> `or` in the malformed ids read for an answer) read otherwise
+    # only a malformed call under an empty id, which that code read wrongly: LangChain answers one (its
+    # `_patch_invalid_tool_calls` skips only a call without an id), offline read the answer, the guard did not;
+    # fixed since (`answered_malformed`, `test_the_answers_langchain_gives_malformed_calls_are_read_live_as_
+    # offline`), where the same line reads otherwise.
     "c5f8839": FunctionRun(
         ("loopmetric/otel/_adapter.py::read_step",
          *(f"loopmetric/guard/langchain.py::{f}" for f in (
@@ -2066,7 +2093,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric.readers._chat:228": "`consume` only lets a file's own message list go as it is read (memory): "
          "without it the same messages are read in the same order",
          "loopmetric.guard.langchain:183": "`create_agent` runs `before_agent`, which sets the run, before any model "
-         "call, so `run` is never None here; with `and`, a run with no malformed ids scans the messages for none"},
+         "call, so `run` is never None here; with `and`, a run with no malformed ids scans the messages for none",
+         "loopmetric.guard.langchain:189": "the id stays in the set: LangChain answers an id once (its "
+         "`_patch_invalid_tool_calls` skips an id answered before and adds each it answers; of two malformed calls "
+         "under one id it answers the first, as a scripted run shows), so no second message after the turn has "
+         "it, and the next turn replaces the set"},
         {**{f"loopmetric.guard.langchain:{n}": "tests/guard/test_guard_langchain.py::test_replay_names_each_decision_"
             f"by_its_calls_id_and_a_reply_or_a_call_without_one_by_an_empty_id[{case}]" for n, case in (
                 (63, "a-call-recorded-without-an-id-under-an-empty-id"), (70, "a-reply-under-an-empty-id"))},
@@ -2139,12 +2170,10 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # `_exported.Calls` (a result under an empty id), `AskedById.answer`, LangSmith's cost, the OTLP wire helpers
     # and the LangChain guard's `decide_turn(calls=...)`; a big function a change touched a few lines of is sampled.
     # (`_facts.fact_parts` and `facts` are decorated, `@per_text`: mutmut makes no mutant of them.)
-    # Two survivors are left: `_replies:741` (the word "xxxx" said before any step: only a conversation whose new
-    # word is "xxxx" reads otherwise) and `_exported:21` (every id-less call "call-1"): at e882d0d it read otherwise
-    # only where a result without an id followed a call of its tool left unanswered in an earlier turn, which that
-    # code read wrongly (the result took the stale call, the later call was lost); fixed since (`Calls.turn`,
-    # `test_a_result_without_an_id_answers_a_call_of_the_turn_before_it`), and on the fixed code no reading
-    # found differs.
+    # The last two survivors pinned since: `_replies:741` (the word "xxxx" said before any step) by an id
+    # scrubbed to "XXXX" that a reply takes up, and `_exported:21` (every id-less call "call-1") by two calls of
+    # one tool, the second under an empty id, answered second first (both results "call-1": the first read
+    # took the wrong call); both modules changed since, so `--only` runs the same change found there.
     "e882d0d": FunctionRun(
         (*(f"loopmetric/_canonical.py::{f}" for f in ("_words_found", "_found_at", "_hex_runs_found",
                                                        "_units_after_digits")),
@@ -2217,6 +2246,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "then-another-three-times-is-the-later-ones-loop]",
          "loopmetric.readers._exported:25": "tests/readers/test_exported_formats.py::test_a_call_keeps_its_arguments_and_"
          "its_result_whatever_its_id[an-id-that-is-not-text]",
+         "loopmetric.readers._exported:21": "tests/readers/test_exported_formats.py::test_two_calls_of_one_tool_in_a_"
+         "turn_each_get_their_own_result[the-second-under-an-empty-id-answered-first-the-first-without-one-answered-"
+         "after]",
+         "loopmetric.detectors._replies:741": "tests/detectors/test_detectors.py::test_repeated_replies[twin-reply-"
+         "taking-up-a-scrubbed-id-it-was-just-told]",
          **{f"loopmetric.readers._exported:{n}": "tests/readers/test_exported_formats.py::test_two_calls_of_one_tool_in_a_"
             f"turn_each_get_their_own_result[{case}]" for n, case in (
                 (54, "the-first-under-an-empty-id-the-second-without-one"),
@@ -2263,6 +2297,11 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # `_stances`), doubled consonants in stems, the masking classes written by what they leave out,
     # the text-action scans entered on their one character, the deepeval reader's turn lookup and token
     # counts, and a model turn's calls closing the earlier turns' for results without an id.
+    # One survivor is left: `_text_actions:65` (`and` -> `or` in the JSON action's pre-check) read otherwise
+    # only a JSON action whose key is written with an escape ("\u0061ction"), which that code read wrongly
+    # (as no action, where a JSON parser reads "action"); fixed since (the pre-check lets "\u" through,
+    # `test_text_action[json-action-whose-key-is-written-with-an-escape]`), and on the fixed code the same
+    # `or` reads alike: a shortcut.
     "1a4bdad": FunctionRun(
         ("loopmetric/_canonical.py::_with_non_ascii", "loopmetric/_text_actions.py::find_text_action",
          *(f"loopmetric/detectors/_replies.py::{f}" for f in ("_offers_new", "_unheard", "detect_repeated_replies")),
@@ -2270,13 +2309,27 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_deepeval.py::read_span_tree", "loopmetric/readers/_exported.py::turn"),
         {"loopmetric._canonical:347": "consecutive codes left out are written as one range or as one code each: "
          "the class holds the same characters either way, only its text is longer",
-         "loopmetric._canonical:359": "a hex escape reads the same in either case: \\U0010FFFF is \\U0010ffff"},
+         "loopmetric._canonical:359": "a hex escape reads the same in either case: \\U0010FFFF is \\U0010ffff",
+         "loopmetric.detectors._stances:19": "the test before it, `stem[-1] == stem[-2]`, makes the stem's last two "
+         "letters one letter: `stem[-2] in _UNDOUBLED` asks it of the same letter",
+         "loopmetric.readers._deepeval:153": "`_lower` lowercases the type it is given: a span whose type is no text "
+         "is \"base\" either way",
+         "loopmetric.readers._deepeval:176": "`set_label` labels a span once (a label set stays): the ancestors "
+         "labelled before are labelled again for nothing, the same labels, only slower"},
         {**{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_restated_replies.py::test_an_offer_is_new_from_"
             f"three_stems_nobody_said_half_of_its_own[{case}]" for n, case in (
                 (585, "three-stems-nobody-said-are-new"), (589, "three-stems-nobody-said-are-new"),
                 (590, "three-new-of-six-half-of-them-is-new"))},
+         "loopmetric.detectors._replies:124": _RESTATED + "test_an_offer_of_what_the_task_asked_for_is_nothing_new["
+         "a-pickup-point-the-task-asked-for-is-no-way-forward-all-four-refusals-loop]",
          **{f"loopmetric.detectors._stances:{n}": "tests/detectors/test_restated_replies.py::test_what_a_reply_offers["
-            "an-offer-written-with-a-curly-apostrophe]" for n in (101, 102)}},
+            "an-offer-written-with-a-curly-apostrophe]" for n in (101, 102)},
+         # (the deepeval reader's conformance table pins these; the run's tests were the reader's own file alone)
+         **{f"loopmetric.readers._deepeval:{n}": f"tests/readers/test_conformance_deepeval.py::test_deepeval_"
+            f"conformance[{case}]" for n, case in (
+                (228, "a-declared-text-action-is-a-call-answered-by-the-next-input"),
+                (269, "results-pasted-back-as-the-users-message-are-no-turn"),
+                (282, "twin-undeclared-action-markup-answered-by-a-person-is-text"))}},
         {"loopmetric/_canonical.py": ("tests/test_canonical.py",),
          "loopmetric/_text_actions.py": ("tests/test_text_actions.py",),
          **{f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
@@ -2285,4 +2338,50 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric/_text_actions.py::find_text_action": 10,
          "loopmetric/detectors/_replies.py::detect_repeated_replies": 12,
          "loopmetric/readers/_deepeval.py::read_span_tree": 12}),
+    # The eleventh session's changes: the JSON action's pre-check letting an escaped key through, the LangChain
+    # guard reading the answers LangChain gives malformed calls as offline does (`answered_malformed`, a turn
+    # closing the earlier turns' calls in `decide_turn`, each call's own decision in `_record_turn` and
+    # `_decision`) and the LangChain reader skipping a call the guard answered in its own turn (`_refused`).
+    # (`after_model` is decorated, `@hook_config`: mutmut makes no mutant of it; hand mutants pin it.)
+    "4dcfcd5": FunctionRun(
+        ("loopmetric/_text_actions.py::find_text_action",
+         *(f"loopmetric/guard/langchain.py::{f}" for f in ("answered_malformed", "decide_turn", "_record_turn",
+                                                            "_decision")),
+         "loopmetric/readers/_langchain.py::_refused", "loopmetric/readers/_langchain.py::read_langchain_messages"),
+        {"loopmetric._text_actions:65": _FAST + "`_json_action` decides alike: an object with an \"action\" key "
+         "holds the text '\"action\"' or an escape",
+         **{f"loopmetric.guard.langchain:{n}": "without `calls`, `decide_turn` reads `turn_calls(message)` itself: "
+            "the same calls of the same message" for n in (163, 166)},
+         "loopmetric.readers._langchain:215": "-2, as -1, is no turn: a guard's answer before any turn refuses "
+         "nothing (`turn >= 0`)",
+         **{f"loopmetric.readers._langchain:{n}": "a chat message of a role `_CHAT_ROLES` does not name is no "
+            "\"ai\" or \"tool\" whatever the default: only those two kinds are read here" for n in (225, 227, 232, 233)}},
+        {"loopmetric.guard.langchain:267": "tests/guard/test_guard_langchain.py::test_a_looping_call_is_nudged_"
+         "whatever_its_id[calls-under-an-empty-id]",
+         **{f"loopmetric.readers._langchain:{n}": "tests/guard/test_guard_langchain.py::test_the_turn_a_guards_answer_"
+            f"belongs_to_is_the_last_turn_before_it_whatever_came_between[{case}]" for n, case in (
+                *((n, "a-recording-cut-after-a-turn-the-guard-answered-reads-the-turns-after") for n in (213, 214)),
+                (218, "an-item-that-is-no-message-before-the-turn-the-guard-answered"),
+                *((n, "a-turn-written-as-the-assistants-chat-message-the-guard-answered")
+                  for n in (221, 222, 223, 224, 226, 228, 229, 230, 231)),
+                (234, "the-guard-answering-the-second-call-of-a-turn-after-the-firsts-result"),
+                *((n, "a-recording-that-begins-with-the-turn-the-guard-answered") for n in (246, 247)))}},
+        {"loopmetric/_text_actions.py": ("tests/test_text_actions.py",),
+         "loopmetric/guard/langchain.py": ("tests/guard/test_guard_langchain.py",
+                                           "tests/guard/test_guard_live_equals_offline.py",
+                                           "tests/guard/test_guard_live_fields.py",
+                                           "tests/guard/test_guard_replay_frameworks.py"),
+         "loopmetric/readers/_langchain.py": (*_EXPORTED, "tests/guard/test_guard_langchain.py")},
+        {"loopmetric/_text_actions.py::find_text_action": 10, "loopmetric/guard/langchain.py::_record_turn": 20,
+         "loopmetric/readers/_langchain.py::read_langchain_messages": 15}),
+    # Modules changed since 2026-12-05 that the runs so far gave fewer than 30 mutants: every mutant of
+    # `_memo` (6 run before) and of the hooks' settings file lookup (`hooks/_config`, 16), all they have.
+    "a3f5513": FunctionRun(
+        (*(f"loopmetric/_memo.py::{f}" for f in ("__enter__", "__exit__", "per_text", "per_repeated_text")),
+         "loopmetric/hooks/_config.py::find_config", "loopmetric/hooks/_config.py::load_settings"),
+        {"loopmetric._memo:5": "`with` calls `__exit__` once for each `__enter__`, which sets the token anew: the "
+         "value `__exit__` leaves is never read",
+         "loopmetric._memo:12": "`first` is read only for its truth (`if first`): None reads as False"}, {},
+        {"loopmetric/_memo.py": ("tests/test_memo.py",),
+         "loopmetric/hooks/_config.py": ("tests/hooks/test_hook_settings.py",)}),
 }

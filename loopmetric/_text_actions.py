@@ -77,7 +77,8 @@ def find_text_action(text: str) -> Optional[TextAction]:
         language = blocks[-1][0].lower() or "code"
         body = "\n".join(block.strip() for _, block in blocks)
         return TextAction(language, {"input": body}, "fence", "```" + blocks[-1][0])
-    if '"' in text and '"action"' in text:
+    # (a key may be written with escapes, as "\u0061ction": a JSON parser, as a harness's, reads it as "action")
+    if '"' in text and ('"action"' in text or "\\u" in text):
         named = _json_action(text[-_JSON_TAIL:])
         if named is not None:
             return TextAction(named[0], named[1], "json", '{"action": "%s"}' % named[0])

@@ -132,6 +132,12 @@ class LoopGuard:
         outcome = "failed" if error else "success"
         self._checks.record.add_result(result_key(outcome, result, self.settings, files), call_id)
 
+    def turn(self) -> None:
+        """A model turn that asks for calls begins, every result of the turns before it in (a framework that
+        answers a turn's calls before the next model call): the calls they left unanswered get none later, and a
+        result under an id a call of this turn has is this call's."""
+        self._checks.record.close_awaiting()
+
     def after_reply(self, text: str) -> Decision:
         """The model replied with `text` and no tool call: allow it, or nudge or stop."""
         if not isinstance(text, str):

@@ -55,11 +55,13 @@ class _LoopGuardState(AgentState):
 class _Run:
     """One invocation's guard, and the decisions for the calls of the last model turn."""
 
-    __slots__ = ("guard", "decisions", "acted", "lock", "malformed")
+    __slots__ = ("guard", "decisions", "refusals", "acted", "lock", "malformed")
 
     def __init__(self, guard: LoopGuard) -> None:
         self.guard = guard
-        self.decisions: dict[str, Decision] = {}
+        # the decisions for the turn's calls that run, by id, in order (a model may give two calls one id)
+        self.decisions: dict[str, list[Decision]] = {}
+        self.refusals: list[Decision] = []  # the decision for each of the turn's malformed calls, in order
         self.malformed: set[str] = set()  # ids of the last turn's malformed calls, LangChain's answer to come
         self.acted: Optional[Decision] = None  # the turn's first nudge or stop, for after_model
         self.lock = threading.Lock()  # parallel tool calls record their results from several threads
@@ -96,12 +98,21 @@ def malformed_calls(message: AIMessage) -> list[tuple[Any, str, Any]]:
     return requested_calls({"invalid_tool_calls": message.invalid_tool_calls})
 
 
+def answered_malformed(message: AIMessage) -> set[str]:
+    """The ids LangChain answers a turn's malformed calls under, with an error tool message before the next
+    model call: each id of text (an empty one too; a call without one it never answers) that no call of the
+    turn that runs has (that call's result answers the id, and LangChain answers an id once)."""
+    ran = {call.get("id") for call in message.tool_calls}
+    return {call_id for call_id, _, _ in malformed_calls(message) if isinstance(call_id, str) and call_id not in ran}
+
+
 def decide_turn(guard: LoopGuard, message: AIMessage,
                 calls: Optional[list[tuple[Any, str, Any]]] = None) -> list[tuple[str, Decision]]:
     """(call id, decision) for each tool call of a model turn, in order; one ('', ...) for a reply.
     `calls`: the turn's `turn_calls`, when the caller read them already."""
     calls = turn_calls(message) if calls is None else calls
     if calls:
+        guard.turn()  # (LangChain answers a turn's calls before the next model call, as offline `Calls.turn`)
         return [(call_id or "", guard.before_call(name, args, call_id=call_id)) for call_id, name, args in calls]
     return [("", guard.after_reply(_text(message)))]
 
@@ -165,9 +176,12 @@ class LoopGuardMiddleware(AgentMiddleware):
         with run.lock:
             calls = turn_calls(message)
             decided = decide_turn(run.guard, message, calls)
-            run.decisions = dict(decided) if calls else {}
-            run.malformed = {call_id for call_id, _, _ in malformed_calls(message)
-                             if isinstance(call_id, str) and call_id}
+            run.decisions = {}
+            ran = len(calls) - len(malformed_calls(message)) if calls else 0  # (`turn_calls`: these first)
+            for call_id, decision in decided[:ran]:
+                run.decisions.setdefault(call_id, []).append(decision)
+            run.refusals = [decision for _, decision in decided[ran:]] if calls else []
+            run.malformed = answered_malformed(message)
             run.acted = next((decision for _, decision in decided if decision.action != "allow"), None)
         acted = run.acted
         if acted is not None and acted.loop is not None and acted.action == "stop" and self.action == "error":
@@ -212,9 +226,9 @@ class LoopGuardMiddleware(AgentMiddleware):
         message = messages[-1]
         if acted.action == "stop":
             return self._end(message, acted)
-        nudged = [self._answer(call_id, name, run.decisions.pop(call_id or "")) for call_id, name, _
-                  in malformed_calls(message)
-                  if run.decisions.get(call_id or "", ALLOW).action != "allow"]  # no tool runs them: answered here
+        nudged = [self._answer(call_id, name, decision) for (call_id, name, _), decision
+                  in zip(malformed_calls(message), run.refusals)
+                  if decision.action != "allow"]  # no tool runs them: answered here
         run.malformed.difference_update(m.tool_call_id for m in nudged)
         if nudged:  # the valid calls go on to the tools; with none, the model answers the nudge
             return {"messages": nudged} if message.tool_calls else {"messages": nudged, "jump_to": "model"}
@@ -238,7 +252,8 @@ class LoopGuardMiddleware(AgentMiddleware):
         if run is None:
             return None, ALLOW
         with run.lock:
-            return run, run.decisions.pop(request.tool_call.get("id") or "", ALLOW)
+            waiting = run.decisions.get(request.tool_call.get("id") or "")
+            return run, waiting.pop(0) if waiting else ALLOW
 
     def _nudge(self, request: Any, decision: Decision) -> ToolMessage:
         return self._answer(request.tool_call.get("id"), request.tool_call.get("name"), decision)

@@ -67,9 +67,8 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         raise converted.not_a_list(messages)
     calls = Calls()
     read = [_message(m) if m is not None else None for m in map(as_mapping, messages)]
-    refused = {fields.get("tool_call_id") for kind, fields in filter(None, read)
-               if kind == "tool" and guard_added(fields)} - {None, ""}
-    for found in read:
+    refused = _refused(read)
+    for at, found in enumerate(read):
         converted.items += 1
         if found is None:
             converted.skip("items that are not LangChain messages")
@@ -86,8 +85,10 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
             asked = requested_calls(fields)
             if asked:
                 calls.turn()
+            answered = refused.get(at)  # the ids of this turn's calls the loop guard answered, one each
             for call_id, tool, args in asked:
-                if refused and call_id in refused:
+                if answered and (call_id or "") in answered:
+                    answered.remove(call_id or "")
                     converted.skip("calls the loop guard refused")
                 else:
                     requested.append((calls.call(tool, call_id), tool, args))
@@ -103,6 +104,25 @@ def read_langchain_messages(data: Any, *, name: str = "") -> Trace:
         elif kind != "system":  # the prompt: not a step
             converted.skip(f"{kind} messages")
     return read_converted(converted, name=name, source="langchain")
+
+
+def _refused(read: list[Optional[tuple[str, Mapping[str, Any]]]]) -> dict[int, list[Any]]:
+    """The position of each AI message whose calls the loop guard answered in place of the tool -> the ids
+    it answered them under, one per call: a guard's tool message answers a call of the turn before it (the
+    guard answers within the turn), under the call's id or "" for one without."""
+    refused: dict[int, list[Any]] = {}
+    turn = -1
+    for at, found in enumerate(read):
+        if found is None:
+            continue
+        kind, fields = found
+        if kind == "chat":
+            kind = _CHAT_ROLES.get(str(fields.get("role")), "human")
+        if kind == "ai" and not guard_added(fields):
+            turn = at
+        elif kind == "tool" and turn >= 0 and guard_added(fields):
+            refused.setdefault(turn, []).append(fields.get("tool_call_id"))
+    return refused
 
 
 def requested_calls(fields: Mapping[str, Any]) -> list[tuple[Any, str, Any]]:

@@ -163,3 +163,24 @@ def test_running_survivors_again_refuses_ids_the_run_never_had(ids, message, tmp
     with pytest.raises(SystemExit, match=message):
         functions_verify("HEAD", ids, "HEAD", tmp_path, {}, {})
     assert not (tmp_path / "mutation_functions").exists()
+
+
+def _mutant(n, function="f", before="x += 1", after="x = 1"):
+    from benchmarks._mutation_sample import Mutant
+
+    return Mutant(f"m:{n}", "m", "m.py", function, n, before, after, "")
+
+
+@pytest.mark.parametrize("later, found", [
+    pytest.param([_mutant(7, after="x -= 1"), _mutant(9)], "m:9", id="the-same-change-numbered-anew-is-found"),
+    pytest.param([_mutant(9, function="g")], None, id="twin-the-same-change-in-another-function-is-not"),
+    pytest.param([_mutant(9, after="x -= 1")], None, id="twin-another-change-of-the-line-is-not"),
+    pytest.param([_mutant(8), _mutant(9)], None, id="the-same-change-twice-is-no-one-mutant"),
+])
+def test_a_survivor_of_a_module_changed_since_is_found_by_its_change(later, found):
+    """A survivor run again on a later tree whose module changed: the mutant there that makes the same change
+    in the function of the same name, when exactly one does."""
+    from benchmarks._mutation_sample import same_change
+
+    again = same_change(_mutant(3), later)
+    assert (again.id if again else None) == found

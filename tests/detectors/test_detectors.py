@@ -317,6 +317,11 @@ OTHER_REQUESTS = [
                       REFUSAL.replace("Is there anything", "Booking ZX91Q has no refundable insurance. Is there anything"),
                       "Please, an exception?", REFUSAL), [],
                  id="twin-reply-taking-up-an-id-it-was-just-told"),
+    # (an export that scrubs ids writes each as "XXXX": still a word nobody had said before that turn)
+    pytest.param(chat("Refund my insurance.", REFUSAL, "My booking is XXXX.",
+                      REFUSAL.replace("Is there anything", "Booking XXXX has no refundable insurance. Is there anything"),
+                      "Please, an exception?", REFUSAL), [],
+                 id="twin-reply-taking-up-a-scrubbed-id-it-was-just-told"),
     pytest.param(chat("Book Paris.", "Booked your flight to Paris on Monday at 9am, seat 12A, total 340 dollars.",
                       "Now Rome.", "Booked your flight to Rome on Tuesday at 11am, seat 3C, total 220 dollars.",
                       "And Oslo.", "Booked your flight to Oslo on Friday at 7pm, seat 30F, total 410 dollars."),

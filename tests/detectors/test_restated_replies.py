@@ -1293,6 +1293,28 @@ def test_a_refusal_that_offers_something_new_each_time_moves_on(kind, times, loo
         assert report.reason.count("The agent ") == 1 and "rejected" not in report.reason
 
 
+# Four refusals of the address change: the first offers store credit, the next three a pickup point.
+OFFERED_WHAT_THE_TASK_ASKED = [
+    "I can offer you store credit for the full amount instead.",
+    "I can redirect it to a pickup point near you instead.",
+    "I could redirect it to a pickup point near you instead.",
+    "I can redirect it to a pickup point close to you."]
+
+
+@pytest.mark.parametrize(("task", "steps"), [
+    pytest.param(ADDRESS_ASKED + " Or redirect it to a pickup point near me instead.", (1, 3, 5, 7),
+                 id="a-pickup-point-the-task-asked-for-is-no-way-forward-all-four-refusals-loop"),
+    pytest.param(ADDRESS_ASKED, (3, 5, 7), id="twin-a-pickup-point-nobody-asked-for-moves-on-from-the-first-refusal"),
+])
+def test_an_offer_of_what_the_task_asked_for_is_nothing_new(task, steps):
+    """The task is said before the first reply: a refusal that offers what the task itself asked for (a
+    pickup point) offers nothing nobody had said, and links to the refusal before it; offered by no one
+    before, it moves on, and only the refusals after it, each offering it again, are one."""
+    replies = [f"{no} {offer}" for no, offer in zip(ADDRESS_DECLINED, OFFERED_WHAT_THE_TASK_ASKED)]
+    report = detect_loops(chat(task, replies, ADDRESS_PRESSED))
+    assert [(f.pattern, f.steps) for f in report.findings] == [("repeated_reply", steps)], report.reason
+
+
 @pytest.mark.parametrize(("times", "loop"), [pytest.param(n, n >= 4, id=f"{n}-replies") for n in (3, 4, 5)])
 def test_a_refusal_said_in_the_first_person_is_no_offer(times, loop):
     """"I can't", "we can't": the sentence that declines says no, so it offers nothing, however

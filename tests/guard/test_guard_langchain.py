@@ -470,3 +470,276 @@ def test_a_malformed_call_gets_only_the_answer_given_after_its_turn_live_as_repl
     replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
                 if d.loop]
     assert (acted(messages), replayed) == (live, live)
+
+
+# -- the answers LangChain gives malformed calls (`_patch_invalid_tool_calls`), read live as offline ------------
+# LangChain answers a malformed call before the next model call under its id when no message answered that id
+# yet: an empty id too, a missing one never; an id a call that runs shares is that call's result's; of two
+# malformed calls under one id, the first.
+
+def _answered_run(turns: list, action: str, monkeypatch) -> tuple[list, list, list]:
+    """A run of `turns`, each (valid calls (tool, id), malformed writes' ids): the messages, every call the guard
+    recorded that it let run (the record keeps a window of them) and the loops its core reported. `read` shows
+    something new each time, `count` the same "0 rows" for each new query."""
+    from loopmetric.guard._core import LoopGuard
+    from tests._live import spy_loops
+
+    recorded: list = []
+    before_call = LoopGuard.before_call
+
+    def deciding(self: Any, name: str, args: Any = None, *, call_id: Any = None) -> Any:
+        decision = before_call(self, name, args, call_id=call_id)
+        if decision.action == "allow":
+            recorded.append(self._checks.record.calls[-1])
+        return decision
+
+    monkeypatch.setattr(LoopGuard, "before_call", deciding)
+    seen = spy_loops(monkeypatch)
+
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def count(query: str) -> str:
+        return "0 rows"
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    args = {"read": lambda n: {"path": f"notes/{n}.md"}, "count": lambda n: {"query": f"ticket {n}"}}
+    script = [AIMessage("", tool_calls=[{"name": tool, "args": args[tool](n), "id": i} for tool, i in valid],
+                        invalid_tool_calls=[{"name": "write", "args": BAD, "id": i, "error": None,
+                                             "type": "invalid_tool_call"} for i in malformed])
+              for n, (valid, malformed) in enumerate(turns)]
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, count, write)]
+    messages = create_agent(ScriptedChat(messages=iter([*script, AIMessage("done")])), tools,
+                            middleware=[LoopGuardMiddleware(action=action, mask_error_numbers=True)]).invoke(
+        {"messages": [("user", "go")]})["messages"]
+    return messages, recorded, seen
+
+
+def _reads(n: int, write_id: Any) -> tuple:
+    return [("read", f"read_{n}")], [write_id]
+
+
+ANSWERED = [  # (turns, each call's (tool, answered), the loop: (pattern, the ids of its calls, count) or None)
+    pytest.param([_reads(0, ""), *(_reads(n, f"write_{n}") for n in range(1, 6))],
+                 [("read", True), ("write", True)] * 4, ("repeated_result", ("write_1", "write_2", "write_3"), 3),
+                 id="a-malformed-call-under-an-empty-id-has-langchains-answer"),
+    pytest.param([([("count", f"c_{n}")], [f"c_{n}"]) for n in range(4)], [("count", True), ("write", False)] * 4, None,
+                 id="a-malformed-call-under-the-id-of-a-call-that-runs-has-none"),
+    pytest.param([([("count", "")], [""]) for n in range(4)], [("count", True), ("write", False)] * 4, None,
+                 id="a-malformed-call-under-the-empty-id-of-a-call-that-runs-has-none"),
+    pytest.param([([("read", "read_0")], ["write_0", "write_0"])], [("read", True), ("write", True), ("write", False)],
+                 None, id="of-two-malformed-calls-under-one-id-the-first-has-the-answer"),
+    pytest.param([_reads(n, f"write_{n}") for n in range(6)], [("read", True), ("write", True)] * 3,
+                 ("repeated_result", ("write_0", "write_1", "write_2"), 3), id="twin-malformed-calls-under-ids-of-their-own"),
+]
+
+
+_WRITE_TWICE = [("read", True), ("write", True), ("write", False)]  # of two writes under one id, the first answered
+_ONE_NUDGED = [("read", True), ("write", False)]  # the guard answered one write, so LangChain answers neither
+
+
+@pytest.mark.parametrize("turns, answered, loop, action", [
+    *(pytest.param(*row.values, "stop", id=row.id) for row in ANSWERED),
+    pytest.param([([("read", f"read_{n}")], [f"write_{n}", f"write_{n}"]) for n in range(6)],
+                 _WRITE_TWICE * 2 + _ONE_NUDGED + _WRITE_TWICE + _ONE_NUDGED + _WRITE_TWICE, None, "nudge",
+                 id="two-malformed-calls-under-one-id-each-turn-nudged-at-the-fifth-and-tenth-write"),
+])
+def test_the_answers_langchain_gives_malformed_calls_are_read_live_as_offline(turns, answered, loop, action,
+                                                                              monkeypatch):
+    """Which calls have a result (LangChain's error for a malformed call, a tool's for a valid one) is the same for
+    the guard as offline, and with `action='stop'` so is the loop, field by field: the same calls (steps), count,
+    tool and fingerprint (the run stops at the fourth write failing the same way; the calls of that turn never
+    ran). A call the guard did not let run is in no recording (its own answer is no result)."""
+    messages, recorded, seen = _answered_run(turns, action, monkeypatch)
+    recording = messages_to_dict(messages)
+    trace = read_trace(recording)
+    refused = {m["data"]["tool_call_id"] for m in recording
+               if m["type"] == "tool" and m["data"]["response_metadata"].get("loopmetric")}
+    stopped = refused if action == "stop" else set()  # a stop answers every call of its turn
+    live = [(call.name, call.result is not None) for call in recorded if call.call_id not in stopped]
+    assert live == [(call.name, call.result is not None) for call in trace.tool_calls] == answered
+    if action == "nudge":  # the run goes on past the loops: offline finds them as one
+        return
+    ids = [call["id"] for m in recording if m["type"] == "ai"
+           for call in [*m["data"]["tool_calls"], *m["data"]["invalid_tool_calls"]] if call["id"] not in refused]
+    step_of = dict(zip(ids, (call.step for call in trace.tool_calls)))
+    findings = detect_loops(trace).findings
+    live_loops = [(s.loop.pattern, tuple(step_of[i] for i in s.call_ids if i in step_of), s.loop.count,
+                   s.loop.tool_names, s.loop.fingerprints) for s in seen]
+    assert live_loops == [("repeated_result", f.steps, f.count, f.tools, f.fingerprints[:1]) for f in findings
+                          if f.pattern in ("repeated_result", "repeated_error")]
+    expected = [] if loop is None else [(loop[0], tuple(step_of[i] for i in loop[1]), loop[2])]
+    assert [(pattern, steps, count) for pattern, steps, count, _, _ in live_loops] == expected
+
+
+def _refused_in_the_second_turn(first_id: Any, second_id: Any, refused: bool) -> list:
+    """Two turns reading a file each; the second's call answered by the guard (`refused`) or by the tool."""
+    from loopmetric.guard.langchain import NUDGE_ORIGIN
+
+    marker = {"loopmetric": {"origin": NUDGE_ORIGIN, "action": "nudge", "pattern": "repeated_call",
+                             "tool_names": ["read"]}} if refused else {}
+    return messages_to_dict([
+        HumanMessage("go"), AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": first_id}]),
+        ToolMessage("contents of a", tool_call_id=first_id or "", name="read"),
+        AIMessage("", tool_calls=[{"name": "read", "args": {"path": "b"}, "id": second_id}]),
+        ToolMessage("contents of b", tool_call_id=second_id or "", name="read", response_metadata=marker),
+        AIMessage("done")])
+
+
+@pytest.mark.parametrize("first_id, second_id, refused, calls", [
+    pytest.param("", "", True, [('{"path":"a"}', "contents of a")], id="a-call-under-an-empty-id-the-guard-answered"),
+    pytest.param(None, None, True, [('{"path":"a"}', "contents of a")], id="a-call-without-an-id-the-guard-answered"),
+    pytest.param("call_0", "call_0", True, [('{"path":"a"}', "contents of a")],
+                 id="an-id-numbered-per-turn-the-guard-answered-in-the-second-turn-only"),
+    pytest.param("", "", False, [('{"path":"a"}', "contents of a"), ('{"path":"b"}', "contents of b")],
+                 id="twin-both-answered-by-the-tool"),
+])
+def test_the_call_the_guard_answered_is_skipped_offline_in_its_turn_only(first_id, second_id, refused, calls):
+    """The guard answers a call within its turn, under its id ("" for one without): offline skips that turn's
+    call of that id (it never ran), not a call of another turn under the same id, nor keeps it for want of one."""
+    trace = read_trace(_refused_in_the_second_turn(first_id, second_id, refused))
+    assert [(call.args, call.result) for call in trace.tool_calls] == calls
+
+
+@pytest.mark.parametrize("ids, live", [
+    pytest.param(lambda n: [f"write_{n}", f"write_{n}"], [(3, "repeated_call"), (5, "repeated_call")],
+                 id="two-malformed-calls-under-one-id-each-turn-the-first-looping-at-the-third-turn"),
+    pytest.param(lambda n: [f"write_{n}_a", f"write_{n}_b"], [(3, "repeated_call"), (5, "repeated_call")],
+                 id="twin-two-malformed-calls-under-ids-of-their-own"),
+])
+def test_a_call_the_guard_nudges_is_answered_whatever_id_another_call_of_its_turn_shares(ids, live):
+    """Each call of a turn has its own decision, even under an id another call of the turn has: the fifth same
+    write, the first of the third turn's two, is nudged live as the guard's reading of the recorded run says."""
+    def read(path: str) -> str:
+        return f"# {path}\nThe notes in {path} list the open tickets, who owns each and when it was filed."
+
+    def write(path: str, text: str) -> str:
+        return "ok"
+
+    turns = [AIMessage("", tool_calls=[{"name": "read", "args": {"path": f"notes/{n}.md"}, "id": f"read_{n}"}],
+                       invalid_tool_calls=[{"name": "write", "args": BAD, "id": i, "error": None,
+                                            "type": "invalid_tool_call"} for i in ids(n)]) for n in range(6)]
+    tools = [StructuredTool.from_function(f, name=f.__name__, description=f.__name__) for f in (read, write)]
+    messages = create_agent(ScriptedChat(messages=iter([*turns, AIMessage("done")])), tools,
+                            middleware=[LoopGuardMiddleware(mask_error_numbers=True)]).invoke(
+        {"messages": [("user", "go")]})["messages"]
+    replayed = [(turn, d.loop.pattern) for turn, _, d in decisions(messages_to_dict(messages), mask_error_numbers=True)
+                if d.loop]
+    assert (acted(messages), replayed) == (live, live)
+
+
+# -- `after_model` (decorated: pinned against hand-written mutants) ---------------------------------------------
+
+class AnswersAfterANudge(AgentMiddleware):
+    """Answers the model call itself, without the model, when the last message is the guard's nudge (a cache or
+    a fallback that does so): the guard's `wrap_model_call`, inside it, sees no such turn."""
+
+    def wrap_model_call(self, request: Any, handler: Any) -> Any:
+        from langchain.agents.middleware.types import ModelResponse
+
+        last = request.messages[-1]
+        if isinstance(last, ToolMessage) and last.response_metadata.get("loopmetric"):
+            return ModelResponse(result=[AIMessage("I will stop here.")])
+        return handler(request)
+
+
+class NotesEachTurn(AgentMiddleware):
+    """Adds a note after each model turn (listed after the guard, its hook runs before the guard's)."""
+
+    def after_model(self, state: Any, runtime: Any) -> Optional[dict]:
+        return {"messages": [HumanMessage("(noted)")]}
+
+
+@pytest.mark.parametrize("middleware, last", [
+    pytest.param(lambda: [AnswersAfterANudge(), LoopGuardMiddleware()], "I will stop here.",
+                 id="a-turn-another-middleware-answers-itself-is-not-checked-again"),
+    pytest.param(lambda: [LoopGuardMiddleware(), NotesEachTurn()], "(noted)",
+                 id="a-turn-another-middleware-added-a-message-after-is-left-alone"),
+    pytest.param(lambda: [LoopGuardMiddleware()], "done", id="twin-the-guard-alone"),
+])
+def test_the_guard_acts_once_on_the_model_turn_it_checked(middleware, last):
+    """The guard nudges the looping call of the turn it checked, once: a later turn it never saw (another
+    middleware answered the model call itself) gets no nudge of that decision, and a turn whose last message
+    another middleware added (no AI message to read) is left alone, not a crash."""
+    read = StructuredTool.from_function(Tools().read, name="read", description="read")
+    messages = create_agent(model(STUCK), [read], middleware=middleware()).invoke(
+        {"messages": [("user", "go")]})["messages"]
+    marked = [type(m).__name__ for m in messages if (m.response_metadata or {}).get("loopmetric")]
+    assert (acted(messages), marked, messages[-1].content) == ([(4, "repeated_result")], ["ToolMessage"], last)
+
+
+@pytest.mark.parametrize("turn, answers", [
+    pytest.param(3, [("write_3", "write", True), ("read_3", "read", False)],
+                 id="the-nudged-malformed-call-answered-under-its-id-its-turns-read-run"),
+    pytest.param(2, [("write_2", "write", False), ("read_2", "read", False)],
+                 id="twin-a-turn-before-the-loop-answered-by-langchain-and-the-tool"),
+])
+def test_a_nudged_malformed_call_is_answered_under_its_own_id_and_its_turns_valid_calls_run(turn, answers):
+    """The guard answers the looping malformed call itself (no tool runs it), under that call's id and tool; the
+    valid calls of its turn go on to their tools."""
+    messages = _malformed_run([BAD] * 6, LoopGuardMiddleware(mask_error_numbers=True))
+    ids = {f"read_{turn}", f"write_{turn}"}
+    assert [(m.tool_call_id, m.name, bool(m.response_metadata.get("loopmetric"))) for m in messages
+            if isinstance(m, ToolMessage) and m.tool_call_id in ids] == answers
+
+
+def _guard_answer(call_id: str) -> ToolMessage:
+    from loopmetric.guard.langchain import NUDGE_ORIGIN
+
+    return ToolMessage("You called `read` 5 times.", tool_call_id=call_id, name="read", status="error",
+                       response_metadata={"loopmetric": {"origin": NUDGE_ORIGIN, "action": "nudge",
+                                                         "pattern": "repeated_call", "tool_names": ["read"]}})
+
+
+def _read(*calls: tuple[str, str]) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": "read", "args": {"path": path}, "id": i} for i, path in calls])
+
+
+_A = [('{"path":"a"}', "contents of a")]
+_CHAT_TURN = {"type": "chat", "data": {"role": "assistant", "content": "", "type": "chat",
+                                       "tool_calls": [{"name": "read", "args": {"path": "b"}, "id": "c2"}]}}
+
+
+@pytest.mark.parametrize("recording, calls", [
+    pytest.param(lambda: messages_to_dict([_guard_answer(""), _read(("", "a")),
+                                           ToolMessage("contents of a", tool_call_id="", name="read"),
+                                           AIMessage("done")]), _A,
+                 id="a-recording-cut-after-a-turn-the-guard-answered-reads-the-turns-after"),
+    pytest.param(lambda: messages_to_dict([_read(("c1", "a")), _guard_answer("c1"), AIMessage("done")]), [],
+                 id="a-recording-that-begins-with-the-turn-the-guard-answered"),
+    pytest.param(lambda: [*messages_to_dict([HumanMessage("go")]), {"note": "not a message"},
+                          *messages_to_dict([_read(("c1", "a")), _guard_answer("c1"), AIMessage("done")])], [],
+                 id="an-item-that-is-no-message-before-the-turn-the-guard-answered"),
+    pytest.param(lambda: messages_to_dict([HumanMessage("go"), _read(("c1", "a"), ("c2", "b")),
+                                           ToolMessage("contents of a", tool_call_id="c1"), _guard_answer("c2"),
+                                           AIMessage("done")]), _A,
+                 id="the-guard-answering-the-second-call-of-a-turn-after-the-firsts-result"),
+    pytest.param(lambda: [*messages_to_dict([HumanMessage("go"), _read(("c1", "a")),
+                                             ToolMessage("contents of a", tool_call_id="c1")]), _CHAT_TURN,
+                          *messages_to_dict([_guard_answer("c2"), AIMessage("done")])], _A,
+                 id="a-turn-written-as-the-assistants-chat-message-the-guard-answered"),
+    pytest.param(lambda: [*messages_to_dict([HumanMessage("go"), _read(("c1", "a")),
+                                             ToolMessage("contents of a", tool_call_id="c1")]), _CHAT_TURN,
+                          *messages_to_dict([ToolMessage("contents of b", tool_call_id="c2"), AIMessage("done")])],
+                 [*_A, ('{"path":"b"}', "contents of b")], id="twin-the-chat-messages-turn-answered-by-its-tool"),
+])
+def test_the_turn_a_guards_answer_belongs_to_is_the_last_turn_before_it_whatever_came_between(recording, calls):
+    """A guard's answer refuses a call of the last model turn before it (a chat message of the assistant's is one),
+    whatever other answers or unreadable items lie between; one before any turn (a recording cut after it) refuses
+    none of the turns after it."""
+    trace = read_trace(recording(), format="langchain")
+    assert [(call.args, call.result) for call in trace.tool_calls] == calls
+
+
+@pytest.mark.parametrize("ids", [pytest.param(lambda turn: "", id="calls-under-an-empty-id"),
+                                 pytest.param(lambda turn: f"call_{turn}", id="twin-calls-under-ids-of-their-own")])
+def test_a_looping_call_is_nudged_whatever_its_id(ids):
+    """The guard finds a looping call's decision under its id, an empty one too."""
+    replies = [AIMessage("", tool_calls=[{"name": "read", "args": {"path": "a"}, "id": ids(turn)}]) for turn in range(6)]
+    read = StructuredTool.from_function(Tools().read, name="read", description="read")
+    messages = create_agent(ScriptedChat(messages=iter([*replies, AIMessage("done")])), [read],
+                            middleware=[LoopGuardMiddleware()]).invoke({"messages": [("user", "go")]})["messages"]
+    answers = [bool(m.response_metadata.get("loopmetric")) for m in messages if isinstance(m, ToolMessage)]
+    assert answers == [False] * 3 + [True] + [False] * 2

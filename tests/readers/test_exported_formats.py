@@ -203,9 +203,9 @@ def test_a_result_without_an_id_answers_a_call_of_the_turn_before_it(build, answ
     assert [(call.args, call.result) for call in trace.tool_calls] == calls
 
 
-def _gemini_two_reads_in_one_turn(call_ids, result_ids):
-    """One turn of two `read` calls, answered in order; each call and result carries its id of `call_ids`
-    and `result_ids` (None: no id)."""
+def _gemini_two_reads_in_one_turn(call_ids, result_ids, answered=(0, 1)):
+    """One turn of two `read` calls, answered in the order `answered` gives (0: a.txt's, 1: b.txt's); each
+    call and result carries its id of `call_ids` and `result_ids` (None: no id)."""
     calls, results = [], []
     for path, call_id, result_id in zip(("a.txt", "b.txt"), call_ids, result_ids):
         call = {"name": "read", "args": {"path": path}}
@@ -217,19 +217,21 @@ def _gemini_two_reads_in_one_turn(call_ids, result_ids):
         calls.append({"functionCall": call})
         results.append({"functionResponse": result})
     return [{"role": "user", "parts": [{"text": "Read the files."}]}, {"role": "model", "parts": calls},
-            {"role": "user", "parts": results}, {"role": "model", "parts": [{"text": "Done."}]}]
+            {"role": "user", "parts": [results[n] for n in answered]}, {"role": "model", "parts": [{"text": "Done."}]}]
 
 
-@pytest.mark.parametrize("call_ids, result_ids", [
-    pytest.param(("", None), ("", None), id="the-first-under-an-empty-id-the-second-without-one"),
-    pytest.param(("", ""), (None, ""), id="both-under-an-empty-id-the-first-result-without-one"),
-    pytest.param((None, None), (None, None), id="twin-no-id-at-all"),
+@pytest.mark.parametrize("call_ids, result_ids, answered", [
+    pytest.param(("", None), ("", None), (0, 1), id="the-first-under-an-empty-id-the-second-without-one"),
+    pytest.param(("", ""), (None, ""), (0, 1), id="both-under-an-empty-id-the-first-result-without-one"),
+    pytest.param((None, ""), (None, ""), (1, 0),
+                 id="the-second-under-an-empty-id-answered-first-the-first-without-one-answered-after"),
+    pytest.param((None, None), (None, None), (0, 1), id="twin-no-id-at-all"),
 ])
-def test_two_calls_of_one_tool_in_a_turn_each_get_their_own_result(call_ids, result_ids):
+def test_two_calls_of_one_tool_in_a_turn_each_get_their_own_result(call_ids, result_ids, answered):
     """A result under an empty id answers the oldest call recorded under one, a result without an id the
-    oldest call not yet answered: whichever way a call is answered, it is answered once, and the other
-    result answers the other call."""
-    trace = read_trace(_gemini_two_reads_in_one_turn(call_ids, result_ids), format="gemini")
+    oldest call not yet answered: whichever way a call is answered, and in whichever order, it is answered
+    once, and the other result answers the other call."""
+    trace = read_trace(_gemini_two_reads_in_one_turn(call_ids, result_ids, answered), format="gemini")
     assert [(call.args, call.result) for call in trace.tool_calls] == [
         ('{"path":"a.txt"}', "contents of a"), ('{"path":"b.txt"}', "contents of b")]
 
