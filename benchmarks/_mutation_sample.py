@@ -2285,4 +2285,13 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {"loopmetric/_text_actions.py::find_text_action": 10,
          "loopmetric/detectors/_replies.py::detect_repeated_replies": 12,
          "loopmetric/readers/_deepeval.py::read_span_tree": 12}),
+    "5907712": FunctionRun(
+        (*(f"loopmetric/detectors/_replies.py::{f}" for f in ("_restated", "_acts_of", "takes_up", "_same_act", "_what",
+                                                                 "_restated_finding")),
+         *(f"loopmetric/detectors/_stances.py::{f}" for f in ("offers_anything", "offers_in", "sentences", "asks"))),
+        {},
+        {},
+        {f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
+        {"loopmetric/detectors/_replies.py::_restated": 30, "loopmetric/detectors/_replies.py::_what": 40,
+         "loopmetric/detectors/_replies.py::_restated_finding": 20}),
 }
