@@ -251,3 +251,37 @@ def test_an_ask_found_two_ways_is_named_once():
     message = _restated_finding(replies, ["ask", "request"], what={"request": "borrower number"}).message
     assert message.count("asking again for the same thing") == 1
     assert "(asking again for the same thing (borrower number))" in message
+
+
+# The same offer, its "I’ll", "I’m happy to" and "we’ll" written with curly apostrophes or straight ones:
+# read alike (a reply's offers are read sentence by sentence, each apostrophe as a straight one).
+CURLY_OFFERS = ["I’ll move you to our off-peak plan, which costs 19 EUR a month.",
+                "I hear you. I’m happy to switch you to the off-peak plan at 19 EUR a month.",
+                "The off-peak plan is still available at 19 EUR; we’ll switch you over today."]
+APOSTROPHES = [
+    pytest.param("’", 3, True, id="the-same-offer-with-curly-apostrophes-3-times"),
+    pytest.param("'", 3, True, id="twin-the-same-offer-with-straight-apostrophes-3-times"),
+    pytest.param("’", 2, False, id="twin-the-same-offer-with-curly-apostrophes-twice"),
+]
+
+
+@pytest.mark.parametrize(("apostrophe", "times", "loop"), APOSTROPHES)
+def test_an_offer_written_with_curly_apostrophes_is_the_same_offer(apostrophe, times, loop):
+    opening, _, turns = KINDS["offer"]
+    found = restated(chat(opening, [reply.replace("’", apostrophe) for reply in CURLY_OFFERS[:times]], turns))
+    assert bool(found) is loop, [f.message for f in found]
+    if loop:
+        assert "offering the same thing again (off-peak plan EUR month)" in found[0].message
+
+
+NAMED_ONCE = [
+    pytest.param("Sorry about that! Could you tell me your borrower number? Please give the borrower number, "
+                 "the borrower number only.", id="an-ask-that-says-its-words-twice-names-them-once"),
+    pytest.param(REPLIES[0], id="twin-an-ask-that-says-its-words-once"),
+]
+
+
+@pytest.mark.parametrize("first", NAMED_ONCE)
+def test_what_is_asked_again_is_named_once(first):
+    (finding,) = restated(chat(OPENING, [first, *REPLIES[1:3]], TURNS))
+    assert "(asking again for the same thing (borrower number))" in finding.message
