@@ -285,3 +285,29 @@ NAMED_ONCE = [
 def test_what_is_asked_again_is_named_once(first):
     (finding,) = restated(chat(OPENING, [first, *REPLIES[1:3]], TURNS))
     assert "(asking again for the same thing (borrower number))" in finding.message
+
+
+# What a reply offers: its sentences that propose what the agent can do, each alone; a sentence
+# beside them that tells, asks, says no or asks to wait offers nothing.
+OFFERS = [
+    pytest.param("I can move you to the off-peak plan. Membership changes start with the next billing cycle.",
+                 ["I can move you to the off-peak plan."], id="a-sentence-that-tells-beside-an-offer-offers-nothing"),
+    pytest.param("I can move you to the off-peak plan. I could also freeze the membership.",
+                 ["I can move you to the off-peak plan.", "I could also freeze the membership."],
+                 id="twin-two-sentences-that-offer"),
+    pytest.param("I can't lower the fee. I can move you to the off-peak plan.",
+                 ["I can move you to the off-peak plan."], id="a-sentence-that-says-no-offers-nothing"),
+    pytest.param("I'll check the plans for you. I can move you to the off-peak plan.",
+                 ["I can move you to the off-peak plan."], id="a-sentence-that-asks-to-wait-offers-nothing"),
+    pytest.param("Membership changes start with the next billing cycle.", [], id="twin-no-offer-at-all"),
+]
+
+
+@pytest.mark.parametrize(("text", "offering"), OFFERS)
+def test_what_a_reply_offers(text, offering):
+    from loopmetric import read_chat_messages
+    from loopmetric.detectors._replies import _acts_of
+    (reply,) = [step for step in read_chat_messages([{"role": "user", "content": "hi"},
+                                                     {"role": "assistant", "content": text}]).steps
+                if step.kind == "llm"]
+    assert _acts_of(reply, {}).offers == tuple(frozenset(stems(sentence)) for sentence in offering)
