@@ -311,3 +311,23 @@ def test_what_a_reply_offers(text, offering):
                                                      {"role": "assistant", "content": text}]).steps
                 if step.kind == "llm"]
     assert _acts_of(reply, {}).offers == tuple(frozenset(stems(sentence)) for sentence in offering)
+
+
+# The same facts told again while the other side presses one demand (each turn says again what the
+# turns before it said): a loop one reply sooner, at three, naming the facts as the loop at four does.
+PRESSING = [
+    pytest.param(["My visa application has to go faster.", "Make my visa application go faster.",
+                  "The visa application must go faster."], True, id="the-same-facts-to-one-demand-pressed"),
+    pytest.param(KINDS["status"][2][:3], False, id="twin-turns-that-press-nothing-alike"),
+]
+
+
+@pytest.mark.parametrize(("turns", "loop"), PRESSING)
+def test_the_same_facts_told_to_a_pressed_demand_are_named(turns, loop):
+    opening, replies, _ = KINDS["status"]
+    found = restated(chat(opening, replies[:3], turns))
+    assert bool(found) is loop, [f.message for f in found]
+    if loop:
+        (finding,) = found
+        assert "telling the same facts again (14)" in finding.message
+        assert "the other side pressed the same demand again and again" in finding.message
