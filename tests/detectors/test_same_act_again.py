@@ -331,3 +331,23 @@ def test_the_same_facts_told_to_a_pressed_demand_are_named(turns, loop):
         (finding,) = found
         assert "telling the same facts again (14)" in finding.message
         assert "the other side pressed the same demand again and again" in finding.message
+
+
+# An ask said again, then the facts of the first reply told again by a third: a chain of the same acts, a
+# loop at three, naming what is asked for and the facts two of its replies told.
+CLAIM = ("My insurance claim for the broken phone has not moved in a week.",
+         ["Your claim is at step 2 of 4. Could you send a photo of the receipt?",
+          "I understand a week feels long for a broken phone. Could you send the receipt photo when you can?"],
+         ["Hmm.", "Well.", "Ugh."])
+FACTS_TWICE = [
+    pytest.param("Until then the claim stays at step 2 of 4.", "asking again for the same thing (send photo receipt), "
+                 "telling the same facts again (2, 4)", id="facts-two-replies-told-are-named"),
+    pytest.param("Good news: the claim moved to step 3 of 4.", None, id="twin-a-new-fact-moves-on"),
+]
+
+
+@pytest.mark.parametrize(("third", "named"), FACTS_TWICE)
+def test_facts_told_again_by_two_replies_are_named(third, named):
+    opening, replies, turns = CLAIM
+    found = restated(chat(opening, [*replies, third], turns))
+    assert [named in f.message for f in found] == ([True] if named else [])
