@@ -2306,7 +2306,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._replies:652": "tests/detectors/test_same_act_again.py::test_the_same_facts_told_to_a_"
          "pressed_demand_are_named[the-same-facts-to-one-demand-pressed]",
          "loopmetric.detectors._replies:1022": "tests/detectors/test_same_act_again.py::test_what_is_asked_again_is_"
-         "named_once[an-ask-that-says-its-words-twice-names-them-once]"},
+         "named_once[an-ask-that-says-its-words-twice-names-them-once]",
+         "loopmetric.detectors._replies:1049": "tests/detectors/test_same_act_again.py::test_facts_told_again_by_two_"
+         "replies_are_named[facts-two-replies-told-are-named]"},
         {f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
         {"loopmetric/detectors/_replies.py::_restated": 30, "loopmetric/detectors/_replies.py::_what": 40,
          "loopmetric/detectors/_replies.py::_restated_finding": 20}),
