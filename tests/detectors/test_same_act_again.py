@@ -351,3 +351,26 @@ def test_facts_told_again_by_two_replies_are_named(third, named):
     opening, replies, turns = CLAIM
     found = restated(chat(opening, [*replies, third], turns))
     assert [named in f.message for f in found] == ([True] if named else [])
+
+
+# What a chain asks for again is named when at least two of its replies ask for it: a chain whose
+# one ask repeats an ask made before the chain began (its first reply asks nothing) names none.
+REPAIR = ("My insurance claim for the broken phone has not moved in a week.",
+          ["Could you send a photo of the receipt and the repair quote?",
+           "Our repair partner in Leiden handles phones like yours.",
+           "Sorry, the workshop queue is long this month. Could you send the receipt photo and the repair quote "
+           "when you can?",
+           "I'm so sorry about all this trouble."],
+          ["Hmm.", "Well.", "Ugh."])
+ASKED_BY = [
+    pytest.param(REPAIR, "(asking again for the same thing, apologizing again)",
+                 id="an-ask-one-reply-of-the-chain-makes-is-not-named"),
+    pytest.param((OPENING, REPLIES[:3], TURNS), "(asking again for the same thing (borrower number))",
+                 id="twin-an-ask-the-chain-replies-make-is-named"),
+]
+
+
+@pytest.mark.parametrize(("conversation", "says"), ASKED_BY)
+def test_what_is_asked_again_is_named_when_two_replies_ask_it(conversation, says):
+    (finding,) = restated(chat(*conversation))
+    assert says in finding.message
