@@ -2308,7 +2308,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._replies:1022": "tests/detectors/test_same_act_again.py::test_what_is_asked_again_is_"
          "named_once[an-ask-that-says-its-words-twice-names-them-once]",
          "loopmetric.detectors._replies:1049": "tests/detectors/test_same_act_again.py::test_facts_told_again_by_two_"
-         "replies_are_named[facts-two-replies-told-are-named]"},
+         "replies_are_named[facts-two-replies-told-are-named]",
+         **{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_same_act_again.py::test_what_is_asked_again_"
+            "is_named_when_two_replies_ask_it[an-ask-one-reply-of-the-chain-makes-is-not-named]" for n in (987, 988)}},
         {f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
         {"loopmetric/detectors/_replies.py::_restated": 30, "loopmetric/detectors/_replies.py::_what": 40,
          "loopmetric/detectors/_replies.py::_restated_finding": 20}),
