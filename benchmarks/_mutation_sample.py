@@ -2384,4 +2384,33 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric._memo:12": "`first` is read only for its truth (`if first`): None reads as False"}, {},
         {"loopmetric/_memo.py": ("tests/test_memo.py",),
          "loopmetric/hooks/_config.py": ("tests/hooks/test_hook_settings.py",)}),
+    "5907712": FunctionRun(
+        (*(f"loopmetric/detectors/_replies.py::{f}" for f in ("_restated", "_acts_of", "takes_up", "_same_act", "_what",
+                                                                 "_restated_finding")),
+         *(f"loopmetric/detectors/_stances.py::{f}" for f in ("offers_anything", "offers_in", "sentences", "asks"))),
+        {"loopmetric.detectors._replies:777": "a name's place in a sentence is filled with mutmut's marker \"XX XX\" "
+         "instead of a space: the words around it stay apart either way, and the marker is a stem only a turn "
+         "saying \"XX\" could have brought",
+         "loopmetric.detectors._replies:806": "the asking and offering sentences are joined with mutmut's marker "
+         "around the line break: they stay apart either way, and a fact part (which holds a digit) runs into "
+         "the marker only when the reply writes \"XX\" beside a digit",
+         **{f"loopmetric.detectors._replies:{n}": "a chain with a request (offer) link holds the reply that made it, "
+            "whose asks (offers) share stems with an earlier one's: the counts are never empty, so the default "
+            "of `max` is never read" for n in (993, 994)}},
+        {**{f"loopmetric.detectors._stances:{n}": "tests/detectors/test_same_act_again.py::test_an_offer_written_"
+            "with_curly_apostrophes_is_the_same_offer[the-same-offer-with-curly-apostrophes-3-times]"
+            for n in (79, 80, 142, 143)},
+         "loopmetric.detectors._stances:83": "tests/detectors/test_same_act_again.py::test_what_a_reply_offers["
+         "a-sentence-that-tells-beside-an-offer-offers-nothing]",
+         "loopmetric.detectors._replies:652": "tests/detectors/test_same_act_again.py::test_the_same_facts_told_to_a_"
+         "pressed_demand_are_named[the-same-facts-to-one-demand-pressed]",
+         "loopmetric.detectors._replies:1022": "tests/detectors/test_same_act_again.py::test_what_is_asked_again_is_"
+         "named_once[an-ask-that-says-its-words-twice-names-them-once]",
+         "loopmetric.detectors._replies:1049": "tests/detectors/test_same_act_again.py::test_facts_told_again_by_two_"
+         "replies_are_named[facts-two-replies-told-are-named]",
+         **{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_same_act_again.py::test_what_is_asked_again_"
+            "is_named_when_two_replies_ask_it[an-ask-one-reply-of-the-chain-makes-is-not-named]" for n in (987, 988)}},
+        {f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
+        {"loopmetric/detectors/_replies.py::_restated": 30, "loopmetric/detectors/_replies.py::_what": 40,
+         "loopmetric/detectors/_replies.py::_restated_finding": 20}),
 }

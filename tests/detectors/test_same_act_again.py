@@ -251,3 +251,126 @@ def test_an_ask_found_two_ways_is_named_once():
     message = _restated_finding(replies, ["ask", "request"], what={"request": "borrower number"}).message
     assert message.count("asking again for the same thing") == 1
     assert "(asking again for the same thing (borrower number))" in message
+
+
+# The same offer, its "I’ll", "I’m happy to" and "we’ll" written with curly apostrophes or straight ones:
+# read alike (a reply's offers are read sentence by sentence, each apostrophe as a straight one).
+CURLY_OFFERS = ["I’ll move you to our off-peak plan, which costs 19 EUR a month.",
+                "I hear you. I’m happy to switch you to the off-peak plan at 19 EUR a month.",
+                "The off-peak plan is still available at 19 EUR; we’ll switch you over today."]
+APOSTROPHES = [
+    pytest.param("’", 3, True, id="the-same-offer-with-curly-apostrophes-3-times"),
+    pytest.param("'", 3, True, id="twin-the-same-offer-with-straight-apostrophes-3-times"),
+    pytest.param("’", 2, False, id="twin-the-same-offer-with-curly-apostrophes-twice"),
+]
+
+
+@pytest.mark.parametrize(("apostrophe", "times", "loop"), APOSTROPHES)
+def test_an_offer_written_with_curly_apostrophes_is_the_same_offer(apostrophe, times, loop):
+    opening, _, turns = KINDS["offer"]
+    found = restated(chat(opening, [reply.replace("’", apostrophe) for reply in CURLY_OFFERS[:times]], turns))
+    assert bool(found) is loop, [f.message for f in found]
+    if loop:
+        assert "offering the same thing again (off-peak plan EUR month)" in found[0].message
+
+
+NAMED_ONCE = [
+    pytest.param("Sorry about that! Could you tell me your borrower number? Please give the borrower number, "
+                 "the borrower number only.", id="an-ask-that-says-its-words-twice-names-them-once"),
+    pytest.param(REPLIES[0], id="twin-an-ask-that-says-its-words-once"),
+]
+
+
+@pytest.mark.parametrize("first", NAMED_ONCE)
+def test_what_is_asked_again_is_named_once(first):
+    (finding,) = restated(chat(OPENING, [first, *REPLIES[1:3]], TURNS))
+    assert "(asking again for the same thing (borrower number))" in finding.message
+
+
+# What a reply offers: its sentences that propose what the agent can do, each alone; a sentence
+# beside them that tells, asks, says no or asks to wait offers nothing.
+OFFERS = [
+    pytest.param("I can move you to the off-peak plan. Membership changes start with the next billing cycle.",
+                 ["I can move you to the off-peak plan."], id="a-sentence-that-tells-beside-an-offer-offers-nothing"),
+    pytest.param("I can move you to the off-peak plan. I could also freeze the membership.",
+                 ["I can move you to the off-peak plan.", "I could also freeze the membership."],
+                 id="twin-two-sentences-that-offer"),
+    pytest.param("I can't lower the fee. I can move you to the off-peak plan.",
+                 ["I can move you to the off-peak plan."], id="a-sentence-that-says-no-offers-nothing"),
+    pytest.param("I'll check the plans for you. I can move you to the off-peak plan.",
+                 ["I can move you to the off-peak plan."], id="a-sentence-that-asks-to-wait-offers-nothing"),
+    pytest.param("Membership changes start with the next billing cycle.", [], id="twin-no-offer-at-all"),
+]
+
+
+@pytest.mark.parametrize(("text", "offering"), OFFERS)
+def test_what_a_reply_offers(text, offering):
+    from loopmetric import read_chat_messages
+    from loopmetric.detectors._replies import _acts_of
+    (reply,) = [step for step in read_chat_messages([{"role": "user", "content": "hi"},
+                                                     {"role": "assistant", "content": text}]).steps
+                if step.kind == "llm"]
+    assert _acts_of(reply, {}).offers == tuple(frozenset(stems(sentence)) for sentence in offering)
+
+
+# The same facts told again while the other side presses one demand (each turn says again what the
+# turns before it said): a loop one reply sooner, at three, naming the facts as the loop at four does.
+PRESSING = [
+    pytest.param(["My visa application has to go faster.", "Make my visa application go faster.",
+                  "The visa application must go faster."], True, id="the-same-facts-to-one-demand-pressed"),
+    pytest.param(KINDS["status"][2][:3], False, id="twin-turns-that-press-nothing-alike"),
+]
+
+
+@pytest.mark.parametrize(("turns", "loop"), PRESSING)
+def test_the_same_facts_told_to_a_pressed_demand_are_named(turns, loop):
+    opening, replies, _ = KINDS["status"]
+    found = restated(chat(opening, replies[:3], turns))
+    assert bool(found) is loop, [f.message for f in found]
+    if loop:
+        (finding,) = found
+        assert "telling the same facts again (14)" in finding.message
+        assert "the other side pressed the same demand again and again" in finding.message
+
+
+# An ask said again, then the facts of the first reply told again by a third: a chain of the same acts, a
+# loop at three, naming what is asked for and the facts two of its replies told.
+CLAIM = ("My insurance claim for the broken phone has not moved in a week.",
+         ["Your claim is at step 2 of 4. Could you send a photo of the receipt?",
+          "I understand a week feels long for a broken phone. Could you send the receipt photo when you can?"],
+         ["Hmm.", "Well.", "Ugh."])
+FACTS_TWICE = [
+    pytest.param("Until then the claim stays at step 2 of 4.", "asking again for the same thing (send photo receipt), "
+                 "telling the same facts again (2, 4)", id="facts-two-replies-told-are-named"),
+    pytest.param("Good news: the claim moved to step 3 of 4.", None, id="twin-a-new-fact-moves-on"),
+]
+
+
+@pytest.mark.parametrize(("third", "named"), FACTS_TWICE)
+def test_facts_told_again_by_two_replies_are_named(third, named):
+    opening, replies, turns = CLAIM
+    found = restated(chat(opening, [*replies, third], turns))
+    assert [named in f.message for f in found] == ([True] if named else [])
+
+
+# What a chain asks for again is named when at least two of its replies ask for it: a chain whose
+# one ask repeats an ask made before the chain began (its first reply asks nothing) names none.
+REPAIR = ("My insurance claim for the broken phone has not moved in a week.",
+          ["Could you send a photo of the receipt and the repair quote?",
+           "Our repair partner in Leiden handles phones like yours.",
+           "Sorry, the workshop queue is long this month. Could you send the receipt photo and the repair quote "
+           "when you can?",
+           "I'm so sorry about all this trouble."],
+          ["Hmm.", "Well.", "Ugh."])
+ASKED_BY = [
+    pytest.param(REPAIR, "(asking again for the same thing, apologizing again)",
+                 id="an-ask-one-reply-of-the-chain-makes-is-not-named"),
+    pytest.param((OPENING, REPLIES[:3], TURNS), "(asking again for the same thing (borrower number))",
+                 id="twin-an-ask-the-chain-replies-make-is-named"),
+]
+
+
+@pytest.mark.parametrize(("conversation", "says"), ASKED_BY)
+def test_what_is_asked_again_is_named_when_two_replies_ask_it(conversation, says):
+    (finding,) = restated(chat(*conversation))
+    assert says in finding.message
