@@ -2384,4 +2384,45 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric._memo:12": "`first` is read only for its truth (`if first`): None reads as False"}, {},
         {"loopmetric/_memo.py": ("tests/test_memo.py",),
          "loopmetric/hooks/_config.py": ("tests/hooks/test_hook_settings.py",)}),
+    # The modules with the lowest rates whose functions changed since 2026-12-05 (`readers/_inference`,
+    # `readers/_responses`, `hooks/_session`, `otel/_adapter`), each on every test file that reads through it:
+    # its own, the conformance tables, the live-equals-offline tables of the frontends that use it.
+    "9cd4870": FunctionRun(
+        (*(f"loopmetric/readers/_inference.py::{f}" for f in (
+            "as_request", "_declares", "other_side_turn", "input_results", "_response_text", "holds_text",
+            "text_call", "_why")),
+         *(f"loopmetric/readers/_responses.py::{f}" for f in ("read_responses_items", "_error_text", "__init__",
+                                                              "flush", "add")),
+         *(f"loopmetric/hooks/_session.py::{f}" for f in (
+             "_escalating", "_short", "_steps", "__init__", "to_state", "before", "after", "_guard", "_found",
+             "_what", "_nudge", "_warning", "_refusal", "summary")),
+         "loopmetric/otel/_adapter.py::read_step"),
+        {}, {},
+        tests={
+            "loopmetric/readers/_inference.py": (
+                "tests/readers/test_inference.py", "tests/readers/test_builder.py",
+                "tests/readers/test_reader_deepeval.py", "tests/readers/test_exported_formats.py",
+                "tests/detectors/test_rejected_feedback.py", *_CONFORMANCE, _PINNED_READERS),
+            "loopmetric/readers/_responses.py": (
+                "tests/readers/test_reader_codex.py", "tests/readers/test_coding_agents.py",
+                "tests/readers/test_registry_shortcut.py", *_EXPORTED, *_CONFORMANCE,
+                "tests/hooks/test_hook_command.py"),
+            "loopmetric/hooks/_session.py": tuple(f"tests/hooks/test_{name}.py" for name in (
+                "hook_command", "hook_settings", "hook_state", "hook_install", "hook_live_equals_offline",
+                "claude_agent_sdk", "replay_sessions", "core_only")),
+            "loopmetric/otel/_adapter.py": (
+                *(f"tests/otel/test_{name}.py" for name in (
+                    "processor", "live_fields", "live_equals_offline", "live_equals_offline_corpus", "ended_span",
+                    "instrumented")),
+                "tests/guard/test_guard_live_equals_offline.py", "tests/readers/test_conformance_otlp.py")},
+        sample={**{f"loopmetric/readers/_inference.py::{f}": n for f, n in (
+                    ("_declares", 6), ("other_side_turn", 6), ("input_results", 5), ("_response_text", 5),
+                    ("holds_text", 4), ("text_call", 3), ("_why", 4))},
+                **{f"loopmetric/readers/_responses.py::{f}": n for f, n in (
+                    ("read_responses_items", 6), ("_error_text", 5), ("flush", 5), ("add", 19))},
+                **{f"loopmetric/hooks/_session.py::{f}": n for f, n in (
+                    ("_escalating", 2), ("_short", 3), ("_steps", 3), ("__init__", 5), ("to_state", 3),
+                    ("before", 4), ("after", 5), ("_guard", 2), ("_found", 7), ("_what", 3), ("_nudge", 2),
+                    ("_warning", 2), ("_refusal", 2), ("summary", 3))},
+                "loopmetric/otel/_adapter.py::read_step": 36}),
 }
