@@ -77,7 +77,7 @@ _REFUSAL = "loopmetric refused this call: `Read` {\"file_path\": \"notes.txt\"} 
 
 
 @pytest.mark.parametrize(("action", "kinds", "refused"), [
-    pytest.param("stop", ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "deny", "-"], True,
+    pytest.param("stop", ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "deny", "-", "deny", "-"], True,
                  id="a-repeated-call-is-nudged-once-it-ran-then-refused-before-it-runs-naming-the-call"),
     pytest.param("nudge", ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "-", "nudge"], False,
                  id="twin-under-nudge-it-is-nudged-again-never-refused"),
@@ -86,7 +86,7 @@ def test_a_repeated_call_found_before_it_runs(tmp_path, action, kinds, refused):
     from tests.hooks._events import call
 
     settings = HookSettings(guard=replace(HOOK_GUARD_DEFAULTS, repeated_call_threshold=3), action=action)
-    events = [e for n in range(1, 7) for e in call(n, f"version {n}", tool="Read", args=_READ)]
+    events = [e for n in range(1, len(kinds) // 2 + 1) for e in call(n, f"version {n}", tool="Read", args=_READ)]
     answers = [hook_here(e, tmp_path, settings=settings) for e in events]
     seen = ["-" if a is None else "deny" if e["hook_event_name"] == "PreToolUse"
             else "nudge" if "this looks like a loop" in (a.get("reason") or a["hookSpecificOutput"]["additionalContext"])
@@ -96,6 +96,10 @@ def test_a_repeated_call_found_before_it_runs(tmp_path, action, kinds, refused):
         reason = answers[10]["hookSpecificOutput"]["permissionDecisionReason"]
         # the call refused, then why: the loop's own words (3 calls of the same arguments)
         assert reason.startswith(_REFUSAL + " You called `Read` 3 times with the same arguments")
+        assert reason.endswith(". Do something else, or stop and tell the user what is blocking you.")
+        # refused again as a call stopped earlier: no loop found anew, so no loop's words
+        again = answers[12]["hookSpecificOutput"]["permissionDecisionReason"]
+        assert again == _REFUSAL + " Do something else, or stop and tell the user what is blocking you."
 
 
 @pytest.mark.parametrize(("before", "tool"), [
