@@ -1343,6 +1343,9 @@ _ADAPTER_KILLED_BY_OLDER_TESTS: dict[str, str] = {
        "test_the_loop_settings_apply[threshold-4-three-calls]" for n in (87, 89, 90)},
 }
 
+_RESPONSES_PINS = "tests/readers/test_exported_formats.py::"
+_HOOK_PINS = "tests/hooks/test_hook_settings.py::"
+
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
@@ -2413,4 +2416,67 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
         {f"loopmetric/detectors/{m}.py": ("tests/detectors",) for m in ("_replies", "_stances")},
         {"loopmetric/detectors/_replies.py::_restated": 30, "loopmetric/detectors/_replies.py::_what": 40,
          "loopmetric/detectors/_replies.py::_restated_finding": 20}),
+    # The modules with the lowest rates whose functions changed since 2026-12-05 (`readers/_inference`,
+    # `readers/_responses`, `hooks/_session`, `otel/_adapter`), each on every test file that reads through it:
+    # its own, the conformance tables, the live-equals-offline tables of the frontends that use it.
+    "9cd4870": FunctionRun(
+        (*(f"loopmetric/readers/_inference.py::{f}" for f in (
+            "as_request", "_declares", "other_side_turn", "input_results", "_response_text", "holds_text",
+            "text_call", "_why")),
+         *(f"loopmetric/readers/_responses.py::{f}" for f in ("read_responses_items", "_error_text", "__init__",
+                                                              "flush", "add")),
+         *(f"loopmetric/hooks/_session.py::{f}" for f in (
+             "_escalating", "_short", "_steps", "__init__", "to_state", "before", "after", "_guard", "_found",
+             "_what", "_nudge", "_warning", "_refusal", "summary")),
+         "loopmetric/otel/_adapter.py::read_step"),
+        {"loopmetric.readers._inference:337": "a number is skipped either way: neither text nor a list or mapping, it "
+         "says nothing was told",
+         "loopmetric.readers._responses:236": "a call answered inline left open under a wrong name only in the item "
+         "reader's bookkeeping: the chat reader gives each call one result and hands a result without an id to the "
+         "call still waiting (two calls of one kind, the first answered inline, the second by an output item without "
+         "an id, read the same)",
+         "loopmetric.hooks._session:420": "a loop found before a call runs is a loop of calls, whose tool names are "
+         "never empty: the fallback is never read",
+         **{f"loopmetric.hooks._session:{n}": "a loop is worded once a call of it returned (a nudge after the call, "
+            "the warning in `after`), whose result the session has just written: what repeats and what it returned "
+            "are never empty" for n in (513, 530)}},
+        {**{f"loopmetric.readers._responses:{n}": _RESPONSES_PINS + "test_a_document_that_holds_no_list_is_an_error_"
+            "naming_what_it_got[responses-api-items]" for n in (73, 74)},
+         **{f"loopmetric.readers._responses:{n}": _RESPONSES_PINS + "test_responses_items_are_read_from_a_request_"
+            "body_and_named_as_asked[a-request-body-holding-its-input-items]" for n in (69, 85)},
+         **{f"loopmetric.readers._responses:{n}": _RESPONSES_PINS + "test_responses_results_answered_out_of_order_go_"
+            "to_the_calls_they_name[calls-named-by-their-item-id-alone]" for n in (212, 217)},
+         "loopmetric.readers._inference:253": "tests/readers/test_inference.py::test_other_side_turn[newest-messages-"
+         "two-user-messages-each-on-its-line]",
+         **{f"loopmetric.hooks._session:{n}": _HOOK_PINS + "test_a_repeated_call_found_before_it_runs[a-repeated-call-"
+            "is-nudged-once-it-ran-then-refused-before-it-runs-naming-the-call]" for n in (222, 411, 416, 547, 550)},
+         "loopmetric.hooks._session:232": _HOOK_PINS + "test_a_result_given_without_an_id_is_matched_to_an_announced_"
+         "call_or_taken_as_is[a-result-of-a-call-never-announced-is-taken-quietly]"},
+        tests={
+            "loopmetric/readers/_inference.py": (
+                "tests/readers/test_inference.py", "tests/readers/test_builder.py",
+                "tests/readers/test_reader_deepeval.py", "tests/readers/test_exported_formats.py",
+                "tests/detectors/test_rejected_feedback.py", *_CONFORMANCE, _PINNED_READERS),
+            "loopmetric/readers/_responses.py": (
+                "tests/readers/test_reader_codex.py", "tests/readers/test_coding_agents.py",
+                "tests/readers/test_registry_shortcut.py", *_EXPORTED, *_CONFORMANCE,
+                "tests/hooks/test_hook_command.py"),
+            "loopmetric/hooks/_session.py": tuple(f"tests/hooks/test_{name}.py" for name in (
+                "hook_command", "hook_settings", "hook_state", "hook_install", "hook_live_equals_offline",
+                "claude_agent_sdk", "replay_sessions", "core_only")),
+            "loopmetric/otel/_adapter.py": (
+                *(f"tests/otel/test_{name}.py" for name in (
+                    "processor", "live_fields", "live_equals_offline", "live_equals_offline_corpus", "ended_span",
+                    "instrumented")),
+                "tests/guard/test_guard_live_equals_offline.py", "tests/readers/test_conformance_otlp.py")},
+        sample={**{f"loopmetric/readers/_inference.py::{f}": n for f, n in (
+                    ("_declares", 6), ("other_side_turn", 6), ("input_results", 5), ("_response_text", 5),
+                    ("holds_text", 4), ("text_call", 3), ("_why", 4))},
+                **{f"loopmetric/readers/_responses.py::{f}": n for f, n in (
+                    ("read_responses_items", 6), ("_error_text", 5), ("flush", 5), ("add", 19))},
+                **{f"loopmetric/hooks/_session.py::{f}": n for f, n in (
+                    ("_escalating", 2), ("_short", 3), ("_steps", 3), ("__init__", 5), ("to_state", 3),
+                    ("before", 4), ("after", 5), ("_guard", 2), ("_found", 7), ("_what", 3), ("_nudge", 2),
+                    ("_warning", 2), ("_refusal", 2), ("summary", 3))},
+                "loopmetric/otel/_adapter.py::read_step": 36}),
 }

@@ -68,3 +68,50 @@ def test_a_hooks_guard_always_nudges_first_and_refuses_second(tmp_path, escalate
              for e, a in zip(events, answers)]
     # calls 1-3 fail alike: nudged after the 3rd; 4-6 again: warned, and the 7th and 8th are refused
     assert kinds == ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "-", "warn", "deny", "-", "deny", "-"]
+
+
+# A repeated call (same tool, same arguments) is found before the call runs when the settings turn
+# `repeated_call` on: nudged once it ran (with its result), then refused before it runs again.
+_READ = {"file_path": "notes.txt"}
+_REFUSAL = "loopmetric refused this call: `Read` {\"file_path\": \"notes.txt\"} repeats a loop that went on after a warning."
+
+
+@pytest.mark.parametrize(("action", "kinds", "refused"), [
+    pytest.param("stop", ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "deny", "-", "deny", "-"], True,
+                 id="a-repeated-call-is-nudged-once-it-ran-then-refused-before-it-runs-naming-the-call"),
+    pytest.param("nudge", ["-", "-", "-", "-", "-", "nudge", "-", "-", "-", "-", "-", "nudge"], False,
+                 id="twin-under-nudge-it-is-nudged-again-never-refused"),
+])
+def test_a_repeated_call_found_before_it_runs(tmp_path, action, kinds, refused):
+    from tests.hooks._events import call
+
+    settings = HookSettings(guard=replace(HOOK_GUARD_DEFAULTS, repeated_call_threshold=3), action=action)
+    events = [e for n in range(1, len(kinds) // 2 + 1) for e in call(n, f"version {n}", tool="Read", args=_READ)]
+    answers = [hook_here(e, tmp_path, settings=settings) for e in events]
+    seen = ["-" if a is None else "deny" if e["hook_event_name"] == "PreToolUse"
+            else "nudge" if "this looks like a loop" in (a.get("reason") or a["hookSpecificOutput"]["additionalContext"])
+            else "warn" for e, a in zip(events, answers)]
+    assert seen == kinds
+    if refused:
+        reason = answers[10]["hookSpecificOutput"]["permissionDecisionReason"]
+        # the call refused, then why: the loop's own words (3 calls of the same arguments)
+        assert reason.startswith(_REFUSAL + " You called `Read` 3 times with the same arguments")
+        assert reason.endswith(". Do something else, or stop and tell the user what is blocking you.")
+        # refused again as a call stopped earlier: no loop found anew, so no loop's words
+        again = answers[12]["hookSpecificOutput"]["permissionDecisionReason"]
+        assert again == _REFUSAL + " Do something else, or stop and tell the user what is blocking you."
+
+
+@pytest.mark.parametrize(("before", "tool"), [
+    pytest.param(False, "Read", id="a-result-of-a-call-never-announced-is-taken-quietly"),
+    pytest.param(True, "Read", id="twin-a-result-of-an-announced-call"),
+    pytest.param(True, "Grep", id="a-result-of-another-tool-than-the-one-announced-is-taken-quietly"),
+])
+def test_a_result_given_without_an_id_is_matched_to_an_announced_call_or_taken_as_is(before, tool):
+    from loopmetric.hooks._session import Session
+
+    session = Session(HookSettings())
+    if before:
+        assert session.before("Read", _READ).action == "allow"
+    assert session.after(tool, "contents").action == "allow"
+    assert session.pending == ([["#1", "Read"]] if before and tool != "Read" else [])

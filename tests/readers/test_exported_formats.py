@@ -411,6 +411,19 @@ def _said(content) -> dict:
     return {"type": "message", "role": "assistant", "content": content}
 
 
+@pytest.mark.parametrize("key", [
+    pytest.param("id", id="calls-named-by-their-item-id-alone"),
+    pytest.param("call_id", id="twin-calls-named-by-a-call-id"),
+])
+def test_responses_results_answered_out_of_order_go_to_the_calls_they_name(key):
+    items = [{"role": "user", "content": "Read a and b."},
+             *({"type": "function_call", key: f"fc_{path}", "name": "read", "arguments": json.dumps({"path": path})}
+               for path in "ab"),
+             *({"type": "function_call_output", "call_id": f"fc_{path}", "output": path.upper()} for path in "ba")]
+    calls = [(c.name, c.args, c.result) for c in read_trace(items).tool_calls]
+    assert calls == [("read", '{"path":"a"}', "A"), ("read", '{"path":"b"}', "B")]
+
+
 @pytest.mark.parametrize("reply, text", [
     pytest.param([{"type": "output_text", "text": "Checking the job."}], "Checking the job.", id="output-text-parts"),
     pytest.param("Checking the job.", "Checking the job.", id="plain-text"),
@@ -498,11 +511,39 @@ def test_a_format_named_that_is_not_the_files_own_is_an_error_saying_why(fmt, st
     assert message in capsys.readouterr().err
 
 
-def test_a_document_that_holds_no_list_is_an_error_naming_what_it_got():
+def _read_anthropic(data, **kw):
     from loopmetric.readers._anthropic import read_anthropic_messages
 
-    with pytest.raises(TraceReadError, match=r"Expected Anthropic Messages \(a list of them\), but got a dict"):
-        read_anthropic_messages({"model": "claude"})
+    return read_anthropic_messages(data, **kw)
+
+
+def _read_responses(data, **kw):
+    from loopmetric.readers._responses import read_responses_items
+
+    return read_responses_items(data, **kw)
+
+
+@pytest.mark.parametrize("read, data, says", [
+    pytest.param(_read_anthropic, {"model": "claude"}, r"Expected Anthropic Messages \(a list of them\), but got a dict",
+                 id="anthropic-messages"),
+    pytest.param(_read_responses, {"model": "gpt-4o"}, r"Expected Responses-API items \(a list of them\), but got a dict",
+                 id="responses-api-items"),
+])
+def test_a_document_that_holds_no_list_is_an_error_naming_what_it_got(read, data, says):
+    with pytest.raises(TraceReadError, match=says):
+        read(data)
+
+
+@pytest.mark.parametrize("wrap", [
+    pytest.param(lambda items: {"model": "gpt-4o", "input": items}, id="a-request-body-holding-its-input-items"),
+    pytest.param(lambda items: {"items": items}, id="a-document-holding-its-items"),
+    pytest.param(lambda items: items, id="twin-the-item-list"),
+])
+def test_responses_items_are_read_from_a_request_body_and_named_as_asked(wrap):
+    items = _responses_run([("get_job_status", {"job_id": "42"}, "running")])
+    trace = _read_responses(wrap(items), name="run-7")
+    assert (trace.name, trace.source) == ("run-7", "responses")
+    assert [(c.name, c.result) for c in trace.tool_calls] == [("get_job_status", "running")]
 
 
 # -- text actions and turns read the same in every exported format (one rule, `_inference`) ---------

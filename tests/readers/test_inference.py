@@ -177,6 +177,8 @@ def test_declaration_by_a_prompt(prompt, reply, declared):
     pytest.param([{"role": "user", "content": "again"}], {"first": False}, "again", id="newest-messages"),
     pytest.param([{"role": "system", "content": "s"}, {"role": "user", "content": "again"}], {"first": False},
                  "again", id="newest-messages-system-skipped"),
+    pytest.param([{"role": "user", "content": "again"}, {"role": "user", "content": "and faster"}], {"first": False},
+                 "again\nand faster", id="newest-messages-two-user-messages-each-on-its-line"),
     pytest.param([{"role": "tool", "content": "r"}], {"first": False}, None, id="newest-is-a-tool-result"),
     pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
                   {"role": "tool", "content": "r"}, {"role": "user", "content": "again"}], {}, "again",
