@@ -1,4 +1,4 @@
-"""Small builders for deepeval-shaped trace dicts (what `test_case._trace_dict` holds)."""
+"""Small builders for deepeval-shaped trace dicts (what `test_case._trace_dict` holds), and for OpenAI chats."""
 
 from __future__ import annotations
 
@@ -30,3 +30,15 @@ def agent(*children: dict, name: str = "agent", input: Any = None, **extra: Any)
 
 def tool_call_entry(name: str, args: Any, output: Any = None) -> dict:
     return {"name": name, "input_parameters": args, "output": output}
+
+
+def chat(opening: str, replies: list[str], turns: list[str]) -> list[dict]:
+    """An OpenAI chat: a support agent's system message, the user's opening, then each reply followed by
+    the user's turn of the same place (replies past the last turn end the chat)."""
+    messages = [{"role": "system", "content": "You are a helpful support agent."},
+                {"role": "user", "content": opening}]
+    for n, reply in enumerate(replies):
+        messages.append({"role": "assistant", "content": reply})
+        if n < len(turns):
+            messages.append({"role": "user", "content": turns[n]})
+    return messages

@@ -27,14 +27,16 @@ def pytest_collectreport(report: pytest.CollectReport) -> None:
     gc.freeze()
 
 
-@pytest.fixture(autouse=True)
-def _global_tracer_provider_as_found():
-    """OpenTelemetry's global tracer provider, put back as each test found it. deepeval's pydantic-ai
-    instrumentation sets the global provider (once a process, with an exporter to its cloud), and every
-    later test of the process then traced into it: pydantic-evals read its span tree from the wrong
-    provider (two of its tests failed after `tests/readers/test_readers_agree.py` in one process) and the
-    spans went to deepeval's exporter, which tried the network. OpenTelemetry keeps the global in a
-    private, set-once slot: the slot is read and written here as its own tests reset it."""
+@pytest.fixture
+def global_tracer_provider_as_found():
+    """OpenTelemetry's global tracer provider, put back as the test found it: for the tests that run
+    deepeval's pydantic-ai instrumentation, which sets the global provider (once a process, with an
+    exporter to its cloud), so that every later test of the process traced into it: pydantic-evals read
+    its span tree from the wrong provider (two of its tests failed after `tests/readers/test_readers_agree.py`
+    in one process) and the spans went to deepeval's exporter, which tried the network. (Not for every
+    test: logfire sets the global provider the pydantic-evals tests read, in the first of them.)
+    OpenTelemetry keeps the global in a private, set-once slot: the slot is read and written here as its
+    own tests reset it."""
     try:
         from opentelemetry import trace
     except ImportError:

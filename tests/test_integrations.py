@@ -61,6 +61,7 @@ def test_langgraph_react_agent():
     assert scores == [0.0, 1.0], Recording.seen
 
 
+@pytest.mark.usefixtures("global_tracer_provider_as_found")  # deepeval sets the global provider
 def test_pydantic_ai_function_model_agent():
     pytest.importorskip("pydantic_ai")
     from deepeval.integrations.pydantic_ai import DeepEvalInstrumentationSettings

@@ -203,7 +203,6 @@ def waits_only(text: str) -> bool:
                for sentence in _SENTENCE.split(text.replace("’", "'")))
 
 
-
 # A sentence that asks the other side for something: a question or a request ("please", "I'll need",
 # "let me know"), or what the agent will do once they give it ("once you give me the number I can
 # check", "if you can find it", "send it here").

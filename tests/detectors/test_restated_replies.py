@@ -12,6 +12,7 @@ import pytest
 from loopmetric import detect_loops, read_chat_messages
 from loopmetric.detectors._replies import _offers_new, _says_again
 from loopmetric.detectors._stances import Stances, offered, stances, stems, waits_only
+from tests._traces import chat
 
 OPENING = {"refusal": "I want a refund for my flight to Denver.",
            "request": "I need to change the date of my trip.",
@@ -49,16 +50,6 @@ PRESS = {"refusal": ["But I really need my money back.", "Please, can't you make
          "apology": ["When will it arrive?", "That doesn't help, where is my package?", "I need it today.",
                      "Can you do anything?", "Hello?"]}
 
-
-
-def chat(opening, replies, turns):
-    messages = [{"role": "system", "content": "You are a helpful support agent."},
-                {"role": "user", "content": opening}]
-    for n, reply in enumerate(replies):
-        messages.append({"role": "assistant", "content": reply})
-        if n < len(turns):
-            messages.append({"role": "user", "content": turns[n]})
-    return messages
 
 
 SAYS = {"refusal": "saying no to the same thing again", "request": "asking again for the same thing",

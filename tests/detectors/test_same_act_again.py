@@ -15,16 +15,7 @@ import pytest
 from loopmetric import detect_loops
 from loopmetric.detectors._replies import _Acts, _same_act
 from loopmetric.detectors._stances import asks, stems
-
-
-def chat(opening, replies, turns):
-    messages = [{"role": "system", "content": "You are a helpful support agent."},
-                {"role": "user", "content": opening}]
-    for n, reply in enumerate(replies):
-        messages.append({"role": "assistant", "content": reply})
-        if n < len(turns):
-            messages.append({"role": "user", "content": turns[n]})
-    return messages
+from tests._traces import chat
 
 
 def restated(messages):

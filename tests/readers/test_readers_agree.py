@@ -22,6 +22,7 @@ from loopmetric import AgentLoopDetectionMetric, detect_loops
 from loopmetric.readers import read_deepeval_trace, read_otlp_traces, read_pydantic_ai_messages
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+pytestmark = pytest.mark.usefixtures("global_tracer_provider_as_found")  # deepeval sets the global provider
 TASK = "Download the export report for job 42."
 
 
