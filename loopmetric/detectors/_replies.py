@@ -94,6 +94,7 @@ half of the labelled tau-bench runs holds five such, none a loop); five times is
 from __future__ import annotations
 
 import re
+from collections import Counter
 from operator import attrgetter
 
 from typing import AbstractSet, Callable, NamedTuple, Optional, Union
@@ -642,18 +643,15 @@ def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> d
     """What the chain's replies ask for or offer again, in the words of one of them ("order number"),
     by link kind: the stems that the most of their asks (offers) share, at least two replies'."""
     what: dict[str, str] = {}
-    for kind, keep in (("request", asks), ("offer", lambda sentence: bool(offered(sentence)))):
+    for kind, keep in (("request", asks), ("offer", offers_in)):
         if kind not in links:
             continue
-        read = [(reply, _acts_of(reply, acts)) for reply in chain]
-        held = [found.asks if kind == "request" else frozenset().union(*found.offers) for _, found in read]
-        counts: dict[str, int] = {}
-        for stems_held in held:
-            for stem in stems_held:
-                counts[stem] = counts.get(stem, 0) + 1
+        held = [found.asks if kind == "request" else frozenset().union(*found.offers)
+                for found in (_acts_of(reply, acts) for reply in chain)]
+        counts = Counter(stem for stems_held in held for stem in stems_held)
         most = max(counts.values(), default=0)
         common = {stem for stem, n in counts.items() if n == most} if most >= 2 else set()
-        reply = max((r for r, h in zip(chain, held) if h & common), key=lambda r: 0, default=None)
+        reply = next((r for r, h in zip(chain, held) if h & common), None)  # (the first that holds it)
         words: list[str] = []
         for sentence in sentences(reply.text) if reply is not None else ():
             if keep(sentence):
@@ -663,10 +661,7 @@ def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> d
         if words:
             what[kind] = " ".join(words[:_WHAT_WORDS])
     if "status" in links:  # (the facts the most replies told, as one of them wrote them)
-        counts = {}  # (of fact parts, now)
-        for reply in chain:
-            for part in _acts_of(reply, acts).facts:
-                counts[part] = counts.get(part, 0) + 1
+        counts = Counter(part for reply in chain for part in _acts_of(reply, acts).facts)
         most = max(counts.values(), default=0)
         for reply in chain if most >= 2 else ():
             told = [fact for fact in sorted(facts(reply.text), key=reply.text.find)

@@ -178,8 +178,7 @@ def offered(text: str) -> frozenset[str]:
     I can redirect it to a pickup point." offers "redirect", "pickup", "point")."""
     if _OFFER.search(text.replace("’", "'")) is None:  # (most replies offer nothing: one search)
         return frozenset()
-    return _stems_of_sentences(text, lambda sentence: _OFFER.search(sentence) is not None
-                               and _NO.search(sentence) is None and _WAIT.search(sentence) is None)
+    return _stems_of_sentences(text, offers_in)
 
 
 def _stems_of_sentences(text: str, keep: Callable[[str], bool]) -> frozenset[str]:
