@@ -165,10 +165,11 @@ def _coding_note(decided: list[dict]) -> str:
     where = "`LOOPMETRIC_CODING_RUNS`, or `../shared/trajectories/coding-agents`"
     if not count:
         return (f"`coding` (public coding-agent runs, labelled blind in "
-                f"`labels/coding.csv`) was not in this run: its folder ({where}) was absent.")
+                f"`labels/coding.csv`) was not in this run: its folder ({where}) was absent; "
+                f"`benchmarks/labels/coding_provenance.md` says where each run comes from.")
     return (f"`coding`: {count} public runs of coding agents as their own tools wrote them (OpenHands, Gemini "
-            f"CLI, Claude Code, Codex, exported Claude Code and Codex chats; provenance and licences in the "
-            f"folder's PROVENANCE.md), labelled blind in `labels/coding.csv`, read from {CODING.name!r} "
+            f"CLI, Claude Code, Codex, exported Claude Code and Codex chats; provenance and licences in "
+            f"`benchmarks/labels/coding_provenance.md`), labelled blind in `labels/coding.csv`, read from {CODING.name!r} "
             f"({where}); a run without them gives the other sources' rows unchanged.")
 
 
