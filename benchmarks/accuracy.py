@@ -145,7 +145,7 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
            f"Every run of every source, labelled by reading its steps (`benchmarks/labels/`, rubric in its README; ReAct HotpotQA, ReAct WebShop and mini-swe-agent by an independent reader, `labels.json` in their folders); "
            f"{len(decided)} decided, {unsure} `unsure` left out. Each source is split in two halves by a fixed "
            "seed (`python -m benchmarks.real_runs split`): rules were designed on the design half only; the "
-           "held-out half is reported apart. " + _coding_note(decided), "",
+           "held-out half is reported apart. " + _coding_note(decided) + " " + _service_note(decided), "",
            markdown_table(HEADER, lines), ""]
     for half in ("design", "held-out"):
         members = [r for r in decided if r["half"] == half]
@@ -171,6 +171,23 @@ def _coding_note(decided: list[dict]) -> str:
             f"CLI, Claude Code, Codex, exported Claude Code and Codex chats; provenance and licences in "
             f"`benchmarks/labels/coding_provenance.md`), labelled blind in `labels/coding.csv`, read from {CODING.name!r} "
             f"({where}); a run without them gives the other sources' rows unchanged.")
+
+
+def _service_note(decided: list[dict]) -> str:
+    """Where the customer-service runs came from, and whether this run had them (they are not in the repo)."""
+    from .real_runs import SERVICE
+
+    count = sum(1 for r in decided if r["source"] == "service")
+    where = "`LOOPMETRIC_SERVICE_RUNS`, or `../shared/trajectories/service-agents`"
+    if not count:
+        return (f"`service` (public customer-service runs, labelled blind in `labels/service.csv`) was not in "
+                f"this run: its folder ({where}) was absent; `benchmarks/labels/service_provenance.md` says where "
+                f"each run comes from.")
+    return (f"`service`: {count} public runs of customer-service agents with a simulated customer as their "
+            f"benchmarks wrote them (tau-bench airline and retail with Qwen3-4B, tau2-bench telecom with gpt-4o, "
+            f"airline and telecom with grok-3; provenance and licences in "
+            f"`benchmarks/labels/service_provenance.md`), labelled blind in `labels/service.csv` (collected "
+            f"on 2026-12-07, first scored on fd2074b before any rule had seen them), read from {SERVICE.name!r} ({where}).")
 
 
 def trade_off_section(real: list[dict]) -> list[str]:

@@ -44,6 +44,14 @@ SPLIT_SEED = 20261201
 # named by LOOPMETRIC_CODING_RUNS, or ../shared/trajectories/coding-agents once it is there.
 CODING = Path(os.environ.get("LOOPMETRIC_CODING_RUNS") or SHARED / "coding-agents")
 CODING_FAMILIES = ("openhands", "gemini_cli", "claude_code", "codex", "openai_chat_export")  # fixed: the design / held-out halves never change
+# Public runs of customer-service agents talking to a simulated customer (tau-bench airline and retail
+# with Qwen3-4B, tau2-bench telecom with gpt-4o, tau2-bench airline and telecom-workflow with grok-3), as
+# their tools wrote them (provenance and licences in labels/service_provenance.md); labelled blind in
+# labels/service.csv. Kept out of the repo (one repository has no licence): the folder named by
+# LOOPMETRIC_SERVICE_RUNS, or ../shared/trajectories/service-agents once it is there.
+SERVICE = Path(os.environ.get("LOOPMETRIC_SERVICE_RUNS") or SHARED / "service-agents")
+SERVICE_FOLDERS = ("tau-bench-qwen3-4b-fc-airline", "tau-bench-qwen3-4b-fc-retail", "tau2-bench-telecom-gpt4o",
+                   "tau2-bench-grok3")  # fixed: the design / held-out halves never change
 LABEL_VALUES = ("loop", "no_loop", "unsure")
 
 
@@ -111,6 +119,8 @@ def raw_record(run: Run) -> Any:
         return _hotpot_file(run.path)[run.record]
     if source == "webshop":
         return _webshop_notebook()[1][run.record]
+    if source == "service":
+        return _service_records(run.path)[run.record]
     if source in ("miniswe", "coding"):
         return _json(run.path) if run.path.suffix == ".json" else _jsonl(run.path)
     raise KeyError(source)
@@ -452,6 +462,31 @@ def _coding_lines(run: Run, width: int) -> Iterator[str]:
     yield from _coding_view.lines(run.path)
 
 
+def _service_records(path: Path) -> list:
+    """The runs a file holds: a tau-bench result list, a tau2-bench record's simulations, or one run."""
+    data = _json(path)
+    if isinstance(data, dict) and "simulations" in data:
+        return data["simulations"]
+    return data if isinstance(data, list) else [data]
+
+
+def _service_runs() -> list[Run]:
+    runs = []
+    for folder in SERVICE_FOLDERS:
+        paths = sorted((SERVICE / folder).glob("*.json")) if (SERVICE / folder).is_dir() else []
+        for path in paths:
+            records = _service_records(path)
+            whole = isinstance(_json(path), dict) and "simulations" not in _json(path)
+            for i in range(len(records)):
+                runs.append(Run(f"service/{folder}/{path.name}" + ("" if whole else f"#{i}"), "service", path, i))
+    return runs
+
+
+def _service_lines(run: Run, width: int) -> Iterator[str]:
+    # tau-bench keeps the conversation under "traj", tau2-bench under "messages"
+    yield from (_tau_lines if "traj" in raw_record(run) else _tau2_lines)(run, width)
+
+
 SOURCES: dict[str, Source] = {
     "swe": Source("swe", _SWE, "SWE-agent on SWE-bench-java (deepseek-coder-v2, gpt-4o-mini)", _swe_runs, _swe_lines),
     "tau": Source("tau", _TAU, "tau-bench airline, gpt-4o", _tau_runs, _tau_lines),
@@ -467,6 +502,8 @@ SOURCES: dict[str, Source] = {
                       _miniswe_lines, shared_labels="labels.json"),
     "coding": Source("coding", ".", "coding agents' own recordings (OpenHands, Gemini CLI, Claude Code, Codex)",
                      _coding_runs, _coding_lines, root=CODING),
+    "service": Source("service", ".", "customer-service agents' own recordings (tau-bench, tau2-bench; Qwen3-4B, "
+                      "gpt-4o, grok-3)", _service_runs, _service_lines, root=SERVICE),
 }
 
 
