@@ -516,7 +516,7 @@ def runs(source: str) -> tuple[Run, ...]:
 
 def run_by_id(run_id: str) -> Run:
     source = run_id.split("/", 1)[0]
-    for run in runs(source):
+    for run in runs(source) if source in SOURCES else ():
         if run.id == run_id:
             return run
     raise KeyError(run_id)
@@ -606,6 +606,11 @@ def main(argv: Optional[list[str]] = None) -> None:
         print(f"{SHARED} is not present; nothing to do.")
         return
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if "--help" in argv or "-h" in argv:
+        command = ""
+    unknown = [name for name in rest if command in ("list", "split") and name not in SOURCES]
+    if unknown:
+        sys.exit(f"no source {unknown[0]!r}; the sources: {', '.join(SOURCES)}")
     if command == "list":
         for name in rest or list(SOURCES):
             print("\n".join(run.id for run in runs(name)))
@@ -616,7 +621,11 @@ def main(argv: Optional[list[str]] = None) -> None:
     elif command == "show":
         full = "--full" in rest
         for run_id in (r for r in rest if r != "--full"):
-            show(run_id, width=0 if full else 240)
+            try:
+                show(run_id, width=0 if full else 240)
+            except KeyError:
+                sys.exit(f"no run {run_id!r}: `python -m benchmarks.real_runs list SOURCE` lists a source's run ids "
+                         f"(sources: {', '.join(SOURCES)})")
     else:
         print(__doc__)
 

@@ -89,7 +89,8 @@ def cli_verdicts(path, capsys) -> dict[int, bool]:
     return verdicts
 
 
-@pytest.mark.parametrize("source", ["swe", "tau", "ctf", "tau2", "m1", "mint", "hotpotqa", "webshop", "miniswe"])
+@pytest.mark.parametrize("source", ["swe", "tau", "ctf", "tau2", "m1", "mint", "hotpotqa", "webshop", "miniswe",
+                                    "coding", "service"])
 def test_real_run_verdicts_are_the_command_lines(source, capsys, tmp_path):
     """The accuracy benchmark's verdict on a real run is `loopmetric score` on its file (a run
     of a text log: on the file holding its chat messages)."""
@@ -97,7 +98,7 @@ def test_real_run_verdicts_are_the_command_lines(source, capsys, tmp_path):
 
     runs = {run.id: run for run in real_runs.runs(source)}
     if not runs:
-        pytest.skip("../shared/trajectories is not present")
+        pytest.skip(f"the runs of {source} are not present")
     rows = accuracy.real_rows(smoke=True, sources=[source])
     assert rows
     document = real_runs.SOURCES[source].document
@@ -133,3 +134,27 @@ def test_versions_smoke_times_each_version_from_its_own_package(tmp_path):
     text = versions.main(["--smoke", "--out", str(tmp_path)])
     assert "| throughput, 50 typical traces |" in text and "after / before time" in text
     assert not (tmp_path / "versions.md").exists()  # a smoke run writes no result
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    pytest.param(["show", "--help"], None, id="show-help-prints-the-usage"),
+    pytest.param(["show", "tau/99999"], "no run 'tau/99999'", id="show-an-id-no-source-has"),
+    pytest.param(["show", "nosuch/1"], "no run 'nosuch/1'", id="show-an-id-of-no-source"),
+    pytest.param(["list", "nosuch"], "no source 'nosuch'", id="list-no-such-source"),
+    pytest.param(["split", "tau", "nosuch"], "no source 'nosuch'", id="split-no-such-source"),
+])
+def test_the_viewer_says_what_it_cannot_find(argv, says, capsys):
+    """The labelling viewer on an id or source it does not have: one line naming it and where the
+    ids are, never a traceback; `--help` anywhere prints the usage."""
+    from benchmarks import real_runs
+
+    if not real_runs.SHARED.is_dir():
+        pytest.skip("../shared/trajectories is not present")
+    if says is None:
+        real_runs.main(argv)
+        assert "python -m benchmarks.real_runs show RUN" in capsys.readouterr().out
+        return
+    with pytest.raises(SystemExit) as stopped:
+        real_runs.main(argv)
+    assert says in str(stopped.value)
+    assert "tau" in str(stopped.value)  # names where to look: the sources
