@@ -17,9 +17,11 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Optional
 
 from ._common import Confusion, deepeval_verdict, loopmetric_verdict, markdown_table, parser
@@ -356,6 +358,57 @@ def semantic_section(real: list[dict]) -> list[str]:
             "loaded from its wheel, no network), on the same runs.", "", markdown_table(header, lines), ""]
 
 
+SECOND_READING = Path(__file__).resolve().parent / "labels" / "second_reading"
+
+
+def _kappa(pairs: list[tuple[bool, bool]]) -> float:
+    """Cohen's kappa of two readers' loop / no_loop calls on the same runs."""
+    n = len(pairs)
+    agree = sum(a == b for a, b in pairs) / n
+    first, second = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
+    chance = first * second + (1 - first) * (1 - second)
+    return 1.0 if chance == 1 else (agree - chance) / (1 - chance)
+
+
+def second_reading_section(real: list[dict]) -> list[str]:
+    """A second reader's labels of a source (`labels/second_reading/<source>.csv`, read blind to the
+    first labels and to every verdict): how often the two agree, and loopmetric scored by each."""
+    files = sorted(SECOND_READING.glob("*.csv")) if SECOND_READING.is_dir() else []
+    lines = []
+    for path in files:
+        with path.open(newline="", encoding="utf-8") as handle:
+            second = {row["run"]: row["label"] for row in csv.DictReader(handle)}
+        for half in ("design", "held-out"):
+            rows = [r for r in real if r["id"] in second and r["half"] == half]
+            if not rows:
+                continue
+            both = [r for r in rows if r["label"] != "unsure" and second[r["id"]] != "unsure"]
+            pairs = [(r["loop"], second[r["id"]] == "loop") for r in both]
+            agree = sum(a == b for a, b in pairs)
+            readings = {"first reader": [(r["lm"], r["loop"]) for r in rows if r["label"] != "unsure"],
+                        "second reader": [(r["lm"], second[r["id"]] == "loop") for r in rows
+                                          if second[r["id"]] != "unsure"],
+                        "both readers agree": [(r["lm"], r["loop"]) for r in both if r["loop"] == (second[r["id"]] == "loop")]}
+            for name, scored in readings.items():
+                counts = Confusion()
+                for predicted, truth in scored:
+                    counts.add(truth, predicted)
+                lines.append([path.stem, half, f"{agree} of {len(pairs)}" if name == "first reader" else "",
+                              f"{_kappa(pairs):.2f}" if name == "first reader" and pairs else "", name,
+                              str(sum(y for _, y in scored)), str(counts.tp), str(counts.fp), str(counts.fn),
+                              f"{counts.precision:.2f}", f"{counts.recall:.2f}", f"{counts.f1:.3f}"])
+    if not lines:
+        return []
+    header = ["source", "half", "readers agree", "kappa", "labels of", "loops", "TP", "FP", "FN", "precision",
+              "recall", "F1"]
+    return ["## A second reader", "",
+            "A second reader labelled the same runs again by the same rubric, with the same viewer, blind to the "
+            "first labels and to every verdict (`benchmarks/labels/second_reading/`). Runs either reader called "
+            "`unsure` are left out of the agreement; loopmetric at default settings scored against each "
+            "reader's labels, and on the runs where both agree.", "",
+            markdown_table(header, lines), ""]
+
+
 def targets_summary(totals: dict[str, dict]) -> list[str]:
     """Each target of the issue, met or missed, compared unrounded."""
     lines = []
@@ -406,7 +459,8 @@ def main(argv: Optional[list[str]] = None) -> str:
     if real:
         real_lines, real_totals = _real_sections(real)
         totals.update(real_totals)
-        sections += real_lines + exploration_section(real) + semantic_section(real) + trade_off_section(real)
+        sections += (real_lines + second_reading_section(real) + exploration_section(real) + semantic_section(real)
+                     + trade_off_section(real))
     else:
         sections += ["## Labelled real runs", "", "Skipped: ../shared/trajectories is not present.", ""]
     summary = targets_summary(totals)
