@@ -104,6 +104,18 @@ def test_repeated_result(children, expected):
     assert run(detect_repeated_results, *children) == expected
 
 
+@pytest.mark.parametrize(("settings", "n", "expected"), [
+    # errors at their own rungs (threshold - 1 and threshold: mild at 4, severe at 5), not the results' 2 and 3
+    pytest.param(LoopSettings(repeated_error_threshold=5), 3, [], id="three-errors-below-an-error-threshold-of-5"),
+    pytest.param(LoopSettings(repeated_error_threshold=5), 4, [("repeated_error", "mild", 4)],
+                 id="four-errors-mild-at-an-error-threshold-of-5"),
+    pytest.param(LoopSettings(repeated_result_threshold=5), 3, [("repeated_error", "severe", 3)],
+                 id="twin-the-result-threshold-leaves-errors-at-3"),
+])
+def test_repeated_errors_are_judged_at_their_own_threshold(settings, n, expected):
+    assert run(detect_repeated_results, *same(n=n, output=None, error="Boom"), settings=settings) == expected
+
+
 def test_repeated_result_off():
     assert run(detect_repeated_results, *same(n=9), settings=LoopSettings(repeated_result_threshold=None)) == []
 

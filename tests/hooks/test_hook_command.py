@@ -252,6 +252,34 @@ def test_the_transcript_is_read_from_where_the_last_call_stopped(tmp_path):
     assert loop_tokens(str(path), kept, ids) == 6
 
 
+def _assistant_line(message_id: str, call_id: str, usage: dict) -> str:
+    """One transcript line of an assistant message making one call (Claude Code writes a message's blocks a
+    line each, every line carrying the message's usage)."""
+    return json.dumps({"type": "assistant", "message": {"id": message_id, "usage": usage, "content": [
+        {"type": "tool_use", "id": call_id, "name": "Bash", "input": {}}]}}) + "\n"
+
+
+@pytest.mark.parametrize("lines, tokens", [
+    # one message written over two lines (two calls of one reply): its usage 100 + 1 counted once
+    pytest.param([("m1", "toolu_1", {"input_tokens": 100, "output_tokens": 1}),
+                  ("m1", "toolu_2", {"input_tokens": 100, "output_tokens": 1})], 101,
+                 id="a-message-over-two-lines-counted-once"),
+    pytest.param([("m1", "toolu_1", {"input_tokens": 100, "output_tokens": 1}),
+                  ("m2", "toolu_2", {"input_tokens": 100, "output_tokens": 1})], 202,
+                 id="twin-two-messages-counted-each"),
+    # input 10 + output 2 + written to the cache 300 + read from it 4000 = 4312
+    pytest.param([("m1", "toolu_1", {"input_tokens": 10, "output_tokens": 2, "cache_creation_input_tokens": 300,
+                                     "cache_read_input_tokens": 4000})], 4312,
+                 id="the-cache-written-and-read-counted"),
+])
+def test_a_loops_tokens_count_each_assistant_message_once_with_its_cache(lines, tokens, tmp_path):
+    from loopmetric.hooks._transcript import loop_tokens
+
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(_assistant_line(*line) for line in lines))
+    assert loop_tokens(str(path), {}, {"toolu_1", "toolu_2"}) == tokens
+
+
 # -- Codex and Gemini CLI ----------------------------------------------------------------------------------
 def test_codex_takes_claude_codes_events_and_answers(tmp_path):
     same = {"stdout": "", "stderr": "No such file", "exit_code": 1}

@@ -54,3 +54,35 @@ def test_install_refuses_a_settings_file_it_cannot_read(tmp_path):
     done = _cli("claude-code", "--write", cwd=tmp_path)
     assert done.returncode == 2 and "cannot install" in done.stderr
     assert (tmp_path / ".claude" / "settings.json").read_text() == "{not json"
+
+
+@pytest.mark.parametrize("tool", [
+    # Gemini CLI matches a hook's `matcher` to the tool's name as a regular expression
+    pytest.param("run_shell_command", id="gemini-a-regular-expression-matching-the-shell"),
+    pytest.param("read_file", id="gemini-a-regular-expression-matching-another-tool"),
+])
+def test_gemini_hooks_matcher_is_a_regular_expression_matching_every_tool(tool):
+    import re
+
+    for event, groups in entry("gemini")["hooks"].items():
+        for group in groups:
+            if "matcher" in group:
+                assert re.fullmatch(group["matcher"], tool), (event, group["matcher"])
+
+
+@pytest.mark.parametrize("agent", [pytest.param("claude-code", id="twin-claude-code-star-matches-all"),
+                                   pytest.param("codex", id="twin-codex-star-matches-all")])
+def test_claude_code_and_codex_hooks_match_every_tool_with_a_star(agent):
+    matchers = {group["matcher"] for groups in entry(agent)["hooks"].values() for group in groups if "matcher" in group}
+    assert matchers == {"*"}
+
+
+@pytest.mark.parametrize("base, said", [
+    pytest.param("no-such-loopmetric-program-here", True, id="a-command-not-on-path-is-said"),
+    pytest.param(f"{sys.executable} -m loopmetric", False, id="twin-a-command-on-path-nothing-said"),
+])
+def test_install_warns_when_the_hooks_command_is_not_on_path(base, said, tmp_path):
+    from loopmetric.hooks._install import missing
+
+    warned = [line for line in missing(base, project=str(tmp_path)) if "is not on PATH" in line]
+    assert bool(warned) is said, warned

@@ -39,6 +39,8 @@ def _config(folder, text):
 @pytest.mark.parametrize(("text", "expected"), [
     pytest.param("repeated_result_threshold = 4\n", ("log", 4, 7), id="the-files-setting-on-top-of-the-base"),
     pytest.param("action = 'nudge'\n", ("nudge", 3, 7), id="the-files-action-on-top-of-the-base"),
+    pytest.param("repeated_result_threshold = 'off'\n", ("log", None, 7), id="off-turns-the-check-off"),
+    pytest.param("repeated_result_threshold = 'None'\n", ("log", None, 7), id="twin-none-in-any-case-turns-it-off"),
     pytest.param(None, ("log", 3, 7), id="twin-no-file-the-base"),
 ])
 def test_a_config_file_is_read_on_top_of_the_settings_given(tmp_path, text, expected):
@@ -47,6 +49,19 @@ def test_a_config_file_is_read_on_top_of_the_settings_given(tmp_path, text, expe
         _config(tmp_path, text)
     read = load_settings(tmp_path, base=base)
     assert (read.action, read.guard.repeated_result_threshold, read.guard.window) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the guard table sets the window 7; the tool's own table sets its threshold 4 (the default is 3)
+    pytest.param("window = 7\n[tool.loopmetric.guard.tools.Bash]\nrepeated_result_threshold = 4\n", (7, 4),
+                 id="a-tools-table-on-top-of-the-guard-table-above-it"),
+    pytest.param("window = 7\n[tool.loopmetric.guard.tools.Bash]\nwindow = 6\n", (6, 3),
+                 id="twin-the-tools-own-setting-wins"),
+])
+def test_a_tools_own_table_is_read_on_top_of_the_guard_table(tmp_path, text, expected):
+    _config(tmp_path, text)
+    own = load_settings(tmp_path).settings_for("Bash")
+    assert own is not None and (own.window, own.repeated_result_threshold) == expected
 
 
 def test_a_wrong_setting_in_the_config_file_is_an_error_naming_the_file(tmp_path):

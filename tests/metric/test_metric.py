@@ -288,6 +288,18 @@ def test_verbose_logs_open_with_what_the_trace_holds(trace, opening):
     assert metric.verbose_logs.splitlines()[0].strip() == opening
 
 
+@pytest.mark.parametrize(("trace", "noted"), [
+    # a child that is no span (7): the reader skips it and says so in a note
+    pytest.param(agent(tool("list_items", {"page": 1}, output="page 1"), 7), 1, id="a-child-that-is-no-span-noted"),
+    pytest.param(agent(tool("list_items", {"page": 1}, output="page 1")), 0, id="twin-nothing-noted"),
+])
+def test_verbose_logs_give_the_readers_notes(trace, noted):
+    metric = AgentLoopDetectionMetric(verbose_mode=True)
+    metric.measure(case(trace), _show_indicator=False)
+    said = [line.strip() for line in metric.verbose_logs.splitlines() if line.strip().startswith("note: ")]
+    assert len(metric.report.notes) == noted and said == [f"note: {note}" for note in metric.report.notes]
+
+
 @pytest.mark.parametrize(("options", "trace", "closing"), [
     # LOOP: six identical searches, score 0.0; CLEAN: four pages, score 1.0
     pytest.param({}, LOOP, "Score: 0.0 (threshold 0.5)", id="the-default-threshold"),

@@ -91,3 +91,17 @@ def test_read_trace_refuses_content_holding_other_than_one_trace_saying_how_many
     with pytest.raises(error) as refused:
         read_trace(value)
     assert str(refused.value) == said
+
+
+@pytest.mark.parametrize("value, said", [
+    pytest.param("run.json", "Expected JSON text of a trace, but got a string that is not JSON ('run.json'); to read "
+                 "a file, use load_traces(path).", id="a-file-name-says-to-load-the-file"),
+    pytest.param("  \n", "Expected JSON text of a trace, but got a string that is not JSON (''); to read a file, use "
+                 "load_traces(path).", id="blank-text-says-it-is-not-json"),
+    pytest.param("\ufeff {}", f"Expected a trace, but the JSON text given is not a known trace format (an empty "
+                 f"object). Accepted: {ACCEPTED}.", id="twin-json-text-after-a-bom-and-a-space-is-read-as-json"),
+])
+def test_read_trace_of_text_that_is_not_json_says_so_and_how_to_read_a_file(value, said):
+    with pytest.raises(TraceReadError) as refused:
+        read_trace(value)
+    assert str(refused.value) == said

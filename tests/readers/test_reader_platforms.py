@@ -407,6 +407,30 @@ def test_each_trace_is_named_as_its_platform_names_it(read, names):
     assert [trace.name for trace in read()] == names
 
 
+# What `load_traces` labels each trace of a platform export with: its name when the file holds several
+@pytest.mark.parametrize("observations, labels", [
+    pytest.param([_langfuse_tool("t-1", "checkout"), _langfuse_tool("t-2")], ["checkout", "t-2"],
+                 id="two-langfuse-traces-labelled-each-by-its-name-else-its-id"),
+    pytest.param([_langfuse_tool("t-1", "checkout")], [""], id="twin-one-trace-no-label"),
+])
+def test_each_trace_of_a_platform_export_of_several_is_labelled_with_its_name(observations, labels, tmp_path):
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(observations))
+    assert [entry.label for entry in load_traces(str(path))] == labels
+
+
+@pytest.mark.parametrize("ids, args", [
+    pytest.param(("c", "c"), ['{"x":1}', '{"x":2}'], id="a-span-id-seen-twice-is-a-separate-span"),
+    pytest.param(("c", "d"), ['{"x":1}', '{"x":2}'], id="twin-two-span-ids"),
+])
+def test_a_span_id_seen_twice_is_read_as_a_separate_span(ids, args):
+    spans = [mlflow_span("r", None, "AGENT", "run_agent", {"q": 1}, None, 0),
+             mlflow_span(ids[0], "r", "TOOL", "t", {"x": 1}, "one", 1),
+             mlflow_span(ids[1], "r", "TOOL", "t", {"x": 2}, "two", 2)]
+    trace = read_trace({"info": {}, "data": {"spans": spans}})
+    assert [call.args for call in trace.tool_calls] == args
+
+
 def langsmith_llm(**fields) -> dict:
     return {"id": "r", "run_type": "chain", "name": "agent", "inputs": {}, "child_runs": [{
         "id": "l", "run_type": "llm", "name": "chat", "inputs": {"messages": [{"role": "user", "content": "hi"}]},
