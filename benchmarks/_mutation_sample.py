@@ -2479,4 +2479,36 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                     ("before", 4), ("after", 5), ("_guard", 2), ("_found", 7), ("_what", 3), ("_nudge", 2),
                     ("_warning", 2), ("_refusal", 2), ("summary", 3))},
                 "loopmetric/otel/_adapter.py::read_step": 36}),
+    # The reading code changed for speed in the session of speed7 (eeca039..ecb72e4), which no run had sampled
+    # since: the builder's spans frozen as they are added (`add_span`, `_within`, `set_label`, `build`), a reply
+    # asking for no call holding the shared empty tuple (`add_llm_output`, `add_request`, `Llm.__init__`: the
+    # three `__init__` of `_items`, all their mutants), `number_steps` dispatching on an item's class, the deepeval
+    # reader's shared empty entries, and a dict of arguments encoded without the text checks (`_canonical_args`,
+    # all its mutants). Each module on every test file that reads through it: its own, the conformance tables,
+    # the live-equals-offline tables of the frontends. (`LoopGuard.turn` and the decorated `read_trace` give
+    # mutmut no mutant.)
+    "ecb72e4": FunctionRun(
+        (*(f"loopmetric/readers/_builder.py::{f}" for f in (
+            "__init__", "add_span", "_within", "set_label", "add_llm_output", "add_request", "build")),
+         "loopmetric/readers/_freeze.py::number_steps", "loopmetric/readers/_items.py::__init__",
+         "loopmetric/readers/_deepeval.py::read_span_tree", "loopmetric/_canonical.py::_canonical_args"),
+        {}, {},
+        tests={
+            # (the builder's readers: its own tests, the conformance tables, the live-equals-offline tables of the
+            # guard, the OpenTelemetry processor and the hooks; `_canonical` its own file first)
+            **{module: (*own, "tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS,
+                        "tests/guard/test_guard_live_equals_offline.py", "tests/otel/test_live_equals_offline.py",
+                        "tests/hooks/test_hook_live_equals_offline.py")
+               for module, own in (("loopmetric/readers/_builder.py", ()), ("loopmetric/readers/_freeze.py", ()),
+                                   ("loopmetric/readers/_items.py", ()),
+                                   ("loopmetric/_canonical.py", ("tests/test_canonical.py",)))},
+            "loopmetric/readers/_deepeval.py": (
+                "tests/readers/test_reader_deepeval.py", *_CONFORMANCE, _PINNED_READERS,
+                "tests/readers/test_reader_platforms.py", "tests/otel/test_live_equals_offline.py",
+                "tests/otel/test_live_equals_offline_corpus.py")},
+        sample={**{f"loopmetric/readers/_builder.py::{f}": n for f, n in (
+                    ("__init__", 2), ("add_span", 12), ("_within", 3), ("set_label", 12), ("add_llm_output", 6),
+                    ("add_request", 4), ("build", 6))},
+                "loopmetric/readers/_freeze.py::number_steps": 32,
+                "loopmetric/readers/_deepeval.py::read_span_tree": 32}),
 }
