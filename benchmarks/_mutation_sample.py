@@ -2486,7 +2486,9 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     # reader's shared empty entries, and a dict of arguments encoded without the text checks (`_canonical_args`,
     # all its mutants). Each module on every test file that reads through it: its own, the conformance tables,
     # the live-equals-offline tables of the frontends. (`LoopGuard.turn` and the decorated `read_trace` give
-    # mutmut no mutant.)
+    # mutmut no mutant; each changed line was taken out by hand and killed: `turn` without its body by
+    # `tests/guard/test_guard_langchain.py`, the record of no run without its error by
+    # `tests/readers/test_format_registry.py`.)
     "ecb72e4": FunctionRun(
         (*(f"loopmetric/readers/_builder.py::{f}" for f in (
             "__init__", "add_span", "_within", "set_label", "add_llm_output", "add_request", "build")),
