@@ -575,6 +575,29 @@ def test_a_call_an_output_asked_for_later_is_that_outputs_call(build, expected):
     assert _shape(b.build()) == expected
 
 
+def _asked_later_in_the_replys_span(b):
+    b.add_span(-1, 0, "agent", "a")
+    reply = b.add_span(0, 1, "llm", "model")
+    b.add_llm_output("think", span=reply)
+    b.add_request(0, ToolRequest("search", {"q": "a"}, inferred="written as an action"))
+
+
+def _asked_with_the_output_in_its_span(b):
+    b.add_span(-1, 0, "agent", "a")
+    reply = b.add_span(0, 1, "llm", "model")
+    b.add_llm_output("think", [_req("search", {"q": "a"})], span=reply)
+
+
+@pytest.mark.parametrize("build", [
+    pytest.param(_asked_later_in_the_replys_span, id="asked-later"),
+    pytest.param(_asked_with_the_output_in_its_span, id="twin-asked-with-the-output"),
+])
+def test_a_call_a_reply_asked_for_lies_in_the_replys_span(build):
+    b = TraceBuilder("t", "test")
+    build(b)
+    assert [(s.kind, s.span) for s in b.build().steps] == [("llm", 1), ("tool", 1)]
+
+
 def test_a_call_asked_for_later_keeps_why_its_text_was_read_as_a_call():
     b = TraceBuilder("t", "test")
     _asked_later_never_run(b)
