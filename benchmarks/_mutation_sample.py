@@ -2479,4 +2479,76 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                     ("before", 4), ("after", 5), ("_guard", 2), ("_found", 7), ("_what", 3), ("_nudge", 2),
                     ("_warning", 2), ("_refusal", 2), ("summary", 3))},
                 "loopmetric/otel/_adapter.py::read_step": 36}),
+    # The reading code changed for speed in the session of speed7 (eeca039..ecb72e4), which no run had sampled
+    # since: the builder's spans frozen as they are added (`add_span`, `_within`, `set_label`, `build`), a reply
+    # asking for no call holding the shared empty tuple (`add_llm_output`, `add_request`, `Llm.__init__`: the
+    # three `__init__` of `_items`, all their mutants), `number_steps` dispatching on an item's class, the deepeval
+    # reader's shared empty entries, and a dict of arguments encoded without the text checks (`_canonical_args`,
+    # all its mutants). Each module on every test file that reads through it: its own, the conformance tables,
+    # the live-equals-offline tables of the frontends. (`LoopGuard.turn` and the decorated `read_trace` give
+    # mutmut no mutant; each changed line was taken out by hand and killed: `turn` without its body by
+    # `tests/guard/test_guard_langchain.py`, the record of no run without its error by
+    # `tests/readers/test_format_registry.py`.)
+    "ecb72e4": FunctionRun(
+        (*(f"loopmetric/readers/_builder.py::{f}" for f in (
+            "__init__", "add_span", "_within", "set_label", "add_llm_output", "add_request", "build")),
+         "loopmetric/readers/_freeze.py::number_steps", "loopmetric/readers/_items.py::__init__",
+         "loopmetric/readers/_deepeval.py::read_span_tree", "loopmetric/_canonical.py::_canonical_args"),
+        {"loopmetric.readers._builder:29": "reader positions start at 0: `_last_open` at -1 or -2 says alike that no "
+         "item held an open call (`may_have_open_calls` asks `>= start`)",
+         "loopmetric.readers._builder:44": "`_requested` is read only for its truth: None reads as False",
+         "loopmetric.readers._builder:72": "a scope below 0 is no agent whatever its value: every reading of one asks "
+         "`< 0` or `>= 0` (`_within`)",
+         "loopmetric.readers._freeze:13": "the item's place in the caller's list is emptied to let it go (memory): "
+         "any value but the item does, and the list is not read after",
+         "loopmetric.readers._freeze:60": "every input is fingerprinted with the same word, in either case: inputs "
+         "are compared with inputs only (news, the text check, rejected feedback), so no verdict changes; only the "
+         "16-hex key a finding names for an input would be another one",
+         "loopmetric.readers._items:3": "a call's result is read only once it is known (`known`), which sets it: the "
+         "default is never read",
+         **{f"loopmetric.readers._items:{n}": "a call's error text is read only when it failed (`error`), which sets "
+            "it: the default is never read" for n in (8, 9)},
+         "loopmetric.readers._items:41": "the one maker of an `Input` (`add_input`) passes `inferred`: the default is "
+         "never read",
+         "loopmetric.readers._deepeval:69": "the last reply is read only after the first LLM span, which sets it "
+         "(`other_side_turn` reads it only when not `first`, `_answers` once a reply was read)",
+         "loopmetric.readers._deepeval:153": "`_lower` lowercases the type it is given: a span whose type is no text "
+         "is \"base\" either way",
+         "loopmetric.readers._deepeval:176": "`set_label` labels a span once (a label set stays): the ancestors "
+         "labelled before are labelled again for nothing, the same labels, only slower",
+         "loopmetric._canonical:219": "the fast path of a dict: past it a dict is no bytes, no text and not None, and "
+         "gets `canonical_json` all the same, only later",
+         **{f"loopmetric._canonical:{n}": "`decode` reads UTF-8 by default, and a codec's name in any case"
+            for n in (225, 229)},
+         **{f"loopmetric._canonical:{n}": "`ensure_ascii` is read for its truth: None reads as False"
+            for n in (240, 245)}},
+        {"loopmetric.readers._builder:70": "tests/readers/test_builder.py::test_a_span_is_in_the_agent_of_a_parent_"
+         "added_before_it_and_else_in_none[naming-itself-as-its-parent-is-in-no-agent]",
+         "loopmetric.readers._builder:82": "tests/readers/test_builder.py::test_request_goes_to_the_execution_in_its_"
+         "own_agent_not_another[another-agent-the-first-span-beside-the-requesting-one]",
+         # (older than the run; `tests/readers/test_owned.py` was not among the files it chose for `_deepeval`)
+         "loopmetric.readers._deepeval:435": "tests/readers/test_owned.py::test_what_each_reader_lets_go_of_while_"
+         "owned[span-tree-the-children-once-taken]",
+         "loopmetric._canonical:236": "tests/test_canonical.py::test_same_arguments_same_canonical_form["
+         "json-list-string-with-spaces]",
+         **{f"loopmetric._canonical:{n}": "tests/test_canonical.py::test_arguments_given_as_text_keep_their_letters_"
+            "as_written[text-that-opens-like-json-and-is-none-kept-as-written]" for n in (242, 243)}},
+        tests={
+            # (the builder's readers: its own tests, the conformance tables, the live-equals-offline tables of the
+            # guard, the OpenTelemetry processor and the hooks; `_canonical` its own file first)
+            **{module: (*own, "tests/readers/test_builder.py", *_CONFORMANCE, _PINNED_READERS,
+                        "tests/guard/test_guard_live_equals_offline.py", "tests/otel/test_live_equals_offline.py",
+                        "tests/hooks/test_hook_live_equals_offline.py")
+               for module, own in (("loopmetric/readers/_builder.py", ()), ("loopmetric/readers/_freeze.py", ()),
+                                   ("loopmetric/readers/_items.py", ()),
+                                   ("loopmetric/_canonical.py", ("tests/test_canonical.py",)))},
+            "loopmetric/readers/_deepeval.py": (
+                "tests/readers/test_reader_deepeval.py", *_CONFORMANCE, _PINNED_READERS,
+                "tests/readers/test_reader_platforms.py", "tests/otel/test_live_equals_offline.py",
+                "tests/otel/test_live_equals_offline_corpus.py")},
+        sample={**{f"loopmetric/readers/_builder.py::{f}": n for f, n in (
+                    ("__init__", 2), ("add_span", 12), ("_within", 3), ("set_label", 12), ("add_llm_output", 6),
+                    ("add_request", 4), ("build", 6))},
+                "loopmetric/readers/_freeze.py::number_steps": 32,
+                "loopmetric/readers/_deepeval.py::read_span_tree": 32}),
 }

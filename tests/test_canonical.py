@@ -44,9 +44,21 @@ class Point:
     pytest.param({"a": 1, "b": {"x": 1, "y": 2}}, '{"b":{"y":2,"x":1},"a":1}', id="dict-vs-json-string"),
     pytest.param({"b": {"y": 2, "x": 1}, "a": 1}, {"a": 1, "b": {"x": 1, "y": 2}}, id="key-order-every-depth"),
     pytest.param(' {"a": [1, {"z": 0, "y": 1}]} ', {"a": [1, {"y": 1, "z": 0}]}, id="json-string-with-spaces"),
+    pytest.param(' [1, {"z": 0, "y": 1}] ', [1, {"y": 1, "z": 0}], id="json-list-string-with-spaces"),
 ])
 def test_same_arguments_same_canonical_form(left, right):
     assert canonical_args(left) == canonical_args(right)
+
+
+@pytest.mark.parametrize(("args", "text"), [
+    pytest.param("weather in Zürich", '"weather in Zürich"', id="text-kept-as-written-its-letters-too"),
+    pytest.param("[Zürich, Genève", '"[Zürich, Genève"', id="text-that-opens-like-json-and-is-none-kept-as-written"),
+    pytest.param('{"city": "Zürich"}', '{"city":"Zürich"}', id="twin-json-text-read-as-json-its-letters-too"),
+])
+def test_arguments_given_as_text_keep_their_letters_as_written(args, text):
+    """A call's arguments are shown as they were given: a text that is no JSON is that text, quoted, each
+    letter as written (no \\u escapes), as a JSON text's values are."""
+    assert canonical_args(args) == text
 
 
 @pytest.mark.parametrize(("value", "expected"), [

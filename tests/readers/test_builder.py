@@ -152,12 +152,26 @@ def test_unknown_result_is_not_read():
     assert (tool.result, tool.outcome) == (None, None)
 
 
-def test_request_goes_to_the_execution_in_its_own_agent_not_another():
-    """By name (other args), a request is answered inside its agent or outside any agent,
-    never by a call run inside another agent."""
-    b = TraceBuilder()
+def _another_agent_inside_the_requesting_one(b):
     root = b.add_span(-1, 0, "agent", "root")
-    other = b.add_span(root, 1, "agent", "other")
+    return root, b.add_span(root, 1, "agent", "other")
+
+
+def _another_agent_added_first_beside_the_requesting_one(b):
+    other = b.add_span(-1, 0, "agent", "other")  # the first span of the trace, a root of its own
+    return b.add_span(-1, 0, "agent", "root"), other
+
+
+@pytest.mark.parametrize("agents", [
+    pytest.param(_another_agent_inside_the_requesting_one, id="another-agent-inside-the-requesting-one"),
+    pytest.param(_another_agent_added_first_beside_the_requesting_one,
+                 id="another-agent-the-first-span-beside-the-requesting-one"),
+])
+def test_request_goes_to_the_execution_in_its_own_agent_not_another(agents):
+    """By name (other args), a request is answered inside its agent or outside any agent,
+    never by a call run inside another agent (wherever that agent stands among the spans)."""
+    b = TraceBuilder()
+    root, other = agents(b)
     b.add_llm_output("ask", [_req("search", {"q": "a"})], span=root)
     b.add_tool_call("search", {"q": "x"}, "in other", span=other)
     b.add_tool_call("search", {"q": "y"}, "in root", span=root)
@@ -285,6 +299,22 @@ def test_spans_scope_and_labels():
     b.set_label(tool, "tool", "t", {"x": 2})  # the first label stays
     assert first is not None and b._spans[tool][5] == first
     assert b.spans == 4
+
+
+@pytest.mark.parametrize("parent, scope", [
+    pytest.param(0, 0, id="under-an-agent-added-before-it-is-in-that-agent"),
+    pytest.param(1, -1, id="naming-itself-as-its-parent-is-in-no-agent"),
+    pytest.param(7, -1, id="naming-a-parent-not-added-yet-is-in-no-agent"),
+    pytest.param(-1, -1, id="without-a-parent-is-in-no-agent"),
+])
+def test_a_span_is_in_the_agent_of_a_parent_added_before_it_and_else_in_none(parent, scope):
+    """A reader hands the builder a span's parent as read (a recording may name any span, itself included):
+    only a span added before it gives it an agent; any other is no parent, read as a root, never a crash."""
+    b = TraceBuilder()
+    b.add_span(-1, 0, "agent", "root")
+    span = b.add_span(parent, 1, "tool", "t")
+    assert (b._scope_of(span), b._within(span, 0)) == (scope, scope == 0)
+    assert len(b.build().spans) == 2
 
 
 @pytest.mark.parametrize("items, what, expected, note", [
@@ -543,6 +573,29 @@ def test_a_call_an_output_asked_for_later_is_that_outputs_call(build, expected):
     b = TraceBuilder("t", "test")
     build(b)
     assert _shape(b.build()) == expected
+
+
+def _asked_later_in_the_replys_span(b):
+    b.add_span(-1, 0, "agent", "a")
+    reply = b.add_span(0, 1, "llm", "model")
+    b.add_llm_output("think", span=reply)
+    b.add_request(0, ToolRequest("search", {"q": "a"}, inferred="written as an action"))
+
+
+def _asked_with_the_output_in_its_span(b):
+    b.add_span(-1, 0, "agent", "a")
+    reply = b.add_span(0, 1, "llm", "model")
+    b.add_llm_output("think", [_req("search", {"q": "a"})], span=reply)
+
+
+@pytest.mark.parametrize("build", [
+    pytest.param(_asked_later_in_the_replys_span, id="asked-later"),
+    pytest.param(_asked_with_the_output_in_its_span, id="twin-asked-with-the-output"),
+])
+def test_a_call_a_reply_asked_for_lies_in_the_replys_span(build):
+    b = TraceBuilder("t", "test")
+    build(b)
+    assert [(s.kind, s.span) for s in b.build().steps] == [("llm", 1), ("tool", 1)]
 
 
 def test_a_call_asked_for_later_keeps_why_its_text_was_read_as_a_call():

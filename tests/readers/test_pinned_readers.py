@@ -187,9 +187,17 @@ def test_a_pydantic_ai_run_result_is_read_as_its_messages():
 
 # -- what a reader notes --------------------------------------------------------------------------
 
-def test_tools_called_that_is_not_a_list_is_noted_with_its_type():
-    trace = read_deepeval_trace(agent(llm("hi", tools_called="search")))
-    assert any("has tools_called of type str, not a list; ignored." in note for note in trace.notes)
+@pytest.mark.parametrize("trace, noted", [
+    # (the agent is span 0; its first child span 1, its second span 2)
+    pytest.param(agent(llm("hi", tools_called="search")), ["span 1 has tools_called of type str, not a list; ignored."],
+                 id="on-the-first-child-named-as-span-1"),
+    pytest.param(agent(llm("hi"), llm("again", tools_called=7)),
+                 ["span 2 has tools_called of type int, not a list; ignored."], id="on-the-second-child-named-as-span-2"),
+    pytest.param(agent(llm("hi", tools_called=[])), [], id="twin-a-list-is-no-note"),
+])
+def test_tools_called_that_is_not_a_list_is_noted_with_its_span_and_type(trace, noted):
+    notes = read_deepeval_trace(trace).notes
+    assert [note for note in notes if "tools_called" in note] == noted
 
 
 def test_a_results_outcome_is_the_fingerprint_of_its_text_and_an_errors_of_its_masked_text():
