@@ -489,8 +489,11 @@ class Progress:
             name = step.name
             previous = last_of_tool.get(name)
             alone: Optional[str] = None  # the result, when it is one line already folded (`seen_alone`)
-            if result and result == " ".join(result.split()):  # (one line already folded, most results:
-                units = shown = frozenset((result,))          # `_units_and_lines`' first answer, written out)
+            # (one line already folded, most results: `_units_and_lines`' first answer, written out; a result with
+            # a line break is never folded, and is not split into words to learn it: a long log read again and
+            # again was split whole at every read)
+            if result and "\n" not in result and result == " ".join(result.split()):
+                units = shown = frozenset((result,))
                 alone = result
                 whole: object = result
             else:
