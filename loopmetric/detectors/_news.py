@@ -434,14 +434,20 @@ class Progress:
         self.same_as_previous: list[bool] = []
         # Whether each call is the first of its name and arguments (no rule builds a set of every call again).
         self.first_made: list[bool] = []
-        seen_units: set[str] = set()  # every line any result has shown, counters masked
-        seen_lines: set[str] = set()  # ... and as shown, numbers kept
+        # Every line any result has shown, counters masked (`seen_units`) and as shown, numbers kept (`seen_lines`);
+        # a result of one line already folded (most results) is its own unit, its own line and its own page: it
+        # goes to `seen_alone` only, one entry for the three (a long trace held three tables of every result).
+        seen_units: set[str] = set()
+        seen_lines: set[str] = set()
+        seen_alone: set[str] = set()
         made: set[str] = set()
         seen_inputs: set[str] = set()
         seen_failures: set[str] = set()
-        # Every result as a whole (its lines, counters masked), by its hash: equal pages always match, and two
-        # different ones share a 64-bit hash with odds of about one in 2**64 (no copy of every page is kept).
-        seen_wholes: set[int] = set()
+        # Every other result as a whole (its lines, counters masked): a page of one line by that line (a text
+        # `seen_units` holds already), a longer one by its hash: equal pages always match, and two different
+        # ones share a 64-bit hash with odds of about one in 2**64 (no copy of every page is kept). A line is
+        # never equal to a hash, so a page of one line is seen whole when it is in this set or in `seen_alone`.
+        seen_wholes: set[object] = set()
         last_of_tool: dict[str, int] = {}
         last_units: dict[str, frozenset[str]] = {}  # of the last call of each tool (only they are compared)
         outcome_run: dict[str, int] = {}  # how many calls of each tool in a row (its own calls) returned one outcome
@@ -482,10 +488,17 @@ class Progress:
             add_failing(step.error or kind is not None)
             name = step.name
             previous = last_of_tool.get(name)
-            if result and result == " ".join(result.split()):  # (one line already folded, most results:
-                units = shown = frozenset((result,))          # `_units_and_lines`' first answer, written out)
+            alone: Optional[str] = None  # the result, when it is one line already folded (`seen_alone`)
+            # (one line already folded, most results: `_units_and_lines`' first answer, written out; a result with
+            # a line break is never folded, and is not split into words to learn it: a long log read again and
+            # again was split whole at every read)
+            if result and "\n" not in result and result == " ".join(result.split()):
+                units = shown = frozenset((result,))
+                alone = result
+                whole: object = result
             else:
                 units, shown = _units_and_lines(result)
+                whole = next(iter(units)) if len(units) == 1 else hash(units)
             if previous is None:
                 repeats_outcome = same = False
             else:  # the same result (outcome or lines), and one of substance
@@ -495,20 +508,30 @@ class Progress:
             made_call = step.call
             first_time = made_call not in made
             add_first_made(first_time)
-            unseen = not shown <= seen_lines  # a line no result had shown
+            # a line no result had shown (in `seen_lines` or `seen_alone`)
+            if alone is not None:
+                unseen = alone not in seen_alone and alone not in seen_lines
+            else:
+                unseen = not (shown <= seen_lines or seen_alone and shown - seen_alone <= seen_lines)
             add_little(None)  # (`says_little` of its result: read when first asked)
             if kind is not None and kind in seen_failures:  # failed as an earlier call failed
                 is_news = False
             elif first_time:  # a new action: news, unless it only shows again a page shown before
                 # (what the result says is read last: only for a page shown before as a whole)
-                is_news = not same and (unseen or hash(units) not in seen_wholes or self.says_little(index))
+                is_news = not same and (unseen or whole not in seen_wholes and whole not in seen_alone
+                                        or self.says_little(index))
+            elif alone is not None:  # a line no result had shown, counters masked (in `seen_units` or `seen_alone`)
+                is_news = alone not in seen_alone and alone not in seen_units
             else:
-                is_news = not units <= seen_units
+                is_news = not (units <= seen_units or seen_alone and units - seen_alone <= seen_units)
             add_shows_new(first_time and kind is None and unseen)
-            seen_lines |= shown
             made.add(made_call)
-            seen_units |= units
-            seen_wholes.add(hash(units))
+            if alone is not None:
+                seen_alone.add(alone)
+            else:
+                seen_lines |= shown
+                seen_units |= units
+                seen_wholes.add(whole)
             if kind is not None:
                 seen_failures.add(kind)
             if is_news:
@@ -528,7 +551,9 @@ class Progress:
         self._runs: dict[tuple[str, Optional[int]], list[tuple[str, list[int]]]] = {}
         if False in self.first_made:
             # A call made again: the rule of identical repeats will ask for the changes. Counted now, while
-            # the model is built, not later beside what the rules hold (a 50 MB trace peaked 6 MB higher).
+            # the model is built, not later beside what the rules hold (a 50 MB trace peaked 6 MB higher),
+            # and once the sets of all that was seen are let go (their tables are not held beside its lists).
+            del seen_units, seen_lines, seen_alone, made, seen_wholes
             self._count_changes()
 
     @property

@@ -56,7 +56,7 @@ class Episode:
         return similarity(Words(a.normalized), Words(b.normalized))
 
 
-def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
+def text_episodes(trace: Trace, settings: LoopSettings, evidence: Optional[Evidence] = None) -> list[Episode]:
     """Scan LLM outputs once. A new observation (a tool call and result, or a
     user input, not seen since the last fresh start) starts afresh, so
     templated answers about new data are progress, while a poll that keeps
@@ -75,8 +75,11 @@ def text_episodes(trace: Trace, settings: LoopSettings) -> list[Episode]:
     Each output is compared with the previous `text_window` ones: equal
     normalized text is a repeat; otherwise, when both have at least
     `min_similarity_words` content words, similarity >= `similarity_threshold`.
+
+    `evidence`: the trace's evidence, when the engine has it (its news model says which calls were made
+    before, so no set of every call is built again here).
     """
-    if _always_afresh(trace):  # (most traces: every reply starts afresh, nothing to compare it with)
+    if _always_afresh(trace, evidence):  # (most traces: every reply starts afresh, nothing to compare it with)
         return []
     return _scan(trace, settings)
 
@@ -85,12 +88,15 @@ _KIND = attrgetter("kind")
 _REPLY_WITHOUT_CALL = re.compile(r"llm(?:,input)*,llm")  # two replies with no tool call between
 
 
-def _always_afresh(trace: Trace) -> bool:
+def _always_afresh(trace: Trace, evidence: Optional[Evidence] = None) -> bool:
     """Whether every LLM output after the first follows a call the run had not made before: its observation
     is new, so the scan starts afresh at each output and no output has one to repeat (`_scan` finds nothing).
-    Read from the steps' kinds and the calls' fingerprints alone, in C where it can."""
+    Read from the steps' kinds and the calls' fingerprints alone (or the news model's `first_made`, when
+    there is evidence), in C where it can."""
     if _REPLY_WITHOUT_CALL.search(",".join(map(_KIND, trace.steps))) is not None:
         return False
+    if evidence is not None and evidence.trace is trace:
+        return False not in evidence.news.first_made
     made = [step.call for step in trace.steps if step.kind == "tool"]
     return len(set(made)) == len(made)
 
@@ -316,7 +322,7 @@ def detect_text_loops(trace: Trace, settings: LoopSettings,
                       evidence: Optional[Evidence] = None) -> tuple[Finding, ...]:
     """Both text patterns from one scan (what the engine runs)."""
     findings = []
-    for episode in text_episodes(trace, settings):
+    for episode in text_episodes(trace, settings, evidence):
         if episode.exact and settings.repeated_text_threshold is None:
             continue
         finding = _finding(episode, "repeated_text" if episode.exact else "reasoning_stagnation", settings, trace)

@@ -14,8 +14,10 @@ import re
 
 import pytest
 
+from loopmetric import read_deepeval_trace
 from loopmetric._model import ToolCall
-from loopmetric.detectors._news import _COUNTER, _SENTENCE_END, _words, failure_kind
+from loopmetric.detectors._news import _COUNTER, _SENTENCE_END, Progress, _words, failure_kind
+from tests._traces import agent, tool
 
 # The forms the fast ones stand for, written as they were.
 _PLAIN_COUNTER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w%]|\.\d|\s*%)")
@@ -92,3 +94,43 @@ def _failed(args: dict, result: str) -> ToolCall:
 ])
 def test_failure_kinds_read_with_the_fast_forms(a, b, same_kind):
     assert (failure_kind(a, first_sentence=True) == failure_kind(b, first_sentence=True)) is same_kind
+
+
+# A result of one line already folded is held once, as its own line, unit and page (`seen_alone` in
+# `Progress`), not in the sets of lines, units and pages of the other results: each row has a line shown
+# in one of these forms and asked for in another (a page of one line seen whole in two equal lines, a line
+# of a longer page seen alone), and its twin where that line was never shown. Lines of nine words or more:
+# neither an acknowledgement nor too short to be the same attempt; no digits: no counter masked.
+_A = "alpha tempered glass window film in a two pack for the kitchen"
+_B = "beta frosted window film for privacy in one roll of paper"
+_C = "gamma screen protector in a two pack of tempered glass for phones"
+
+
+@pytest.mark.parametrize(("calls", "news", "shows_new"), [
+    pytest.param([("a", 1, f"{_A}\n{_B}"), ("b", 2, _A)], [True, True], [True, False],
+                 id="a-line-of-a-page-then-alone-shows-nothing-new"),
+    pytest.param([("a", 1, f"{_B}\n{_C}"), ("b", 2, _A)], [True, True], [True, True],
+                 id="twin-the-line-alone-never-shown"),
+    pytest.param([("a", 1, _A), ("b", 2, f"{_A}\n{_A}")], [True, False], [True, False],
+                 id="a-page-of-one-line-alone-then-in-two-equal-lines-is-the-same-page"),
+    pytest.param([("a", 1, f"{_A}\n{_A}"), ("b", 2, _A)], [True, False], [True, False],
+                 id="a-page-of-one-line-in-two-equal-lines-then-alone-is-the-same-page"),
+    pytest.param([("a", 1, f"{_A}\n{_B}"), ("b", 2, f"{_A}\n{_A}")], [True, True], [True, False],
+                 id="twin-the-line-seen-only-in-a-longer-page"),
+    pytest.param([("a", 1, f"{_A}\n"), ("b", 2, _A)], [True, False], [True, False],
+                 id="a-line-ending-in-a-line-break-then-alone-is-the-same-page"),
+    pytest.param([("a", 1, f"{_B}\n"), ("b", 2, _A)], [True, True], [True, True],
+                 id="twin-another-line-ending-in-a-line-break"),
+    pytest.param([("x", 1, _A), ("y", 2, _B), ("x", 1, f"{_A}\n{_B}")], [True, True, False], [True, True, False],
+                 id="a-call-again-showing-lines-seen-alone-elsewhere"),
+    pytest.param([("x", 1, _A), ("y", 2, _C), ("x", 1, f"{_A}\n{_B}")], [True, True, True], [True, True, False],
+                 id="twin-one-of-its-lines-never-shown"),
+    pytest.param([("x", 1, f"{_A}\n{_B}"), ("x", 1, _A)], [True, False], [True, False],
+                 id="a-call-again-showing-alone-a-line-of-a-page"),
+    pytest.param([("x", 1, f"{_B}\n{_C}"), ("x", 1, _A)], [True, True], [True, False],
+                 id="twin-the-line-never-shown"),
+])
+def test_one_line_results_held_once_as_line_unit_and_page(calls, news, shows_new):
+    model = Progress(read_deepeval_trace(agent(*(tool(name, {"q": q}, output=result) for name, q, result in calls))))
+    assert [model.is_news(i) for i in range(len(calls))] == news
+    assert model._shows_new == shows_new

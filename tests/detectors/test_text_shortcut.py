@@ -2,9 +2,10 @@
 
 When every LLM output after the first follows a call the run had not made before, each output's
 observation is new: the scan empties its window at every output and no output has an earlier one to
-repeat. `_always_afresh` tells that from the steps' kinds and the calls' fingerprints; each row holds a
-trace at an edge of that check, whether the check holds, and the episodes the full scan finds (their
-steps, worked out by hand), which `text_episodes` must find too.
+repeat. `_always_afresh` tells that from the steps' kinds and the calls' fingerprints (or the news
+model's calls made before, given the evidence); each row holds a trace at an edge of that check, whether
+the check holds, and the episodes the full scan finds (their steps, worked out by hand), which
+`text_episodes` must find too, with the evidence and without.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from loopmetric import LoopSettings, read_chat_messages, read_deepeval_trace
+from loopmetric.detectors import Evidence
 from loopmetric.detectors._text import _always_afresh, _scan, text_episodes
 from tests._traces import agent, llm, tool
 
@@ -40,5 +42,7 @@ def _chat(*turns: tuple[str, str]) -> list[dict]:
 def test_a_trace_where_every_reply_starts_afresh_has_no_episode(trace, afresh, episodes):
     settings = LoopSettings()
     assert _always_afresh(trace) is afresh
+    assert _always_afresh(trace, Evidence(trace)) is afresh  # (the calls made before read from the news model)
     assert [sorted(e.members) for e in _scan(trace, settings)] == episodes
     assert [sorted(e.members) for e in text_episodes(trace, settings)] == episodes
+    assert [sorted(e.members) for e in text_episodes(trace, settings, Evidence(trace))] == episodes
