@@ -27,7 +27,9 @@ agent's last `_RECENT` replies said, while the other side's turns bring nothing 
 say no change the reply before asked for that they had not said (`_news.changes_told`: "I
 turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is answered anew and
 no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
-agent nothing, so it does not end the chain; a call answered anew does).
+agent nothing, so it does not end the chain; a call answered anew does; `_new_facts`: a fact one
+of the agent's tool calls or their results had told is none, whether a turn relays it, "the advert
+closed on 15 November", or a reply tells it, "the run took 14m02s").
 "Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
@@ -101,7 +103,7 @@ from typing import AbstractSet, Callable, NamedTuple, Optional, Union
 
 from .._canonical import normalize_text
 from .._findings import Finding, step_range
-from .._model import LlmOutput, Observation, Trace
+from .._model import LlmOutput, Observation, ToolCall, Trace
 from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
@@ -197,6 +199,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     # (the task is the other side's first turn: the facts it told are told, and a later turn or reply
     # that tells them again tells nothing new)
     known = _Said(trace, fact_parts, trace.task)
+    looked = _Said(trace, fact_parts, tools=True)  # the facts the agent's tool calls and their results told
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -232,10 +235,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(step.text)
             brought |= named - said
             said |= named
-            told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             found = stems(step.text)
             new_parts = fact_parts(step.text)
-            new_parts = new_parts - known.before(step.step - 1) if new_parts else new_parts
+            new_parts = _new_facts(new_parts, step, known, looked) if new_parts else new_parts
+            told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -263,7 +266,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
-                    and not _tells_news(known, reply)):
+                    and not _new_facts(fact_parts(reply.text), reply, known, looked)):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
                 # stays on it, a story whose people cannot do one thing after another moves off it)
                 subject = _stances_of(chain[0] if chain else recent[-1], read).about
@@ -736,19 +739,25 @@ def _words(text: str) -> set[str]:
 
 class _Said:
     """What the conversation's texts (its inputs and the model's outputs, never a tool's result)
-    hold, read by `read` (content words, facts), once, step by step, as the scan moves forward."""
+    hold, read by `read` (content words, facts), once, step by step, as the scan moves forward;
+    with `tools`, what its tool calls and their results hold instead (their arguments and results)."""
 
-    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]], first: str = "") -> None:
+    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]], first: str = "",
+                 tools: bool = False) -> None:
         self._steps = trace.steps
         self._read = read
         self._upto = 0
+        self._tools = tools
         self._seen: set[str] = set(read(first)) if first else set()  # (`first`: a text said before the steps)
 
     def before(self, end: int) -> set[str]:
         """What the texts of the first `end` steps hold."""
         while self._upto < end:
             step = self._steps[self._upto]
-            text = getattr(step, "text", None) if step.kind != "tool" else None
+            if self._tools:
+                text = f"{step.args}\n{step.result or ''}" if isinstance(step, ToolCall) else None
+            else:
+                text = getattr(step, "text", None) if step.kind != "tool" else None
             if text:
                 self._seen |= self._read(text)
             self._upto += 1
@@ -762,6 +771,19 @@ def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
     or refusal by its key nouns and numbers")."""
     told = fact_parts(later.text)
     return bool(told) and not told <= said.before(later.step - 1)
+
+
+def _new_facts(told: frozenset[str], step: Union[LlmOutput, Observation], said: _Said,
+               looked: _Said) -> frozenset[str]:
+    """The facts of `told` (`step`'s, `_facts.fact_parts`) that nobody had told before it (`said`)
+    and that none of the agent's tool calls before it, nor their results, had told (`looked`): a fact
+    the agent's tools gave it enters nothing new when a turn relays it ("the advert closed on
+    15 nov" after a lookup that returned the closing date) or a reply tells it again ("the run took
+    14m02s")."""
+    if not told:
+        return told
+    told = told - said.before(step.step - 1)
+    return told - looked.before(step.step - 1) if told else told
 
 
 def _same(earlier: LlmOutput, step: LlmOutput, contents: "_Contents", cutoff: float) -> Optional[float]:
