@@ -36,8 +36,8 @@ from typing import Callable, NamedTuple
 from .._memo import per_text
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences", "stances",
-           "stems", "waits_only"]
+__all__ = ["Acts", "Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences",
+           "stances", "stances_and_acts", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -124,17 +124,53 @@ class Stances(NamedTuple):
 def stances(text: str) -> Stances:
     """The stances `text` takes, sentence by sentence (see the module docstring). Each sentence is
     stemmed once: the reply's stems are its sentences' (a split falls between words)."""
+    return stances_and_acts(text, acts=False)[0]
+
+
+class Acts(NamedTuple):
+    """What a reply does, sentence by sentence (`stances_and_acts`)."""
+
+    asks: frozenset[str]  # the stems of its sentences that ask the other side for something (`asks`)
+    offers: tuple[frozenset[str], ...]  # the stems of each sentence that offers something (`offers_in`)
+    acting: tuple[str, ...]  # the sentences that ask or offer, in order
+
+
+_NO_ACTS = Acts(frozenset(), (), ())
+
+
+def stances_and_acts(text: str, acts: bool = True) -> tuple[Stances, Acts]:
+    """The stances `text` takes (`stances`) and, with `acts`, what it does (`Acts`: its sentences
+    that ask, `asks`, and that offer, `offers_in`), in one pass over its sentences: each sentence is
+    stemmed and searched for its stances once, and what it asks or offers is read from them (a
+    sentence that takes the `ask` stance asks; one that says no or asks to wait offers nothing)."""
     kinds: set[str] = set()
     about: set[str] = set()
     said: set[str] = set()
-    for sentence in _SENTENCE.split(text.replace("’", "'")):
+    sought: set[str] = set()
+    offers: list[frozenset[str]] = []
+    acting: list[str] = []
+    text = text.replace("’", "'")
+    offering = acts and _OFFER.search(text) is not None  # (most replies offer nothing: one search)
+    for sentence in _SENTENCE.split(text):
         found = stems(sentence)
         said |= found
         taken = [kind for kind, pattern in _STANCES if pattern.search(sentence)]
         if taken:
             kinds.update(taken)
             about |= found
-    return Stances(frozenset(kinds), frozenset(about), frozenset(said))
+        if not acts:
+            continue
+        offer = (offering and "no" not in taken and "wait" not in taken
+                 and _OFFER.search(sentence) is not None)
+        if offer:
+            offers.append(found)
+        if "ask" in taken or _ASKS_BESIDES.search(sentence) is not None:
+            sought |= found
+            acting.append(sentence)
+        elif offer:
+            acting.append(sentence)
+    read = Stances(frozenset(kinds), frozenset(about), frozenset(said))
+    return read, (Acts(frozenset(sought), tuple(offers), tuple(acting)) if acts else _NO_ACTS)
 
 
 _NO = dict(_STANCES)["no"]
@@ -205,9 +241,9 @@ def waits_only(text: str) -> bool:
 # A sentence that asks the other side for something: a question or a request ("please", "I'll need",
 # "let me know"), or what the agent will do once they give it ("once you give me the number I can
 # check", "if you can find it", "send it here").
-_ASKS = re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b|\bonce you\b"
-                   r"|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
-                   r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+_ASKS_BESIDES = re.compile(r"\bonce you\b|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
+                           r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+_ASKS = re.compile(f"{_ASK.pattern}|{_ASKS_BESIDES.pattern}", re.IGNORECASE)  # (the `ask` stance's words, or these)
 
 
 def sentences(text: str) -> list[str]:
