@@ -199,7 +199,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     # (the task is the other side's first turn: the facts it told are told, and a later turn or reply
     # that tells them again tells nothing new)
     known = _Said(trace, fact_parts, trace.task)
-    looked = _Said(trace, fact_parts, tools=True)  # the facts the agent's tool calls and their results told
+    looked = _Looked(trace)  # what the agent's tool calls and their results told
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -287,7 +287,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 if again and not any(_LOOKING.search(turn) for turn in answered[reply.step]):
                     link = again
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
-                offer = offered(reply.text)
+                offer = frozenset().union(*_acts_of(reply, read).offers)  # (`offered`, read once)
                 if len(offer) >= _OFFER_NEW:  # (an offer of what it will do with what it asks for is the ask)
                     sought = frozenset().union(*(_acts_of(r, read).asks for r in recent[-_RECENT:]))
                     offer = frozenset().union(*(stems for stems in _acts_of(reply, read).offers
@@ -727,25 +727,19 @@ def _words(text: str) -> set[str]:
 
 class _Said:
     """What the conversation's texts (its inputs and the model's outputs, never a tool's result)
-    hold, read by `read` (content words, facts), once, step by step, as the scan moves forward;
-    with `tools`, what its tool calls and their results hold instead (their arguments and results)."""
+    hold, read by `read` (content words, facts), once, step by step, as the scan moves forward."""
 
-    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]], first: str = "",
-                 tools: bool = False) -> None:
+    def __init__(self, trace: Trace, read: Callable[[str], AbstractSet[str]], first: str = "") -> None:
         self._steps = trace.steps
         self._read = read
         self._upto = 0
-        self._tools = tools
         self._seen: set[str] = set(read(first)) if first else set()  # (`first`: a text said before the steps)
 
     def before(self, end: int) -> set[str]:
         """What the texts of the first `end` steps hold."""
         while self._upto < end:
             step = self._steps[self._upto]
-            if self._tools:
-                text = f"{step.args}\n{step.result or ''}" if isinstance(step, ToolCall) else None
-            else:
-                text = getattr(step, "text", None) if step.kind != "tool" else None
+            text = getattr(step, "text", None) if step.kind != "tool" else None
             if text:
                 self._seen |= self._read(text)
             self._upto += 1
@@ -761,8 +755,41 @@ def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
     return bool(told) and not told <= said.before(later.step - 1)
 
 
+class _Looked:
+    """What the trace's tool calls (their arguments) and their results (masked, as `ToolCall.result`
+    holds them) say, read step by step as the scan moves forward: a fact is told there when it
+    stands there whole, no letter or digit on either side ("15" in "2026-11-15", not in "2150")."""
+
+    def __init__(self, trace: Trace) -> None:
+        self._steps = trace.steps
+        self._upto = 0
+        self._texts: list[str] = []
+
+    def told(self, fact: str, end: int) -> bool:
+        """Whether the tool calls of the first `end` steps, or their results, tell `fact`."""
+        while self._upto < end:
+            step = self._steps[self._upto]
+            if isinstance(step, ToolCall):
+                self._texts.append(step.args)
+                if step.result:
+                    self._texts.append(step.result)
+            self._upto += 1
+        return any(_stands_in(fact, text) for text in self._texts)
+
+
+def _stands_in(fact: str, text: str) -> bool:
+    """Whether `fact` stands in `text` whole: no letter or digit just before or after it."""
+    at = text.find(fact)
+    while at >= 0:
+        end = at + len(fact)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        at = text.find(fact, at + 1)
+    return False
+
+
 def _new_facts(told: frozenset[str], step: Union[LlmOutput, Observation], said: _Said,
-               looked: _Said) -> frozenset[str]:
+               looked: _Looked) -> frozenset[str]:
     """The facts of `told` (`step`'s, `_facts.fact_parts`) that nobody had told before it (`said`)
     and that none of the agent's tool calls before it, nor their results, had told (`looked`): a fact
     the agent's tools gave it enters nothing new when a turn relays it ("the advert closed on
@@ -771,7 +798,7 @@ def _new_facts(told: frozenset[str], step: Union[LlmOutput, Observation], said: 
     if not told:
         return told
     told = told - said.before(step.step - 1)
-    return told - looked.before(step.step - 1) if told else told
+    return frozenset(fact for fact in told if not looked.told(fact, step.step - 1)) if told else told
 
 
 def _same(earlier: LlmOutput, step: LlmOutput, contents: "_Contents", cutoff: float) -> Optional[float]:

@@ -150,21 +150,26 @@ def stances_and_acts(text: str, acts: bool = True) -> tuple[Stances, Acts]:
     offers: list[frozenset[str]] = []
     acting: list[str] = []
     text = text.replace("’", "'")
-    offering = acts and _OFFER.search(text) is not None  # (most replies offer nothing: one search)
     for sentence in _SENTENCE.split(text):
         found = stems(sentence)
         said |= found
-        taken = [kind for kind, pattern in _STANCES if pattern.search(sentence)]
+        # (a pattern is searched for only in a sentence that holds one of the words each of its phrasings
+        # holds, lowercased: most sentences hold none of a stance's; a sentence not all ASCII is searched
+        # for every pattern, whose case folding reads letters of other scripts as lower() may not)
+        low = sentence.lower() if sentence.isascii() else None
+        taken = [kind for kind, pattern, words in _SCREENED
+                 if (low is None or any(word in low for word in words)) and pattern.search(sentence)]
         if taken:
             kinds.update(taken)
             about |= found
         if not acts:
             continue
-        offer = (offering and "no" not in taken and "wait" not in taken
-                 and _OFFER.search(sentence) is not None)
+        offer = ("no" not in taken and "wait" not in taken
+                 and (low is None or any(word in low for word in _OFFER_WORDS)) and _OFFER.search(sentence) is not None)
         if offer:
             offers.append(found)
-        if "ask" in taken or _ASKS_BESIDES.search(sentence) is not None:
+        if "ask" in taken or ((low is None or any(word in low for word in _ASKS_BESIDES_WORDS))
+                              and _ASKS_BESIDES.search(sentence) is not None):
             sought |= found
             acting.append(sentence)
         elif offer:
@@ -173,6 +178,16 @@ def stances_and_acts(text: str, acts: bool = True) -> tuple[Stances, Acts]:
     return read, (Acts(frozenset(sought), tuple(offers), tuple(acting)) if acts else _NO_ACTS)
 
 
+# Each stance's pattern with words, lowercased, one of which every phrasing it matches holds (none
+# for `wait`, whose phrasings are too many: always searched).
+_STANCE_WORDS = {
+    "ask": ("?", "please", "kindly", "need", "require", "let me know"),
+    "no": ("no", "nah", "never", "without", "unable", "n't"),  # (not, nope, nor, non, cannot: "no")
+    "rule": ("must", "only", "polic", "rule", "require", "guideline", "allowed", "permitted", "terms", "have to",
+             "has to", "need to", "needs to", "at least", "no later than"),
+    "sorry": ("sorry", "apologi", "regret"),
+}
+_SCREENED = tuple((kind, pattern, _STANCE_WORDS.get(kind, ("",))) for kind, pattern in _STANCES)
 _NO = dict(_STANCES)["no"]
 _ASK = dict(_STANCES)["ask"]
 
@@ -196,6 +211,11 @@ def proposed(text: str) -> frozenset[str]:
 _OFFER = re.compile(r"\b(?:I|we) (?:can|could|will|would be (?:happy|glad) to|am happy to)\b|\b(?:I|we)'ll\b"
                     r"|\bI'm happy to\b|\bwould you like me to\b|\b(?:shall|should) I\b|\bwant me to\b"
                     r"|\bwhat I can do\b", re.IGNORECASE)
+
+
+# Words, lowercased, one of which every phrasing `_OFFER` matches holds ("I can", "we could", "I will",
+# "I'll", "happy to", "glad to", "would you like me to", "shall I", "should I", "want me to")
+_OFFER_WORDS = (" can", " could", " will", "'ll", "happy", "glad", " me to", "shall i", "should i")
 
 
 def offers_anything(text: str) -> bool:
@@ -243,6 +263,7 @@ def waits_only(text: str) -> bool:
 # check", "if you can find it", "send it here").
 _ASKS_BESIDES = re.compile(r"\bonce you\b|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
                            r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+_ASKS_BESIDES_WORDS = ("once you", "if you", " me", "send ")  # (one of which each of its phrasings holds)
 _ASKS = re.compile(f"{_ASK.pattern}|{_ASKS_BESIDES.pattern}", re.IGNORECASE)  # (the `ask` stance's words, or these)
 
 
