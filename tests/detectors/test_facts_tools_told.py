@@ -68,6 +68,19 @@ def test_a_turn_relaying_what_a_tool_told_brings_nothing_new(turns, times, loop)
         assert f"The agent said the same thing in other words {times} times in a row" in finding.message
 
 
+# A figure told inside a longer one is not told: "46" stands in no result that holds only "462". The turn
+# telling it follows the third reply: the chain ends there, at three replies (the fee of 462 relayed: all).
+FIGURES = [pytest.param(fee, times, count, id=f"{name}-{times}-replies")
+           for fee, name in ((462, "the-fee-the-lookup-told"), (46, "twin-a-figure-inside-a-longer-one"))
+           for times in (4, 5) for count in ([times] if fee == 462 else [3])]
+
+
+@pytest.mark.parametrize(("fee", "times", "count"), FIGURES)
+def test_a_fact_is_told_by_a_tool_where_it_stands_whole(fee, times, count):
+    found = restated(looked_up(REPLIES[:times], turns_telling(30, fee)))
+    assert [f.count for f in found] == [count]
+
+
 QUIET = ["It's been weeks. Is that normal?", "Can you find out when they'll decide?", "Can you chase the officer?",
          "Can you at least tell me when?", "Pointless."]
 TOLD_BY_THE_LOOKUP = "The application is at the consultation stage, which closed on 30 October; a decision letter will follow."
