@@ -27,7 +27,9 @@ agent's last `_RECENT` replies said, while the other side's turns bring nothing 
 say no change the reply before asked for that they had not said (`_news.changes_told`: "I
 turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is answered anew and
 no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
-agent nothing, so it does not end the chain; a call answered anew does).
+agent nothing, so it does not end the chain; a call answered anew does; `_new_facts`: a fact one
+of the agent's tool calls or their results had told is none, whether a turn relays it, "the advert
+closed on 15 November", or a reply tells it, "the run took 14m02s").
 "Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
@@ -101,14 +103,14 @@ from typing import AbstractSet, Callable, NamedTuple, Optional, Union
 
 from .._canonical import normalize_text
 from .._findings import Finding, step_range
-from .._model import LlmOutput, Observation, Trace
+from .._model import LlmOutput, Observation, ToolCall, Trace
 from .._settings import LoopSettings
 from .._text_actions import find_text_action
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts, facts
 from ._similarity import Words, content_words, similarity
-from ._stances import (Stances, asked, asks, offered, offers_anything, offers_in, sentences, stances, stems,
+from ._stances import (Stances, asked, asks, offered, offers_in, sentences, stances, stances_and_acts, stems,
                        waits_only)
 
 __all__ = ["detect_repeated_replies"]
@@ -197,6 +199,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     # (the task is the other side's first turn: the facts it told are told, and a later turn or reply
     # that tells them again tells nothing new)
     known = _Said(trace, fact_parts, trace.task)
+    looked = _Looked(trace)  # what the agent's tool calls and their results told
     said: set[str] = set()  # the names, numbers and ids said so far (`_named`)
     stems_said: set[str] = set(stems(trace.task)) if trace.task else set()  # the stems the texts said so far
     fresh: set[str] = set()  # the stems the other side's turns brought since the agent's last reply
@@ -204,11 +207,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     told = False  # whether those turns told a fact nobody had told
     told_parts: set[str] = set()  # the facts those turns told that nobody had told, saying no besides
     answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
-    acts: dict[int, _Acts] = {}  # what each reply does, by step, read once
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
-    read: dict[int, Stances] = {}  # each reply's stances, by step, read once
+    read: dict[int, tuple[Stances, _Acts]] = {}  # each reply's stances and what it does, by step, read once
     heard: list[str] = [trace.task] if trace.task else []  # the other side's turns since the agent's last reply
     answered: dict[int, list[str]] = {}  # the turns each reply answered, by step
     # the other side's turns said for the first time since the agent's last reply, and every turn's
@@ -232,10 +234,10 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(step.text)
             brought |= named - said
             said |= named
-            told |= _tells_news(known, step)  # (a fact the other side tells is news the next reply may use)
             found = stems(step.text)
             new_parts = fact_parts(step.text)
-            new_parts = new_parts - known.before(step.step - 1) if new_parts else new_parts
+            new_parts = _new_facts(new_parts, step, known, looked) if new_parts else new_parts
+            told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -263,7 +265,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
-                    and not _tells_news(known, reply)):
+                    and not _new_facts(fact_parts(reply.text), reply, known, looked)):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
                 # stays on it, a story whose people cannot do one thing after another moves off it)
                 subject = _stances_of(chain[0] if chain else recent[-1], read).about
@@ -280,15 +282,15 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                 # (the same ask, offer or facts again, whatever else the reply says: an ask found so is
                 # one whatever echo of the other side's words it holds, with no fact of theirs used;
                 # not while the other side says it will look)
-                again = _same_act(_acts_of(reply, acts), [_acts_of(r, acts) for r in recent[-_RECENT:]],
+                again = _same_act(_acts_of(reply, read), [_acts_of(r, read) for r in recent[-_RECENT:]],
                                   lambda: known.before(reply.step - 1), fresh, stems_said)
                 if again and not any(_LOOKING.search(turn) for turn in answered[reply.step]):
                     link = again
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
-                offer = offered(reply.text)
+                offer = frozenset().union(*_acts_of(reply, read).offers)  # (`offered`, read once)
                 if len(offer) >= _OFFER_NEW:  # (an offer of what it will do with what it asks for is the ask)
-                    sought = frozenset().union(*(_acts_of(r, acts).asks for r in recent[-_RECENT:]))
-                    offer = frozenset().union(*(stems for stems in _acts_of(reply, acts).offers
+                    sought = frozenset().union(*(_acts_of(r, read).asks for r in recent[-_RECENT:]))
+                    offer = frozenset().union(*(stems for stems in _acts_of(reply, read).offers
                                                 if len(stems & sought) < _ACT_COMMON))
                 if _offers_new(offer, stems_said):
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
@@ -324,13 +326,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             needed = threshold
             links.append("stall")
         elif (len(chain) >= threshold and set(links) == {"sorry"}
-              and not any(_acts_of(r, acts).does or declines(r.text) for r in chain)):
+              and not any(_acts_of(r, read).does or declines(r.text) for r in chain)):
             needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
             pressed = len(chain) == threshold and _pressed(chain, answered)
         if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links, pressed=pressed, what=_what(chain, links, acts)))
+            findings.append(_restated_finding(chain, links, pressed=pressed, what=_what(chain, links, read)))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
-            findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, acts)))
+            findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, read)))
         chain, links = [], []
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
@@ -389,12 +391,12 @@ def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = f
     return longest
 
 
-def _stances_of(reply: LlmOutput, read: dict[int, Stances]) -> Stances:
+def _stances_of(reply: LlmOutput, read: dict[int, tuple[Stances, "_Acts"]]) -> Stances:
+    """The stances `reply` takes, read once with what it does (`_acts_of`)."""
     try:
-        return read[reply.step]
+        return read[reply.step][0]
     except KeyError:
-        found = read[reply.step] = stances(reply.text)
-        return found
+        return _read(reply, read)[0]
 
 
 def _offers_new(offer: frozenset[str], said: AbstractSet[str]) -> bool:
@@ -452,38 +454,27 @@ class _Acts(NamedTuple):
         return bool(self.asks or self.offers or self.facts)
 
 
-def _acts_of(reply: LlmOutput, read: dict[int, _Acts]) -> _Acts:
-    """What `reply` does (each sentence read once): its asks (`_stances.asks`: "could you share
-    your order number?", "I'll need the order number", "once you give me the VM- number I can
-    ..."), its offers (`_stances.offered`), the facts they tell, and the stems it could take up
-    what the other side said with: an acknowledgment ("I understand you're a contractor", "I'm
-    sorry about your job") or a name it calls them by ("Thanks, Dario") echoes, it does not use."""
+def _acts_of(reply: LlmOutput, read: dict[int, tuple[Stances, _Acts]]) -> _Acts:
+    """What `reply` does (`_stances.stances_and_acts`: each sentence read once, with its stances): its
+    asks (`_stances.asks`: "could you share your order number?", "I'll need the order number", "once
+    you give me the VM- number I can ..."), its offers (`_stances.offers_in`), the facts they tell,
+    and the stems it could take up what the other side said with: an acknowledgment ("I understand
+    you're a contractor", "I'm sorry about your job") or a name it calls them by ("Thanks, Dario")
+    echoes, it does not use. `read` holds each reply's stances and acts, by step, read once."""
     try:
-        return read[reply.step]
+        return read[reply.step][1]
     except KeyError:
-        pass
-    sought: set[str] = set()
-    offers: list[frozenset[str]] = []
-    acting: list[str] = []
-    said: set[str] = set()
-    offering = offers_anything(reply.text)  # (most replies offer nothing: one search)
-    for sentence in sentences(reply.text):
-        found = stems(sentence)
-        said |= found
-        offer = offering and offers_in(sentence)
-        if offer:
-            offers.append(found)
-        if asks(sentence):
-            sought |= found
-            acting.append(sentence)
-        elif offer:
-            acting.append(sentence)
-    told = fact_parts(reply.text) if acting else frozenset()  # (its facts that its asks and offers hold)
+        return _read(reply, read)[1]
+
+
+def _read(reply: LlmOutput, read: dict[int, tuple[Stances, _Acts]]) -> tuple[Stances, _Acts]:
+    found, acts = stances_and_acts(reply.text)
+    told = fact_parts(reply.text) if acts.acting else frozenset()  # (its facts that its asks and offers hold)
     if told:
-        acted = " \n".join(acting)
+        acted = " \n".join(acts.acting)
         told = frozenset(part for part in told if part in acted)
-    found_acts = read[reply.step] = _Acts(frozenset(sought), tuple(offers), told, reply.text, frozenset(said))
-    return found_acts
+    both = read[reply.step] = (found, _Acts(acts.asks, acts.offers, told, reply.text, found.stems))
+    return both
 
 
 # The other side saying no ("I don't have it", "dont know it", "there's no number")
@@ -639,7 +630,7 @@ def _pressed(chain: list[LlmOutput], answered: dict[int, list[str]]) -> bool:
 _PRESSED = 2  # stems a turn shares with the turns before it when it presses the same demand
 
 
-def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> dict[str, str]:
+def _what(chain: list[LlmOutput], links: list[str], read: dict[int, tuple[Stances, _Acts]]) -> dict[str, str]:
     """What the chain's replies ask for or offer again, in the words of one of them ("order number"),
     by link kind: the stems that the most of their asks (offers) share, at least two replies'."""
     what: dict[str, str] = {}
@@ -647,7 +638,7 @@ def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> d
         if kind not in links:
             continue
         held = [found.asks if kind == "request" else frozenset().union(*found.offers)
-                for found in (_acts_of(reply, acts) for reply in chain)]
+                for found in (_acts_of(reply, read) for reply in chain)]
         counts = Counter(stem for stems_held in held for stem in stems_held)
         most = max(counts.values(), default=0)
         common = {stem for stem, n in counts.items() if n == most} if most >= 2 else set()
@@ -661,7 +652,7 @@ def _what(chain: list[LlmOutput], links: list[str], acts: dict[int, _Acts]) -> d
         if words:
             what[kind] = " ".join(words[:_WHAT_WORDS])
     if "status" in links:  # (the facts the most replies told, as one of them wrote them)
-        counts = Counter(part for reply in chain for part in _acts_of(reply, acts).facts)
+        counts = Counter(part for reply in chain for part in _acts_of(reply, read).facts)
         most = max(counts.values(), default=0)
         for reply in chain if most >= 2 else ():
             told = [fact for fact in sorted(facts(reply.text), key=reply.text.find)
@@ -762,6 +753,52 @@ def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
     or refusal by its key nouns and numbers")."""
     told = fact_parts(later.text)
     return bool(told) and not told <= said.before(later.step - 1)
+
+
+class _Looked:
+    """What the trace's tool calls (their arguments) and their results (masked, as `ToolCall.result`
+    holds them) say, read step by step as the scan moves forward: a fact is told there when it
+    stands there whole, no letter or digit on either side ("15" in "2026-11-15", not in "2150")."""
+
+    def __init__(self, trace: Trace) -> None:
+        self._steps = trace.steps
+        self._upto = 0
+        self._texts: list[str] = []
+
+    def told(self, fact: str, end: int) -> bool:
+        """Whether the tool calls of the first `end` steps, or their results, tell `fact`."""
+        while self._upto < end:
+            step = self._steps[self._upto]
+            if isinstance(step, ToolCall):
+                self._texts.append(step.args)
+                if step.result:
+                    self._texts.append(step.result)
+            self._upto += 1
+        return any(_stands_in(fact, text) for text in self._texts)
+
+
+def _stands_in(fact: str, text: str) -> bool:
+    """Whether `fact` stands in `text` whole: no letter or digit just before or after it."""
+    at = text.find(fact)
+    while at >= 0:
+        end = at + len(fact)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        at = text.find(fact, at + 1)
+    return False
+
+
+def _new_facts(told: frozenset[str], step: Union[LlmOutput, Observation], said: _Said,
+               looked: _Looked) -> frozenset[str]:
+    """The facts of `told` (`step`'s, `_facts.fact_parts`) that nobody had told before it (`said`)
+    and that none of the agent's tool calls before it, nor their results, had told (`looked`): a fact
+    the agent's tools gave it enters nothing new when a turn relays it ("the advert closed on
+    15 nov" after a lookup that returned the closing date) or a reply tells it again ("the run took
+    14m02s")."""
+    if not told:
+        return told
+    told = told - said.before(step.step - 1)
+    return frozenset(fact for fact in told if not looked.told(fact, step.step - 1)) if told else told
 
 
 def _same(earlier: LlmOutput, step: LlmOutput, contents: "_Contents", cutoff: float) -> Optional[float]:

@@ -36,8 +36,8 @@ from typing import Callable, NamedTuple
 from .._memo import per_text
 from ._similarity import STOP_WORDS
 
-__all__ = ["Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences", "stances",
-           "stems", "waits_only"]
+__all__ = ["Acts", "Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences",
+           "stances", "stances_and_acts", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
@@ -124,19 +124,70 @@ class Stances(NamedTuple):
 def stances(text: str) -> Stances:
     """The stances `text` takes, sentence by sentence (see the module docstring). Each sentence is
     stemmed once: the reply's stems are its sentences' (a split falls between words)."""
+    return stances_and_acts(text, acts=False)[0]
+
+
+class Acts(NamedTuple):
+    """What a reply does, sentence by sentence (`stances_and_acts`)."""
+
+    asks: frozenset[str]  # the stems of its sentences that ask the other side for something (`asks`)
+    offers: tuple[frozenset[str], ...]  # the stems of each sentence that offers something (`offers_in`)
+    acting: tuple[str, ...]  # the sentences that ask or offer, in order
+
+
+_NO_ACTS = Acts(frozenset(), (), ())
+
+
+def stances_and_acts(text: str, acts: bool = True) -> tuple[Stances, Acts]:
+    """The stances `text` takes (`stances`) and, with `acts`, what it does (`Acts`: its sentences
+    that ask, `asks`, and that offer, `offers_in`), in one pass over its sentences: each sentence is
+    stemmed and searched for its stances once, and what it asks or offers is read from them (a
+    sentence that takes the `ask` stance asks; one that says no or asks to wait offers nothing)."""
     kinds: set[str] = set()
     about: set[str] = set()
     said: set[str] = set()
-    for sentence in _SENTENCE.split(text.replace("’", "'")):
+    sought: set[str] = set()
+    offers: list[frozenset[str]] = []
+    acting: list[str] = []
+    text = text.replace("’", "'")
+    for sentence in _SENTENCE.split(text):
         found = stems(sentence)
         said |= found
-        taken = [kind for kind, pattern in _STANCES if pattern.search(sentence)]
+        # (a pattern is searched for only in a sentence that holds one of the words each of its phrasings
+        # holds, lowercased: most sentences hold none of a stance's; a sentence not all ASCII is searched
+        # for every pattern, whose case folding reads letters of other scripts as lower() may not)
+        low = sentence.lower() if sentence.isascii() else None
+        taken = [kind for kind, pattern, words in _SCREENED
+                 if (low is None or any(word in low for word in words)) and pattern.search(sentence)]
         if taken:
             kinds.update(taken)
             about |= found
-    return Stances(frozenset(kinds), frozenset(about), frozenset(said))
+        if not acts:
+            continue
+        offer = ("no" not in taken and "wait" not in taken
+                 and (low is None or any(word in low for word in _OFFER_WORDS)) and _OFFER.search(sentence) is not None)
+        if offer:
+            offers.append(found)
+        if "ask" in taken or ((low is None or any(word in low for word in _ASKS_BESIDES_WORDS))
+                              and _ASKS_BESIDES.search(sentence) is not None):
+            sought |= found
+            acting.append(sentence)
+        elif offer:
+            acting.append(sentence)
+    read = Stances(frozenset(kinds), frozenset(about), frozenset(said))
+    return read, (Acts(frozenset(sought), tuple(offers), tuple(acting)) if acts else _NO_ACTS)
 
 
+# Each stance's pattern with words, lowercased, one of which every phrasing it matches holds (none
+# for `wait`, whose phrasings are too many: always searched).
+_STANCE_WORDS = {
+    "ask": ("?", "please", "kindly", "need", "require", "let me know"),
+    "no": ("no", "nah", "never", "without", "unable", "n't"),  # (not, nope, nor, non, cannot: "no")
+    "rule": ("must", "only", "polic", "rule", "require", "guideline", "allowed", "permitted", "terms", "have to",
+             "has to", "need to", "needs to", "at least", "no later than"),
+    "sorry": ("sorry", "apologi", "regret"),
+}
+_SCREENED = tuple((kind, pattern, _STANCE_WORDS.get(kind, ("",))) for kind, pattern in _STANCES)
 _NO = dict(_STANCES)["no"]
 _ASK = dict(_STANCES)["ask"]
 
@@ -160,6 +211,11 @@ def proposed(text: str) -> frozenset[str]:
 _OFFER = re.compile(r"\b(?:I|we) (?:can|could|will|would be (?:happy|glad) to|am happy to)\b|\b(?:I|we)'ll\b"
                     r"|\bI'm happy to\b|\bwould you like me to\b|\b(?:shall|should) I\b|\bwant me to\b"
                     r"|\bwhat I can do\b", re.IGNORECASE)
+
+
+# Words, lowercased, one of which every phrasing `_OFFER` matches holds ("I can", "we could", "I will",
+# "I'll", "happy to", "glad to", "would you like me to", "shall I", "should I", "want me to")
+_OFFER_WORDS = (" can", " could", " will", "'ll", "happy", "glad", " me to", "shall i", "should i")
 
 
 def offers_anything(text: str) -> bool:
@@ -205,9 +261,10 @@ def waits_only(text: str) -> bool:
 # A sentence that asks the other side for something: a question or a request ("please", "I'll need",
 # "let me know"), or what the agent will do once they give it ("once you give me the number I can
 # check", "if you can find it", "send it here").
-_ASKS = re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b|\bonce you\b"
-                   r"|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
-                   r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+_ASKS_BESIDES = re.compile(r"\bonce you\b|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b"
+                           r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
+_ASKS_BESIDES_WORDS = ("once you", "if you", " me", "send ")  # (one of which each of its phrasings holds)
+_ASKS = re.compile(f"{_ASK.pattern}|{_ASKS_BESIDES.pattern}", re.IGNORECASE)  # (the `ask` stance's words, or these)
 
 
 def sentences(text: str) -> list[str]:

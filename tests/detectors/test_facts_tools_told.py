@@ -1,0 +1,103 @@
+"""A fact the agent's tools already told it is no new fact, at the default settings: a turn of the
+other side that relays it ("the consultation closed on 30 October, didn't it?" after a lookup that
+returned the closing date) brings nothing the agent lacked, and a reply that tells it for the first
+time tells what the agent had all along ("the consultation closed on 30 October"): neither ends a
+chain of the same thing said in other words (`_replies._new_facts`). A fact no tool call nor its
+result had told still does, in a turn or in a reply. Each kind is reworded 3, 4 and 5 times."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopmetric import detect_loops
+
+
+def restated(messages):
+    """The `repeated_reply` findings of the conversation."""
+    return [f for f in detect_loops(messages).findings if f.pattern == "repeated_reply"]
+
+
+def looked_up(replies, turns):
+    """A council's planning desk: the opening, one lookup and its result, then each reply followed by
+    the other side's turn of the same place."""
+    messages = [{"role": "system", "content": "You answer questions about planning applications."},
+                {"role": "user", "content": "Any news on my planning application? Reference PA-3391."},
+                {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "get_application", "arguments": json.dumps({"reference": "PA-3391"})}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": json.dumps(
+                    {"reference": "PA-3391", "status": "under consultation", "consultation_closed": "2026-10-30",
+                     "officer": "J. Amadi", "fee_paid": 462})}]
+    for n, reply in enumerate(replies):
+        messages.append({"role": "assistant", "content": reply})
+        if n < len(turns):
+            messages.append({"role": "user", "content": turns[n]})
+    return messages
+
+
+# The same status in other words, each reply staying on the application and its decision.
+REPLIES = ["Your application PA-3391 is under consultation. We'll write to you as soon as the officer decides.",
+           "I know waiting is hard. Right now the application is still being consulted on, and you'll hear from us "
+           "once there is a decision.",
+           "At the moment the application remains at the consultation stage; a decision letter will follow.",
+           "For now the application is unchanged: consultation, with a decision letter to come.",
+           "The application is still in consultation. You'll be told in writing when the officer reaches a decision."]
+
+
+def turns_telling(day, fee):
+    """The other side's turns, the second and third telling a closing day and a fee."""
+    return ["It's been weeks. Is that normal?", f"But the consultation closed on {day} October, didn't it?",
+            f"I paid the {fee} pound fee, surely that counts for something?", "Can you at least tell me when?",
+            "Pointless."]
+
+
+TURNS = [pytest.param(turns_telling(30, 462), times, times >= 3, id=f"turns-relay-what-the-lookup-told-{times}-replies")
+         for times in (2, 3, 4, 5)]
+TURNS += [pytest.param(turns_telling(12, 380), times, False, id=f"twin-turns-tell-what-no-tool-told-{times}-replies")
+          for times in (3, 4, 5)]
+
+
+@pytest.mark.parametrize(("turns", "times", "loop"), TURNS)
+def test_a_turn_relaying_what_a_tool_told_brings_nothing_new(turns, times, loop):
+    found = restated(looked_up(REPLIES[:times], turns))
+    assert bool(found) is loop, [f.message for f in found]
+    if loop:
+        (finding,) = found
+        assert finding.count == times
+        assert f"The agent said the same thing in other words {times} times in a row" in finding.message
+
+
+# A figure told inside a longer one is not told: "46" stands in no result that holds only "462". The turn
+# telling it follows the third reply: the chain ends there, at three replies (the fee of 462 relayed: all).
+FIGURES = [pytest.param(fee, times, count, id=f"{name}-{times}-replies")
+           for fee, name in ((462, "the-fee-the-lookup-told"), (46, "twin-a-figure-inside-a-longer-one"))
+           for times in (4, 5) for count in ([times] if fee == 462 else [3])]
+
+
+@pytest.mark.parametrize(("fee", "times", "count"), FIGURES)
+def test_a_fact_is_told_by_a_tool_where_it_stands_whole(fee, times, count):
+    found = restated(looked_up(REPLIES[:times], turns_telling(30, fee)))
+    assert [f.count for f in found] == [count]
+
+
+QUIET = ["It's been weeks. Is that normal?", "Can you find out when they'll decide?", "Can you chase the officer?",
+         "Can you at least tell me when?", "Pointless."]
+TOLD_BY_THE_LOOKUP = "The application is at the consultation stage, which closed on 30 October; a decision letter will follow."
+TOLD_BY_NOBODY = "The application is at the consultation stage, which closed on 12 October; a decision letter will follow."
+THIRD = [pytest.param(TOLD_BY_THE_LOOKUP, times, True, id=f"a-reply-tells-what-the-lookup-told-{times}-replies")
+         for times in (3, 4, 5)]
+# (a fact nobody had told ends the chain: the replies before and after it are two chains, too short
+# until the fifth reply, whose chain begins at the third)
+THIRD += [pytest.param(TOLD_BY_NOBODY, times, False, id=f"twin-a-reply-tells-what-no-tool-told-{times}-replies")
+          for times in (3, 4)]
+
+
+@pytest.mark.parametrize(("third", "times", "loop"), THIRD)
+def test_a_reply_telling_what_a_tool_told_tells_nothing_new(third, times, loop):
+    replies = [*REPLIES[:2], third, *REPLIES[3:]]
+    found = restated(looked_up(replies[:times], QUIET))
+    assert bool(found) is loop, [f.message for f in found]
+    if loop:
+        (finding,) = found
+        assert finding.steps[0] == 3 and finding.count == times  # (from the first reply after the lookup)
