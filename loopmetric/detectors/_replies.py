@@ -758,23 +758,49 @@ def _tells_news(said: _Said, later: Union[LlmOutput, Observation]) -> bool:
 class _Looked:
     """What the trace's tool calls (their arguments) and their results (masked, as `ToolCall.result`
     holds them) say, read step by step as the scan moves forward: a fact is told there when it
-    stands there whole, no letter or digit on either side ("15" in "2026-11-15", not in "2150")."""
+    stands there whole, no letter or digit on either side ("15" in "2026-11-15", not in "2150").
+
+    Each distinct text is read once, however often a tool returns it and however many facts are
+    asked about: a fact of one run of letters and digits holding a digit (most: "4410", "2024",
+    "A1B2C3") stands whole in a text exactly when it is one of the text's runs, looked up in the set
+    of them; any other fact ("john.doe@x.com") is searched for in each text once."""
 
     def __init__(self, trace: Trace) -> None:
         self._steps = trace.steps
         self._upto = 0
-        self._texts: list[str] = []
+        self._texts: list[str] = []  # the distinct texts, in the order they came
+        self._seen: set[str] = set()
+        self._runs: set[str] = set()  # every whole run of letters and digits holding a digit they hold
+        self._searched: dict[str, int] = {}  # other facts: how many texts were searched without finding it
 
     def told(self, fact: str, end: int) -> bool:
         """Whether the tool calls of the first `end` steps, or their results, tell `fact`."""
         while self._upto < end:
             step = self._steps[self._upto]
             if isinstance(step, ToolCall):
-                self._texts.append(step.args)
-                if step.result:
-                    self._texts.append(step.result)
+                for text in (step.args, step.result):
+                    if text and text not in self._seen:
+                        self._seen.add(text)
+                        self._texts.append(text)
+                        self._runs.update(_RUN_WITH_DIGIT.findall(text))
             self._upto += 1
-        return any(_stands_in(fact, text) for text in self._texts)
+        if _ONE_RUN.fullmatch(fact) and _HAS_DIGIT.search(fact):
+            return fact in self._runs
+        start = self._searched.get(fact, 0)
+        if start < 0:  # (found before: a text once read stays read)
+            return True
+        if any(_stands_in(fact, text) for text in self._texts[start:]):
+            self._searched[fact] = -1
+            return True
+        self._searched[fact] = len(self._texts)
+        return False
+
+
+# A whole run of letters and digits (`str.isalnum`, as `_stands_in` reads a fact's edges), and one
+# that holds a digit: found from the run's first sign (no letter or digit before it) to its last.
+_ONE_RUN = re.compile(r"[^\W_]+")
+_RUN_WITH_DIGIT = re.compile(r"(?<![^\W_])[^\W\d_]*\d[^\W_]*")
+_HAS_DIGIT = re.compile(r"\d")
 
 
 def _stands_in(fact: str, text: str) -> bool:

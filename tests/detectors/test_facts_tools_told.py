@@ -101,3 +101,55 @@ def test_a_reply_telling_what_a_tool_told_tells_nothing_new(third, times, loop):
     if loop:
         (finding,) = found
         assert finding.steps[0] == 3 and finding.count == times  # (from the first reply after the lookup)
+
+
+def _reference(fact, texts):
+    """Whether `fact` stands whole in one of `texts`, searched the plain way (the contract)."""
+    from loopmetric.detectors._replies import _stands_in
+
+    return any(_stands_in(fact, text) for text in texts)
+
+
+def _looked(results):
+    """`_Looked` over a trace of one tool call per result (its arguments `{}`), read to the end."""
+    from loopmetric import read_chat_messages
+    from loopmetric.detectors._replies import _Looked
+
+    messages = [{"role": "user", "content": "Go."}]
+    for n, result in enumerate(results):
+        messages += [{"role": "assistant", "content": "", "tool_calls": [{"id": f"c{n}", "type": "function",
+                                                                          "function": {"name": "get", "arguments": "{}"}}]},
+                     {"role": "tool", "tool_call_id": f"c{n}", "content": result}]
+    trace = read_chat_messages(messages)
+    return _Looked(trace), trace, [text for step in trace.steps if hasattr(step, "args")
+                                   for text in (step.args, step.result) if text]
+
+
+@pytest.mark.parametrize(("fact", "results"), [
+    pytest.param("4410", ["ticket INC-4410 open"], id="a-number-after-a-dash"),
+    pytest.param("4410", ["ticket INC_4410 open"], id="a-number-after-an-underscore"),
+    pytest.param("4410", ["ticket INC4410 open"], id="twin-a-number-inside-a-run-is-not-told"),
+    pytest.param("46", ["fee 462 paid"], id="twin-a-number-that-begins-another"),
+    pytest.param("15", ["closed 2026-11-15"], id="a-date-tells-its-day"),
+    pytest.param("A1B2C3", ["order a1b2c3, order A1B2C3."], id="a-code-of-letters-and-digits"),
+    pytest.param("٤٤١٠", ["رقم ٤٤١٠ مفتوح"], id="digits-of-another-script"),
+    pytest.param("x²", ["area x² m"], id="twin-a-run-whose-only-digit-is-no-decimal-digit"),
+    pytest.param("john.doe@x.com", ["mail john.doe@x.com sent"], id="a-fact-with-signs-inside"),
+    pytest.param("john.doe@x.com", ["mail xjohn.doe@x.com sent"], id="twin-a-fact-with-signs-inside-another"),
+    pytest.param("7", ["", "7"], id="told-by-a-later-result"),
+])
+def test_a_tool_tells_a_fact_exactly_where_it_stands_whole(fact, results):
+    """The lookup of a fact in the tools' texts (each distinct text read once, a set of its runs) answers
+    as a plain search for the fact standing whole in each text does."""
+    looked, trace, texts = _looked(results)
+    assert looked.told(fact, len(trace.steps)) == _reference(fact, texts)
+
+
+def test_a_tool_text_read_again_is_not_read_again():
+    """A result returned again adds no text to search (cost grows with the distinct text), and a fact
+    searched and not found is searched only in the texts that came after."""
+    looked, trace, _ = _looked(["page one 1234 " * 100] * 5 + ["abc@d.io"])
+    assert looked.told("abc@d.io", 4) is False  # the first two calls: their arguments and one page
+    assert len(looked._texts) == 2  # "{}" and the page, once each
+    assert looked.told("abc@d.io", len(trace.steps)) is True
+    assert len(looked._texts) == 3
