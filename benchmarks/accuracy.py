@@ -147,7 +147,7 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
            f"Every run of every source, labelled by reading its steps (`benchmarks/labels/`, rubric in its README; ReAct HotpotQA, ReAct WebShop and mini-swe-agent by an independent reader, `labels.json` in their folders); "
            f"{len(decided)} decided, {unsure} `unsure` left out. Each source is split in two halves by a fixed "
            "seed (`python -m benchmarks.real_runs split`): rules were designed on the design half only; the "
-           "held-out half is reported apart. " + _coding_note(decided) + " " + _service_note(decided), "",
+           "held-out half is reported apart. " + " ".join(_kept_out_note(decided, name) for name in KEPT_OUT), "",
            markdown_table(HEADER, lines), ""]
     for half in ("design", "held-out"):
         members = [r for r in decided if r["half"] == half]
@@ -159,37 +159,34 @@ def _real_sections(real: list[dict]) -> tuple[list[str], dict[str, dict]]:
 TRADE_OFFS = {"repeated_result_threshold": (3, 4)}
 
 
-def _coding_note(decided: list[dict]) -> str:
-    """Where the coding-agent runs came from, and whether this run had them (they are not in the repo)."""
-    from .real_runs import CODING
+# The sources kept out of the repository (a licence missing for some files): the variable naming their
+# folder, the folder under ../shared/trajectories once they are there, and what they are.
+KEPT_OUT = {
+    "coding": ("LOOPMETRIC_CODING_RUNS", "coding-agents",
+               "coding agents as their own tools wrote them (OpenHands, Gemini CLI, Claude Code, Codex, exported "
+               "Claude Code and Codex chats)"),
+    "service": ("LOOPMETRIC_SERVICE_RUNS", "service-agents",
+                "customer-service agents with a simulated customer as their benchmarks wrote them (tau-bench "
+                "airline and retail with Qwen3-4B, tau2-bench telecom with gpt-4o, airline and telecom with "
+                "grok-3; collected on 2026-12-07, first scored on fd2074b before any rule had seen them)"),
+}
 
-    count = sum(1 for r in decided if r["source"] == "coding")
-    where = "`LOOPMETRIC_CODING_RUNS`, or `../shared/trajectories/coding-agents`"
+
+def _kept_out_note(decided: list[dict], source: str) -> str:
+    """Where a source kept out of the repository came from, and whether this run had it."""
+    from .real_runs import SOURCES
+
+    variable, shared, what = KEPT_OUT[source]
+    count = sum(1 for r in decided if r["source"] == source)
+    where = f"`{variable}`, or `../shared/trajectories/{shared}`"
+    provenance = f"`benchmarks/labels/{source}_provenance.md`"
     if not count:
-        return (f"`coding` (public coding-agent runs, labelled blind in "
-                f"`labels/coding.csv`) was not in this run: its folder ({where}) was absent; "
-                f"`benchmarks/labels/coding_provenance.md` says where each run comes from.")
-    return (f"`coding`: {count} public runs of coding agents as their own tools wrote them (OpenHands, Gemini "
-            f"CLI, Claude Code, Codex, exported Claude Code and Codex chats; provenance and licences in "
-            f"`benchmarks/labels/coding_provenance.md`), labelled blind in `labels/coding.csv`, read from {CODING.name!r} "
-            f"({where}); a run without them gives the other sources' rows unchanged.")
-
-
-def _service_note(decided: list[dict]) -> str:
-    """Where the customer-service runs came from, and whether this run had them (they are not in the repo)."""
-    from .real_runs import SERVICE
-
-    count = sum(1 for r in decided if r["source"] == "service")
-    where = "`LOOPMETRIC_SERVICE_RUNS`, or `../shared/trajectories/service-agents`"
-    if not count:
-        return (f"`service` (public customer-service runs, labelled blind in `labels/service.csv`) was not in "
-                f"this run: its folder ({where}) was absent; `benchmarks/labels/service_provenance.md` says where "
-                f"each run comes from.")
-    return (f"`service`: {count} public runs of customer-service agents with a simulated customer as their "
-            f"benchmarks wrote them (tau-bench airline and retail with Qwen3-4B, tau2-bench telecom with gpt-4o, "
-            f"airline and telecom with grok-3; provenance and licences in "
-            f"`benchmarks/labels/service_provenance.md`), labelled blind in `labels/service.csv` (collected "
-            f"on 2026-12-07, first scored on fd2074b before any rule had seen them), read from {SERVICE.name!r} ({where}).")
+        return (f"`{source}` (public runs of {what.split(' as ')[0]}, labelled blind in `labels/{source}.csv`) was "
+                f"not in this run: its folder ({where}) was absent; {provenance} says where each run comes from.")
+    folder = SOURCES[source].root
+    return (f"`{source}`: {count} public runs of {what}, labelled blind in `labels/{source}.csv` (provenance and "
+            f"licences in {provenance}), read from {folder.name if folder else shared!r} ({where}); a run without "
+            f"them gives the other sources' rows unchanged.")
 
 
 def trade_off_section(real: list[dict]) -> list[str]:

@@ -48,3 +48,15 @@ def test_the_table_scores_loopmetric_by_each_reader(tmp_path, monkeypatch):
 def test_no_second_reading_no_section(tmp_path, monkeypatch):
     monkeypatch.setattr(accuracy, "SECOND_READING", tmp_path / "absent")
     assert accuracy.second_reading_section([_row("src/1", "design", "loop", True)]) == []
+
+
+@pytest.mark.parametrize("source", sorted(accuracy.KEPT_OUT))
+@pytest.mark.parametrize("count", [0, 3], ids=["absent", "present"])
+def test_a_source_kept_out_of_the_repository_says_where_it_comes_from(source, count):
+    """The note of a source kept out of the repository names its variable and its provenance file,
+    and says whether this run had it (and how many runs) or not."""
+    variable = accuracy.KEPT_OUT[source][0]
+    note = accuracy._kept_out_note([{"source": source}] * count + [{"source": "tau"}], source)
+    assert f"`{variable}`" in note and f"`benchmarks/labels/{source}_provenance.md`" in note
+    assert ("was not in this run" in note) == (count == 0)
+    assert (f"`{source}`: {count} public runs" in note) == (count > 0)
