@@ -46,7 +46,7 @@ _TIME_OF_DAY = re.compile(r"(?<![\d:.])(?<!\d )(?<!\dT)\d{1,2}:\d{2}(?![\d:])")
 
 
 # A span told in minutes or hours ("3 hrs", "45 minutes", "2.5h"): how long something took or has
-# gone on, as the other side tells it, is a fact; a span in seconds or less is a run's clock.
+# gone on, as a person tells it, is a fact; a span in seconds or less is a run's clock.
 _SPAN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:mins?|minutes?|h|hrs?|hours?)\b", re.IGNORECASE)
 
 
