@@ -36,12 +36,18 @@ def facts(text: str) -> frozenset[str]:
         return frozenset(fact.rstrip(".") for fact in _FACT.findall(text))
     told = {fact.rstrip(".") for fact in _FACT.findall(mask_result(text))}
     told.update(_TIME_OF_DAY.findall(text))  # (`mask_result` hides them with the clocks)
+    told.update(_SPAN.findall(text))  # (and these with the durations a run's clocks tell)
     return frozenset(told)
 
 
 # A time of day told to the minute, standing alone: not a clock read to the second ("10:32:07"), not the
 # time of a date ("2024-05-01 10:30", "2024-05-01T10:30"), not part of a longer number ("1:10:30", "2.10:30").
 _TIME_OF_DAY = re.compile(r"(?<![\d:.])(?<!\d )(?<!\dT)\d{1,2}:\d{2}(?![\d:])")
+
+
+# A span told in minutes or hours ("3 hrs", "45 minutes", "2.5h"): how long something took or has
+# gone on, as a person tells it, is a fact; a span in seconds or less is a run's clock.
+_SPAN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:mins?|minutes?|h|hrs?|hours?)\b", re.IGNORECASE)
 
 
 _NAMED_WHOLE = re.compile(r"://|@|_")  # links, addresses and names written as code: facts read whole

@@ -110,8 +110,8 @@ from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts, facts
 from ._similarity import Words, content_words, similarity
-from ._stances import (Stances, asked, asks, offered, offers_in, sentences, stances, stances_and_acts, stems,
-                       waits_only)
+from ._stances import (Stances, asked, asks, offered, offers_in, says_no, sentences, stances, stances_and_acts,
+                       stems, waits_only)
 
 __all__ = ["detect_repeated_replies"]
 
@@ -437,12 +437,13 @@ class _Acts(NamedTuple):
 
     def takes_up(self, fresh: AbstractSet[str]) -> bool:
         """Whether the reply says a stem of `fresh` (what the other side brought that nobody had said)
-        outside a sentence that acknowledges and a name it calls them by (`_ACKNOWLEDGES`, `_NAME`):
-        an echo is not taken up. (Read only for a reply that says one at all.)"""
+        outside a sentence that acknowledges or says no and a name it calls them by (`_ACKNOWLEDGES`,
+        `_stances.says_no`, `_NAME`): an echo is not taken up ("Contractor badges aren't accepted"
+        turns the word down, it does not use it). (Read only for a reply that says one at all.)"""
         if self.stems.isdisjoint(fresh):
             return False
         for sentence in sentences(self.text):
-            if _ACKNOWLEDGES.search(sentence) is None:
+            if _ACKNOWLEDGES.search(sentence) is None and not says_no(sentence):
                 found = stems(sentence) if _NAME.search(sentence) is None else stems(_NAME.sub(" ", sentence))
                 if not found.isdisjoint(fresh):
                     return True

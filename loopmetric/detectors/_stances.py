@@ -36,14 +36,16 @@ from typing import Callable, NamedTuple
 from .._memo import per_text
 from ._similarity import STOP_WORDS
 
-__all__ = ["Acts", "Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "sentences",
-           "stances", "stances_and_acts", "stems", "waits_only"]
+__all__ = ["Acts", "Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "says_no",
+           "sentences", "stances", "stances_and_acts", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
 _UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")  # "ID", "PO": an entity of two capitals is a content word
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _STANCES = (
-    ("ask", re.compile(r"\?|\b(?:please|kindly|need|require)\b|\blet me know\b", re.IGNORECASE)),
+    # ("please know", "please be assured", "please rest assured": the agent vouches, it asks for nothing)
+    ("ask", re.compile(r"\?|\bplease\b(?!,?\s+(?:know|be assured|rest assured)\b)|\b(?:kindly|need|require)\b"
+                       r"|\blet me know\b", re.IGNORECASE)),
     ("no", re.compile(r"\b(?:not|no|nope|nah|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
     ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|require[sd]?|guidelines?|allowed|permitted|terms)\b"
                         r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b", re.IGNORECASE)),
@@ -93,6 +95,8 @@ def _stem(word: str) -> str:
             # ("squatting", "swapped": one stem with "squat", "swap"; "adding" keeps its "add")
             if suffix in _DOUBLING and len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] in _UNDOUBLED:
                 return stem[:-1]
+            if suffix in _DOUBLING and stem[-1] == "y" and len(stem) >= 4:
+                return stem[:-1]  # ("studying", "carrying": one stem with "study", "carry", whose "y" goes)
             return stem
     return word
 
@@ -265,6 +269,11 @@ _ASKS_BESIDES = re.compile(r"\bonce you\b|\bif you (?:can )?(?:find|send|share|g
                            r"|\b(?:send|give|tell|share with) me\b|\bsend (?:it|that|over)\b", re.IGNORECASE)
 _ASKS_BESIDES_WORDS = ("once you", "if you", " me", "send ")  # (one of which each of its phrasings holds)
 _ASKS = re.compile(f"{_ASK.pattern}|{_ASKS_BESIDES.pattern}", re.IGNORECASE)  # (the `ask` stance's words, or these)
+
+
+def says_no(sentence: str) -> bool:
+    """Whether `sentence` says no (the `no` stance: a negation)."""
+    return _NO.search(sentence) is not None
 
 
 def sentences(text: str) -> list[str]:

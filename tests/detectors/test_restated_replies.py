@@ -398,6 +398,11 @@ STEMS = [
                  id="a-consonant-doubled-before-ing-or-ed-is-one"),
     pytest.param("adding add calling call buzzed buzz", {"add", "call", "buzz"},
                  id="twin-a-double-letter-of-the-word-itself-stays"),
+    pytest.param("studying study carrying carry studied", {"stud", "carr"},
+                 id="a-y-left-after-ing-or-ed-goes-as-from-the-word"),
+    pytest.param("playing play stayed stay", {"pla", "sta"}, id="a-y-after-a-vowel-goes-alike"),
+    pytest.param("days day keys key keying buying buy", {"day", "key", "buy"},
+                 id="twin-a-stem-of-three-keeps-its-y"),
     pytest.param("I don’t know, you’re welcome", set(), id="a-curly-apostrophe-is-an-apostrophe"),
     pytest.param("Thank you! Please let me know if I can help further.", set(), id="courtesy-says-nothing"),
     pytest.param("Your ID and PO number", {"id", "po", "number"}, id="two-capitals-are-a-word"),
@@ -432,6 +437,12 @@ STANCES = [
     pytest.param("Please try a second time.", {"ask"}, id="twin-a-second-time-is-no-wait"),
     pytest.param("The sync will take a minute to finish.", set(), id="twin-a-step-that-takes-a-minute-is-no-wait"),
     pytest.param("Your order arrives at 7 pm.", set(), id="an-answer-takes-no-stance"),
+    pytest.param("Please know that we value you as a customer.", set(), id="please-know-vouches-asks-nothing"),
+    pytest.param("Please, know that we care.", set(), id="please-comma-know-vouches-too"),
+    pytest.param("Please be assured we take this seriously.", set(), id="please-be-assured-vouches"),
+    pytest.param("Please rest assured your refund is on its way.", set(), id="please-rest-assured-vouches"),
+    pytest.param("Please send me your order number.", {"ask"}, id="twin-please-send-asks"),
+    pytest.param("Please let us know the knowledge base article.", {"ask"}, id="twin-please-then-another-word-asks"),
 ]
 
 
@@ -1339,3 +1350,80 @@ def test_what_a_reply_offers(text, expected):
 def test_an_offer_is_new_from_three_stems_nobody_said_half_of_its_own(offer, said, new):
     """`_offers_new` at its edges (3 new stems, half of the offer's stems): hand counted."""
     assert _offers_new(frozenset(offer), said) is new
+
+
+# Three conversations whose replies do again what they did while something reads as moving on: a
+# word the other side brought said back only in a sentence that says no ("Contractor badges
+# aren't accepted": turned down, not used), "please know" read as an ask (it vouches, it asks for
+# nothing), the same wait told again in minutes (a span told in minutes or hours is a fact the
+# reply tells again). Each beside a healthy twin: the word used in a sentence that does not say
+# no, "please send me" (an ask), a new span told each turn (news).
+ECHOED = {
+    "echoed-in-a-no": ("I need access to the staff portal.", [
+        "To set up portal access, could you send me your employee ID?",
+        "Contractor badges aren't accepted. Could you send me your employee ID?",
+        "Your account is ready apart from that. Could you send me your employee ID?",
+        "Payroll numbers are no substitute. Could you send me your employee ID?",
+        "The portal opens as soon as I have it. Could you send me your employee ID?"],
+        ["I'm a contractor, I only have a contractor badge.", "I have a visitor pass, will that do?",
+         "I can give you my payroll number.", "My manager can email you.", "Anything else?"]),
+    "twin-the-word-used": ("I need access to the staff portal.", [
+        "To set up portal access, could you send me your employee ID?",
+        "Contractor badges are accepted too. Could you send me the number on your contractor badge?",
+        "Your account is ready apart from that. Could you send me your employee ID?",
+        "Payroll numbers work as well. Could you send me your payroll number?",
+        "The portal opens as soon as I have it. Could you send me your employee ID?"],
+        ["I'm a contractor, I only have a contractor badge.", "I have a visitor pass, will that do?",
+         "I can give you my payroll number.", "My manager can email you.", "Anything else?"]),
+    "sorry-and-please-know": ("My order still hasn't arrived.", [
+        "I'm really sorry about the delay with your order. Please know that we value you as a customer.",
+        "I apologize for the inconvenience this delay has caused you. Please be assured we take this seriously.",
+        "I'm sorry your order is late. Please rest assured that your satisfaction matters to us.",
+        "My sincere apologies that your package hasn't arrived yet. Please, know that we care about your experience.",
+        "Again, I'm very sorry for the trouble with this late delivery. Please rest assured we hear you."],
+        PRESS["apology"]),
+    "twin-sorry-and-please-send": ("My order still hasn't arrived.", [
+        "I'm really sorry about the delay with your order. Please send me your order number.",
+        "I apologize for the inconvenience this delay has caused you. Please send me the order number from your "
+        "receipt.",
+        "I'm sorry your order is late. Please send me the order number so I can look.",
+        "My sincere apologies that your package hasn't arrived yet. Please send me the number on your confirmation.",
+        "Again, I'm very sorry for the trouble with this late delivery. Please send me that order number."],
+        PRESS["apology"]),
+    "the-same-wait-in-minutes": ("Where is the technician? I've been home all morning.", [
+        "The technician is running about 45 minutes late.",
+        "Your technician is still about 45 minutes away from you.",
+        "The technician should reach your address in about 45 minutes.",
+        "I checked again: the technician is roughly 45 minutes out.",
+        "The technician's arrival is still about 45 minutes off."],
+        ["That's too long.", "Seriously? Still?", "I have to leave soon.", "Can't you hurry them?", "Hello?"]),
+    "twin-a-new-wait-each-turn": ("Where is the technician? I've been home all morning.", [
+        "The technician is running about 45 minutes late.",
+        "Your technician is now about 30 minutes away from you.",
+        "The technician should reach your address in about 20 minutes.",
+        "I checked again: the technician is roughly 10 minutes out.",
+        "The technician's arrival is now about 5 minutes off."],
+        ["That's too long.", "Seriously? Still?", "I have to leave soon.", "Can't you hurry them?", "Hello?"]),
+}
+# The same ask three times is a loop (the contractor's badge echoed in a no is no word taken up);
+# apologies that do nothing else are a loop at three, with an ask besides at four (apologizing
+# again); the same facts told again at four; the twins that move on never.
+ECHOED_LOOP_AT = {"echoed-in-a-no": 3, "twin-the-word-used": None, "sorry-and-please-know": 3,
+                  "twin-sorry-and-please-send": 4, "the-same-wait-in-minutes": 4, "twin-a-new-wait-each-turn": None}
+ECHOED_SAYS = {"echoed-in-a-no": "asking again for the same thing", "sorry-and-please-know": "apologizing again",
+               "twin-sorry-and-please-send": "apologizing again",
+               "the-same-wait-in-minutes": "telling the same facts again (45 minutes)"}
+
+
+@pytest.mark.parametrize(("kind", "times", "loop"), [
+    pytest.param(kind, n, loop_at is not None and n >= loop_at, id=f"{kind}-{n}-times")
+    for kind, loop_at in ECHOED_LOOP_AT.items() for n in (3, 4, 5)])
+def test_an_echo_a_vouch_or_a_span_told_again_is_no_way_forward(kind, times, loop):
+    opening, replies, turns = ECHOED[kind]
+    messages = chat(opening, replies[:times], turns)
+    report = detect_loops(messages)
+    assert report.success is (not loop), report.reason
+    if loop:
+        (finding,) = report.findings
+        assert (finding.pattern, finding.count) == ("repeated_reply", times)
+        assert ECHOED_SAYS[kind] in finding.message, finding.message
