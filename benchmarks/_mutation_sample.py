@@ -2551,4 +2551,30 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                     ("add_request", 4), ("build", 6))},
                 "loopmetric/readers/_freeze.py::number_steps": 32,
                 "loopmetric/readers/_deepeval.py::read_span_tree": 32}),
+    # This session's rule and news-model changes (ecb72e4..d028d22): `_new_facts` (a fact a tool call or its
+    # result told is no news, `_Looked.told`, `_stands_in`), each reply's stances and acts read once (`_read`,
+    # `stances_and_acts` with its screens), `Progress.__init__` (`seen_alone`, `first_made`, a result with a
+    # line break never split) and the text rule reading `first_made` (`_always_afresh`, `text_episodes`). Each
+    # module on the `tests/detectors` files that read through it.
+    "d028d22": FunctionRun(
+        ("loopmetric/detectors/_news.py::__init__",
+         *(f"loopmetric/detectors/_replies.py::{f}" for f in ("_new_facts", "_stands_in", "told", "_read")),
+         "loopmetric/detectors/_stances.py::stances_and_acts",
+         *(f"loopmetric/detectors/_text.py::{f}" for f in ("_always_afresh", "text_episodes", "detect_text_loops"))),
+        {}, {},
+        tests={
+            "loopmetric/detectors/_news.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "news", "news_shortcuts", "obvious_loops", "text_shortcut", "fruitless_changes", "resent_changes")),
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "facts_tools_told", "restated_replies", "same_act_again", "facts", "conversation_meaning",
+                "same_stance", "detectors")),
+            "loopmetric/detectors/_stances.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "stance_screens", "same_stance", "same_act_again", "restated_replies", "conversation_meaning")),
+            "loopmetric/detectors/_text.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "text_shortcut", "text_windows", "detectors", "news_shortcuts"))},
+        sample={"loopmetric/detectors/_news.py::__init__": 30,
+                "loopmetric/detectors/_replies.py::_stands_in": 8, "loopmetric/detectors/_replies.py::told": 6,
+                "loopmetric/detectors/_replies.py::_read": 8,
+                "loopmetric/detectors/_stances.py::stances_and_acts": 30,
+                "loopmetric/detectors/_text.py::detect_text_loops": 4}),
 }
