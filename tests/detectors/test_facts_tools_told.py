@@ -101,3 +101,18 @@ def test_a_reply_telling_what_a_tool_told_tells_nothing_new(third, times, loop):
     if loop:
         (finding,) = found
         assert finding.steps[0] == 3 and finding.count == times  # (from the first reply after the lookup)
+
+
+# A fact the reply just before told (and no tool): a turn that relays it tells nothing new, so the
+# chain the first reply begins holds all of them; a turn telling another fact ends it there.
+FIRST = REPLIES[0] + " The consultation stage ends on 12 November."
+JUST_TOLD = [pytest.param("Ends on 12 November? Is that normal?", times, [times],
+                          id=f"a-turn-relaying-what-the-reply-before-told-{times}-replies") for times in (3, 4)]
+JUST_TOLD += [pytest.param("Ends on 19 November? Is that normal?", times, [times - 1] if times > 3 else [],
+                           id=f"twin-a-turn-telling-what-nobody-told-{times}-replies") for times in (3, 4)]
+
+
+@pytest.mark.parametrize(("first_turn", "times", "counts"), JUST_TOLD)
+def test_a_turn_relaying_what_the_reply_just_before_told_brings_nothing_new(first_turn, times, counts):
+    found = restated(looked_up([FIRST, *REPLIES[1:times]], [first_turn, *QUIET[1:]]))
+    assert [f.count for f in found] == counts
