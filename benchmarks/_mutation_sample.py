@@ -2574,7 +2574,8 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "asked for the steps before it): no tool call, so nothing is added",
          "loopmetric.detectors._replies:1235": "the step left unread is the one just before the turn or reply "
          "asked about: when it is a tool call, that reply starts a chain (no check of its facts) or that turn is "
-         "read by no reply with an earlier one since the call (`told` is reset by the reply after a call)",
+         "read by no reply with an earlier one since the call (`told` is reset by the reply after a call); a call "
+         "answered as before, skipped by the scan, told its result already at the earlier call",
          **{f"loopmetric.detectors._text:{n}": "without the evidence `_always_afresh` reads the calls' "
             "fingerprints, whose repeats are the news model's `first_made`: the same answer, built again "
             "(speed)" for n in (1, 3)}},
