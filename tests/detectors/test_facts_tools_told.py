@@ -106,10 +106,13 @@ def test_a_reply_telling_what_a_tool_told_tells_nothing_new(third, times, loop):
 # A fact the reply just before told (and no tool): a turn that relays it tells nothing new, so the
 # chain the first reply begins holds all of them; a turn telling another fact ends it there.
 FIRST = REPLIES[0] + " The consultation stage ends on 12 November."
-JUST_TOLD = [pytest.param("Ends on 12 November? Is that normal?", times, [times],
-                          id=f"a-turn-relaying-what-the-reply-before-told-{times}-replies") for times in (3, 4)]
-JUST_TOLD += [pytest.param("Ends on 19 November? Is that normal?", times, [times - 1] if times > 3 else [],
-                           id=f"twin-a-turn-telling-what-nobody-told-{times}-replies") for times in (3, 4)]
+# (the twin's chain begins at the second reply: too short at three replies, three long at four)
+JUST_TOLD = [
+    pytest.param("Ends on 12 November? Is that normal?", 3, [3], id="a-turn-relaying-what-the-reply-before-told-3-replies"),
+    pytest.param("Ends on 12 November? Is that normal?", 4, [4], id="a-turn-relaying-what-the-reply-before-told-4-replies"),
+    pytest.param("Ends on 19 November? Is that normal?", 3, [], id="twin-a-turn-telling-what-nobody-told-3-replies"),
+    pytest.param("Ends on 19 November? Is that normal?", 4, [3], id="twin-a-turn-telling-what-nobody-told-4-replies"),
+]
 
 
 @pytest.mark.parametrize(("first_turn", "times", "counts"), JUST_TOLD)
