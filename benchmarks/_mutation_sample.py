@@ -2551,4 +2551,53 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                     ("add_request", 4), ("build", 6))},
                 "loopmetric/readers/_freeze.py::number_steps": 32,
                 "loopmetric/readers/_deepeval.py::read_span_tree": 32}),
+    # This session's rule and news-model changes (ecb72e4..d028d22): `_new_facts` (a fact a tool call or its
+    # result told is no news, `_Looked.told`, `_stands_in`), each reply's stances and acts read once (`_read`,
+    # `stances_and_acts` with its screens), `Progress.__init__` (`seen_alone`, `first_made`, a result with a
+    # line break never split) and the text rule reading `first_made` (`_always_afresh`, `text_episodes`). Each
+    # module on the `tests/detectors` files that read through it.
+    "d028d22": FunctionRun(
+        ("loopmetric/detectors/_news.py::__init__",
+         *(f"loopmetric/detectors/_replies.py::{f}" for f in ("_new_facts", "_stands_in", "told", "_read")),
+         "loopmetric/detectors/_stances.py::stances_and_acts",
+         *(f"loopmetric/detectors/_text.py::{f}" for f in ("_always_afresh", "text_episodes", "detect_text_loops"))),
+        {"loopmetric.detectors._news:423": "the news steps are counted only to be compared (`is_news` asks `>`, "
+         "`quiet_between` `==`, `runs` `<=`): a step counted as two keeps every comparison",
+         "loopmetric.detectors._news:440": "a reply number of a call's own is any number below zero no other call "
+         "has: `-2 - index` is below zero and differs for each call as `-1 - index` does",
+         "loopmetric.detectors._news:466": "a result with a line break is never equal to its words joined by "
+         "single spaces: the check for one only spares the split of a long log (speed)",
+         "loopmetric.detectors._replies:808": "the asking and offering sentences are joined with mutmut's marker "
+         "around the line break: they stay apart either way, and a fact part (which holds a digit) runs into "
+         "the marker only when the reply writes \"XX\" beside a digit",
+         "loopmetric.detectors._replies:1183": "the one step more read is the turn or reply asked about (`told` is "
+         "asked for the steps before it): no tool call, so nothing is added",
+         "loopmetric.detectors._replies:1235": "the step left unread is the one just before the turn or reply "
+         "asked about: when it is a tool call, that reply starts a chain (no check of its facts) or that turn is "
+         "read by no reply with an earlier one since the call (`told` is reset by the reply after a call); a call "
+         "answered as before, skipped by the scan, told its result already at the earlier call",
+         **{f"loopmetric.detectors._text:{n}": "without the evidence `_always_afresh` reads the calls' "
+            "fingerprints, whose repeats are the news model's `first_made`: the same answer, built again "
+            "(speed)" for n in (1, 3)}},
+        {"loopmetric.detectors._news:548": "tests/detectors/test_news.py::test_news[a-call-made-again-showing-a-"
+         "page-of-lines-seen-two-calls-before-is-no-news]",
+         "loopmetric.detectors._replies:1227": "tests/detectors/test_facts_tools_told.py::test_a_turn_relaying_what_"
+         "the_reply_just_before_told_brings_nothing_new[a-turn-relaying-what-the-reply-before-told-3-replies]",
+         "loopmetric.detectors._text:19": "tests/detectors/test_text_shortcut.py::test_the_evidence_of_another_"
+         "trace_is_not_read[a-call-made-again-is-scanned-whatever-another-traces-evidence-says]"},
+        tests={
+            "loopmetric/detectors/_news.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "news", "news_shortcuts", "obvious_loops", "text_shortcut", "fruitless_changes", "resent_changes")),
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "facts_tools_told", "restated_replies", "same_act_again", "facts", "conversation_meaning",
+                "same_stance", "detectors")),
+            "loopmetric/detectors/_stances.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "stance_screens", "same_stance", "same_act_again", "restated_replies", "conversation_meaning")),
+            "loopmetric/detectors/_text.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "text_shortcut", "text_windows", "detectors", "news_shortcuts"))},
+        sample={"loopmetric/detectors/_news.py::__init__": 30,
+                "loopmetric/detectors/_replies.py::_stands_in": 8, "loopmetric/detectors/_replies.py::told": 6,
+                "loopmetric/detectors/_replies.py::_read": 8,
+                "loopmetric/detectors/_stances.py::stances_and_acts": 30,
+                "loopmetric/detectors/_text.py::detect_text_loops": 4}),
 }

@@ -153,3 +153,21 @@ def test_a_tool_text_read_again_is_not_read_again():
     assert len(looked._texts) == 2  # "{}" and the page, once each
     assert looked.told("abc@d.io", len(trace.steps)) is True
     assert len(looked._texts) == 3
+
+
+# A fact the reply just before told (and no tool): a turn that relays it tells nothing new, so the
+# chain the first reply begins holds all of them; a turn telling another fact ends it there.
+FIRST = REPLIES[0] + " The consultation stage ends on 12 November."
+# (the twin's chain begins at the second reply: too short at three replies, three long at four)
+JUST_TOLD = [
+    pytest.param("Ends on 12 November? Is that normal?", 3, [3], id="a-turn-relaying-what-the-reply-before-told-3-replies"),
+    pytest.param("Ends on 12 November? Is that normal?", 4, [4], id="a-turn-relaying-what-the-reply-before-told-4-replies"),
+    pytest.param("Ends on 19 November? Is that normal?", 3, [], id="twin-a-turn-telling-what-nobody-told-3-replies"),
+    pytest.param("Ends on 19 November? Is that normal?", 4, [3], id="twin-a-turn-telling-what-nobody-told-4-replies"),
+]
+
+
+@pytest.mark.parametrize(("first_turn", "times", "counts"), JUST_TOLD)
+def test_a_turn_relaying_what_the_reply_just_before_told_brings_nothing_new(first_turn, times, counts):
+    found = restated(looked_up([FIRST, *REPLIES[1:times]], [first_turn, *QUIET[1:]]))
+    assert [f.count for f in found] == counts

@@ -138,6 +138,10 @@ _LIST = "\n".join(_ITEMS)
 _BUY = "[Description] [Features] [Reviews] [Buy Now]"
 
 
+_R1 = "first page lists the schools near the old exchange\nand their opening hours for this week"
+_R2 = "second page lists the parks along the river\nand the cafes that open early on weekdays"
+
+
 def news(*children) -> list[bool]:
     model = Progress(read_deepeval_trace(agent(*children)))
     return [model.is_news(i) for i in range(len(model.calls))]
@@ -167,13 +171,15 @@ def news(*children) -> list[bool]:
     pytest.param([tool("list", {}, output=_LIST), tool("open", {"id": "a"}, output=f"{_ITEMS[0]}\n{_BUY}"),
                   tool("open", {"id": "a", "tab": 1}, output=f"{_ITEMS[0]}  \n{_BUY}")], [True, True, False],
                  id="twin-a-page-seen-as-a-whole-but-for-trailing-space"),
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R2), tool("a", {}, output=_R1)], [True, True, False],
+                 id="a-call-made-again-showing-a-page-of-lines-seen-two-calls-before-is-no-news"),
+    pytest.param([tool("a", {}, output=_R1), tool("b", {}, output=_R2), tool("a", {}, output=_R1 + "\nthe library too")],
+                 [True, True, True], id="twin-a-call-made-again-showing-a-line-never-seen-is-news"),
 ])
 def test_news(children, expected):
     assert news(*children) == expected
 
 
-_R1 = "first page lists the schools near the old exchange\nand their opening hours for this week"
-_R2 = "second page lists the parks along the river\nand the cafes that open early on weekdays"
 
 
 @pytest.mark.parametrize(("children", "expected"), [

@@ -46,3 +46,21 @@ def test_a_trace_where_every_reply_starts_afresh_has_no_episode(trace, afresh, e
     assert [sorted(e.members) for e in _scan(trace, settings)] == episodes
     assert [sorted(e.members) for e in text_episodes(trace, settings)] == episodes
     assert [sorted(e.members) for e in text_episodes(trace, settings, Evidence(trace))] == episodes
+
+
+# Evidence handed in is read only when it is this trace's: the evidence of another trace, whose calls
+# were made again (or not), says nothing of this one's.
+_NEW_CALLS = read_deepeval_trace(agent(llm(A), tool("make", {"t": 1}, "ok"), llm(A), tool("make", {"t": 2}, "ok"), llm(A)))
+_SAME_CALL = read_deepeval_trace(agent(llm(A), tool("make", {"t": 1}, "ok"), llm(A), tool("make", {"t": 1}, "ok"), llm(A)))
+
+
+@pytest.mark.parametrize(("trace", "other", "afresh", "episodes"), [
+    pytest.param(_SAME_CALL, _NEW_CALLS, False, [[3, 5]],
+                 id="a-call-made-again-is-scanned-whatever-another-traces-evidence-says"),
+    pytest.param(_NEW_CALLS, _SAME_CALL, True, [], id="twin-new-calls-start-afresh-whatever-another-traces-evidence-says"),
+    pytest.param(_SAME_CALL, _SAME_CALL, False, [[3, 5]], id="twin-its-own-evidence"),
+])
+def test_the_evidence_of_another_trace_is_not_read(trace, other, afresh, episodes):
+    settings = LoopSettings()
+    assert _always_afresh(trace, Evidence(other)) is afresh
+    assert [sorted(e.members) for e in text_episodes(trace, settings, Evidence(other))] == episodes
