@@ -36,7 +36,7 @@ from typing import Callable, NamedTuple
 from .._memo import per_text
 from ._similarity import STOP_WORDS
 
-__all__ = ["Acts", "Stances", "asked", "asks", "offered", "offers_anything", "offers_in", "proposed", "says_no",
+__all__ = ["Acts", "Stances", "asked", "asks", "offered", "offers_in", "proposed", "says_no",
            "sentences", "stances", "stances_and_acts", "stems", "waits_only"]
 
 _WORD = re.compile(r"[a-z][a-z']{2,}")
@@ -220,11 +220,6 @@ _OFFER = re.compile(r"\b(?:I|we) (?:can|could|will|would be (?:happy|glad) to|am
 # Words, lowercased, one of which every phrasing `_OFFER` matches holds ("I can", "we could", "I will",
 # "I'll", "happy to", "glad to", "would you like me to", "shall I", "should I", "want me to")
 _OFFER_WORDS = (" can", " could", " will", "'ll", "happy", "glad", " me to", "shall i", "should i")
-
-
-def offers_anything(text: str) -> bool:
-    """Whether any sentence of `text` may offer something (`_OFFER`: one search of the whole text)."""
-    return _OFFER.search(text.replace("’", "'")) is not None
 
 
 def offers_in(sentence: str) -> bool:
