@@ -214,6 +214,8 @@ def steps_of_run(run: Any) -> list[Step]:
         return steps_from_chat(record.get("traj") or [])
     if source in ("tau2", "miniswe"):
         return steps_from_chat(record.get("messages") or [])
+    if source == "service":  # (tau-bench keeps the conversation under "traj", tau2-bench under "messages")
+        return steps_from_chat(record.get("traj") or record.get("messages") or [])
     if source == "mint":
         return steps_from_chat((record.get("state") or {}).get("history") or [])
     raise KeyError(source)

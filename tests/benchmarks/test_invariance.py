@@ -181,3 +181,22 @@ def test_the_steps_of_a_chat_run_keep_its_calls_and_turns():
     assert steps[2].calls[0].name == "find" and steps[2].calls[0].args == {"city": "Oslo"}
     assert steps[3].is_error and steps[3].call_id == steps[2].calls[0].id
     assert not steps[4].calls  # a text action stays text: the readers infer it, not the benchmark
+
+
+@pytest.mark.parametrize("record", [
+    pytest.param({"task_id": 1, "traj": [{"role": "user", "content": "Cancel my order."},
+                                         {"role": "assistant", "content": "Which order?"}]}, id="tau-bench-traj"),
+    pytest.param({"task_id": "t", "messages": [{"role": "user", "content": "Cancel my order."},
+                                               {"role": "assistant", "content": "Which order?"}]},
+                 id="tau2-bench-messages"),
+])
+def test_a_service_run_is_read_under_either_benchmark_s_key(record, monkeypatch):
+    """The customer-service source holds tau-bench records (the chat under "traj") and tau2-bench ones
+    (under "messages"): both give their turns, neither stops the benchmark."""
+    from pathlib import Path
+
+    from benchmarks import real_runs
+
+    monkeypatch.setattr(real_runs, "raw_record", lambda run: record)
+    steps = invariance.steps_of_run(real_runs.Run("service/x.json", "service", Path("x.json"), 0))
+    assert [(s.kind, s.text) for s in steps] == [("other", "Cancel my order."), ("reply", "Which order?")]
