@@ -106,6 +106,7 @@ from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, ToolCall, Trace
 from .._settings import LoopSettings
 from .._text_actions import find_text_action
+from ._already_said import already_said
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts, facts
@@ -180,6 +181,9 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
         chain = [(reply, 1.0, False)] if reply is not None else []
     found = {step for finding in findings for step in finding.steps}
     findings.extend(finding for finding in _restated(trace, threshold, unrecorded, kinds, changes)
+                    if not found.intersection(finding.steps))
+    found = {step for finding in findings for step in finding.steps}
+    findings.extend(finding for finding in already_said(trace, unrecorded, kinds)
                     if not found.intersection(finding.steps))
     return tuple(findings)
 
