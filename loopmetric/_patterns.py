@@ -101,7 +101,12 @@ PATTERNS: dict[str, PatternInfo] = {
         "presses the demand its earlier turns made (two content words in common), 5 when the "
         "chain rests on asking again (an agent must ask for a missing id until it has it). A person's same "
         "words (\"yes\") after the same reply again and again rejected nothing: the repeat is the agent's, "
-        "reported here, not as `rejected_output`",
+        "reported here, not as `rejected_output`. The other side saying it already said it (\"as I said\", "
+        "\"I told you\", \"that's exactly what I have\", \"did you read my message?\") after a reply, and the agent "
+        "saying the same "
+        "again: 3 replies in a row, each sharing two content words with one of the last three, telling nothing "
+        "new and taking up nothing the other side brought, one of them answering such a turn (the repeat is the "
+        "agent's)",
     ),
     "rejected_output": PatternInfo(
         "reasoning_stagnation", "rejected_output_threshold",
