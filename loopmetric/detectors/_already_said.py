@@ -15,8 +15,9 @@ had said (`_replies._Acts.takes_up`: an echo in an acknowledgment or a no is not
 chain is a loop at `_CHAIN` replies when a turn of the other side inside it says it already said it
 and the reply after that turn is still a link: the agent was told it was going round, and went on.
 
-Who says it matters: the turns read are the other side's (a user, or the person a chat log records);
-the finding says the repeat is the agent's. The harness rejecting a reply again and again, or a user
+Who says it matters: the turns read are the other side's (a user, or the person a chat log records),
+never the harness's (`_rejections.HARNESS_SOURCES`: its rule said again is `rejected_output`); the finding
+says the repeat is the agent's. The harness rejecting a reply again and again, or a user
 pressing the same demand while the agent answers each turn differently and moves on, is not this.
 """
 
@@ -27,6 +28,7 @@ import re
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
 from ._facts import fact_parts
+from ._rejections import HARNESS_SOURCES
 from ._stances import Stances, stems
 
 __all__ = ["already_said", "says_already_said"]
@@ -84,7 +86,8 @@ def already_said(trace: Trace, unrecorded: bool, kinds: str) -> list[Finding]:
     if "input" not in kinds:
         return []
     steps = trace.steps
-    cues = {step.step: found.group(0) for step in steps if step.kind == "input"
+    # (the other side's turns: the harness saying its rule again is `rejected_output`'s, not this)
+    cues = {step.step: found.group(0) for step in steps if step.kind == "input" and step.source not in HARNESS_SOURCES
             for found in (_CUE.search((step.text or "").replace("’", "'")),) if found is not None}
     if not cues:  # (most traces: nobody says it)
         return []

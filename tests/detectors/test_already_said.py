@@ -200,6 +200,20 @@ def test_said_again_while_the_agent_moves_on_is_no_loop(messages):
     assert report.success, report.reason
 
 
+def test_the_harness_saying_its_rule_again_is_no_such_turn():
+    """Turns the reader reads as the harness's (the same words after each reply of an agent that acts):
+    its rule said again, "like I said", is the harness rejecting the reply (`rejected_output`), not the
+    other side saying it already said it."""
+    messages = [{"role": "system", "content": "Act with <execute>code</execute>; the output comes back."},
+                {"role": "user", "content": OPENING["fix"]}]
+    for reply in FIX:
+        messages += [{"role": "assistant", "content": reply},
+                     {"role": "user", "content": "Like I said, write exactly one action."}]
+    assert {step.source for step in read_chat_messages(messages).steps[1::2]} == {"harness"}
+    report = detect_loops(messages)
+    assert [finding.pattern for finding in report.findings] == ["rejected_output"], report.reason
+
+
 def test_explain_says_the_repeat_is_the_agents(tmp_path, capsys):
     path = tmp_path / "chat.json"
     path.write_text(json.dumps(_projector(FIX[:3], SAID)))
