@@ -24,6 +24,7 @@ pressing the same demand while the agent answers each turn differently and moves
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Trace
@@ -70,9 +71,25 @@ _CUE = re.compile(
     re.IGNORECASE | re.MULTILINE)
 
 
+# Words, lowercased, one of which every phrasing `_CUE` matches holds: most turns hold none, and are not
+# searched further
+_CUE_WORDS = ("said", "told", "mention", "explain", "stated", "noted", "wrote", "indicated", "pointed", "answer",
+              "described", "shared", "specified", "clarified", "provided", "sent", "gave", "given", "already", "keep",
+              "been", "time", "repeat", "asked", "what i", "read", "see", "hear", "listening", "same")
+
+
+def _cue(text: str) -> Optional[str]:
+    """The words in which a turn says its speaker already said it, or None."""
+    low = text.lower()
+    if not any(word in low for word in _CUE_WORDS):
+        return None
+    found = _CUE.search(text.replace("’", "'"))
+    return found.group(0) if found is not None else None
+
+
 def says_already_said(text: str) -> bool:
     """Whether a turn says its speaker already said (gave, did, answered) what it is asked again."""
-    return _CUE.search(text.replace("’", "'")) is not None
+    return _cue(text) is not None
 
 
 _SAME = 2  # stems a reply shares with one of the agent's recent replies when it says the same thing again
@@ -87,8 +104,8 @@ def already_said(trace: Trace, unrecorded: bool, kinds: str) -> list[Finding]:
         return []
     steps = trace.steps
     # (the other side's turns: the harness saying its rule again is `rejected_output`'s, not this)
-    cues = {step.step: found.group(0) for step in steps if step.kind == "input" and step.source not in HARNESS_SOURCES
-            for found in (_CUE.search((step.text or "").replace("’", "'")),) if found is not None}
+    cues = {step.step: found for step in steps if step.kind == "input" and step.source not in HARNESS_SOURCES
+            for found in (_cue(step.text or ""),) if found is not None}
     if not cues:  # (most traces: nobody says it)
         return []
     from . import _replies as replies  # (`_replies` calls this: its helpers are read when it runs)

@@ -27,6 +27,8 @@ SAYS_IT = [
     ("i-told-you", "I told you, NO rows."),
     ("i-said-it-before", "I said that before, it's the blue one"),
     ("we-told-you-earlier", "We told you earlier that we moved."),
+    ("i-sent-you-it-before", "I sent you the photo before, twice."),
+    ("i-provided-it-already", "I provided that already in my first message"),
     ("i-keep-telling", "I keep telling you it's switched on"),
     ("for-the-third-time", "For the third time: I don't have a card."),
     ("how-many-times", "no drops. how many times"),
