@@ -109,8 +109,33 @@ def _parallel(looping: bool) -> list[Step]:
     return steps
 
 
+def _fixes(looping: bool) -> list[Step]:
+    """A person fixing their phone as the agent asks, with tools of its own: each turn it says the
+    fix it made, in the message that runs its speed test, and the test fails alike (tau2-bench's
+    user; the fixes differ: healthy, whoever recorded the words beside the person's calls). Its twin
+    (looping): the agent runs the same test itself again and again, nobody doing anything between."""
+    steps = [Step("system", "You help customers get their mobile data working."),
+             Step("other", "My mobile data does not work at all.")]
+    fixes = [("turn airplane mode off", "I turned airplane mode off as you asked"),
+             ("restart the phone", "I restarted the phone as you asked"),
+             ("reset the network settings", "I reset the network settings as you asked")]
+    for n, (fix, told) in enumerate(fixes):
+        call = Call("run_speed_test", {}, f"f{n}")
+        if looping:
+            steps.append(Step("reply", "Let me run a speed test on your line.", (call,)))
+            steps.append(Step("result", "Speed test failed: No Connection.", call_id=call.id, name=call.name))
+            steps.append(Step("other", "It still does not work."))
+        else:
+            steps.append(Step("reply", f"Please {fix}, then run a speed test and tell me the result."))
+            steps.append(Step("reply", f"{told}. Running the speed test now.", (call,), actor="user"))
+            steps.append(Step("result", "Speed test failed: No Connection.", call_id=call.id, name=call.name))
+            steps.append(Step("other", "The speed test still fails."))
+    steps.append(Step("reply", "I am transferring you to a technician."))
+    return steps
+
+
 RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage,
-        "team-chat": _team, "parallel-attempts": _parallel}
+        "team-chat": _team, "parallel-attempts": _parallel, "other-side-fixes-then-checks": _fixes}
 
 
 @pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
