@@ -284,9 +284,9 @@ def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = 
             index = caller + 1
             continue
         if _calls_tools(message):
-            text = _words(message)
-            if text:
-                texts.append(text)
+            words = _words(message)
+            if words:
+                texts.append(words)
             continue
         text = _text(message)
         if text is None:
