@@ -134,8 +134,51 @@ def _fixes(looping: bool) -> list[Step]:
     return steps
 
 
+def _confirmed(looping: bool) -> list[Step]:
+    """An agent that lists what it found, asks which to cancel, confirms, then cancels in a reply
+    that says it will (its call recorded after it: a span tree, or a step counter, records the
+    request only as the tool span that follows); then it says it is done (healthy, tau-bench #80's
+    shape). Its twin: the same confirmation asked again and again, the person saying yes each time
+    and nothing ever cancelled."""
+    steps = [Step("other", "Hi! I may have booked two flights for the same day. Can you check?")]
+    look = Call("get_reservation_details", {"reservation_id": "FDZ0T5"}, "l0")
+    steps += [Step("reply", "", (look,)),
+              Step("result", '{"reservation_id": "FDZ0T5", "origin": "JFK", "destination": "PHL", '
+                             '"date": "2024-05-17", "cabin": "business"}', call_id=look.id, name=look.name)]
+    listing = ("I have reviewed your reservations:\n\n1. **Reservation ID: SE9KEL**\n   - **Origin:** LAX\n"
+               "   - **Destination:** BOS\n   - **Dates:** May 17, 2024 - May 29, 2024\n\n"
+               "2. **Reservation ID: FDZ0T5**\n   - **Origin:** JFK\n   - **Destination:** PHL\n"
+               "   - **Date:** May 17, 2024\n\nIt appears that you have two flights on May 17, 2024, with "
+               "reservation IDs SE9KEL and FDZ0T5. Would you like to make any changes to these reservations?")
+    confirm = ("To proceed with the cancellation, I need to confirm the details:\n\n- **Reservation to Cancel:** "
+               "FDZ0T5 (JFK to PHL on May 17, 2024)\n- **Reason for Cancellation:** Please specify the reason "
+               "(change of plan, airline cancelled flight, or other reasons).\n\nOnce you confirm, I'll proceed "
+               "with the cancellation.")
+    steps += [Step("reply", listing),
+              Step("other", "Yes, could you please cancel one of the flights on May 17? I would like to keep the "
+                            "one where I am flying into Boston."),
+              Step("reply", confirm)]
+    if looping:
+        for _ in range(4):
+            steps += [Step("other", "Yes, please cancel FDZ0T5."), Step("reply", confirm)]
+        return steps
+    cancel = Call("cancel_reservation", {"reservation_id": "FDZ0T5"}, "c0")
+    steps += [Step("other", "Yes, please cancel the flight with reservation ID FDZ0T5. The reason for cancellation "
+                            "is change of plan. Thank you!"),
+              Step("reply", "Since the reservation is for a business class flight, it can be cancelled at any time. "
+                            "I will proceed with the cancellation of reservation ID FDZ0T5. Please hold on for a "
+                            "moment.", (cancel,)),
+              Step("result", '{"reservation_id": "FDZ0T5", "status": "cancelled"}', call_id=cancel.id,
+                   name=cancel.name),
+              Step("reply", "The reservation with ID FDZ0T5 (JFK to PHL on May 17, 2024) has been successfully "
+                            "cancelled. The refund will be processed to your original payment method."),
+              Step("other", "That's all I needed. Thanks!")]
+    return steps
+
+
 RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage,
-        "team-chat": _team, "parallel-attempts": _parallel, "other-side-fixes-then-checks": _fixes}
+        "team-chat": _team, "parallel-attempts": _parallel, "other-side-fixes-then-checks": _fixes,
+        "confirmed-then-done": _confirmed}
 
 
 @pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
