@@ -268,3 +268,34 @@ def test_a_service_run_is_read_under_either_benchmark_s_key(record, monkeypatch)
     monkeypatch.setattr(real_runs, "raw_record", lambda run: record)
     steps = invariance.steps_of_run(real_runs.Run("service/x.json", "service", Path("x.json"), 0))
     assert [(s.kind, s.text) for s in steps] == [("other", "Cancel my order."), ("reply", "Which order?")]
+
+
+def test_a_coding_run_is_read_back_from_its_recorder_s_own_file(tmp_path, monkeypatch):
+    """The coding source holds five recorders' own formats, no converter of which the benchmark
+    has: its steps are read back from loopmetric's reading of the file (the task, the turns, each
+    reply with the calls after it and their results), and it does not stop the benchmark."""
+    from benchmarks import real_runs
+
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps({"messages": chat_messages(_run(True))}))
+    monkeypatch.setattr(real_runs, "raw_record", lambda run: {})
+    steps = invariance.steps_of_run(real_runs.Run("coding/openai_chat_export/session", "coding", path, 0))
+    kinds = [s.kind for s in steps]
+    assert kinds == ["other"] + ["reply", "result"] * 5 + ["reply"]
+    assert steps[0].text == "Export the monthly report."
+    assert [c.name for s in steps for c in s.calls] == ["get_job_status"] * 5
+    assert [s.text for s in steps if s.kind == "result"] == ["running"] * 5
+
+
+@pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
+@pytest.mark.parametrize("run", list(RUNS))
+def test_a_run_read_back_from_loopmetric_s_reading_keeps_its_verdict(run, looping, tmp_path):
+    """Steps read back from a reading (`steps_from_trace`), written as chat again, read to the verdict of
+    the chat they were read from."""
+    from loopmetric.readers import read_chat_messages
+
+    chat = chat_messages(RUNS[run](looping))
+    expected = invariance.score_document(chat, tmp_path, "chat")
+    again = chat_messages(invariance.steps_from_trace(read_chat_messages(chat)))
+    got = invariance.score_document(again, tmp_path, "again")
+    assert (got["loop"], got["pattern"]) == (expected["loop"], expected["pattern"]), got["reason"]
