@@ -525,8 +525,10 @@ def _without_tail(steps: list[Step]) -> list[Step]:
 
 
 def _without_turns(steps: list[Step]) -> list[Step]:
-    """Only the replies, their calls and results: no system prompt, no turn of the other side."""
-    return [s for s in steps if s.kind not in ("system", "other")]
+    """Only the replies, their calls and results: no system prompt, no turn of the other side (nor
+    the words a user acting through tools says beside its calls: its calls and their results stay)."""
+    return [replace(s, text="") if s.kind == "reply" and s.actor != "assistant" else s
+            for s in steps if s.kind not in ("system", "other")]
 
 
 def _without_user_calls(steps: list[Step]) -> list[Step]:

@@ -6,7 +6,9 @@
 Every labelled run (`real_runs`: the labels of `labels/*.csv` and the three folders an
 independent reader labelled; and the traced corpus of `corpus.py`) is turned into a neutral
 list of steps (`_renderings.Step`: system prompt, the other side's turns, model replies with
-their tool calls, tool results) taken from the raw record, and rendered into every format
+their tool calls, tool results) taken from the raw record (the coding source's five recorders'
+own formats, which no converter here reads: from loopmetric's reading of the file,
+`steps_from_trace`, its results as read, volatile tokens masked), and rendered into every format
 loopmetric reads (`_renderings.RENDERINGS`), and replayed through real frameworks recorded by
 their own tracers (`_library_renderings`: pydantic-ai with OpenTelemetry, LangGraph with
 OpenInference, the Agents SDK's tracing, deepeval `@observe` with the LLM input whole, newest, or
@@ -218,7 +220,29 @@ def steps_of_run(run: Any) -> list[Step]:
         return steps_from_chat(record.get("traj") or record.get("messages") or [])
     if source == "mint":
         return steps_from_chat((record.get("state") or {}).get("history") or [])
+    if source == "coding":  # five recorders' own formats: read back from loopmetric's reading of the file
+        return steps_from_trace(next(item for _, item in real_runs.read_runs([run])).trace)
     raise KeyError(source)
+
+
+def steps_from_trace(trace: Any) -> list[Step]:
+    """A run as loopmetric read it (the coding agents' own recordings: OpenHands, Gemini CLI, Claude
+    Code, Codex, chat exports, whose raw formats no converter here reads): the task, each turn of
+    the other side, each reply with the calls that follow it, each call's result as read (its
+    volatile tokens masked, `ToolCall.result`). What the reader inferred (a text action's call)
+    is written as a call."""
+    ids = _Ids()
+    steps: list[Step] = [Step("other", trace.task, who="task")] if trace is not None and trace.task else []
+    for step in trace.steps if trace is not None else ():
+        if step.kind == "input":
+            steps.append(Step("other", step.text, who=step.source))
+        elif step.kind == "llm":
+            steps.append(Step("reply", step.text))
+        else:
+            call = Call(step.name, _args(step.args), ids())
+            steps.append(Step("reply", "", (call,)))
+            steps.append(Step("result", step.result or "", call_id=call.id, name=call.name, is_error=step.error))
+    return _merge_calls(steps)
 
 
 def steps_from_trace_dict(trace: Any) -> list[Step]:

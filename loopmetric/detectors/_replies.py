@@ -147,12 +147,13 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
         return ()
     # the other side's turns that say a change: news, as a fact is
     changes = evidence_for(trace, evidence).news.told if "input" in kinds else frozenset()
+    asking = _asking(trace)
     chain: list[tuple[LlmOutput, float, bool]] = []  # (reply, similarity to the one before, as refusals)
     said_stems: Optional[_Said] = None  # the stems the conversation said, read once a declining reply offers
     for step in list(trace.steps) + [None]:
         if step is not None and step.kind == "input":
             continue
-        reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
+        reply = step if isinstance(step, LlmOutput) and step.step not in asking and step.has_text else None
         if reply is not None and chain and (_after_input(trace, chain[-1][0], reply) or
                                             unrecorded and _in_a_row(chain[-1][0], reply)):
             earlier = chain[-1][0]
@@ -180,7 +181,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
             findings.append(finding)
         chain = [(reply, 1.0, False)] if reply is not None else []
     found = {step for finding in findings for step in finding.steps}
-    findings.extend(finding for finding in _restated(trace, threshold, unrecorded, kinds, changes)
+    findings.extend(finding for finding in _restated(trace, threshold, unrecorded, kinds, changes, asking)
                     if not found.intersection(finding.steps))
     found = {step for finding in findings for step in finding.steps}
     findings.extend(finding for finding in already_said(trace, unrecorded, kinds)
@@ -192,13 +193,13 @@ _KIND = attrgetter("kind")
 
 
 def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
-              changes: frozenset[int] = frozenset()) -> list[Finding]:
+              changes: frozenset[int] = frozenset(), asking: frozenset[int] = frozenset()) -> list[Finding]:
     """Chains of replies that say the same thing as one of the agent's recent replies (see the
     module docstring), as findings; `kinds` is the steps' kinds joined by commas, read by the caller
     (which returns before this when no link can hold)."""
     # (calls answered as before matter only between turns of the other side: a run with none skips them)
-    unchanged = _unchanged(trace) if "input" in kinds else frozenset()
-    if _longest_turns(trace, unrecorded, unchanged) < threshold - 1:  # (no chain can be long enough: most traces)
+    unchanged = _unchanged(trace, asking) if "input" in kinds else frozenset()
+    if _longest_turns(trace, unrecorded, unchanged, asking) < threshold - 1:  # (no chain long enough: most traces)
         return []
     # (the task is the other side's first turn: the facts it told are told, and a later turn or reply
     # that tells them again tells nothing new)
@@ -257,7 +258,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             fresh |= found - stems_said
             stems_said |= found
             continue
-        reply = step if isinstance(step, LlmOutput) and not step.requests and step.has_text else None
+        reply = step if isinstance(step, LlmOutput) and step.step not in asking and step.has_text else None
         if reply is not None:
             named = _named(reply.text)
             took = told or bool(named & brought)
@@ -350,7 +351,18 @@ def _turn(trace: Trace, earlier: LlmOutput, later: LlmOutput, unrecorded: bool,
     return _after_input(trace, earlier, later, unchanged) or unrecorded and _in_a_row(earlier, later)
 
 
-def _unchanged(trace: Trace) -> frozenset[int]:
+def _asking(trace: Trace) -> frozenset[int]:
+    """The steps of the replies that acted: those that record a request, and those a tool call
+    directly follows. A span tree or a step counter records a reply's calls only as the tool spans
+    after it, a chat message as its `tool_calls`; read by order, the same reply acted in each,
+    whoever the recording says asked (a person acting on the reply with tools of its own, too)."""
+    steps = trace.steps
+    # (steps are numbered from 1: the one after `s` is steps[s.step])
+    return frozenset(s.step for s in steps if isinstance(s, LlmOutput)
+                     and (s.requests or s.step < len(steps) and steps[s.step].kind == "tool"))
+
+
+def _unchanged(trace: Trace, asking: frozenset[int] = frozenset()) -> frozenset[int]:
     """The steps of tool calls answered exactly as the same call was answered before (the same call,
     the same result), and of the outputs that asked only for such calls: the agent sent them again
     and saw nothing it had not seen. Calls whose result is not recorded are never among them. An
@@ -366,7 +378,7 @@ def _unchanged(trace: Trace) -> frozenset[int]:
             seen.add(key)
     steps = trace.steps
     for step in steps:
-        if isinstance(step, LlmOutput) and (step.requests or not step.has_text):
+        if isinstance(step, LlmOutput) and (step.requests or step.step in asking or not step.has_text):
             answers: list[int] = []  # the calls after it (steps are numbered from 1: the next is steps[step.step])
             while step.step + len(answers) < len(steps) and steps[step.step + len(answers)].kind == "tool":
                 answers.append(steps[step.step + len(answers)].step)
@@ -375,7 +387,8 @@ def _unchanged(trace: Trace) -> frozenset[int]:
     return frozenset(unchanged)
 
 
-def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = frozenset()) -> int:
+def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = frozenset(),
+                   asking: frozenset[int] = frozenset()) -> int:
     """The most replies in a row, no tool call between but calls answered as before (`unchanged`),
     each answering a turn after the one before (`_turn`): the most links a chain of `_restated` can
     have, found without reading a text."""
@@ -385,7 +398,8 @@ def _longest_turns(trace: Trace, unrecorded: bool, unchanged: frozenset[int] = f
         kind = step.kind
         if kind == "input" or unchanged and step.step in unchanged:
             continue
-        if kind == "tool" or not isinstance(step, LlmOutput) or step.requests or not step.has_text:
+        if kind == "tool" or not isinstance(step, LlmOutput) or step.requests or step.step in asking \
+                or not step.has_text:
             earlier = None  # (the next reply starts a run afresh)
             continue
         run = run + 1 if earlier is not None and _turn(trace, earlier, step, unrecorded, unchanged) else 0

@@ -18,7 +18,9 @@ every reader infers the same way here:
   it is written like an observation. A person saying "yes" or "continue" in
   a conversation that does not act is a person.
 * **The other side's turn in an LLM input** (`other_side_turn`): the user
-  messages after the model's last reply in the input; or, when the input
+  messages after the model's last reply in the input (the words of one that
+  calls tools itself too: the results of the other side's own calls do not
+  end its turn, as the chat reader reads the same messages); or, when the input
   holds only the newest messages (no assistant message, not the run's first
   call), its user messages.
 
@@ -44,6 +46,7 @@ __all__ = ["ASSISTANT_ROLES", "ActionInference", "USER_ROLES", "as_request", "fi
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "model"})
 USER_ROLES = frozenset({"user", "human"})
 SYSTEM_ROLES = frozenset({"system", "developer"})
+_SPEAKERS = ASSISTANT_ROLES | USER_ROLES | SYSTEM_ROLES  # any other role is a tool's result
 _REASONING_TAGS = frozenset({
     "thought", "thoughts", "think", "thinking", "reasoning", "reflection", "plan", "analysis",
     "observation", "scratchpad", "summary",
@@ -248,7 +251,9 @@ def prompt_messages(messages: Any) -> list[tuple[str, str]]:
 def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = "",
                     prompt: Optional[str] = None) -> Optional[str]:
     """The text of the other side's turn in an LLM call's input: the user messages after
-    the last assistant message (and after the tool results that answer it); or, in an input
+    the last assistant message (and after the tool results that answer it), with the words of
+    a user message that calls tools itself (a person acting through its own tools: its calls'
+    results do not end its turn); or, in an input
     of only the newest messages (no assistant message, `first` False), its user messages
     (system messages skipped). None when the input ends with a tool result (the model reads
     results, no one spoke), when there is no reply yet (`first`), when the input is a
@@ -258,7 +263,10 @@ def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = 
     if listed is None:
         return None
     texts: list[str] = []
-    for message in reversed(listed):
+    index = len(listed)
+    while index:
+        index -= 1
+        message = listed[index]
         if not isinstance(message, Mapping):
             return None
         role = _role(message)
@@ -267,8 +275,19 @@ def other_side_turn(messages: Any, *, first: bool = True, previous_reply: str = 
         if role in SYSTEM_ROLES:
             continue
         if role not in USER_ROLES:
-            # a tool result: the user messages after it (if any) are the other side's words
-            return "\n".join(reversed(texts)) if texts else None
+            # a tool result: the user messages after it (if any) are the other side's words, unless it
+            # answers a call the other side made itself (a person acting through its own tools): then
+            # the words that came with that call, and before it, are the same turn
+            caller = _caller(listed, index)
+            if caller is None:
+                return "\n".join(reversed(texts)) if texts else None
+            index = caller + 1
+            continue
+        if _calls_tools(message):
+            words = _words(message)
+            if words:
+                texts.append(words)
+            continue
         text = _text(message)
         if text is None:
             return None
@@ -356,6 +375,51 @@ def first_prompt(messages: Any) -> Optional[str]:
 def _role(message: Mapping[str, Any]) -> str:
     role = message.get("role")
     return role if isinstance(role, str) else ""
+
+
+_CALL_PARTS = frozenset({"tool_call", "function_call", "tool_use"})
+
+
+def _calls_tools(message: Mapping[str, Any]) -> bool:
+    """Whether a message asks for tool calls: OpenAI `tool_calls`, or a call among its parts (GenAI
+    `tool_call`, Anthropic `tool_use`)."""
+    calls = message.get("tool_calls")
+    if isinstance(calls, (list, tuple)) and calls:
+        return True
+    content = message.get("content", message.get("parts"))
+    return isinstance(content, list) and any(isinstance(part, Mapping) and part.get("type") in _CALL_PARTS
+                                             for part in content)
+
+
+def _caller(listed: list, index: int) -> Optional[int]:
+    """Where the user message that made the calls the tool results ending at `index` answer stands,
+    when the other side made them (a user message asking for tool calls just before the results);
+    None when the model's reply made them, or no message asked."""
+    before = index - 1
+    while before >= 0 and isinstance(listed[before], Mapping) and _role(listed[before]) not in _SPEAKERS:
+        before -= 1
+    if before < 0 or not isinstance(listed[before], Mapping):
+        return None
+    message = listed[before]
+    return before if _role(message) in USER_ROLES and _calls_tools(message) else None
+
+
+def _words(message: Mapping[str, Any]) -> str:
+    """The text a message that asks for tool calls says beside them: its content, or its text parts."""
+    content = message.get("content", message.get("parts"))
+    if isinstance(content, str):
+        return content.strip()
+    if not isinstance(content, list):
+        return ""
+    texts = []
+    for part in content:
+        if isinstance(part, str):
+            texts.append(part)
+        elif isinstance(part, Mapping) and part.get("type", "text") == "text":
+            value = part.get("content", part.get("text"))
+            if isinstance(value, str):
+                texts.append(value)
+    return "\n".join(t for t in texts if t.strip()).strip()
 
 
 def _text(message: Mapping[str, Any]) -> Optional[str]:

@@ -109,8 +109,76 @@ def _parallel(looping: bool) -> list[Step]:
     return steps
 
 
+def _fixes(looping: bool) -> list[Step]:
+    """A person fixing their phone as the agent asks, with tools of its own: each turn it says the
+    fix it made, in the message that runs its speed test, and the test fails alike (tau2-bench's
+    user; the fixes differ: healthy, whoever recorded the words beside the person's calls). Its twin
+    (looping): the agent runs the same test itself again and again, nobody doing anything between."""
+    steps = [Step("system", "You help customers get their mobile data working."),
+             Step("other", "My mobile data does not work at all.")]
+    fixes = [("turn airplane mode off", "I turned airplane mode off as you asked"),
+             ("restart the phone", "I restarted the phone as you asked"),
+             ("reset the network settings", "I reset the network settings as you asked")]
+    for n, (fix, told) in enumerate(fixes):
+        call = Call("run_speed_test", {}, f"f{n}")
+        if looping:
+            steps.append(Step("reply", "Let me run a speed test on your line.", (call,)))
+            steps.append(Step("result", "Speed test failed: No Connection.", call_id=call.id, name=call.name))
+            steps.append(Step("other", "It still does not work."))
+        else:
+            steps.append(Step("reply", f"Please {fix}, then run a speed test and tell me the result."))
+            steps.append(Step("reply", f"{told}. Running the speed test now.", (call,), actor="user"))
+            steps.append(Step("result", "Speed test failed: No Connection.", call_id=call.id, name=call.name))
+            steps.append(Step("other", "The speed test still fails."))
+    steps.append(Step("reply", "I am transferring you to a technician."))
+    return steps
+
+
+def _confirmed(looping: bool) -> list[Step]:
+    """An agent that lists what it found, asks which to cancel, confirms, then cancels in a reply
+    that says it will (its call recorded after it: a span tree, or a step counter, records the
+    request only as the tool span that follows); then it says it is done (healthy, tau-bench #80's
+    shape). Its twin: the same confirmation asked again and again, the person saying yes each time
+    and nothing ever cancelled."""
+    steps = [Step("other", "Hi! I may have booked two flights for the same day. Can you check?")]
+    look = Call("get_reservation_details", {"reservation_id": "FDZ0T5"}, "l0")
+    steps += [Step("reply", "", (look,)),
+              Step("result", '{"reservation_id": "FDZ0T5", "origin": "JFK", "destination": "PHL", '
+                             '"date": "2024-05-17", "cabin": "business"}', call_id=look.id, name=look.name)]
+    listing = ("I have reviewed your reservations:\n\n1. **Reservation ID: SE9KEL**\n   - **Origin:** LAX\n"
+               "   - **Destination:** BOS\n   - **Dates:** May 17, 2024 - May 29, 2024\n\n"
+               "2. **Reservation ID: FDZ0T5**\n   - **Origin:** JFK\n   - **Destination:** PHL\n"
+               "   - **Date:** May 17, 2024\n\nIt appears that you have two flights on May 17, 2024, with "
+               "reservation IDs SE9KEL and FDZ0T5. Would you like to make any changes to these reservations?")
+    confirm = ("To proceed with the cancellation, I need to confirm the details:\n\n- **Reservation to Cancel:** "
+               "FDZ0T5 (JFK to PHL on May 17, 2024)\n- **Reason for Cancellation:** Please specify the reason "
+               "(change of plan, airline cancelled flight, or other reasons).\n\nOnce you confirm, I'll proceed "
+               "with the cancellation.")
+    steps += [Step("reply", listing),
+              Step("other", "Yes, could you please cancel one of the flights on May 17? I would like to keep the "
+                            "one where I am flying into Boston."),
+              Step("reply", confirm)]
+    if looping:
+        for _ in range(4):
+            steps += [Step("other", "Yes, please cancel FDZ0T5."), Step("reply", confirm)]
+        return steps
+    cancel = Call("cancel_reservation", {"reservation_id": "FDZ0T5"}, "c0")
+    steps += [Step("other", "Yes, please cancel the flight with reservation ID FDZ0T5. The reason for cancellation "
+                            "is change of plan. Thank you!"),
+              Step("reply", "Since the reservation is for a business class flight, it can be cancelled at any time. "
+                            "I will proceed with the cancellation of reservation ID FDZ0T5. Please hold on for a "
+                            "moment.", (cancel,)),
+              Step("result", '{"reservation_id": "FDZ0T5", "status": "cancelled"}', call_id=cancel.id,
+                   name=cancel.name),
+              Step("reply", "The reservation with ID FDZ0T5 (JFK to PHL on May 17, 2024) has been successfully "
+                            "cancelled. The refund will be processed to your original payment method."),
+              Step("other", "That's all I needed. Thanks!")]
+    return steps
+
+
 RUNS = {"polling": _run, "react-text-actions": _react, "harness-rejection": _rejected, "usage-message": _usage,
-        "team-chat": _team, "parallel-attempts": _parallel}
+        "team-chat": _team, "parallel-attempts": _parallel, "other-side-fixes-then-checks": _fixes,
+        "confirmed-then-done": _confirmed}
 
 
 @pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
@@ -200,3 +268,34 @@ def test_a_service_run_is_read_under_either_benchmark_s_key(record, monkeypatch)
     monkeypatch.setattr(real_runs, "raw_record", lambda run: record)
     steps = invariance.steps_of_run(real_runs.Run("service/x.json", "service", Path("x.json"), 0))
     assert [(s.kind, s.text) for s in steps] == [("other", "Cancel my order."), ("reply", "Which order?")]
+
+
+def test_a_coding_run_is_read_back_from_its_recorder_s_own_file(tmp_path, monkeypatch):
+    """The coding source holds five recorders' own formats, no converter of which the benchmark
+    has: its steps are read back from loopmetric's reading of the file (the task, the turns, each
+    reply with the calls after it and their results), and it does not stop the benchmark."""
+    from benchmarks import real_runs
+
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps({"messages": chat_messages(_run(True))}))
+    monkeypatch.setattr(real_runs, "raw_record", lambda run: {})
+    steps = invariance.steps_of_run(real_runs.Run("coding/openai_chat_export/session", "coding", path, 0))
+    kinds = [s.kind for s in steps]
+    assert kinds == ["other"] + ["reply", "result"] * 5 + ["reply"]
+    assert steps[0].text == "Export the monthly report."
+    assert [c.name for s in steps for c in s.calls] == ["get_job_status"] * 5
+    assert [s.text for s in steps if s.kind == "result"] == ["running"] * 5
+
+
+@pytest.mark.parametrize("looping", [True, False], ids=["looping", "healthy-twin"])
+@pytest.mark.parametrize("run", list(RUNS))
+def test_a_run_read_back_from_loopmetric_s_reading_keeps_its_verdict(run, looping, tmp_path):
+    """Steps read back from a reading (`steps_from_trace`), written as chat again, read to the verdict of
+    the chat they were read from."""
+    from loopmetric.readers import read_chat_messages
+
+    chat = chat_messages(RUNS[run](looping))
+    expected = invariance.score_document(chat, tmp_path, "chat")
+    again = chat_messages(invariance.steps_from_trace(read_chat_messages(chat)))
+    got = invariance.score_document(again, tmp_path, "again")
+    assert (got["loop"], got["pattern"]) == (expected["loop"], expected["pattern"]), got["reason"]

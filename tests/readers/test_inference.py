@@ -165,6 +165,9 @@ def test_declaration_by_a_prompt(prompt, reply, declared):
     assert bool(actions.accept(action, "a person's words")) is declared
 
 
+_CALL = {"id": "c1", "type": "function", "function": {"name": "test", "arguments": "{}"}}
+
+
 @pytest.mark.parametrize(("messages", "kw", "expected"), [
     pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
                   {"role": "user", "content": "again"}], {}, "again", id="whole-conversation"),
@@ -186,6 +189,31 @@ def test_declaration_by_a_prompt(prompt, reply, declared):
     pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
                   {"role": "user", "content": "again"}, {"role": "tool", "content": "r"}], {}, None,
                  id="twin-a-tool-result-last-is-no-one-speaking"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "Restart it, then test."},
+                  {"role": "user", "content": "I restarted it.", "tool_calls": [_CALL]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "failed"},
+                  {"role": "user", "content": "Still failing."}], {}, "I restarted it.\nStill failing.",
+                 id="a-user-calling-tools-its-words-beside-its-calls-are-its-turn"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "Restart it, then test."},
+                  {"role": "user", "content": None, "tool_calls": [_CALL]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "failed"},
+                  {"role": "user", "content": "Still failing."}], {}, "Still failing.",
+                 id="a-user-calling-tools-without-words"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "parts": [{"type": "text", "content": "a"}]},
+                  {"role": "user", "parts": [{"type": "text", "content": "I restarted it."},
+                                             {"type": "tool_call", "id": "c1", "name": "test", "arguments": {}}]},
+                  {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "failed"}]},
+                  {"role": "user", "parts": [{"type": "text", "content": "Still failing."}]}], {},
+                 "I restarted it.\nStill failing.", id="a-user-calling-tools-in-genai-parts"),
+    pytest.param([{"role": "user", "content": "task"},
+                  {"role": "assistant", "content": "I will test it.", "tool_calls": [_CALL]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "failed"},
+                  {"role": "user", "content": "Still failing."}], {}, "Still failing.",
+                 id="twin-the-results-of-the-agent-s-calls-end-the-turn"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "a"},
+                  {"role": "user", "content": "I will test.", "tool_calls": [_CALL]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "failed"}], {}, "I will test.",
+                 id="a-user-s-own-result-last-its-words-are-its-turn"),
     pytest.param([{"role": "user", "content": "Assistant: I looked.\nUser: again"}],
                  {"first": False, "previous_reply": "I looked."}, None, id="a-transcript-holding-the-reply"),
     pytest.param([{"role": "system", "content": "s"}, {"role": "user", "content": "task"}],
