@@ -95,6 +95,10 @@ def canonical_json(value: Any) -> str:
     """Compact JSON with sorted keys at every depth; total and deterministic."""
     if type(value) is str:
         return _encode_string(value)
+    if type(value) is dict and len(value) <= _FLAT_KEYS:  # (most tool arguments: a few keys, plain values)
+        flat = _flat_object(value)
+        if flat is not None:
+            return flat
     try:
         encode = _ENCODERS.encode
     except AttributeError:
@@ -105,6 +109,38 @@ def canonical_json(value: Any) -> str:
         # Mixed key types, cycles, or nesting deeper than the C encoder allows.
         _ENCODERS.encode = _new_encoder()  # its cycle markers may hold what the error left
         return _encode_iteratively(value)
+
+
+_FLAT_KEYS = 8  # a dict of more keys goes to the encoder (each one a Python step here)
+
+
+def _flat_object(value: dict) -> Optional[str]:
+    """`canonical_json` of a dict whose keys are text and whose values are text, whole numbers,
+    booleans or null, as the encoder writes it (keys sorted, the same string encoder, `int.__repr__`),
+    without its set-up (a third of the time on a dict of one or two keys); None for any other dict."""
+    if len(value) > 1:
+        try:
+            items: Any = sorted(value.items())  # (distinct keys: only they are compared)
+        except TypeError:  # keys of several types: the encoder's own fallback decides
+            return None
+    else:
+        items = value.items()
+    parts = []
+    for key, item in items:
+        if type(key) is not str:
+            return None
+        kind = type(item)
+        if kind is str:
+            parts.append(f"{_encode_string(key)}:{_encode_string(item)}")
+        elif kind is int:
+            parts.append(f"{_encode_string(key)}:{int.__repr__(item)}")
+        elif kind is bool:
+            parts.append(f"{_encode_string(key)}:{'true' if item else 'false'}")
+        elif item is None:
+            parts.append(f"{_encode_string(key)}:null")
+        else:
+            return None
+    return "{" + ",".join(parts) + "}"
 
 
 # One encoder per thread, built once (json.dumps with options, and JSONEncoder.encode,
