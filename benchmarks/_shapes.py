@@ -227,3 +227,32 @@ def repeated_result(size: int, repeats: int, *, loop: bool = True) -> dict:
             size_so_far += len(result) + 200
             turn += 1
     return {"type": "agent", "name": "coder", "input": "Find out why the job fails.", "children": children}
+
+
+# -- many large tool results, then many turns telling facts ----------------------------------------
+# A support agent looks up `results` service logs of `result_chars` characters each (every one a
+# different stretch of the log), then talks with the customer for `results` rounds: each turn of
+# the customer and each reply of the agent tells numbers (an order number, a count, a day). The
+# conversation rule asks of every fact a turn or reply tells whether a tool had told it already:
+# a cost that grows with the tool text times the facts shows here as a time per MB of distinct
+# text that rises with `results`.
+def told_facts_chat(results: int, result_chars: int = 20_000) -> list[dict]:
+    """OpenAI chat: `results` calls, each with a distinct log of about `result_chars` characters,
+    then `results` rounds of a customer turn and an agent reply, each telling numbers."""
+    messages: list[dict] = [{"role": "system", "content": "You answer questions about orders."},
+                            {"role": "user", "content": "My order has not arrived. Can you check the logs?"}]
+    first = 0
+    for i in range(results):
+        log = log_text(result_chars, first)
+        first += log.count("\n") + 1
+        call = {"id": f"call_{i}", "type": "function",
+                "function": {"name": "read_log", "arguments": json.dumps({"part": i})}}
+        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        messages.append({"role": "tool", "tool_call_id": f"call_{i}", "content": log})
+    for i in range(results):
+        messages.append({"role": "assistant", "content": f"Your order ON-{50_000 + i} left our depot on day "
+                                                         f"{i % 28 + 1}; {i % 9 + 2} parcels are on their way."})
+        messages.append({"role": "user", "content": f"I was told order ON-{70_000 + i} would come with "
+                                                    f"{i % 7 + 3} parcels by the {i % 30 + 1}th, and I paid "
+                                                    f"{100 + i} pounds."})
+    return messages

@@ -28,6 +28,13 @@ dict, in fresh processes, taken in turn. The target: at most 2x the healthy trac
 linear in the distinct text (about the same for 3 and 20 repeats of one log; the fitted exponent
 against the log's size). `--repeated-only` runs this part alone (written to
 results/speed_repeated.md; the full run puts it in speed.md).
+
+Many large tool results, then many turns telling facts (`_shapes.told_facts_chat`): an OpenAI chat
+of 100, 200 or 400 (`--facts-results`) distinct logs of 20 KB, then as many rounds of a customer
+turn and an agent reply, each telling numbers; the conversation rule asks of every fact whether a
+tool told it already. The time per MB of distinct tool text stays flat when that costs as the text
+read once, and rises with the count when it costs the text times the facts. `--facts-only` runs
+this part alone (written to results/speed_facts.md; the full run puts it in speed.md).
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ import time
 from typing import Any, Optional
 
 from ._common import in_fresh_process, markdown_table, parser, peak_memory
-from ._shapes import repeated_result
+from ._shapes import repeated_result, told_facts_chat
 
 SIZES = (100, 1_000, 5_000, 20_000, 50_000)
 SHAPES = ("distinct", "text-heavy", "near-identical", "deep")
@@ -247,6 +254,39 @@ def repeated_results(megabytes: tuple[float, ...], times: tuple[int, ...], repea
     return section, met
 
 
+FACTS_RESULTS = (100, 200, 400)
+FACTS_RESULT_CHARS = 20_000
+
+
+def told_facts(counts: tuple[int, ...], repeats: int, result_chars: int = FACTS_RESULT_CHARS) -> str:
+    """Many large tool results, then many turns telling facts: a markdown section of loopmetric's
+    time per MB of distinct tool text at each count."""
+    rows: list[list[str]] = []
+    for count in counts:
+        messages = told_facts_chat(count, result_chars)
+        tool_mb = sum(len(m["content"]) for m in messages if m["role"] == "tool") / 1e6
+        text = json.dumps(messages)
+        floor, ours = _best_pair(text, repeats)
+        rows.append([str(count), f"{tool_mb:.1f} MB", f"{len(text) / 1e6:.1f} MB", f"{floor * 1e3:.0f}",
+                     f"{ours * 1e3:.0f}", f"**{ours / tool_mb * 1e3:.0f}**"])
+        print(" | ".join(rows[-1]), flush=True)
+    header = ["tool results (and rounds of turns)", "distinct tool text", "JSON size", "json.loads ms",
+              "loopmetric ms", "loopmetric ms per MB of distinct tool text"]
+    return "\n".join([
+        "## Many large tool results, then many turns telling facts", "",
+        f"An OpenAI chat (`_shapes.told_facts_chat`): the agent reads N distinct service logs of about "
+        f"{result_chars // 1000} KB each (N calls, N results), then the customer and the agent talk for N rounds, "
+        "each turn and each reply telling numbers (an order number, a count, a day, an amount); the conversation "
+        "rule asks of every fact whether a tool had told it. Columns: N; the characters of the N results; the "
+        "JSON file's size; `json.loads` of it and loopmetric's `detect_loops` on the parsed list, each the "
+        f"fastest of {repeats} runs in fresh processes, taken in turn; loopmetric's time divided by the distinct "
+        "tool text. A cost linear in the text keeps the last column flat as N grows; a cost of the text times "
+        "the facts makes it rise with N (before 6593465, which reads each distinct text once into a set: "
+        "167, 223 and 321 ms per MB at 100, 200 and 400, one run each in a slot).", "",
+        markdown_table(header, rows), "",
+        f"Load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}.", ""])
+
+
 def _main(argv: Optional[list[str]] = None) -> str:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--deepeval-timeout", type=float, default=60.0)
@@ -258,6 +298,10 @@ def _main(argv: Optional[list[str]] = None) -> str:
     p.add_argument("--repeated-times", type=int, nargs="*", default=list(REPEATED_TIMES),
                    help="how many times the result is repeated")
     p.add_argument("--repeated-only", action="store_true", help="only the repeated-result shape")
+    p.add_argument("--facts-results", type=int, nargs="*", default=list(FACTS_RESULTS),
+                   help="how many large tool results (and rounds of turns telling facts) the chat holds")
+    p.add_argument("--facts-only", action="store_true",
+                   help="only the shape of many large tool results and turns telling facts")
     p.add_argument("--shapes", nargs="+", choices=SHAPES, default=list(SHAPES), help="the shapes to run (all)")
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="spans of each shape's traces")
     args = p.parse_args(argv)
@@ -265,6 +309,15 @@ def _main(argv: Optional[list[str]] = None) -> str:
     repeats = 1 if args.smoke else args.repeats
     megabytes = (0.05, 0.2) if args.smoke else tuple(args.repeated_mb)
     times = (3, 20) if args.smoke else tuple(args.repeated_times)
+    facts_counts = (5, 10) if args.smoke else tuple(args.facts_results)
+    if args.facts_only:
+        text = "\n".join(["# Speed: many large tool results, then many turns telling facts", "",
+                           f"Command: `{' '.join(['python -m benchmarks.speed', *(argv or [])])}`.", "",
+                           told_facts(facts_counts, repeats)])
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "speed_facts.md").write_text(text)
+        print(f"written to {args.out / 'speed_facts.md'}")
+        return text
     if args.repeated_only:
         section, _ = repeated_results(megabytes, times, repeats)
         text = "\n".join(["# Speed: the same large result repeated", "",
@@ -328,7 +381,8 @@ def _main(argv: Optional[list[str]] = None) -> str:
         "## Every size", "",
         markdown_table(header, rows), "",
         f"Fitted exponent of loopmetric's time against spans, 1,000 spans and up: {fitted}.", "",
-        repeated_results(megabytes, times, repeats)[0]])
+        repeated_results(megabytes, times, repeats)[0],
+        told_facts(facts_counts, repeats)])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "speed.md").write_text(text)
     _plot(series, args.out / "speed.png")

@@ -95,6 +95,10 @@ def canonical_json(value: Any) -> str:
     """Compact JSON with sorted keys at every depth; total and deterministic."""
     if type(value) is str:
         return _encode_string(value)
+    if type(value) is dict and len(value) == 1:  # (many tool arguments: one key, a plain value)
+        flat = _flat_object(value)
+        if flat is not None:
+            return flat
     try:
         encode = _ENCODERS.encode
     except AttributeError:
@@ -105,6 +109,28 @@ def canonical_json(value: Any) -> str:
         # Mixed key types, cycles, or nesting deeper than the C encoder allows.
         _ENCODERS.encode = _new_encoder()  # its cycle markers may hold what the error left
         return _encode_iteratively(value)
+
+
+def _flat_object(value: dict) -> Optional[str]:
+    """`canonical_json` of a dict of one text key whose value is text, a whole number, a boolean or
+    null, as the encoder writes it (the same string encoder, `int.__repr__`), without its set-up
+    (0.7 of the time); None for any other dict. (With two keys or more, sorting them here costs more
+    than the encoder's set-up saves.)"""
+    if len(value) != 1:
+        return None
+    (key, item), = value.items()
+    if type(key) is not str:
+        return None
+    kind = type(item)
+    if kind is str:
+        return f"{{{_encode_string(key)}:{_encode_string(item)}}}"
+    if kind is int:
+        return f"{{{_encode_string(key)}:{int.__repr__(item)}}}"
+    if kind is bool:
+        return f"{{{_encode_string(key)}:{'true' if item else 'false'}}}"
+    if item is None:
+        return f"{{{_encode_string(key)}:null}}"
+    return None
 
 
 # One encoder per thread, built once (json.dumps with options, and JSONEncoder.encode,

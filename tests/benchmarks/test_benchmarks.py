@@ -34,13 +34,22 @@ def test_speed_smoke(tmp_path):
     text = speed.main(["--smoke", "--out", str(tmp_path)])
     assert "| distinct | 200 |" in text and (tmp_path / "speed.png").stat().st_size > 0
     assert "## The same large result repeated" in text and "| 0.2 MB | 20 |" in text
+    assert "## Many large tool results, then many turns telling facts" in text and "| 10 | 0.2 MB |" in text
+
+
+def test_speed_facts_only_writes_its_own_file(tmp_path):
+    from benchmarks import speed
+
+    text = speed.main(["--facts-only", "--facts-results", "2", "4", "--repeats", "1", "--out", str(tmp_path)])
+    assert (tmp_path / "speed_facts.md").read_text() == text and not (tmp_path / "speed.md").exists()
+    assert "| 2 | 0.0 MB |" in text and "| 4 | 0.1 MB |" in text
 
 
 def test_speed_runs_only_the_shapes_and_sizes_named(tmp_path):
     from benchmarks import speed
 
     text = speed.main(["--shapes", "deep", "--sizes", "30", "--repeats", "1", "--deepeval-max-spans", "0",
-                       "--repeated-mb", "--out", str(tmp_path)])
+                       "--repeated-mb", "--facts-results", "--out", str(tmp_path)])
     assert "| deep | 30 |" in text and "| distinct |" not in text and "| text-heavy |" not in text
     assert "`python -m benchmarks.speed --shapes deep --sizes 30 " in text
     assert (tmp_path / "speed.png").stat().st_size > 0
