@@ -332,7 +332,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
             pressed = len(chain) == threshold and _pressed(chain, answered)
         # (the same thing asked for while the other side says each turn it has it not: `threshold`)
-        lacking = len(chain) >= threshold and _lacking(chain, links, answered, read)
+        lacking = len(chain) >= threshold and _lacking(chain, links, answered)
         if lacking:
             needed = threshold
         if len(chain) >= needed:
@@ -346,19 +346,17 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     return findings
 
 
-def _lacking(chain: list[LlmOutput], links: list[str], answered: dict[int, list[str]],
-             read: dict[int, tuple[Stances, "_Acts"]]) -> bool:
-    """Whether the chain asks the other side for the same thing while it says, every turn, that it
-    has it not or cannot give it: every reply asks (`_stances.asks`), at least one link asks again
-    ("request" or "ask"), and each reply after the first answers turns each of which says no
-    (`_DECLINED`: "I don't have one", "I can't take a picture"; or `_NOTHING`: "still nothing") and none of which says it will look
-    ("I'll check my email": the conversation waits on them). The links already hold that those
-    turns told no fact the agent used and brought nothing it took up; an agent asking three times
-    for what the other side said three times it lacks is stuck, where one asking while the other
-    side looks, answers or asks for something else is still working out what can be done."""
+def _lacking(chain: list[LlmOutput], links: list[str], answered: dict[int, list[str]]) -> bool:
+    """Whether the chain asks the other side again for the same thing (a "request" or "ask" link)
+    while it says, every turn, that it has it not or cannot give it: each reply after the first
+    answers turns each of which says no (`_DECLINED`: "I don't have one", "I can't take a
+    picture"; or `_NOTHING`: "still nothing") and none of which says it will look ("I'll check my
+    email": the conversation waits on them). The links already hold that those turns told no fact
+    the agent used and brought nothing it took up. An agent asking three times for what the other
+    side said three times it lacks is stuck; one asking while the other side looks, answers or
+    talks around it is still working out what can be done, and one that says no again (no link
+    asks) to a side that says no back needs one reply more, as any refusal restated does."""
     if "request" not in links and "ask" not in links:
-        return False
-    if not all(_acts_of(reply, read).asks for reply in chain):
         return False
     for reply in chain[1:]:
         turns = answered.get(reply.step)

@@ -81,12 +81,22 @@ HEALTHY = [
 ]
 
 
+REFUSALS = ["I'm sorry, but this ticket is non-refundable, so I can't issue a refund.",
+            "Unfortunately, basic fares like yours don't qualify for refunds under our terms.",
+            "I understand your frustration. However, the fare you purchased carries no refund option."]
+HEALTHY.append(pytest.param([reply + " Is there anything else I can help with?" for reply in REFUSALS],
+                            ["That's not fair, I didn't know that.", "No, I don't accept that.", "Ok."],
+                            id="a-refusal-asking-anything-else-said-three-times-to-a-no"))
+
+
 @pytest.mark.parametrize(("replies", "turns"), HEALTHY)
 def test_healthy_twins_stay_healthy(replies, turns):
     """The thing given, the other side saying it will look or talking around it (neither says it
     lacks the thing: asking three or four times is still working out what can be done), a different
     piece asked for each time,
-    a checklist answered "no", a refusal repeated once then a transfer: no repeated reply."""
+    a checklist answered "no", a refusal repeated once then a transfer, a refusal said three times to
+    a side that says no back (each reply asking besides whether there is anything else: no link asks
+    again, and a refusal restated is a loop at four): no repeated reply."""
     assert restated(chat(OPENING, replies, turns)) == []
 
 
