@@ -90,7 +90,13 @@ conversation working out what can be done. At
 (`_says_again`: two stems in common among all the sentences that take a stance) and the same ask
 does not hold: an agent must ask for a missing id until it has it, and asking three or four times,
 the user looking or answering, is still a conversation working out what can be done (the design
-half of the labelled tau-bench runs holds five such, none a loop); five times is not.
+half of the labelled tau-bench runs holds five such, none a loop); five times is not. A chain that
+asks again (a "request" or "ask" link) while the other side said, every turn it answers, that it
+has it not or cannot give it ("I don't have one", "still nothing"), never that it will look
+(`_lacking`), is a loop at `repeated_text_threshold` replies whatever its links: the agent asking
+three times for what the other side said three times it lacks is stuck.
+An offer of what the agent will do once it is given what it asks for ("as soon as you find it I
+can file the claim") is the ask again, no way forward nobody had said (`_unconditioned`).
 """
 
 from __future__ import annotations
