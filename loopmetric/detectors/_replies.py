@@ -90,7 +90,13 @@ conversation working out what can be done. At
 (`_says_again`: two stems in common among all the sentences that take a stance) and the same ask
 does not hold: an agent must ask for a missing id until it has it, and asking three or four times,
 the user looking or answering, is still a conversation working out what can be done (the design
-half of the labelled tau-bench runs holds five such, none a loop); five times is not.
+half of the labelled tau-bench runs holds five such, none a loop); five times is not. A chain that
+asks again (a "request" or "ask" link) while the other side said, every turn it answers, that it
+has it not or cannot give it ("I don't have one", "still nothing"), never that it will look
+(`_lacking`), is a loop at `repeated_text_threshold` replies whatever its links: the agent asking
+three times for what the other side said three times it lacks is stuck.
+An offer of what the agent will do once it is given what it asks for ("as soon as you find it I
+can file the claim") is the ask again, no way forward nobody had said (`_unconditioned`).
 """
 
 from __future__ import annotations
@@ -297,6 +303,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                     sought = frozenset().union(*(_acts_of(r, read).asks for r in recent[-_RECENT:]))
                     offer = frozenset().union(*(stems for stems in _acts_of(reply, read).offers
                                                 if len(stems & sought) < _ACT_COMMON))
+                    if len(offer) >= _OFFER_NEW:
+                        offer = _unconditioned(offer, reply.text)
                 if _offers_new(offer, stems_said):
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
@@ -334,14 +342,57 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
               and not any(_acts_of(r, read).does or declines(r.text) for r in chain)):
             needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
             pressed = len(chain) == threshold and _pressed(chain, answered)
+        # (the same thing asked for while the other side says each turn it has it not: `threshold`)
+        lacking = len(chain) >= threshold and _lacking(chain, links, answered)
+        if lacking:
+            needed = threshold
         if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links, pressed=pressed, what=_what(chain, links, read)))
+            findings.append(_restated_finding(chain, links, pressed=pressed, lacking=lacking,
+                                              what=_what(chain, links, read)))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
             findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, read)))
         chain, links = [], []
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
     return findings
+
+
+def _lacking(chain: list[LlmOutput], links: list[str], answered: dict[int, list[str]]) -> bool:
+    """Whether the chain asks the other side again for the same thing (a "request" or "ask" link)
+    while it says, every turn, that it has it not or cannot give it: each reply after the first
+    answers turns each of which says no (`_DECLINED`: "I don't have one", "I can't take a
+    picture"; or `_NOTHING`: "still nothing") and none of which says it will look ("I'll check my
+    email": the conversation waits on them). The links already hold that those turns told no fact
+    the agent used and brought nothing it took up. An agent asking three times for what the other
+    side said three times it lacks is stuck; one asking while the other side looks, answers or
+    talks around it is still working out what can be done, and one that says no again (no link
+    asks) to a side that says no back needs one reply more, as any refusal restated does."""
+    if "request" not in links and "ask" not in links:
+        return False
+    for reply in chain[1:]:
+        turns = answered.get(reply.step)
+        if not turns or not all((_DECLINED.search(turn) or _NOTHING.search(turn)) and not _LOOKING.search(turn)
+                                for turn in turns):
+            return False
+    return True
+
+
+_NOTHING = re.compile(r"\b(?:nothing|none|nowhere)\b", re.IGNORECASE)  # the other side saying it found none
+
+
+def _unconditioned(offer: frozenset[str], text: str) -> frozenset[str]:
+    """The stems of `offer` (a reply's offers) that its sentences offering what the agent will do
+    once the other side gives what it asks for ("As soon as you have it I can look at the
+    cancellation", "when you find it I'll update the booking": `_CONDITIONED`) do not hold: such an
+    offer is the ask, no new way forward."""
+    conditioned = frozenset().union(*(stems(sentence) for sentence in sentences(text)
+                                      if _CONDITIONED.search(sentence) is not None and offers_in(sentence)))
+    return offer - conditioned if conditioned else offer
+
+
+# An offer of what the agent will do once the other side gives what it asks for
+_CONDITIONED = re.compile(r"\b(?:once|as soon as|when|whenever) you\b"
+                          r"|\bif you (?:can )?(?:find|send|share|give|provide|locate|get)\b", re.IGNORECASE)
 
 
 def _turn(trace: Trace, earlier: LlmOutput, later: LlmOutput, unrecorded: bool,
@@ -686,7 +737,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 _WHAT_WORDS = 4  # words, at most, that name what a chain asks for or offers again
 
 
-def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False,
+def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool = False, lacking: bool = False,
                       what: Optional[dict[str, str]] = None) -> Finding:
     steps = tuple(reply.step for reply in chain)
     kinds = [kind for kind in _SAYS if kind in links]
@@ -695,7 +746,8 @@ def _restated_finding(chain: list[LlmOutput], links: list[str], *, pressed: bool
     named = {kind: what.get("request" if kind == "ask" else kind) for kind in kinds}
     how = ", ".join(dict.fromkeys(_SAYS[kind] + (f" ({named[kind]})" if named[kind] else "") for kind in kinds))
     other = ("the other side pressed the same demand again and again, its turns bringing nothing the agent took up"
-             if pressed else "the other side's turns brought nothing it took up")
+             if pressed else "the other side said each time that it did not have it or could not give it, bringing "
+             "nothing the agent took up" if lacking else "the other side's turns brought nothing it took up")
     return Finding(
         pattern="repeated_reply",
         signal="reasoning_stagnation",

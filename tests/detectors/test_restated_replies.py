@@ -58,8 +58,9 @@ SAYS = {"refusal": "saying no to the same thing again", "request": "asking again
 # Apologizing and doing nothing else is a loop at three replies; saying no or the rule again at
 # four (`_replies` says why). These requests ask for the reference, then for a look in the email
 # (another ask: `test_same_act_again` asks for one thing three times), then for the reference:
-# asking again, with others between, at five.
-LOOP_AT = {"refusal": 4, "request": 5, "policy": 4, "apology": 3}
+# asking again, with others between, is a loop at five, and at three here, where each turn of the
+# other side says it does not have it (`test_asked_for_what_the_other_side_lacks`).
+LOOP_AT = {"refusal": 4, "request": 3, "policy": 4, "apology": 3}
 REWORDED = [pytest.param(kind, n, n >= LOOP_AT[kind], id=f"{kind}-reworded-{n}-times")
             for kind in REPLIES for n in (3, 4, 5)]
 
@@ -67,7 +68,7 @@ REWORDED = [pytest.param(kind, n, n >= LOOP_AT[kind], id=f"{kind}-reworded-{n}-t
 @pytest.mark.parametrize(("kind", "times", "loop"), REWORDED)
 def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
     """Four replies saying no or the rule to a pressing user, three apologizing and doing nothing
-    else, five asking again: stuck. Fewer are still a conversation working out what can be done
+    else, three asking again for what the other side says each time it does not have: stuck. Fewer are still a conversation working out what can be done
     (these turns press in other words each time; a demand pressed in the same words is below)."""
     messages = chat(OPENING[kind], REPLIES[kind][:times], PRESS[kind])
     report = detect_loops(messages)
@@ -77,7 +78,8 @@ def test_the_same_thing_in_other_words_is_a_loop(kind, times, loop):
         replies = tuple(step.step for step in read_chat_messages(messages).steps if step.kind == "llm")
         assert (finding.pattern, finding.count, finding.steps) == ("repeated_reply", times, replies)
         assert SAYS[kind] in finding.message and finding.message.startswith("The agent said the same thing")
-        assert "while the other side's turns brought nothing it took up" in finding.message
+        assert ("while the other side said each time that it did not have it" if kind == "request"
+                else "while the other side's turns brought nothing it took up") in finding.message
 
 
 # A guided fix whose person tries each remedy on their own phone: the turns say what they changed
