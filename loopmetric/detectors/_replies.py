@@ -187,12 +187,25 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
             findings.append(finding)
         chain = [(reply, 1.0, False)] if reply is not None else []
     found = {step for finding in findings for step in finding.steps}
-    findings.extend(finding for finding in _restated(trace, threshold, unrecorded, kinds, changes, asking)
-                    if not found.intersection(finding.steps))
-    found = {step for finding in findings for step in finding.steps}
-    findings.extend(finding for finding in already_said(trace, unrecorded, kinds)
-                    if not found.intersection(finding.steps))
+    restated = [finding for finding in _restated(trace, threshold, unrecorded, kinds, changes, asking)
+                if not found.intersection(finding.steps)]
+    findings.extend(_widest(restated, [finding for finding in already_said(trace, unrecorded, kinds)
+                                       if not found.intersection(finding.steps)]))
     return tuple(findings)
+
+
+def _widest(first: list[Finding], second: list[Finding]) -> list[Finding]:
+    """The findings of two links of the same loop (`_restated`'s, then `_already_said`'s), one
+    for each stretch of replies both found: of two that share a reply, the one holding more
+    replies (the first on a tie), so the loop's steps and count are its whole length whichever
+    link saw it whole."""
+    kept = list(first)
+    for finding in second:
+        steps = set(finding.steps)
+        shared = [other for other in kept if steps.intersection(other.steps)]
+        if all(len(finding.steps) > len(other.steps) for other in shared):
+            kept = [other for other in kept if other not in shared] + [finding]
+    return kept
 
 
 _KIND = attrgetter("kind")

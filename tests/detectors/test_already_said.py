@@ -225,3 +225,30 @@ def test_explain_says_the_repeat_is_the_agents(tmp_path, capsys):
     assert "The repeat is the agent's." in out
     assert f"repeated_reply: {PATTERNS['repeated_reply'].meaning}." in out
     assert "the other side saying it already said it" in PATTERNS["repeated_reply"].meaning.lower()
+
+
+def _finding(message, *steps):
+    from loopmetric._findings import Finding
+    return Finding(pattern="repeated_reply", signal="reasoning_stagnation", severity="medium", message=message,
+                   count=len(steps), steps=steps)
+
+
+WIDEST = [
+    # (the restated link's findings, the already-said link's, the messages kept)
+    ("already-said-longer-replaces-the-restated-stretch", [("restated", 3, 5, 7)], [("said", 1, 3, 5, 7)], ["said"]),
+    ("restated-longer-stays", [("restated", 1, 3, 5, 7)], [("said", 3, 5, 7)], ["restated"]),
+    ("a-tie-keeps-the-restated", [("restated", 1, 3, 5)], [("said", 3, 5, 7)], ["restated"]),
+    ("apart-both-stay", [("restated", 1, 3, 5)], [("said", 9, 11, 13)], ["restated", "said"]),
+    ("longer-than-one-of-two-it-shares-with-is-not-enough",
+     [("restated", 1, 3, 5), ("restated-2", 9, 11, 13, 15, 17)], [("said", 5, 7, 9, 11)], ["restated", "restated-2"]),
+    ("longer-than-both-it-shares-with-replaces-both",
+     [("restated", 1, 3, 5), ("restated-2", 9, 11, 13)], [("said", 3, 5, 7, 9, 11)], ["said"]),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "kept"), [pytest.param(a, b, c, id=name) for name, a, b, c in WIDEST])
+def test_of_two_links_finding_the_same_replies_the_one_holding_more_is_reported(first, second, kept):
+    """One stretch of replies, one finding: its steps and count are the whole loop whichever link saw it whole."""
+    from loopmetric.detectors._replies import _widest
+    found = _widest([_finding(m, *s) for m, *s in first], [_finding(m, *s) for m, *s in second])
+    assert [finding.message for finding in found] == kept
