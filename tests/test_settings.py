@@ -39,6 +39,25 @@ def test_invalid_settings(kwargs, message):
     assert message in str(error.value)
 
 
+def _embed(texts):
+    return [[1.0] for _ in texts]
+
+
+@pytest.mark.parametrize("embedder, message", [
+    pytest.param("wordllama", "Expected argument `embedder` to be None or a callable taking a list of texts and "
+                 "returning one vector per text, but got 'wordllama'.", id="an-embedders-name-refused"),
+    pytest.param(_embed, None, id="twin-a-callable-accepted"),
+    pytest.param(None, None, id="twin-none-accepted"),
+])
+def test_an_embedder_is_a_callable_or_none(embedder, message):
+    if message is None:
+        assert LoopSettings(embedder=embedder).embedder is embedder
+        return
+    with pytest.raises(ValueError) as error:
+        LoopSettings(embedder=embedder)
+    assert str(error.value) == message
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
     # each product must be at most the window: equal fits
     pytest.param({"window": 6, "repeated_call_threshold": 6}, None, id="a-call-threshold-equal-to-the-window-fits"),

@@ -48,7 +48,7 @@ def test_the_audit_lists_each_mutant_once_with_a_killing_test_that_exists(round_
         path, _, name = killer[0].partition("::")
         name, _, case = name.partition("[")
         text = (ROOT / path).read_text()
-        assert name in {node.name for node in ast.walk(ast.parse(text)) if isinstance(node, ast.FunctionDef)}, row
+        assert name in {node.name for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}, row
         if case:  # a case of a table: its id is written in the tests (stacked tables join their ids with "-";
             # a table of shared scenarios takes its ids from a helper's keys)
             words = case[:-1].split("-")

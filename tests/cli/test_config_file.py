@@ -53,6 +53,21 @@ def test_score_reads_the_config_file_flags_win(tmp_path, monkeypatch, capsys, na
     assert err == "" and (_counts(report) != _counts(default)) == differs
 
 
+@pytest.mark.parametrize("nearer, differs", [
+    pytest.param("[project]\nname = 'x'\n", True, id="a-pyproject-without-the-table-passed-over-for-the-folder-above"),
+    pytest.param("[tool.loopmetric]\ncheck_tool_repetition = true\n", False, id="twin-a-pyproject-with-the-table-wins"),
+])
+def test_score_reads_the_nearest_config_file_that_has_its_table(tmp_path, monkeypatch, capsys, nearer, differs):
+    monkeypatch.chdir(tmp_path)
+    _, default, _ = _score(capsys)
+    (tmp_path / ".loopmetric.toml").write_text("check_tool_repetition = false\n")  # the folder above
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "pyproject.toml").write_text(nearer)
+    monkeypatch.chdir(tmp_path / "project")
+    code, report, err = _score(capsys)
+    assert err == "" and (_counts(report) != _counts(default)) == differs
+
+
 @pytest.mark.parametrize("text, words", [
     pytest.param("[tool.loopmetric]\nwindow_size = 3\n", "unknown ['window_size']", id="unknown-key"),
     pytest.param("[tool.loopmetric]\nrepeated_call_threshold = 1\n", "repeated_call_threshold", id="bad-value"),

@@ -263,17 +263,26 @@ def test_guard_replay_and_score_share_the_none_placeholder(capsys):
         assert "--repeated-result-threshold N|none" in capsys.readouterr().out
 
 
-def test_spark_refuses_an_existing_output_before_starting_spark(tmp_path):
-    """Checked before pyspark is imported: with pyspark blocked, the answer is still about --output."""
+@pytest.mark.parametrize("overwrite", [
+    pytest.param(False, id="an-existing-output-refused-before-spark"),
+    pytest.param(True, id="with-overwrite-an-existing-output-passes-on-to-spark"),
+])
+def test_spark_refuses_an_existing_output_before_starting_spark(tmp_path, overwrite):
+    """Checked before pyspark is imported: with pyspark blocked, the answer is still about --output;
+    with --overwrite it goes on to Spark (here: the extra to install)."""
     out = tmp_path / "loops.parquet"
     out.mkdir()
+    flags = ["--output", str(out), *(["--overwrite"] if overwrite else [])]
     code = ("import sys; sys.modules['pyspark'] = None; from loopmetric.cli import main; "
-            f"sys.exit(main(['spark', 'examples', '--output', {str(out)!r}]))")
+            f"sys.exit(main(['spark', 'examples', *{flags!r}]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"})
     assert done.returncode == 2
-    assert done.stderr == (f"loopmetric: Expected --output to be a path that does not exist, but {out} exists; "
-                           "pass --overwrite to replace it\n")
+    if overwrite:
+        assert done.stderr.startswith("loopmetric: loopmetric.spark needs PySpark") and "loopmetric[spark]" in done.stderr
+    else:
+        assert done.stderr == (f"loopmetric: Expected --output to be a path that does not exist, but {out} exists; "
+                               "pass --overwrite to replace it\n")
 
 
 def test_records_of_a_file_that_are_no_trace_are_counted_by_file(tmp_path, capsys):

@@ -48,12 +48,63 @@ def test_install_prints_the_entry_and_writes_it_once(tmp_path):
     assert json.loads(written) == merge(OTHER, "claude-code")
 
 
-def test_install_refuses_a_settings_file_it_cannot_read(tmp_path):
+@pytest.mark.parametrize("text, words", [
+    pytest.param("{not json", "cannot install", id="not-json"),
+    pytest.param('{"hooks": ["not", "an", "object"]}', "Expected `hooks` in the settings to be an object",
+                 id="hooks-not-an-object"),
+    pytest.param('{"hooks": {"PreToolUse": {"matcher": "*"}}}', "Expected `hooks.PreToolUse` in the settings to be a list",
+                 id="an-event-not-a-list"),
+])
+def test_install_refuses_a_settings_file_it_cannot_read(tmp_path, text, words):
     (tmp_path / ".claude").mkdir()
-    (tmp_path / ".claude" / "settings.json").write_text("{not json")
+    (tmp_path / ".claude" / "settings.json").write_text(text)
     done = _cli("claude-code", "--write", cwd=tmp_path)
-    assert done.returncode == 2 and "cannot install" in done.stderr
-    assert (tmp_path / ".claude" / "settings.json").read_text() == "{not json"
+    assert done.returncode == 2 and "cannot install" in done.stderr and words in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (tmp_path / ".claude" / "settings.json").read_text() == text
+
+
+@pytest.mark.parametrize("project", [
+    pytest.param(True, id="project-given-written-under-it"),
+    pytest.param(False, id="twin-no-project-written-here"),
+])
+def test_install_writes_the_settings_file_of_the_project_it_is_given(tmp_path, project):
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir(), there.mkdir()
+    done = _cli("claude-code", "--write", *(["--project", str(there)] if project else []), cwd=here)
+    assert done.returncode == 0, done.stderr
+    written, untouched = (there, here) if project else (here, there)
+    assert json.loads((written / ".claude" / "settings.json").read_text()) == entry("claude-code")
+    assert not (untouched / ".claude").exists()
+
+
+@pytest.mark.parametrize("command, added", [
+    pytest.param("my-linter hook claude-code", True, id="another-programs-hook-of-the-same-ending-kept-and-ours-added"),
+    pytest.param("loopmetric hook claude-code", False, id="twin-ours-already-there-nothing-added"),
+])
+def test_install_adds_its_hook_beside_another_programs_hook(command, added):
+    hook = {"type": "command", "command": command}
+    settings = {"hooks": {event: [{"matcher": "*", "hooks": [dict(hook)]}]
+                          for event in ("PreToolUse", "PostToolUse", "PostToolUseFailure")}
+                | {event: [{"hooks": [dict(hook)]}] for event in ("Stop", "SubagentStop")}}
+    merged = merge(settings, "claude-code")
+    for event, groups in merged["hooks"].items():
+        commands = [h["command"] for group in groups for h in group["hooks"]]
+        assert commands == ([command, "loopmetric hook claude-code"] if added else [command]), event
+
+
+@pytest.mark.parametrize("config, said", [
+    pytest.param("[tool.loopmetric.guard]\nrepeated_result_treshold = 3\n", True, id="a-config-the-hook-cannot-read-is-said"),
+    pytest.param("[tool.loopmetric.guard]\nrepeated_result_threshold = 3\n", False, id="twin-a-good-config-nothing-said"),
+])
+def test_install_warns_when_the_hook_would_fail_open_on_the_config_file(config, said, tmp_path):
+    from loopmetric.hooks._install import missing
+
+    (tmp_path / "pyproject.toml").write_text(config)
+    warned = [line for line in missing(f"{sys.executable} -m loopmetric", project=str(tmp_path))
+              if "fail open on the config file" in line]
+    assert bool(warned) is said, warned
+    assert not said or ("pyproject.toml" in warned[0] and "repeated_result_treshold" in warned[0])
 
 
 @pytest.mark.parametrize("tool", [

@@ -519,6 +519,13 @@ def _finding_fields_the_page_reads() -> set[str]:
     pytest.param(agent(*[tool("fetch", {"u": 1}, error="Timeout")] * 3),
                  {"repeated_error": [['fetch({"u":1}) -> error: Timeout', [1, 2, 3]]]},
                  id="a-failed-call-repeated-says-error-before-what-it-failed-with"),
+    # 'fetch({"u":1}) -> error: ' is 25 characters, 400 E's after it: 425, shown up to 300, 125 said left out
+    pytest.param(agent(*[tool("fetch", {"u": 1}, error="E" * 400)] * 3),
+                 {"repeated_error": [['fetch({"u":1}) -> error: ' + "E" * 275 + "… (125 more characters)", [1, 2, 3]]]},
+                 id="a-long-content-cut-saying-how-much-was-left-out"),
+    pytest.param(agent(*[tool("fetch", {"u": 1}, error="E" * 275)] * 3),
+                 {"repeated_error": [['fetch({"u":1}) -> error: ' + "E" * 275, [1, 2, 3]]]},
+                 id="twin-a-content-of-300-characters-shown-whole"),
     pytest.param(agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text")), {},
                  id="twin-a-healthy-trace-has-nothing-repeated"),
 ])
@@ -606,3 +613,15 @@ def test_the_tables_worst_finding_is_the_severest_not_the_first(trace, severity,
     [rows] = [json.loads(text) for attrs, text in page.scripts if attrs.get("id") == "rows"]
     [(_, _, _, _, worst, _, _)] = rows
     assert worst.startswith(f"{severity} ") and worst.endswith(f": {tools} (steps {steps})")
+
+
+@pytest.mark.parametrize("unreadable, verdicts", [
+    pytest.param([("lost.json", "cannot read")], ["pass", "unread"], id="a-file-not-read-is-listed-unread-not-failing"),
+    pytest.param([], ["pass"], id="twin-every-file-read"),
+])
+def test_the_tables_rows_say_pass_fail_or_unread(unreadable, verdicts):
+    """The table's row of a file the report could not read says `unread` (no score), not `fail`."""
+    page = Page(render(entries_of([_HEALTHY], LoopSettings(), unreadable=unreadable), LoopSettings(), compress=False))
+    [rows] = [json.loads(text) for attrs, text in page.scripts if attrs.get("id") == "rows"]
+    assert [row[2] for row in rows] == verdicts
+    assert [row[1] is None for row in rows] == [v == "unread" for v in verdicts]

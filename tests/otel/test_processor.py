@@ -753,6 +753,22 @@ def test_escalate_alarms_a_loop_again_as_stop_when_it_goes_on(escalate, steps, e
     assert [s.attributes["loopmetric.action"] for s in spans] == [action for _, action in expected]
 
 
+@pytest.mark.parametrize("steps, said", [
+    pytest.param(lambda a: _replies(a, 4), "repeated_text at steps 1, 2, 3 (replies). Your last 3 responses",
+                 id="a-loop-of-replies-says-replies"),
+    pytest.param(lambda a: _polls(a, 5), "repeated_result at steps 2, 4, 6 (poll). Your last 3 calls to `poll`",
+                 id="twin-a-loop-of-calls-names-its-tool"),
+])
+def test_the_warning_names_what_looped_the_tools_or_replies(steps, said, caplog):
+    tracer, processor, found, exporter = watched()
+    agent = Agent(tracer)
+    with caplog.at_level(logging.WARNING, logger="loopmetric.otel"):
+        steps(agent)
+        agent.end()
+    [warning] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Loop in trace ")]
+    assert said in warning, warning
+
+
 def test_escalate_must_be_a_bool():
     with pytest.raises(ValueError, match="`escalate`"):
         LoopSpanProcessor(escalate="yes")

@@ -45,6 +45,24 @@ def test_a_row_scores_as_detect_loops(trace, as_):
     assert [f["steps"] for f in row["loop_findings"]] == [list(f.steps) for f in report.findings]
 
 
+def _polled(**counts):
+    return agent(*[step for _ in range(4) for step in (llm("Checking the job.", **counts),
+                                                       tool("status", {"job": "42"}, output="running"))])
+
+
+@pytest.mark.parametrize("trace, tokens, cost", [
+    # the loop holds the replies at steps 3, 5 and 7: 3 x (100 + 20) tokens = 360,
+    # 3 x (100 x 0.001 + 20 x 0.002) = 3 x 0.14 = 0.42
+    pytest.param(_polled(input_token_count=100, output_token_count=20, cost_per_input_token=0.001,
+                         cost_per_output_token=0.002), 360.0, 0.42, id="the-loops-tokens-and-cost-each-in-its-column"),
+    pytest.param(_polled(), None, None, id="twin-no-tokens-recorded-both-null"),
+])
+def test_a_rows_loop_tokens_and_loop_cost_columns(trace, tokens, cost):
+    row = _row(json.dumps(trace))
+    assert row["loop_tokens"] == tokens
+    assert row["loop_cost"] == (None if cost is None else pytest.approx(cost))
+
+
 def test_nulls_inside_list_columns_are_dropped_like_missing_fields():
     """Spark gives every element of a list of structs every field, null where it had none:
     those nulls are dropped at every depth (a null `output` is not a result `None`)."""
