@@ -2600,4 +2600,21 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "loopmetric/detectors/_replies.py::_read": 8,
                 "loopmetric/detectors/_stances.py::stances_and_acts": 30,
                 "loopmetric/detectors/_text.py::detect_text_loops": 4}),
+    # What changed after d028d22 up to 5908bc1: whether a tool already told a fact, looked up in the set of
+    # whole digit-holding runs of each distinct text (`_Looked`); a word said only in a sentence that says no
+    # is not taken up (`takes_up`, `says_no`); the stemmer's "y" left after -ing/-ed. (`__init__` takes every
+    # constructor of `_replies.py`: `_Looked`'s changed, `_Said`'s and `_Contents`'s beside it. `_facts.py`
+    # changed only in `facts`, which `per_text` decorates, and in a pattern at module level: mutmut makes no
+    # mutant of either; `_stances._STANCES`'s new pattern is at module level too.)
+    "5908bc1": FunctionRun(
+        (*(f"loopmetric/detectors/_replies.py::{f}" for f in ("takes_up", "__init__", "told")),
+         *(f"loopmetric/detectors/_stances.py::{f}" for f in ("says_no", "_stem"))),
+        {},
+        {},
+        tests={
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "facts_tools_told", "restated_replies", "same_act_again", "facts", "conversation_meaning",
+                "same_stance", "detectors")),
+            "loopmetric/detectors/_stances.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "stance_screens", "same_stance", "same_act_again", "restated_replies", "conversation_meaning"))}),
 }
