@@ -2600,4 +2600,37 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "loopmetric/detectors/_replies.py::_read": 8,
                 "loopmetric/detectors/_stances.py::stances_and_acts": 30,
                 "loopmetric/detectors/_text.py::detect_text_loops": 4}),
+    # What changed after d028d22 up to 5908bc1: whether a tool already told a fact, looked up in the set of
+    # whole digit-holding runs of each distinct text (`_Looked`); a word said only in a sentence that says no
+    # is not taken up (`takes_up`, `says_no`); the stemmer's "y" left after -ing/-ed. (`__init__` takes every
+    # constructor of `_replies.py`: `_Looked`'s changed, `_Said`'s and `_Contents`'s beside it. `_facts.py`
+    # changed only in `facts`, which `per_text` decorates, and in a pattern at module level: mutmut makes no
+    # mutant of either; `_stances._STANCES`'s new pattern is at module level too.)
+    "5908bc1": FunctionRun(
+        (*(f"loopmetric/detectors/_replies.py::{f}" for f in ("takes_up", "__init__", "told")),
+         *(f"loopmetric/detectors/_stances.py::{f}" for f in ("says_no", "_stem"))),
+        {"loopmetric.detectors._replies:794": "the name is cut out for mutmut's marker instead of a space: the space "
+         "before the name and the sign after it stay, so no word runs into it, and the marker's two capitals are "
+         "a word (`_UPPER_PAIR`) only a turn writing \"XX\" itself brings",
+         "loopmetric.detectors._replies:1205": "no fact is kept under None: every search starts at the first text "
+         "(a fact found before is found again, the texts only grow; one not found is searched again where it was "
+         "not): the same answer (speed)",
+         "loopmetric.detectors._replies:1220": "a fact found is marked by any number below zero (`start < 0`): -2 "
+         "as -1",
+         "loopmetric.detectors._stances:19": "`stem[-1] == stem[-2]` is asked just before (`and`, left to right): "
+         "`stem[-2]` is `stem[-1]`"},
+        {"loopmetric.detectors._replies:1184": "tests/detectors/test_facts_tools_told.py::test_a_lookup_tells_its_"
+         "facts_wherever_it_stands_and_whatever_holds_them[turns-relay-what-a-lookup-opening-the-run-told-3-"
+         "replies]",
+         "loopmetric.detectors._replies:1209": "tests/detectors/test_facts_tools_told.py::test_a_lookup_tells_its_"
+         "facts_wherever_it_stands_and_whatever_holds_them[a-turn-relays-the-page-the-lookup-opened-3-replies]",
+         **{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_facts_tools_told.py::test_a_fact_asked_"
+            "again_is_answered_as_the_first_time[a-fact-with-signs-found-is-found-when-asked-again]"
+            for n in (1212, 1218, 1219)}},
+        tests={
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "facts_tools_told", "restated_replies", "same_act_again", "facts", "conversation_meaning",
+                "same_stance", "detectors")),
+            "loopmetric/detectors/_stances.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "stance_screens", "same_stance", "same_act_again", "restated_replies", "conversation_meaning"))}),
 }

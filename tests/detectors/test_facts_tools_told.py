@@ -19,16 +19,18 @@ def restated(messages):
     return [f for f in detect_loops(messages).findings if f.pattern == "repeated_reply"]
 
 
-def looked_up(replies, turns):
+def looked_up(replies, turns, *, args=None, asked=True):
     """A council's planning desk: the opening, one lookup and its result, then each reply followed by
-    the other side's turn of the same place."""
+    the other side's turn of the same place; `args`, the lookup's arguments; `asked`, whether a reply
+    asked for the lookup (not asked: the lookup opens the run, as a harness's own fetch does)."""
     messages = [{"role": "system", "content": "You answer questions about planning applications."},
-                {"role": "user", "content": "Any news on my planning application? Reference PA-3391."},
-                {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
-                    "name": "get_application", "arguments": json.dumps({"reference": "PA-3391"})}}]},
-                {"role": "tool", "tool_call_id": "c1", "content": json.dumps(
-                    {"reference": "PA-3391", "status": "under consultation", "consultation_closed": "2026-10-30",
-                     "officer": "J. Amadi", "fee_paid": 462})}]
+                {"role": "user", "content": "Any news on my planning application? Reference PA-3391."}]
+    if asked:
+        messages.append({"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "get_application", "arguments": json.dumps(args or {"reference": "PA-3391"})}}]})
+    messages.append({"role": "tool", "tool_call_id": "c1", "content": json.dumps(
+        {"reference": "PA-3391", "status": "under consultation", "consultation_closed": "2026-10-30",
+         "officer": "J. Amadi", "fee_paid": 462})})
     for n, reply in enumerate(replies):
         messages.append({"role": "assistant", "content": reply})
         if n < len(turns):
@@ -66,6 +68,35 @@ def test_a_turn_relaying_what_a_tool_told_brings_nothing_new(turns, times, loop)
         (finding,) = found
         assert finding.count == times
         assert f"The agent said the same thing in other words {times} times in a row" in finding.message
+
+
+# Where the lookup told it: in its result when it opens the run (no reply asked for it, as a harness's
+# own fetch), or in its own arguments (the page it opened) when no result repeats them.
+PAGE = "https://planning.example.gov/applications/PA-3391"
+OTHER_PAGE = "https://planning.example.gov/appeals/PA-3391"
+
+
+def turns_linking(page):
+    return ["It's been weeks. Is that normal?", f"Your page {page} shows nothing new either, is that normal?",
+            "Can you at least tell me when?", "Pointless."]
+
+
+WHERE = [
+    pytest.param(turns_telling(30, 462), {}, False, 3, True, id="turns-relay-what-a-lookup-opening-the-run-told-3-replies"),
+    pytest.param(turns_telling(30, 462), {}, False, 4, True, id="turns-relay-what-a-lookup-opening-the-run-told-4-replies"),
+    pytest.param(turns_telling(12, 380), {}, False, 3, False,
+                 id="twin-turns-tell-what-the-lookup-opening-the-run-did-not-3-replies"),
+    pytest.param(turns_linking(PAGE), {"url": PAGE}, True, 3, True, id="a-turn-relays-the-page-the-lookup-opened-3-replies"),
+    pytest.param(turns_linking(PAGE), {"url": PAGE}, True, 4, True, id="a-turn-relays-the-page-the-lookup-opened-4-replies"),
+    pytest.param(turns_linking(OTHER_PAGE), {"url": PAGE}, True, 3, False,
+                 id="twin-a-turn-tells-a-page-no-lookup-opened-3-replies"),
+]
+
+
+@pytest.mark.parametrize(("turns", "args", "asked", "times", "loop"), WHERE)
+def test_a_lookup_tells_its_facts_wherever_it_stands_and_whatever_holds_them(turns, args, asked, times, loop):
+    found = restated(looked_up(REPLIES[:times], turns, args=args, asked=asked))
+    assert [f.count for f in found] == ([times] if loop else []), [f.message for f in found]
 
 
 # A figure told inside a longer one is not told: "46" stands in no result that holds only "462". The turn
@@ -110,16 +141,19 @@ def _reference(fact, texts):
     return any(_stands_in(fact, text) for text in texts)
 
 
-def _looked(results):
-    """`_Looked` over a trace of one tool call per result (its arguments `{}`), read to the end."""
+def _looked(results, args=(), asked=True):
+    """`_Looked` over a trace of one tool call per result (its arguments `{}`, or the JSON text of
+    `args` in order), read to the end; not `asked`: no reply asks for the calls (the first opens the run)."""
     from loopmetric import read_chat_messages
     from loopmetric.detectors._replies import _Looked
 
     messages = [{"role": "user", "content": "Go."}]
     for n, result in enumerate(results):
-        messages += [{"role": "assistant", "content": "", "tool_calls": [{"id": f"c{n}", "type": "function",
-                                                                          "function": {"name": "get", "arguments": "{}"}}]},
-                     {"role": "tool", "tool_call_id": f"c{n}", "content": result}]
+        arguments = args[n] if n < len(args) else "{}"
+        if asked:
+            messages.append({"role": "assistant", "content": "", "tool_calls": [{"id": f"c{n}", "type": "function",
+                             "function": {"name": "get", "arguments": arguments}}]})
+        messages.append({"role": "tool", "tool_call_id": f"c{n}", "content": result})
     trace = read_chat_messages(messages)
     return _Looked(trace), trace, [text for step in trace.steps if hasattr(step, "args")
                                    for text in (step.args, step.result) if text]
@@ -143,6 +177,36 @@ def test_a_tool_tells_a_fact_exactly_where_it_stands_whole(fact, results):
     as a plain search for the fact standing whole in each text does."""
     looked, trace, texts = _looked(results)
     assert looked.told(fact, len(trace.steps)) == _reference(fact, texts)
+
+
+@pytest.mark.parametrize(("fact", "results", "args", "asked", "told"), [
+    pytest.param("john.doe@x.com", ["sent"], ['{"to": "john.doe@x.com"}'], True, True,
+                 id="a-fact-with-signs-in-the-first-calls-arguments"),
+    pytest.param("jane.doe@x.com", ["sent"], ['{"to": "john.doe@x.com"}'], True, False,
+                 id="twin-a-fact-with-signs-in-no-calls-arguments"),
+    pytest.param("4410", ["ticket INC-4410 open"], [], False, True, id="a-number-told-by-a-call-opening-the-run"),
+    pytest.param("john.doe@x.com", ["mail john.doe@x.com sent"], [], False, True,
+                 id="a-fact-with-signs-told-by-a-call-opening-the-run"),
+    pytest.param("4411", ["ticket INC-4410 open"], [], False, False, id="twin-a-number-no-call-opening-the-run-told"),
+])
+def test_a_tool_tells_a_fact_in_its_arguments_and_from_the_first_step(fact, results, args, asked, told):
+    looked, trace, texts = _looked(results, args, asked)
+    assert trace.steps[0].kind == ("llm" if asked else "tool")
+    assert looked.told(fact, len(trace.steps)) is told is _reference(fact, texts)
+
+
+@pytest.mark.parametrize(("fact", "args", "answers"), [
+    pytest.param("john.doe@x.com", ['{"to": "john.doe@x.com"}'], [True, True, True],
+                 id="a-fact-with-signs-found-is-found-when-asked-again"),
+    pytest.param("4410", ['{"ticket": "INC-4410"}'], [True, True, True], id="a-number-found-is-found-when-asked-again"),
+    pytest.param("jane.doe@x.com", ['{"to": "john.doe@x.com"}'], [False, False, False],
+                 id="twin-a-fact-not-found-stays-not-found-when-asked-again"),
+])
+def test_a_fact_asked_again_is_answered_as_the_first_time(fact, args, answers):
+    """The lookup asked about one fact again, over the same steps, answers as it did (a fact found
+    is kept found, wherever it stood)."""
+    looked, trace, _ = _looked(["sent"], args)
+    assert [looked.told(fact, len(trace.steps)) for _ in answers] == answers
 
 
 def test_a_tool_text_read_again_is_not_read_again():

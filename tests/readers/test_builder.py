@@ -411,6 +411,35 @@ def test_an_outputs_requests_are_the_fingerprints_of_the_calls_it_asked_for():
     assert llm.requests == tuple(call.call for call in calls) and len(set(llm.requests)) == 2  # the name counts
 
 
+@pytest.mark.parametrize("first, second, same", [
+    pytest.param('{"q": "a", "n": 1}', '{"n": 1, "q": "a"}', True, id="keys-in-another-order-are-the-same-call"),
+    pytest.param('{"q":"a","n":1}', '{\n  "q": "a",\n  "n": 1\n}', True,
+                 id="spaces-and-line-breaks-between-keys-are-the-same-call"),
+    pytest.param('{"filter": {"from": 1, "to": 2}, "q": "a"}', '{"q":"a","filter":{"to":2,"from":1}}', True,
+                 id="keys-of-a-nested-object-in-another-order-are-the-same-call"),
+    pytest.param({"q": "a", "n": 1}, ' {"n":1, "q":"a"} ', True, id="a-mapping-and-its-json-text-are-the-same-call"),
+    pytest.param('{"q": "a", "n": 1}', '{"n": 1, "q": "b"}', False, id="twin-a-value-differs-another-call"),
+    pytest.param('{"filter": {"from": 1, "to": 2}}', '{"filter":{"to":3,"from":1}}', False,
+                 id="twin-a-nested-value-differs-another-call"),
+    pytest.param('{"q": "a b"}', '{"q":"ab"}', False, id="twin-a-space-inside-a-value-another-call"),
+    pytest.param('{"q": "a"}', '{"query": "a"}', False, id="twin-another-key-another-call"),
+])
+def test_a_calls_fingerprint_is_its_arguments_whatever_their_order_or_spacing_as_json(first, second, same):
+    """Two calls of one tool: one call made again (the same fingerprint, for the call and for the
+    request of the reply that asked for it) however the arguments' keys are ordered or spaced,
+    another call when a value or a key differs."""
+    b = TraceBuilder()
+    for args in (first, second):
+        b.add_llm_output("think", [_req("search", args)])
+        b.add_tool_call("search", args, "found")
+    steps = b.build().steps
+    llms = [step for step in steps if step.kind == "llm"]
+    calls = [step for step in steps if step.kind == "tool"]
+    assert len(calls) == 2
+    assert (calls[0].call == calls[1].call, llms[0].requests == llms[1].requests) == (same, same)
+    assert [llm.requests for llm in llms] == [(call.call,) for call in calls]
+
+
 # -- what the deepeval reader asks of the builder: calls still open, an inferred action named -------
 
 def _asked_and_ran(ran: bool) -> TraceBuilder:
