@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import tempfile
 import time
@@ -376,6 +377,27 @@ def library_sample(ids: list[str], size: Optional[int]) -> frozenset[str]:
     return frozenset(random.Random(f"{LIBRARY_SEED}/{ids[0].split('/', 1)[0]}").sample(sorted(ids), size))
 
 
+# A rendering that holds the whole conversation so far in each model call's span grows with the
+# replies times the conversation: a coding chat export of 1,352 steps is 0.7 to 1.5 GB in such a
+# format, and reading a few of them held the machine's memory (the whole run was stopped at 24 GB).
+# A rendering that would pass this size is left out for that run, and the results say so.
+LARGEST_MB = 500.0
+_PROBE = 100  # steps of the two prefixes a rendering's size is estimated from
+
+
+def estimated_mb(render: Any, steps: list[Any]) -> float:
+    """The size in MB the rendering `render` would give `steps`, from the sizes of the first
+    `_PROBE` and `2 * _PROBE` steps' renderings: growing with the square of the steps (each span
+    holding the conversation so far) or in proportion, or anything between. 0 for a run short
+    enough to render whole."""
+    if len(steps) <= 2 * _PROBE:
+        return 0.0
+    small = len(json.dumps(render(steps[:_PROBE]), ensure_ascii=False))
+    large = len(json.dumps(render(steps[:2 * _PROBE]), ensure_ascii=False))
+    exponent = min(2.0, max(1.0, math.log2(large / max(small, 1))))
+    return large * (len(steps) / (2 * _PROBE)) ** exponent / 1e6
+
+
 def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
             renderings: Optional[list[str]] = None, library: Optional[int] = None) -> list[dict[str, Any]]:
     """One row per run: its label, reference verdict and the verdict of each rendering (a library
@@ -389,7 +411,7 @@ def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
     with tempfile.TemporaryDirectory() as folder:
         for n, run in enumerate(runs):
             chosen = [name for name in chosen_all if name not in LIBRARY_RENDERINGS or run["id"] in replayed]
-            run["rendered"], run["held"] = {}, {}
+            run["rendered"], run["held"], run["too_large"] = {}, {}, {}
             whole = chat_messages(run["steps"])
             controls: dict[str, dict[str, Any]] = {}  # the chat rendering of what a format holds
             for name in chosen:
@@ -403,6 +425,10 @@ def measure(sources: Optional[list[str]] = None, sample: Optional[int] = None,
                         run["held"][name] = controls[key]
             for name in chosen:
                 try:
+                    size = estimated_mb(RENDERINGS[name], run["steps"])
+                    if size > LARGEST_MB:
+                        run["too_large"][name] = size
+                        continue
                     document = RENDERINGS[name](run["steps"])
                 except Exception as error:  # noqa: BLE001 - a renderer bug is reported, not hidden
                     run["rendered"][name] = {"loop": True, "score": None, "pattern": "(render failed)",
@@ -505,6 +531,14 @@ def report(rows: list[dict[str, Any]], renderings: list[str], seconds: float, co
            "reading; 'changed runs' names the first runs whose verdict changed "
            "(`python -m benchmarks.invariance --show RUN RENDERING` writes the rendered file).", "",
            markdown_table(HEADER, lines), ""]
+    large = [(r["id"], name, size) for r in rows for name, size in r.get("too_large", {}).items()]
+    if large:
+        out += ["## Renderings too large to write here", "",
+                f"Left out of the tables above (counted in no column): a rendering whose file would pass "
+                f"{LARGEST_MB:.0f} MB (`LARGEST_MB`, estimated from two prefixes of the run: each model "
+                "call's span holding the whole conversation so far grows with replies x conversation).", "",
+                markdown_table(["run", "rendering", "estimated size, MB"],
+                               [[f"`{i}`", name, f"{size:,.0f}"] for i, name, size in large]), ""]
     return "\n".join(out)
 
 

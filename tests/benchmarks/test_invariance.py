@@ -299,3 +299,42 @@ def test_a_run_read_back_from_loopmetric_s_reading_keeps_its_verdict(run, loopin
     again = chat_messages(invariance.steps_from_trace(read_chat_messages(chat)))
     got = invariance.score_document(again, tmp_path, "again")
     assert (got["loop"], got["pattern"]) == (expected["loop"], expected["pattern"]), got["reason"]
+
+
+def _whole_conversation_per_reply(steps):
+    """A rendering like the span formats: each reply's span holds every step before it."""
+    return [{"input": [str(step) for step in steps[:n]], "output": str(step)} for n, step in enumerate(steps)]
+
+
+def _one_record_per_step(steps):
+    return [{"output": str(step)} for step in steps]
+
+
+@pytest.mark.parametrize(("render", "steps", "larger_than", "smaller_than"), [
+    pytest.param(_whole_conversation_per_reply, 200, None, 0.001, id="short-run-rendered-whole"),
+    pytest.param(_whole_conversation_per_reply, 2000, 15.0, 40.0, id="conversation-per-reply-grows-by-the-square"),
+    pytest.param(_one_record_per_step, 2000, 0.04, 0.06, id="a-record-per-step-grows-in-proportion"),
+])
+def test_a_rendering_s_size_is_estimated_from_two_prefixes(render, steps, larger_than, smaller_than):
+    """Worked by hand: a step is "step-NNNN", 11 characters as a JSON string. Written a record a
+    step, `{"output": "step-NNNN"}` and a comma are 25 characters: 2,000 steps 0.05 MB. Each reply's
+    record holding the steps before it adds 13 characters a step held: 13 x 2,000^2 / 2 = 26 MB."""
+    run = [f"step-{n:04d}" for n in range(steps)]
+    size = invariance.estimated_mb(render, run)
+    actual = len(json.dumps(render(run))) / 1e6
+    if larger_than is None:
+        assert size == 0.0
+    else:
+        assert larger_than < size < smaller_than, size
+        assert 0.6 * actual < size < 1.4 * actual, (size, actual)
+
+
+def test_a_rendering_left_out_as_too_large_is_named_in_the_results():
+    reference = {"loop": False, "score": 1.0, "pattern": "-", "reason": "No loop patterns detected."}
+    row = {"id": "coding/a-long-chat", "source": "coding", "half": "design", "loop": False, "reference": reference,
+           "rendered": {"OpenAI chat": reference}, "held": {}, "too_large": {"OTLP GenAI": 735.3}}
+    text = invariance.report([row], ["OpenAI chat", "OTLP GenAI"], 1.0, "python -m benchmarks.invariance")
+    assert "## Renderings too large to write here" in text
+    assert "| `coding/a-long-chat` | OTLP GenAI | 735 |" in text
+    row["too_large"] = {}
+    assert "too large" not in invariance.report([row], ["OpenAI chat", "OTLP GenAI"], 1.0, "x")
