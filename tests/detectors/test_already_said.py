@@ -132,6 +132,12 @@ def _with_call(result: str, before_first: bool) -> list[dict]:
     return messages
 
 
+def _and_then(messages: list[dict], turn: str, more: str) -> list[dict]:
+    """`messages` with a second turn of the other side, `more`, right after its turn `turn`."""
+    at = next(n for n, m in enumerate(messages) if m.get("content") == turn) + 1
+    return messages[:at] + [{"role": "user", "content": more}] + messages[at:]
+
+
 TWINS = [
     # the loop itself, each twin below changing one thing of it
     ("the-loop", _projector(FIX[:3], SAID), False),
@@ -140,6 +146,9 @@ TWINS = [
     ("told-and-the-agent-takes-up-what-it-brought", _projector(
         FIX[:2] + ["Switch the projector's input from VGA to HDMI, then press Windows and P and pick Duplicate."],
         [SAID[0], CUE_WITH_NEWS]), True),
+    ("told-with-news-then-a-turn-more-and-the-agent-takes-up-the-news", _and_then(_projector(
+        FIX[:2] + ["Switch the projector's input from VGA to HDMI, then press Windows and P and pick Duplicate."],
+        [SAID[0], CUE_WITH_NEWS]), CUE_WITH_NEWS, "Still blue."), True),
     ("told-with-news-left-unused", _projector(FIX[:3], [SAID[0], CUE_WITH_NEWS]), False),
     ("told-and-the-agent-tells-a-new-figure", _projector(
         FIX[:2] + ["Set the laptop to 1280x720 first, then hold Windows, tap P and select Duplicate."], SAID), True),
@@ -151,6 +160,9 @@ TWINS = [
         [SAID[0], "Like I said, thanks, that works now!"]), True),
     ("told-and-a-check-answered-anew", _with_call("2 displays: internal, projector (mirrored)", False), True),
     ("told-and-a-check-answered-as-before", _with_call("1 display: internal", True), False),
+    # the other side's words the task said already bring nothing to take up, whatever the agent said between
+    ("told-in-the-tasks-own-words", _projector(FIX[:3], ["Did that, the laptop still shows a blue screen.",
+                                                          *SAID[1:]]), False),
     # the words that say it was said bring nothing to take up ("the same thing", "one more thing")
     ("told-the-same-thing-and-one-more-thing", _projector(
         FIX[:2] + ["One more thing to try: hold Windows, tap P, and select Duplicate from the panel."],
