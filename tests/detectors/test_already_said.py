@@ -146,9 +146,6 @@ TWINS = [
     ("told-and-the-agent-takes-up-what-it-brought", _projector(
         FIX[:2] + ["Switch the projector's input from VGA to HDMI, then press Windows and P and pick Duplicate."],
         [SAID[0], CUE_WITH_NEWS]), True),
-    ("told-with-news-then-a-turn-more-and-the-agent-takes-up-the-news", _and_then(_projector(
-        FIX[:2] + ["Switch the projector's input from VGA to HDMI, then press Windows and P and pick Duplicate."],
-        [SAID[0], CUE_WITH_NEWS]), CUE_WITH_NEWS, "Still blue."), True),
     ("told-with-news-left-unused", _projector(FIX[:3], [SAID[0], CUE_WITH_NEWS]), False),
     ("told-and-the-agent-tells-a-new-figure", _projector(
         FIX[:2] + ["Set the laptop to 1280x720 first, then hold Windows, tap P and select Duplicate."], SAID), True),
@@ -160,9 +157,6 @@ TWINS = [
         [SAID[0], "Like I said, thanks, that works now!"]), True),
     ("told-and-a-check-answered-anew", _with_call("2 displays: internal, projector (mirrored)", False), True),
     ("told-and-a-check-answered-as-before", _with_call("1 display: internal", True), False),
-    # the other side's words the task said already bring nothing to take up, whatever the agent said between
-    ("told-in-the-tasks-own-words", _projector(FIX[:3], ["Did that, the laptop still shows a blue screen.",
-                                                          *SAID[1:]]), False),
     # the words that say it was said bring nothing to take up ("the same thing", "one more thing")
     ("told-the-same-thing-and-one-more-thing", _projector(
         FIX[:2] + ["One more thing to try: hold Windows, tap P, and select Duplicate from the panel."],
@@ -170,7 +164,19 @@ TWINS = [
 ]
 
 
-@pytest.mark.parametrize(("messages", "healthy"), [pytest.param(m, h, id=name) for name, m, h in TWINS])
+TWINS_NAMED = [
+    pytest.param(_and_then(_projector(
+        FIX[:2] + ["Switch the projector's input from VGA to HDMI, then press Windows and P and pick Duplicate."],
+        [SAID[0], CUE_WITH_NEWS]), CUE_WITH_NEWS, "Still blue."), True,
+        id="told-with-news-then-a-turn-more-and-the-agent-takes-up-the-news"),
+    # the other side's words the task said already bring nothing to take up, whatever the agent said between
+    pytest.param(_projector(FIX[:3], ["Did that, the laptop still shows a blue screen.", *SAID[1:]]), False,
+                 id="told-in-the-tasks-own-words"),
+]
+
+
+@pytest.mark.parametrize(("messages", "healthy"),
+                         [pytest.param(m, h, id=name) for name, m, h in TWINS] + TWINS_NAMED)
 def test_each_condition_of_the_link_has_a_healthy_twin(messages, healthy):
     report = detect_loops(messages)
     assert report.success is healthy, report.reason
