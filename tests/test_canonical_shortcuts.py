@@ -73,3 +73,15 @@ def test_flat_dict_written_as_the_encoder_writes_it(value, expected, flat):
 ])
 def test_the_shortcut_leaves_any_other_dict_to_the_encoder(value):
     assert _flat_object(value) is None
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    pytest.param("a.py", '"a.py"', id="a-plain-text"),
+    pytest.param('say "hi"\n', '"say \\"hi\\"\\n"', id="a-text-with-a-quote-and-a-newline"),
+    pytest.param("", '""', id="an-empty-text"),
+    pytest.param(["a.py"], '["a.py"]', id="twin-a-text-in-a-list-goes-to-the-encoder"),
+])
+def test_a_text_alone_is_written_as_its_json_string(value, expected):
+    """A text on its own (a result, an argument given as text) is its JSON string, written without
+    the encoder as the encoder writes it."""
+    assert canonical_json(value) == expected

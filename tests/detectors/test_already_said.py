@@ -132,6 +132,12 @@ def _with_call(result: str, before_first: bool) -> list[dict]:
     return messages
 
 
+def _and_then(messages: list[dict], turn: str, more: str) -> list[dict]:
+    """`messages` with a second turn of the other side, `more`, right after its turn `turn`."""
+    at = next(n for n, m in enumerate(messages) if m.get("content") == turn) + 1
+    return messages[:at] + [{"role": "user", "content": more}] + messages[at:]
+
+
 TWINS = [
     # the loop itself, each twin below changing one thing of it
     ("the-loop", _projector(FIX[:3], SAID), False),
@@ -158,7 +164,19 @@ TWINS = [
 ]
 
 
-@pytest.mark.parametrize(("messages", "healthy"), [pytest.param(m, h, id=name) for name, m, h in TWINS])
+TWINS_NAMED = [
+    pytest.param(_and_then(_projector(
+        FIX[:2] + ["Switch the projector's input from VGA to HDMI, then press Windows and P and pick Duplicate."],
+        [SAID[0], CUE_WITH_NEWS]), CUE_WITH_NEWS, "Still blue."), True,
+        id="told-with-news-then-a-turn-more-and-the-agent-takes-up-the-news"),
+    # the other side's words the task said already bring nothing to take up, whatever the agent said between
+    pytest.param(_projector(FIX[:3], ["Did that, the laptop still shows a blue screen.", *SAID[1:]]), False,
+                 id="told-in-the-tasks-own-words"),
+]
+
+
+@pytest.mark.parametrize(("messages", "healthy"),
+                         [pytest.param(m, h, id=name) for name, m, h in TWINS] + TWINS_NAMED)
 def test_each_condition_of_the_link_has_a_healthy_twin(messages, healthy):
     report = detect_loops(messages)
     assert report.success is healthy, report.reason

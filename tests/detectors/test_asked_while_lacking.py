@@ -81,6 +81,11 @@ HEALTHY = [
 ]
 
 
+HEALTHY.append(pytest.param(ASKS[:3], ["It was a birthday present for my sister.", "No, I don't have it anywhere.",
+                                        "There's no tracking number in my account."],
+                            id="asked-three-times-the-first-answer-talking-around-it-then-lacking-it"))
+
+
 REFUSALS = ["I'm sorry, but this ticket is non-refundable, so I can't issue a refund.",
             "Unfortunately, basic fares like yours don't qualify for refunds under our terms.",
             "I understand your frustration. However, the fare you purchased carries no refund option."]
