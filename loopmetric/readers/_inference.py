@@ -409,17 +409,8 @@ def _words(message: Mapping[str, Any]) -> str:
     content = message.get("content", message.get("parts"))
     if isinstance(content, str):
         return content.strip()
-    if not isinstance(content, list):
-        return ""
-    texts = []
-    for part in content:
-        if isinstance(part, str):
-            texts.append(part)
-        elif isinstance(part, Mapping) and part.get("type", "text") == "text":
-            value = part.get("content", part.get("text"))
-            if isinstance(value, str):
-                texts.append(value)
-    return "\n".join(t for t in texts if t.strip()).strip()
+    parts = _text_parts(content, others_end=False) if isinstance(content, list) else None
+    return "\n".join(t for t in parts if t.strip()).strip() if parts else ""
 
 
 def _text(message: Mapping[str, Any]) -> Optional[str]:
@@ -427,15 +418,23 @@ def _text(message: Mapping[str, Any]) -> Optional[str]:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, str):
-                parts.append(part)
-            elif isinstance(part, Mapping) and part.get("type", "text") == "text":
-                value = part.get("content", part.get("text"))
-                if isinstance(value, str):
-                    parts.append(value)
-            else:
-                return None  # a tool result written as a user part (GenAI `tool_call_response`)
-        return "\n".join(parts) or None
+        # (a part other than text ends it: a tool result written as a user part, GenAI `tool_call_response`)
+        parts = _text_parts(content, others_end=True)
+        return ("\n".join(parts) or None) if parts is not None else None
     return None
+
+
+def _text_parts(content: list, *, others_end: bool) -> Optional[list[str]]:
+    """The texts of a message's parts (plain strings, `text` parts); a part of another kind is
+    passed over, or, with `others_end`, makes the answer None."""
+    parts = []
+    for part in content:
+        if isinstance(part, str):
+            parts.append(part)
+        elif isinstance(part, Mapping) and part.get("type", "text") == "text":
+            value = part.get("content", part.get("text"))
+            if isinstance(value, str):
+                parts.append(value)
+        elif others_end:
+            return None
+    return parts
