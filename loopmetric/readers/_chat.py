@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence
 from ._builder import TraceBuilder
 from ._matching import AskedById
 from .._canonical import as_mapping
-from ._shapes import ToolRequest, finite_number, read_llm_output, text_of, tool_request
+from ._shapes import ToolRequest, finite_number, merge_requests, read_llm_output, text_of, tool_request
 from .._model import Trace
 from ._json import parse_text
 from ._owned import owns
@@ -169,6 +169,8 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
     first_user = True
     lead = _lead(listed)  # "" unless a team's chat
     said: list[str] = []  # what the lead said since a member last answered
+    # (reader position, span) of the last reply asking for calls, while no message has answered any of them
+    unanswered: Optional[tuple[int, int]] = None
     for at, (index, message) in enumerate(listed):
         if consume and at:
             messages[listed[at - 1][0]] = listed[at - 1] = None
@@ -184,6 +186,7 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             replied = True
             member = _member(message, lead)
             if member:  # a member's turn: the answer to what the lead said
+                unanswered = None
                 builder.add_tool_call(member, _instruction(said), content, span=span)
                 said = []
                 own = _calls(message, requests_by_id)
@@ -191,7 +194,9 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
                     builder.add_llm_output("", own, span=span, **_usage(message))
                 continue
             text, requests = read_llm_output({"content": content})
-            calls = requests + _calls(message, requests_by_id)
+            # a call among the content's parts and the same call in `tool_calls` (an export writing
+            # both) is one call: the id-bearing entry is kept
+            calls = merge_requests(requests, _calls(message, requests_by_id))
             following = listed[at + 1][1] if at + 1 < len(listed) else None
             if lead and text:
                 said.append(text)
@@ -199,8 +204,18 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             if asked:  # the next turn is a member's: this reply asked it
                 calls.append(ToolRequest(asked, _instruction(said)))
             awaiting = None if calls else _text_call(builder, text, following)
-            builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **_usage(message))
-        elif role in ("tool", "function"):
+            usage = _usage(message)
+            if calls and not text and not usage and unanswered is not None and unanswered[1] == span:
+                # a message of calls alone while the reply before it waits for every answer: the same
+                # turn's calls, written one message each (the agent saw none of the answers between)
+                for call in calls:
+                    builder.add_request(unanswered[0], call)
+                continue
+            unanswered = (builder.position, span) if calls else None
+            builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **usage)
+            continue
+        unanswered = None  # any other message: an answer, or a turn between
+        if role in ("tool", "function"):
             call_id = message.get("tool_call_id", message.get("id"))
             if call_id is None and role == "function":  # legacy: no id, the last function_call's answer
                 call_id = _FUNCTION_CALL

@@ -167,6 +167,48 @@ CASES = [
 ]
 
 
+
+def both_ways(*calls):
+    """An assistant message as a chat export writes it: each call among its content parts and again in
+    `tool_calls` under the same id."""
+    message = said(None, *calls)
+    message["content"] = [{"type": "tool_call", "tool_call_id": cid, "name": n, "arguments": json.dumps(a)}
+                          for cid, n, a in calls]
+    return message
+
+
+def one_message_a_call():
+    """Two calls of one turn written one assistant message each, answered after both."""
+    return [ASK, said(None, ("c1", "read", {"path": "a.py"})), said(None, ("c2", "read", {"path": "b.py"})),
+            result("c1", "A"), result("c2", "B"), said("Done.")]
+
+
+READ_A = ("tool", "read", {"path": "a.py"}, "A", False, False, "")
+READ_B = ("tool", "read", {"path": "b.py"}, "B", False, False, "")
+A_AND_B = (("read", {"path": "a.py"}), ("read", {"path": "b.py"}))
+CASES += [
+    pytest.param(lambda: [ASK, both_ways(("c1", "read", {"path": "a.py"})), result("c1", "A"), said("Done.")], [
+        ("llm", "", None, None, None), READ_A, ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="a-call-in-the-content-parts-and-in-tool_calls-is-one-call"),
+    pytest.param(lambda: [ASK, both_ways(("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "a.py"})),
+                          result("c1", "A"), result("c2", "A"), said("Done.")], [
+        ("llm", "", None, None, None), READ_A, READ_A, ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}), ("read", {"path": "a.py"})), ()], "Fix the failing test.",
+        id="twin-the-same-call-twice-under-two-ids-written-both-ways-is-two-calls"),
+    pytest.param(one_message_a_call, [
+        ("llm", "", None, None, None), READ_A, READ_B, ("llm", "Done.", None, None, None)],
+        [A_AND_B, ()], "Fix the failing test.",
+        id="calls-of-one-turn-one-message-each-answered-after-all-are-one-reply"),
+    pytest.param(lambda: [ASK, said(None, ("c1", "read", {"path": "a.py"})), result("c1", "A"),
+                          said(None, ("c2", "read", {"path": "b.py"})), result("c2", "B"), said("Done.")], [
+        ("llm", "", None, None, None), READ_A, ("llm", "", None, None, None), READ_B,
+        ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}),), (("read", {"path": "b.py"}),), ()], "Fix the failing test.",
+        id="twin-a-call-answered-before-the-next-message-two-replies"),
+]
+
+
 @pytest.mark.parametrize("build, expected, requests, task", CASES)
 def test_chat_conformance(build, expected, requests, task):
     trace = read_as(build(), "chat")
