@@ -175,7 +175,7 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
                     said_stems = said_stems or _Said(trace, stems, trace.task or "")
                     if _offers_new(offer, said_stems.before(reply.step - 1)):
                         value = None
-            if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents)
+            if value is not None and value < 1.0 and (_answers_input(trace, earlier, reply, vocabulary, contents, known)
                                                       or _tells_news(known, reply)
                                                       or any(earlier.step < n < reply.step for n in changes)):
                 value = None
@@ -787,17 +787,24 @@ def _in_a_row(earlier: LlmOutput, later: LlmOutput) -> bool:
 
 
 def _answers_input(trace: Trace, earlier: LlmOutput, later: LlmOutput, vocabulary: "_Said",
-                   contents: "_Contents") -> bool:
+                   contents: "_Contents", known: "_Said") -> bool:
     """Whether the reply took up a specific fact it was just told: a word the previous
     reply had not, written in the input between them as a name, number or id would be
     (capitals or digits), that nobody had said before that input ("Now Rome." ->
-    "Booked ... Rome ..."). That is a conversation going on, not a loop; a refusal that
-    echoes the user's plain words ("appreciate help" -> "happy to help") is not an
-    answer to anything new."""
+    "Booked ... Rome ..."), or a fact of that input (`_facts.fact_parts`: a number, an amount,
+    a date) the previous reply had not told and nobody had before ("mention I cut report time by
+    40%" -> a draft saying "cut reporting time by 40%"). That is a conversation going on, not a
+    loop; a refusal that echoes the user's plain words ("appreciate help" -> "happy to help") is
+    not an answer to anything new, nor one that repeats a number said before."""
     told: set[str] = set()
+    told_facts: set[str] = set()
     for step in trace.steps[earlier.step:later.step - 1]:
         text = getattr(step, "text", "") or ""  # only the other side's inputs lie between
         told |= _words(" ".join(w for w in text.split() if not w.islower()).casefold())
+        told_facts |= fact_parts(text)
+    # (what was said up to the reply before, that reply included, and the task, said before every step)
+    if told_facts and (told_facts & fact_parts(later.text)) - known.before(earlier.step) - fact_parts(trace.task or ""):
+        return True
     if not told:  # (replies to turns that were not recorded, or named nothing)
         return False
     # (A link below 1.0 rests on both replies' content words, already read: `_same`, `_same_refusal`.)

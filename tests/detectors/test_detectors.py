@@ -313,6 +313,10 @@ OTHER_REQUESTS = [
 ]
 
 
+DRAFT = ("Dear Hiring Manager, I am applying for the Junior Data Analyst role. For the past 14 months I have "
+         "written SQL queries every day, kept the Excel reports of the operations team and built dashboards in "
+         "Power BI. I would welcome the chance to bring these skills to your team. Yours faithfully.")
+
 @pytest.mark.parametrize(("messages", "expected"), [
     pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?", REFUSAL, "I really need it.", REFUSAL),
                  [("repeated_reply", "severe", 3)], id="the-same-refusal-three-times"),
@@ -334,6 +338,19 @@ OTHER_REQUESTS = [
                       REFUSAL.replace("Is there anything", "Booking XXXX has no refundable insurance. Is there anything"),
                       "Please, an exception?", REFUSAL), [],
                  id="twin-reply-taking-up-a-scrubbed-id-it-was-just-told"),
+    # a draft revised on request: the new draft takes up a figure the turn just told, nobody had said
+    pytest.param(chat("Write my cover letter.", DRAFT, "Make it shorter.", DRAFT.replace(" every day", ""),
+                      "Mention that I cut report time by 40% by automating it.",
+                      DRAFT.replace("every day", "daily and cut reporting time by 40% by automating it")), [],
+                 id="twin-a-draft-revised-to-take-up-a-figure-just-told"),
+    pytest.param(chat("Write my cover letter; I cut report time by 40%.", DRAFT, "Make it shorter.",
+                      DRAFT.replace(" every day", ""), "Mention the 40% again please.",
+                      DRAFT.replace("every day", "daily and cut reporting time by 40% by automating it")),
+                 [("repeated_reply", "severe", 3)], id="a-figure-the-task-said-is-taken-up-from-no-one"),
+    pytest.param(chat("Write my cover letter.", DRAFT, "By the way, I cut report time by 40%. Make it shorter.",
+                      DRAFT.replace(" every day", ""), "Mention the 40% please.",
+                      DRAFT.replace("every day", "daily and cut reporting time by 40% by automating it")),
+                 [("repeated_reply", "severe", 3)], id="a-figure-a-turn-before-said-is-taken-up-from-no-one"),
     pytest.param(chat("Book Paris.", "Booked your flight to Paris on Monday at 9am, seat 12A, total 340 dollars.",
                       "Now Rome.", "Booked your flight to Rome on Tuesday at 11am, seat 3C, total 220 dollars.",
                       "And Oslo.", "Booked your flight to Oslo on Friday at 7pm, seat 30F, total 410 dollars."),

@@ -42,9 +42,13 @@ def replies(messages) -> list[tuple[str, int]]:
                       "Please?", REFUSAL),
                  [("repeated_reply", 3)], id="an-id-said-before-is-not-news"),
     # The new word is in the input as plain lower-case words: an echo, not a fact taken up.
+    pytest.param(chat("Refund my insurance.", REFUSAL, "my booking is zeppelin.",
+                      REFUSAL.replace("Is there", "Booking zeppelin has none. Is there"), "Please?", REFUSAL),
+                 [("repeated_reply", 3)], id="a-lower-case-word-taken-up-is-an-echo"),
+    # ... but an id written in lower case holds digits: a fact just told, taken up.
     pytest.param(chat("Refund my insurance.", REFUSAL, "my booking is zx91q.",
                       REFUSAL.replace("Is there", "Booking zx91q has none. Is there"), "Please?", REFUSAL),
-                 [("repeated_reply", 3)], id="a-lower-case-word-taken-up-is-an-echo"),
+                 [], id="twin-a-lower-case-id-with-digits-taken-up-is-a-fact"),
     # The reply takes up a word of its own that no input between said (no fact: a number would be one).
     pytest.param(chat("Refund my insurance.", REFUSAL, "Please, an exception?",
                       REFUSAL.replace("Is there", "Policy QUIXOTE says so. Is there"), "Please?", REFUSAL),
