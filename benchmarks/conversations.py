@@ -2,7 +2,7 @@
 
     python -m benchmarks.conversations      # writes benchmarks/results/conversations.md
 
-Six sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
+Seven sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
 imported or read loopmetric (CC0; each folder's README says how), with a label per conversation: about
 half are an agent saying the same thing in other words turn after turn, half are healthy twins that
 look alike on the surface. `benchmarks/conversations/` (set 1, 2026-12-06): 60 customer-service chats.
@@ -18,6 +18,9 @@ permits, ...), a fifth of them an assistant helping with a task (a spreadsheet f
 a letter). `benchmarks/conversations6/` (set 6, 2026-12-07, the twelfth session): 40 chats, half of them
 travel and retail customer service under a strict policy (an airline, a hotel chain, a train operator, car
 rental, returns and warranties, ...), the rest other settings and a few assistants helping with a task.
+`benchmarks/conversations7/` (set 7, 2026-12-07, the fourteenth session): 40 chats written the way chat
+models write (long, polite, structured replies, the repeat often inside a longer reply whose other
+sentences change), customers asking for an exception, offices, and six assistants helping with a task.
 A fixed seed per set splits it into a design half
 and a held-out half: rules may be studied on the design halves only. Each conversation is scored the
 way the command line scores a chat file (`detect_loops` on the messages, default settings), and with
@@ -55,13 +58,14 @@ SETS = (ConversationSet("set 1", FOLDER, SEED),
         ConversationSet("set 3", FOLDER.with_name("conversations3"), "convo-set-3/design"),
         ConversationSet("set 4", FOLDER.with_name("conversations4"), "convo-set-4/design"),
         ConversationSet("set 5", FOLDER.with_name("conversations5"), "convo-set-5/design"),
-        ConversationSet("set 6", FOLDER.with_name("conversations6"), "convo-set-6/design"))
-# Sets 2 to 6 each scored whole once, by main at the commit named, before anyone here read one of its
+        ConversationSet("set 6", FOLDER.with_name("conversations6"), "convo-set-6/design"),
+        ConversationSet("set 7", FOLDER.with_name("conversations7"), "convo-set-7/design"))
+# Sets 2 to 7 each scored whole once, by main at the commit named, before anyone here read one of its
 # files: what the default settings found on conversations nobody had seen (loops found, loops, healthy
 # failed, healthy).
 FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19), "set 3": ("aa64679", 12, 19, 0, 20),
               "set 4": ("eeca039", 10, 20, 0, 20), "set 5": ("edad995", 11, 20, 0, 20),
-              "set 6": ("83bd6d0", 12, 20, 0, 20)}
+              "set 6": ("83bd6d0", 12, 20, 0, 20), "set 7": ("09acb40", 13, 20, 1, 20)}
 
 
 def labelled(which: Optional[ConversationSet] = None) -> list[dict[str, str]]:
