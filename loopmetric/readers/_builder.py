@@ -177,6 +177,12 @@ class TraceBuilder:
             self._last_open = max(self._last_open, item)
             self._requested = True
 
+    def answer(self, call: Call, output: Any, error: Any = None) -> None:
+        """The result of `call`, a call an LLM output asked for, given where the recording pairs them
+        (by id) rather than by order: it answers that call where it was asked."""
+        call.set_result(output, error)
+        call.requested = False
+
     def add_input(self, text: str, source: str = "user", *, span: int = -1, inferred: str = "") -> None:
         """Input the agent received that is not a tool result (a user turn)."""
         self._items.append(Input(len(self._items), source, text, span, inferred))

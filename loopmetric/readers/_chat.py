@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Sequence
 
 from ._builder import TraceBuilder
+from ._items import Call, Llm
 from ._matching import AskedById
 from .._canonical import as_mapping
 from ._shapes import ToolRequest, finite_number, merge_requests, read_llm_output, text_of, tool_request
@@ -171,6 +172,8 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
     said: list[str] = []  # what the lead said since a member last answered
     # (reader position, span) of the last reply asking for calls, while no message has answered any of them
     unanswered: Optional[tuple[int, int]] = None
+    asked_for: dict[int, tuple[ToolRequest, int, Call]] = {}  # id of a request -> it, its reply's position, its call
+    latest = -1  # the reader position of the last reply that asked for calls
     for at, (index, message) in enumerate(listed):
         if consume and at:
             messages[listed[at - 1][0]] = listed[at - 1] = None
@@ -210,9 +213,13 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
                 # turn's calls, written one message each (the agent saw none of the answers between)
                 for call in calls:
                     builder.add_request(unanswered[0], call)
+                _remember(builder, unanswered[0], calls, asked_for)
                 continue
             unanswered = (builder.position, span) if calls else None
+            if calls:
+                latest = builder.position
             builder.add_llm_output(text, calls + ([awaiting] if awaiting else []), span=span, **usage)
+            _remember(builder, latest, calls, asked_for)
             continue
         unanswered = None  # any other message: an answer, or a turn between
         if role in ("tool", "function"):
@@ -221,6 +228,15 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
                 call_id = _FUNCTION_CALL
             tool_name = message.get("name") if isinstance(message.get("name"), str) else None
             request = requests_by_id.answer(call_id, tool_name)
+            held = asked_for.get(id(request)) if request is not None else None
+            if held is not None and held[1] != latest and not held[2].known:
+                # the answer to a call of a reply before the last one that asked for calls: by its id,
+                # it answers that call where it was asked (read by order, it would answer the last one's)
+                if message.get("error") is True:
+                    builder.answer(held[2], None, content if isinstance(content, str) and content else "error")
+                else:
+                    builder.answer(held[2], content)
+                continue
             tool_name = tool_name or (request.name if request else "tool")
             args = request.args if request is not None and request.name == tool_name else None
             if message.get("error") is True:
@@ -239,6 +255,16 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
                 builder.add_input(text, "user", span=span)
             elif not message.get("tool_calls"):
                 builder.add_input("", "user", span=span)
+
+
+def _remember(builder: TraceBuilder, position: int, requests: list[ToolRequest],
+              asked: dict[int, tuple[ToolRequest, int, Call]]) -> None:
+    """Remember the call each of `requests` (the last ones the reply at `position` asked for) became."""
+    named = [request for request in requests if request.name]
+    reply = builder.items[position] if named else None
+    if isinstance(reply, Llm):
+        for request, call in zip(named, reply.requests[len(reply.requests) - len(named):]):
+            asked[id(request)] = (request, position, call)
 
 
 def _text_call(builder: TraceBuilder, text: str, following: Optional[Mapping[str, Any]]) -> Optional[ToolRequest]:

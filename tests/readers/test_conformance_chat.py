@@ -177,10 +177,11 @@ def both_ways(*calls):
     return message
 
 
-def one_message_a_call():
-    """Two calls of one turn written one assistant message each, answered after both."""
-    return [ASK, said(None, ("c1", "read", {"path": "a.py"})), said(None, ("c2", "read", {"path": "b.py"})),
-            result("c1", "A"), result("c2", "B"), said("Done.")]
+def one_message_a_call(between=None, **more):
+    """Two calls written one assistant message each, answered after both (`between`: a message between
+    the two; `more`: beside the second)."""
+    return [ASK, said(None, ("c1", "read", {"path": "a.py"})), *([between] if between else []),
+            said(None, ("c2", "read", {"path": "b.py"}), **more), result("c1", "A"), result("c2", "B"), said("Done.")]
 
 
 READ_A = ("tool", "read", {"path": "a.py"}, "A", False, False, "")
@@ -206,6 +207,24 @@ CASES += [
         ("llm", "Done.", None, None, None)],
         [(("read", {"path": "a.py"}),), (("read", {"path": "b.py"}),), ()], "Fix the failing test.",
         id="twin-a-call-answered-before-the-next-message-two-replies"),
+    # two replies (the second records its own usage; a turn between), the first's answer after the second:
+    # paired by id, each call answered where it was asked, once
+    pytest.param(lambda: one_message_a_call(usage={"prompt_tokens": 9, "completion_tokens": 1}), [
+        ("llm", "", None, None, None), READ_A, ("llm", "", 9.0, 1.0, None), READ_B, ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}),), (("read", {"path": "b.py"}),), ()], "Fix the failing test.",
+        id="twin-the-second-message-records-its-own-usage-two-replies-each-call-answered-where-asked"),
+    pytest.param(lambda: one_message_a_call(between={"role": "user", "content": "Also b.py."}), [
+        ("llm", "", None, None, None), READ_A, ("input", "user", "Also b.py.", ""),
+        ("llm", "", None, None, None), READ_B, ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}),), (("read", {"path": "b.py"}),), ()], "Fix the failing test.",
+        id="twin-a-turn-between-two-replies-each-call-answered-where-asked"),
+    pytest.param(lambda: one_message_a_call(between={"role": "user", "content": "Also b.py."})[:-3] + [
+        result("c1", "1 failed", error=True), result("c2", "B"), said("Done.")], [
+        ("llm", "", None, None, None), ("tool", "read", {"path": "a.py"}, "# failed", True, False, ""),
+        ("input", "user", "Also b.py.", ""),
+        ("llm", "", None, None, None), READ_B, ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}),), (("read", {"path": "b.py"}),), ()], "Fix the failing test.",
+        id="an-answer-flagged-error-after-a-later-reply-fails-the-call-where-asked"),
 ]
 
 
