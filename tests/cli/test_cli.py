@@ -87,6 +87,10 @@ POINT_3 = [
     pytest.param(["score", "healthy.json", "config", "--json"], 0,
                  "loopmetric: skipped config/app/settings.json: not a known trace format (keys: name, version)",
                  ["healthy.json"], id="twin-a-file-found-in-a-folder-that-holds-no-trace-is-skipped"),
+    # every file found skipped: nothing scored is never a pass (exit 2), whatever else was asked
+    pytest.param(["score", "config", "--json"], 2,
+                 "loopmetric: skipped config/app/settings.json: not a known trace format (keys: name, version)",
+                 [], id="every-file-found-skipped-nothing-scored-exits-2"),
     # --junit, --fail-under, --jobs: checked before anything is scored.
     pytest.param(["score", "looping.json", "--junit", "reports/loops.xml"], 2,
                  "loopmetric: Expected --junit to name a file in an existing folder, but reports does not exist", [],

@@ -77,6 +77,19 @@ def test_explain_says_none_for_a_call_whose_result_was_never_recorded(tmp_path, 
     assert line.startswith(f'    2  tool status({{"job":7}}) [{call[:8]}] {said}'), line
 
 
+@pytest.mark.parametrize("reply, said", [
+    # a reply is shown up to 70 characters: a longer one as its first 67 and "..." (67 + 3 = 70)
+    pytest.param("a" * 80, "a" * 67 + "...", id="a-long-reply-cut-ends-in-dots"),
+    pytest.param("a" * 70, "a" * 70, id="twin-a-reply-of-70-characters-shown-whole"),
+    pytest.param("checking\n   the   job", "checking the job", id="twin-a-reply-over-lines-shown-on-one"),
+])
+def test_explain_cuts_a_long_reply_and_says_it_was_cut(tmp_path, capsys, reply, said):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(agent(llm(reply), tool("status", {"job": 7}, output="running"))))
+    main(["explain", str(path)])
+    assert capsys.readouterr().out.splitlines()[2] == f"    1  llm  {said}"
+
+
 @pytest.mark.parametrize(("llm_input", "said"), [
     pytest.param({"step": 1}, True, id="a-step-counter-records-no-text"),
     pytest.param({"prompt": "Go on."}, False, id="twin-an-input-with-text"),

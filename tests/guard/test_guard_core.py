@@ -264,6 +264,7 @@ def _acts(guard: LoopGuard, calls: list) -> list[str]:
 
 
 SAME = [("read", {"p": "a"}, "missing")] * 8
+A_B_IN_TURN = [("read", {"p": "a"}, "x"), ("read", {"p": "b"}, "y")] * 3
 ESCALATE_CORE = [  # (guard options, calls, answers)
     pytest.param({"escalate": True}, SAME, ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["stop"], id="nudge-then-stop"),
     pytest.param({"escalate": True, "action": "stop"}, SAME, ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["stop"],
@@ -276,6 +277,12 @@ ESCALATE_CORE = [  # (guard options, calls, answers)
     pytest.param({"escalate": True}, SAME[:4] + [("read", {"p": "b"}, "x")] * 4 + SAME[:4],
                  ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["nudge"] + ["allow"] * 3 + ["stop"],
                  id="a-loop-nudged-before-another-is-stopped-when-it-goes-on"),
+    # a-b three times in turn is nudged at the 6th call; then a-c three times: a loop sharing the call `a` with
+    # the one nudged goes on, so it is stopped; c-d shares no call with it: another loop, nudged first
+    pytest.param({"escalate": True}, A_B_IN_TURN + [("read", {"p": "a"}, "x"), ("read", {"p": "c"}, "z")] * 3,
+                 ["allow"] * 5 + ["nudge"] + ["allow"] * 5 + ["stop"], id="a-loop-going-on-with-one-call-changed-is-stopped"),
+    pytest.param({"escalate": True}, A_B_IN_TURN + [("read", {"p": "c"}, "z"), ("read", {"p": "d"}, "w")] * 3,
+                 ["allow"] * 5 + ["nudge"] + ["allow"] * 5 + ["nudge"], id="twin-a-loop-sharing-no-call-is-nudged-first"),
     pytest.param({"escalate": True}, [("read", {"p": n}, n) for n in range(8)], ["allow"] * 8, id="healthy"),
 ]
 

@@ -113,6 +113,27 @@ def test_the_session_summary_shows_three_loops_and_says_last_3_only_past_three(t
     assert line == f"loopmetric: {3 * loops} tool calls, {shown}, 0 refused; {3 * loops} calls inside loops"
 
 
+@pytest.mark.parametrize(("written", "cost"), [
+    # three assistant messages, one call each, 100 input + 1 output tokens: 3 x 101 = 303 tokens
+    pytest.param(True, "3 calls inside loops, 303 tokens in their turns", id="stop-says-the-loops-tokens-from-the-transcript"),
+    pytest.param(False, "3 calls inside loops", id="twin-no-transcript-no-tokens-said"),
+])
+def test_the_stop_summary_says_what_the_loops_turns_cost_in_tokens(tmp_path, written, cost):
+    from loopmetric.hooks import run_hook
+
+    transcript = tmp_path / "transcript.jsonl"
+    if written:
+        transcript.write_text("".join(_assistant_line(f"m{n}", f"toolu_{n:04d}", {"input_tokens": 100, "output_tokens": 1})
+                                      for n in range(1, 4)))
+    for n in range(1, 4):
+        for found in failing_call(n, transcript=str(transcript)):
+            hook_here(found, tmp_path, action="nudge")
+    err = io.StringIO()
+    run_hook("claude-code", stdin=io.StringIO(json.dumps(event("Stop", 0, transcript=str(transcript)))),
+             stdout=io.StringIO(), stderr=err, directory=str(tmp_path), action="nudge")
+    assert err.getvalue().strip().endswith(f"; 1 nudged, 0 refused; {cost}"), err.getvalue()
+
+
 def test_post_tool_use_nudge_is_the_documented_block_with_a_reason(tmp_path):
     same = {"stdout": "FAILED tests/test_x.py::test_y", "stderr": "", "interrupted": False, "isImage": False}
     decisions = _decisions([e for n in range(1, 4) for e in call(n, same, args={"command": "pytest"})], tmp_path)

@@ -30,9 +30,10 @@ def test_merge_keeps_every_other_hook_and_is_idempotent(agent):
         assert set(once["hooks"]) >= {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop"}
 
 
-def _cli(*args, cwd):
+def _cli(*args, cwd, home=None):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **({"HOME": str(home)} if home is not None else {})}
     return subprocess.run([sys.executable, "-m", "loopmetric", "hook", "install", *args], capture_output=True,
-                          text=True, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+                          text=True, cwd=cwd, env=env, timeout=60)
 
 
 def test_install_prints_the_entry_and_writes_it_once(tmp_path):
@@ -64,18 +65,31 @@ def test_install_refuses_a_settings_file_it_cannot_read(tmp_path, text, words):
     assert (tmp_path / ".claude" / "settings.json").read_text() == text
 
 
-@pytest.mark.parametrize("project", [
-    pytest.param(True, id="project-given-written-under-it"),
-    pytest.param(False, id="twin-no-project-written-here"),
+@pytest.mark.parametrize("flags, written", [
+    pytest.param(["--project", "there"], "there", id="project-given-written-under-it"),
+    pytest.param([], "here", id="twin-no-project-written-here"),
+    pytest.param(["--user"], "home", id="user-written-under-the-home-folder-not-a-folder-named-tilde"),
 ])
-def test_install_writes_the_settings_file_of_the_project_it_is_given(tmp_path, project):
-    here, there = tmp_path / "here", tmp_path / "there"
-    here.mkdir(), there.mkdir()
-    done = _cli("claude-code", "--write", *(["--project", str(there)] if project else []), cwd=here)
+def test_install_writes_the_settings_file_of_the_project_it_is_given(tmp_path, flags, written):
+    folders = {name: tmp_path / name for name in ("here", "there", "home")}
+    for folder in folders.values():
+        folder.mkdir()
+    done = _cli("claude-code", "--write", *[str(folders.get(flag, flag)) for flag in flags], cwd=folders["here"],
+                home=folders["home"])
     assert done.returncode == 0, done.stderr
-    written, untouched = (there, here) if project else (here, there)
-    assert json.loads((written / ".claude" / "settings.json").read_text()) == entry("claude-code")
-    assert not (untouched / ".claude").exists()
+    assert json.loads((folders[written] / ".claude" / "settings.json").read_text()) == entry("claude-code")
+    assert [name for name, folder in folders.items() if any(folder.iterdir())] == [written]
+
+
+@pytest.mark.parametrize("agent, events", [
+    # the events each agent sends its command hooks at a call and at the end (their docs), every one hooked
+    pytest.param("claude-code", {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop"},
+                 id="claude-code-calls-failed-calls-and-both-stops"),
+    pytest.param("codex", {"PreToolUse", "PostToolUse", "Stop"}, id="codex-calls-and-its-stop"),
+    pytest.param("gemini", {"BeforeTool", "AfterTool", "SessionEnd"}, id="gemini-calls-and-the-session-end"),
+])
+def test_install_hooks_the_events_of_a_call_and_of_the_end(agent, events):
+    assert set(entry(agent)["hooks"]) == events
 
 
 @pytest.mark.parametrize("command, added", [

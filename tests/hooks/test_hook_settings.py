@@ -130,3 +130,16 @@ def test_a_result_given_without_an_id_is_matched_to_an_announced_call_or_taken_a
         assert session.before("Read", _READ).action == "allow"
     assert session.after(tool, "contents").action == "allow"
     assert session.pending == ([["#1", "Read"]] if before and tool != "Read" else [])
+
+
+@pytest.mark.parametrize(("exempt", "refused"), [
+    pytest.param("Bash", True, id="exempt-one-string-refused-not-taken-as-its-letters"),
+    pytest.param(["Bash", ""], True, id="exempt-an-empty-name-refused"),
+    pytest.param(["Bash"], False, id="twin-exempt-a-list-of-tool-names"),
+])
+def test_hook_settings_exempt_takes_a_list_of_tool_names(exempt, refused):
+    if refused:
+        with pytest.raises(ValueError, match="Expected argument `exempt` to be tool names"):
+            HookSettings(exempt=exempt)
+    else:
+        assert HookSettings(exempt=exempt).exempt == frozenset({"Bash"})

@@ -526,6 +526,9 @@ def _finding_fields_the_page_reads() -> set[str]:
     pytest.param(agent(*[tool("fetch", {"u": 1}, error="E" * 275)] * 3),
                  {"repeated_error": [['fetch({"u":1}) -> error: ' + "E" * 275, [1, 2, 3]]]},
                  id="twin-a-content-of-300-characters-shown-whole"),
+    pytest.param(agent(*[tool("fetch", {"u": 1})] * 3),
+                 {"repeated_call": [['fetch({"u":1}) -> (no result)', [1, 2, 3]]]},
+                 id="a-call-recorded-without-a-result-says-no-result"),
     pytest.param(agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text")), {},
                  id="twin-a-healthy-trace-has-nothing-repeated"),
 ])
@@ -625,3 +628,32 @@ def test_the_tables_rows_say_pass_fail_or_unread(unreadable, verdicts):
     [rows] = [json.loads(text) for attrs, text in page.scripts if attrs.get("id") == "rows"]
     assert [row[2] for row in rows] == verdicts
     assert [row[1] is None for row in rows] == [v == "unread" for v in verdicts]
+
+
+@pytest.mark.parametrize("failing, more", [
+    # the ten worst are listed; the page says how many more fail: 12 - 10 = 2
+    pytest.param(12, "2", id="twelve-failing-ten-listed-and-2-more-said"),
+    pytest.param(10, None, id="twin-ten-failing-all-listed-nothing-more-said"),
+])
+def test_the_worst_traces_list_ten_and_say_how_many_more_fail(failing, more):
+    html = render(entries_of([_MILD_THEN_SEVERE] * failing + [_HEALTHY], LoopSettings()), LoopSettings(),
+                  compress=False)
+    said = re.search(r"and (\d+) more failing", html)
+    assert (said.group(1) if said else None) == more
+    assert html.count('<a href="#trace-') == 10
+
+
+@pytest.mark.parametrize("umask", [
+    pytest.param(0o077, id="a-private-umask-the-page-still-readable-by-all"),
+    pytest.param(0o022, id="twin-the-usual-umask"),
+])
+def test_the_written_page_is_readable_by_everyone_like_any_document(tmp_path, umask):
+    import os
+    import stat
+
+    before = os.umask(umask)
+    try:
+        write(str(tmp_path / "report.html"), entries_of([_HEALTHY], LoopSettings()), LoopSettings())
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "report.html").stat().st_mode) == 0o644

@@ -148,6 +148,19 @@ def test_the_score_names_each_pattern_found_once_in_order(log, plan, patterns):
     assert sample.scores["loop_score"].metadata["patterns"] == patterns
 
 
+@pytest.mark.parametrize("plan, calls, outputs", [
+    # five turns each asking for one call, then the final answer: 5 calls, 5 + 1 = 6 LLM outputs
+    pytest.param("looping", 5, 6, id="five-calls-six-replies-the-last-the-answer"),
+    # A, B, A, B: 4 calls, 4 + 1 = 5 LLM outputs
+    pytest.param("alternating", 4, 5, id="four-calls-five-replies"),
+    pytest.param("healthy", 1, 2, id="twin-one-call-two-replies"),
+])
+def test_the_score_counts_the_samples_tool_calls_and_llm_outputs(log, plan, calls, outputs):
+    [sample] = [s for s in log.samples if s.id == plan]
+    metadata = sample.scores["loop_score"].metadata
+    assert (metadata["tool_calls"], metadata["llm_outputs"]) == (calls, outputs)
+
+
 def test_log_shows_the_metrics(log):
     [scores] = log.results.scores
     assert scores.name == "loop_score"

@@ -188,14 +188,14 @@ def test_the_example_script_runs_offline(tmp_path):
 
 
 
-def _mildly_repeating_trace() -> dict:
+def _mildly_repeating_trace(fetches: int = 3) -> dict:
     """Three identical fetches (a mild repeated call at `repeated_result_threshold=4`): a pass at 0.2, a
     failure in strict mode."""
     from tests.readers.test_reader_platforms import mlflow_span
 
     return {"info": {"request_id": "tr-1"}, "data": {"spans": [
         mlflow_span("r", None, "AGENT", "agent", {"q": 1}, None, 0),
-        *[mlflow_span(f"t{i}", "r", "TOOL", "fetch", {"page": 1}, "the page", 10 + i) for i in range(3)]]}}
+        *[mlflow_span(f"t{i}", "r", "TOOL", "fetch", {"page": 1}, "the page", 10 + i) for i in range(fetches)]]}}
 
 
 @pytest.mark.parametrize("readable", [True, False], ids=["a-trace", "a-trace-that-cannot-be-read"])
@@ -213,6 +213,16 @@ def test_loop_feedback_metadata_holds_the_threshold_the_verdict_used(readable, o
     assert (metadata["success"] == "true") == (readable and not options["strict_mode"])
     passed = loop_feedback(data, value="pass_fail", repeated_result_threshold=4, **options).value
     assert (passed == "yes") == (metadata["success"] == "true")
+
+
+@pytest.mark.parametrize("fetches, findings, looped", [
+    # three identical fetches: one finding (a repeated call) over its three steps
+    pytest.param(3, "1", "3", id="three-fetches-one-finding-over-three-steps"),
+    pytest.param(1, "0", "0", id="twin-one-fetch-nothing-looped"),
+])
+def test_loop_feedback_metadata_counts_the_findings_and_the_steps_inside_loops(fetches, findings, looped):
+    metadata = loop_feedback(_mildly_repeating_trace(fetches), repeated_result_threshold=4).metadata
+    assert (metadata["findings"], metadata["looped_steps"]) == (findings, looped)
 
 
 def my_loop_check(trace):
