@@ -227,23 +227,19 @@ def read_chat(builder: TraceBuilder, messages: list[Any], span_of: Sequence[int]
             if call_id is None and role == "function":  # legacy: no id, the last function_call's answer
                 call_id = _FUNCTION_CALL
             tool_name = message.get("name") if isinstance(message.get("name"), str) else None
+            output, error = content, None
+            if message.get("error") is True:
+                output, error = None, content if isinstance(content, str) and content else "error"
             request = requests_by_id.answer(call_id, tool_name)
             held = asked_for.get(id(request)) if request is not None else None
             if held is not None and held[1] != latest and not held[2].known:
                 # the answer to a call of a reply before the last one that asked for calls: by its id,
                 # it answers that call where it was asked (read by order, it would answer the last one's)
-                if message.get("error") is True:
-                    builder.answer(held[2], None, content if isinstance(content, str) and content else "error")
-                else:
-                    builder.answer(held[2], content)
+                builder.answer(held[2], output, error)
                 continue
             tool_name = tool_name or (request.name if request else "tool")
             args = request.args if request is not None and request.name == tool_name else None
-            if message.get("error") is True:
-                builder.add_tool_call(tool_name, args, None, content if isinstance(content, str) and content
-                                      else "error", span=span)
-            else:
-                builder.add_tool_call(tool_name, args, content, span=span)
+            builder.add_tool_call(tool_name, args, output, error, span=span)
         elif role == "user":
             _calls(message, requests_by_id)  # a user acting through tools: its results follow
             text = text_of(content)  # a string, or the text of its content parts
