@@ -9,7 +9,9 @@ what they do it *about*:
   "I need", "let me know");
 - `no`: a sentence that says no (a negation: "not", "n't", "no", "nope", "nah", "never",
   "without", "unable");
-- `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least");
+- `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least"), or
+  says what stands as it is without a decline word ("the sale is final", "that fare stays as
+  booked", "the amount remains with the ticket");
 - `sorry`: a sentence that apologizes ("sorry", "apologize", "regret");
 - `wait`: a sentence that asks the other side to wait while the agent says it is on it ("one
   moment", "bear with me", "I'm still checking", "checking on it now, this should take a
@@ -47,11 +49,16 @@ _STANCES = (
     ("ask", re.compile(r"\?|\bplease\b(?!,?\s+(?:know|be assured|rest assured)\b)|\b(?:kindly|need|require)\b"
                        r"|\blet me know\b", re.IGNORECASE)),
     ("no", re.compile(r"\b(?:not|no|nope|nah|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
+    # (a rule said without a decline word: what stands as it is, "that fare stays as booked", "the
+    # sale is final", "the amount remains with the ticket")
     ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|require[sd]?|guidelines?|allowed|permitted|terms)\b"
-                        r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b", re.IGNORECASE)),
+                        r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b"
+                        r"|\b(?:final|firm|stays?|remains?)\b|\bas (?:it|they) (?:is|are|stands?)\b", re.IGNORECASE)),
     ("sorry", re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)),
     ("wait", re.compile(r"\b(?:(?:one|a|another)(?: more)? (?:moment|sec)|bear with|hang tight"
-                        r"|hold on|your patience|(?:taking|take) a look|looking into|(?:let me|I'll|I will|I'm|I am)"
+                        # ("hold on" as one asks a person to, not "the hold on mobile deposits")
+                        r"|(?<!the )(?<!a )hold on|your patience|(?:taking|take) a look|looking into"
+                        r"|(?:let me|I'll|I will|I'm|I am)"
                         r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*"
                         r"|(?:take|takes|taking) (?:just )?(?:a|one) (?:sec|second|moment)(?=\s*(?:[.!,;]|$))"
                         r"|(?:still )?checking (?:on|into)|still checking)\b",
@@ -69,7 +76,9 @@ it's we're they're afraid really very still yet already mentioned truly complete
 """.split())
 # English function words the shared stop list (`_similarity.STOP_WORDS`) leaves in: pronouns,
 # determiners, conjunctions, prepositions and auxiliaries say what a sentence is about no more
-# than "the" does ("who" in two sentences of a story is no subject in common).
+# than "the" does ("who" in two sentences of a story is no subject in common); nor does a number
+# written in words, which says what its digits say ("five business days" and "5 business days" say
+# the same: the digits are a fact, `_facts`, and no stem).
 _FUNCTION = frozenset("""
 who whom whose whoever when where why how whether while until since because though although unless
 if than too also once upon into onto over under off out down through during before after above
@@ -77,6 +86,8 @@ between against among along around across toward towards within without behind b
 been being had did does doing done got they them their theirs he him his she her hers us ours
 these those some such each few most other others own same both all another every either neither
 one ones two ever even yet again there's here's what's where's who's how's
+three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety
+hundred thousand million
 """.split())
 # The words that mark a stance: what a stance is about is the rest of its sentence.
 _MARKERS = frozenset("""
@@ -188,7 +199,8 @@ _STANCE_WORDS = {
     "ask": ("?", "please", "kindly", "need", "require", "let me know"),
     "no": ("no", "nah", "never", "without", "unable", "n't"),  # (not, nope, nor, non, cannot: "no")
     "rule": ("must", "only", "polic", "rule", "require", "guideline", "allowed", "permitted", "terms", "have to",
-             "has to", "need to", "needs to", "at least", "no later than"),
+             "has to", "need to", "needs to", "at least", "no later than", "final", "firm", "stay", "remain", "as it",
+             "as they"),
     "sorry": ("sorry", "apologi", "regret"),
 }
 _SCREENED = tuple((kind, pattern, _STANCE_WORDS.get(kind, ("",))) for kind, pattern in _STANCES)
