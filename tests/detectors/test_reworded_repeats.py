@@ -1,0 +1,291 @@
+"""A conversation loop holds when the words change: the repeated reply of a loop, reworded the way
+a model rewords (synonyms for the thing asked or refused, another opener, its sentences in another
+order, shortened to one sentence, padded with a courtesy line, a number written in words, a refusal
+said without a decline word), is still a loop at the default settings, while the other side's turns
+press (ask again, "why", "can't you", "please") and bring nothing the reply takes up. Each row has a
+healthy twin: the same rewording moves, but the conversation progresses (a transfer, an
+alternative, a new piece given and used, another question answered).
+
+`REWORDED` is the table the brittleness figure is counted on (`count_caught`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import detect_loops
+from tests._traces import chat
+
+# Three loops of the design sets (a fare refund refused, an id asked for that the person lacks, the same
+# answer given to a customer who presses), each written in seven rewordings of four replies.
+OPENING = {
+    "refusal": "I booked a basic economy ticket to Denver for next Friday and need to cancel. I want my money back.",
+    "request": "I can't log in to the payroll portal, I need my password reset.",
+    "answer": "Why can't I use the $6,200 check I deposited yesterday?",
+}
+PRESS = {
+    "refusal": ["That's ridiculous, just refund it.", "I've flown with you for ten years. Make an exception.",
+                "So I just lose the money? Seriously?", "Can't you do anything at all? Please."],
+    "request": ["I'm a contractor, I don't think I have one.", "I really don't have that.",
+                "Still nothing, I looked everywhere.", "Why do you keep asking? I don't have it."],
+    "answer": ["I need it today for rent.", "Why?", "Can't you release it early? Please.",
+               "So there's nothing at all you can do?"],
+}
+REWORDINGS = {
+    "refusal": {
+        "synonyms": [
+            "I'm sorry, but basic economy tickets are non-refundable, so I can't issue a refund.",
+            "Unfortunately this fare type carries no reimbursement; the purchase price can't be paid back.",
+            "I understand. Still, a basic economy booking isn't eligible to have the money returned.",
+            "I'm afraid reimbursement isn't available on that kind of fare."],
+        "opener": [
+            "Basic economy tickets are non-refundable, so I can't issue a refund for this booking.",
+            "I hear how frustrating this is. The basic economy ticket can't be refunded.",
+            "Thank you for ten years of flying with us. Even so, basic economy doesn't allow a refund.",
+            "I know that's not what you hoped for. A refund isn't possible on a basic economy ticket."],
+        "order-swapped": [
+            "I can't refund this booking, because basic economy tickets are non-refundable.",
+            "Because the ticket is basic economy, a refund isn't something I can issue.",
+            "Basic economy fares can't be refunded; that's why I'm unable to return the money.",
+            "I'm unable to give the money back, since this basic economy fare is non-refundable."],
+        "shortened": [
+            "I'm sorry, but basic economy tickets are non-refundable, so I can't issue a refund for this booking.",
+            "I'm afraid this ticket can't be refunded.",
+            "No refund is possible on this fare.",
+            "Sorry, still no refund."],
+        "padded": [
+            "I'm sorry, but basic economy tickets are non-refundable, so I can't issue a refund.",
+            "I truly appreciate your patience. Basic economy can't be refunded, I'm afraid.",
+            "Thanks so much for your loyalty, it genuinely matters to us. A refund on this basic economy ticket "
+            "isn't possible.",
+            "I completely understand, and I'm here for you. This ticket still can't be refunded."],
+        "number-in-words": [
+            "I'm sorry, the $340 basic economy fare is non-refundable, so I can't return it.",
+            "The three hundred forty dollars paid for basic economy can't be refunded.",
+            "I'm afraid the fare of three hundred and forty dollars is not refundable.",
+            "Those three hundred forty dollars can't come back to your card, as the fare is non-refundable."],
+        "no-decline-word": [
+            "I'm sorry, but basic economy tickets are non-refundable, so I can't issue a refund.",
+            "Basic economy fares are final once purchased.",
+            "That fare stays as booked, and the amount remains with the ticket.",
+            "A basic economy purchase is a final sale, so the fare stays as it is."],
+    },
+    "request": {
+        "synonyms": [
+            "To reset it, could you give me your employee ID?",
+            "I'll need your staff number to verify you before the reset.",
+            "Please share your HR identifier so I can confirm who you are.",
+            "What's your personnel number? I verify accounts with it."],
+        "opener": [
+            "To reset your password, could you give me your employee ID?",
+            "Understood. What's your employee ID?",
+            "No worries. I'll still need your employee ID to go on.",
+            "Got it. Could you check for your employee ID once more?"],
+        "order-swapped": [
+            "Could you give me your employee ID so I can verify you for the reset?",
+            "So I can verify you for the reset, I need your employee ID.",
+            "Your employee ID, please: it's how I verify you before a reset.",
+            "Verifying you takes your employee ID. Could you share it?"],
+        "shortened": [
+            "To reset your password I first need to verify you. Could you give me your employee ID?",
+            "Your employee ID, please.",
+            "I need the employee ID.",
+            "Employee ID?"],
+        "padded": [
+            "To reset your password, could you give me your employee ID?",
+            "Thanks for your patience today! Could you share your employee ID?",
+            "I'm happy to help with this. Please send me your employee ID when you can.",
+            "I appreciate you bearing with me. I'll need your employee ID to continue."],
+        "number-in-words": [
+            "To reset it, could you give me your 6-digit employee ID?",
+            "I'll need the six-digit employee ID to verify you.",
+            "Please share the six digit ID on your employee badge.",
+            "Could you find your employee ID? It has six digits."],
+        "no-decline-word": [
+            "To reset your password, could you give me your employee ID?",
+            "The reset goes through once you send the employee ID.",
+            "Verification runs on the employee ID, so send it over and we'll continue.",
+            "Once you give me the employee ID, the reset is quick."],
+    },
+    "answer": {
+        "synonyms": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available.",
+            "Checks over $5,000 deposited through the app stay on hold for 5 business days.",
+            "Large app deposits are frozen for 5 working days until the money clears.",
+            "That amount, deposited by phone, is kept back 5 business days before you can spend it."],
+        "opener": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available.",
+            "I understand it's urgent. Mobile deposits above $5,000 are held for 5 business days.",
+            "That's a fair question. Deposits over $5,000 made by phone are held 5 business days.",
+            "I know rent can't wait. Still, mobile deposits over $5,000 are held for 5 business days."],
+        "order-swapped": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available.",
+            "The funds become available after 5 business days, as mobile deposits above $5,000 are held.",
+            "For 5 business days the money stays on hold, since the deposit was above $5,000.",
+            "Because it was over $5,000 and made by mobile, the deposit is held for 5 business days."],
+        "shortened": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available; yours was "
+            "deposited yesterday.",
+            "It's held for 5 business days.",
+            "The hold is 5 business days.",
+            "5 business days."],
+        "padded": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available.",
+            "I truly appreciate your patience. Deposits over $5,000 by mobile are held for 5 business days.",
+            "Thank you for banking with us, it means a lot. Mobile deposits above $5,000 stay on hold 5 business "
+            "days.",
+            "I'm here to help however I can. The 5 business day hold applies to mobile deposits over $5,000."],
+        "number-in-words": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available.",
+            "Mobile deposits above five thousand dollars are held for five business days.",
+            "Checks over five thousand dollars deposited by mobile are held for five business days.",
+            "The hold on mobile deposits over five thousand dollars is five business days."],
+        "no-decline-word": [
+            "Mobile deposits above $5,000 are held for 5 business days before the funds are available.",
+            "The funds stay on hold for 5 business days after a mobile deposit over $5,000.",
+            "Deposits over $5,000 by phone clear after 5 business days.",
+            "Your money becomes available once the 5 business day hold ends."],
+    },
+}
+
+# The twins: the first two replies of the same rewording, then the conversation progresses.
+MOVES_ON = {
+    "refusal": (["Is there really nothing?", "Yes, please transfer me.", "Thanks."],
+                ["What I can do is transfer you to customer relations, who review exceptions for long-standing "
+                 "members. Shall I connect you?",
+                 "Done: case CR-2281 is open with customer relations, and they'll email you within 48 hours.",
+                 "You're welcome. Have a good trip."]),
+    "request": (["Found it on my contract: 448210.", "Yes, send it to my work email.", "Got it, thanks."],
+                ["Thanks, 448210 matches your record. Shall I send the reset link to your work email?",
+                 "The reset link is on its way to your work email and is valid for 30 minutes.",
+                 "Glad I could help."]),
+    "answer": (["Can I get any of it today?", "Yes please, release that part.", "Great."],
+               ["Yes: the first $225 of a mobile deposit is available the next business day, so $225 is usable now.",
+                "Done, $225 is now in your available balance; the remaining $5,975 follows after the hold.",
+                "You're welcome."]),
+}
+
+
+def _twin(kind: str, rewording: str) -> tuple[list[str], list[str]]:
+    turns, progress = MOVES_ON[kind]
+    return REWORDINGS[kind][rewording][:2] + progress, PRESS[kind][:1] + turns
+
+
+REWORDED = [pytest.param(kind, rewording, id=f"{kind}-{rewording}")
+            for kind in REWORDINGS for rewording in REWORDINGS[kind]]
+
+
+def count_caught() -> tuple[int, int, int]:
+    """(loops caught, loops, twins failed) over the table at the default settings."""
+    caught = failed = 0
+    for kind in REWORDINGS:
+        for rewording, replies in REWORDINGS[kind].items():
+            caught += not detect_loops(chat(OPENING[kind], replies, PRESS[kind])).success
+            failed += not detect_loops(chat(OPENING[kind], *_twin(kind, rewording))).success
+    return caught, sum(map(len, REWORDINGS.values())), failed
+
+
+@pytest.mark.parametrize(("kind", "rewording"), REWORDED)
+def test_a_reworded_repeat_is_still_a_loop(kind, rewording):
+    """Four replies saying the same thing reworded, to turns that press and bring nothing: a loop,
+    the agent's."""
+    report = detect_loops(chat(OPENING[kind], REWORDINGS[kind][rewording], PRESS[kind]))
+    assert not report.success, report.reason
+    (finding,) = report.findings
+    assert finding.pattern == "repeated_reply" and finding.count >= 3  # (three alike may be found first)
+
+
+@pytest.mark.parametrize(("kind", "rewording"), REWORDED)
+def test_the_same_rewording_in_a_conversation_that_moves_on_passes(kind, rewording):
+    """Twice reworded, then a transfer, the missing piece given and used, or another question
+    answered: a conversation that moves on."""
+    report = detect_loops(chat(OPENING[kind], *_twin(kind, rewording)))
+    assert report.success, report.reason
+
+
+if __name__ == "__main__":  # (the brittleness figure: python -m tests.detectors.test_reworded_repeats)
+    print("caught {} of {} reworded loops; {} twins failed".format(*count_caught()))
+
+
+# Conversations that move on, at the default settings (the brief's twins, written for the rules above:
+# declines, asks and answers reworded, the other side pressing or not).
+HEALTHY = [
+    pytest.param("Can I get a refund on my basic economy ticket?", [
+        "I'm sorry, basic economy tickets can't be refunded.",
+        "Unfortunately there's no reimbursement on this fare either way.",
+        "What I can do is transfer you to customer relations, who review exceptions. Shall I?",
+        "Done: case CR-2281 is open, and they'll email you within 48 hours."],
+        ["Seriously? Just refund it.", "Can't you make an exception?", "Yes, transfer me.", "Thanks."],
+        id="a-refusal-repeated-once-then-a-transfer"),
+    pytest.param("I have a few questions about my flight.", [
+        "Sure, go ahead.",
+        "I'm sorry, animals aren't permitted in the cabin on this route.",
+        "Unfortunately that row is full, so I can't move you there.",
+        "I'm afraid lounge entry isn't included with an economy fare.",
+        "No, the airport shuttle doesn't run before 6 am."],
+        ["Can I bring my dog?", "Can I have a window seat in row 12?", "Can I use the lounge?",
+         "Is there a shuttle at 5 am?", "Ok, thanks."],
+        id="an-agent-declining-different-requests-each-for-its-own-reason"),
+    pytest.param("What can't I bring to the festival?", [
+        "Glass bottles are not permitted on the grounds.",
+        "Pets aren't allowed, except for assistance dogs.",
+        "No professional cameras with detachable lenses.",
+        "Umbrellas larger than 1 metre can't come in either.",
+        "That's the full list."],
+        ["Anything else?", "What else isn't allowed?", "Anything else?", "Is that all?", "Thanks!"],
+        id="a-list-of-rules-told-in-parts-to-anything-else"),
+    pytest.param("I need to reset my password.", [
+        "Could you give me your employee ID?",
+        "I'll need the employee ID to verify you. It's on your payslip.",
+        "Thanks, 448210 matches your record. The reset link is on its way to your work email.",
+        "Glad to help."],
+        ["I don't have it with me.", "Found it: 448210.", "Got it, thanks!"],
+        id="an-id-asked-twice-given-moves-on"),
+    pytest.param("My internet is down.", [
+        "Could you tell me your account number?",
+        "Thanks. What's the postcode at the installation address?",
+        "And which router model do you have? It's printed on the back.",
+        "Is the power light on the router green, amber or off?"],
+        ["It's AC-33910.", "SW1A 1AA.", "A Hub 4, I think.", "Amber."],
+        id="a-different-missing-piece-asked-each-time"),
+    pytest.param("Is the deposit available?", [
+        "Mobile deposits above $5,000 are held for 5 business days.",
+        "It's held for five business days, so it will be available on Monday.",
+        "Yes, a branch deposit of a check is usually available the next business day.",
+        "The branch on King Street is open until 5 pm today."],
+        ["Why?", "Can I deposit at a branch instead?", "Where is the nearest branch?", "Thanks!"],
+        id="the-same-answer-twice-then-other-questions-each-answered"),
+]
+
+
+@pytest.mark.parametrize("opening, replies, turns", HEALTHY)
+def test_conversations_that_move_on_pass(opening, replies, turns):
+    report = detect_loops(chat(opening, replies, turns))
+    assert report.success, report.reason
+
+
+# Replies that do nothing but say no, reworded in words they do not share, to a side that presses:
+# saying no again is a loop at four replies (as a refusal restated is), three still a conversation
+# working out what can be done.
+DECLINES = ["I'm sorry, but basic economy tickets are non-refundable, so I can't issue a refund.",
+            "Unfortunately this fare type carries no reimbursement; the purchase price can't be paid back.",
+            "I understand. Still, a basic economy booking isn't eligible to have the money returned.",
+            "I'm afraid reimbursement isn't available on that kind of fare.",
+            "Sorry, this purchase cannot be returned for cash."]
+PRESSED_TURNS = ["That's ridiculous, just refund it.", "I've flown with you for ten years. Make an exception.",
+                 "So I just lose the money? Seriously?", "Can't you do anything at all? Please.", "Unbelievable."]
+GOING_ALONG = ["ok", "I see", "ok", "right", "ok"]
+
+
+@pytest.mark.parametrize(("times", "turns", "loop"), [
+    pytest.param(3, PRESSED_TURNS, False, id="three-declines-to-a-pressing-side"),
+    pytest.param(4, PRESSED_TURNS, True, id="four-declines-to-a-pressing-side"),
+    pytest.param(5, PRESSED_TURNS, True, id="five-declines-to-a-pressing-side"),
+    pytest.param(5, GOING_ALONG, False, id="five-declines-to-a-side-going-along"),
+])
+def test_saying_no_again_in_other_words_to_a_side_that_presses(times, turns, loop):
+    report = detect_loops(chat(OPENING["refusal"], DECLINES[:times], turns))
+    assert report.success is (not loop), report.reason
+    if loop:
+        (finding,) = report.findings
+        assert finding.count == times and "saying no again, in other words, to a side that pressed" in finding.message
+        assert finding.message.startswith("The agent said the same thing")
