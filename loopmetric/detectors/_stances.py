@@ -76,9 +76,7 @@ it's we're they're afraid really very still yet already mentioned truly complete
 """.split())
 # English function words the shared stop list (`_similarity.STOP_WORDS`) leaves in: pronouns,
 # determiners, conjunctions, prepositions and auxiliaries say what a sentence is about no more
-# than "the" does ("who" in two sentences of a story is no subject in common); nor does a number
-# written in words, which says what its digits say ("five business days" and "5 business days" say
-# the same: the digits are a fact, `_facts`, and no stem).
+# than "the" does ("who" in two sentences of a story is no subject in common).
 _FUNCTION = frozenset("""
 who whom whose whoever when where why how whether while until since because though although unless
 if than too also once upon into onto over under off out down through during before after above
@@ -86,8 +84,6 @@ between against among along around across toward towards within without behind b
 been being had did does doing done got they them their theirs he him his she her hers us ours
 these those some such each few most other others own same both all another every either neither
 one ones two ever even yet again there's here's what's where's who's how's
-three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety
-hundred thousand million
 """.split())
 # The words that mark a stance: what a stance is about is the rest of its sentence.
 _MARKERS = frozenset("""
