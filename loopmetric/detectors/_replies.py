@@ -662,9 +662,10 @@ def _declined_again(text: str, reply: Stances, acts: _Acts, recent: list[Stances
     ("non-refundable", then "no reimbursement ... can't be paid back"). Unlike `_same_stance`, its
     subject is not read (a refusal reworded in synonyms shares no word with the one before); its
     words become the chain's subject, in other words, for the replies after it. A reply that shares
-    words with the recent ones is read by its subject: a no on another thing drifts. An agent
-    declining different requests takes up each one's words, or says why in words of the request;
-    one that offers or asks for anything, or tells a fact nobody had told, moves on."""
+    words with the recent ones is read by its subject: a no on another thing drifts. Turns that ask
+    for something nobody had named ("can I bring my dog?") bring a new request: an agent declining
+    different requests, each for its own reason, is no refusal said again. One that offers or asks
+    for anything, or tells a fact nobody had told, moves on."""
     if "no" not in _declining(reply.kinds) or "no" not in _declining(recent[-1].kinds) or acts.asks or acts.offers:
         return None
     if any(not reply.stems.isdisjoint(earlier.stems) for earlier in recent):
@@ -674,6 +675,8 @@ def _declined_again(text: str, reply: Stances, acts: _Acts, recent: list[Stances
     heard = " \n".join(turns)
     if stances(heard).kinds.isdisjoint(_PUSHING) and _PRESSING.search(heard) is None:
         return None
+    if not asked(heard).isdisjoint(fresh):
+        return None  # (they asked for something nobody had named: a new request, declined for its own reason)
     return "declined" if _declines_only(text) else None
 
 

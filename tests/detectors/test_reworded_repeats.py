@@ -15,12 +15,15 @@ import pytest
 from loopmetric import detect_loops
 from tests._traces import chat
 
-# Three loops of the design sets (a fare refund refused, an id asked for that the person lacks, the same
-# answer given to a customer who presses), each written in seven rewordings of four replies.
+# Five loops of the design sets (a fare refund refused, an id asked for that the person lacks, the same
+# answer given to a customer who presses, the same plan offered to one who said no, the same apology
+# to one who asks for the refund), each written in seven rewordings of four replies.
 OPENING = {
     "refusal": "I booked a basic economy ticket to Denver for next Friday and need to cancel. I want my money back.",
     "request": "I can't log in to the payroll portal, I need my password reset.",
     "answer": "Why can't I use the $6,200 check I deposited yesterday?",
+    "offer": "Hello, I can't pay my electricity bill this month.",
+    "apology": "I was charged twice for my concert tickets. Please fix it.",
 }
 PRESS = {
     "refusal": ["That's ridiculous, just refund it.", "I've flown with you for ten years. Make an exception.",
@@ -29,6 +32,10 @@ PRESS = {
                 "Still nothing, I looked everywhere.", "Why do you keep asking? I don't have it."],
     "answer": ["I need it today for rent.", "Why?", "Can't you release it early? Please.",
                "So there's nothing at all you can do?"],
+    "offer": ["I can't pay more each month, that's the whole problem.", "No. Is there no other help?",
+              "I just said no.", "NO"],
+    "apology": ["So refund one of them?", "Are you refunding it or not?", "Stop saying sorry and fix it.",
+                "Hello?? Refund the duplicate."],
 }
 REWORDINGS = {
     "refusal": {
@@ -147,6 +154,82 @@ REWORDINGS = {
     },
 }
 
+REWORDINGS["offer"] = {
+    "synonyms": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments.",
+        "Spreading the amount over 3 months could make it easier. Shall I arrange that?",
+        "Splitting the bill into three parts each month keeps your account in good standing. Would you like me to "
+        "do it?",
+        "Would you like me to go ahead with dividing the balance into 3 monthly payments?"],
+    "opener": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments.",
+        "I understand. I can set up a 3-month payment plan for the bill.",
+        "No problem. The payment plan remains open: I can set up 3 monthly instalments.",
+        "I'm here to help. I can still set up the payment plan over 3 months."],
+    "order-swapped": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments.",
+        "Paying the bill in 3 monthly instalments is possible: I can set up that plan for you.",
+        "Over 3 months, in instalments, is how I can set up the payment plan.",
+        "The plan I can set up splits the bill into 3 monthly instalments."],
+    "shortened": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments, added to your regular bill.",
+        "I can set up the 3-month plan.",
+        "Shall I set up the payment plan?",
+        "I can start the plan now."],
+    "padded": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments.",
+        "Thank you for telling me. I really appreciate your honesty. I can set up the 3-month payment plan.",
+        "I completely understand, and I'm here for you. I can set up a payment plan of 3 monthly instalments.",
+        "Thanks for bearing with me today. I can set up that payment plan over 3 months."],
+    "number-in-words": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments.",
+        "I can set up a payment plan of three monthly instalments.",
+        "I can arrange the plan so the bill is paid in three instalments, one each month.",
+        "I can set up the three-instalment payment plan for this bill."],
+    "no-decline-word": [
+        "I can set up a payment plan so you pay the bill in 3 monthly instalments.",
+        "I can set up the payment plan over 3 months for you.",
+        "The best way forward is the instalment plan: I can set up 3 monthly payments.",
+        "I can put the 3-month instalment plan in place today."],
+}
+REWORDINGS["apology"] = {
+    "synonyms": [
+        "I'm very sorry for the double charge and the trouble it has caused.",
+        "I apologise for the inconvenience of being billed twice.",
+        "My sincere apologies for the duplicate payment on your order.",
+        "Please accept my regrets for the extra charge."],
+    "opener": [
+        "I'm very sorry for the double charge on your order.",
+        "I completely understand. I'm sorry about the double charge on your order.",
+        "You're right to be annoyed. I apologise for the double charge on your order.",
+        "I hear you. I'm so sorry about the double charge on your order."],
+    "order-swapped": [
+        "I'm very sorry for the double charge on your order.",
+        "The double charge on your order is frustrating, and I'm sorry for it.",
+        "For the double charge on your order, please accept my apologies.",
+        "Being charged twice on your order is never acceptable; I apologise."],
+    "shortened": [
+        "I'm very sorry for the double charge on your order and the trouble it has caused you this week.",
+        "I'm sorry about the double charge.",
+        "My apologies.",
+        "Sorry again."],
+    "padded": [
+        "I'm very sorry for the double charge on your order.",
+        "I truly value you as a customer. I'm sorry for the double charge on your order.",
+        "Thank you for your patience today. I apologise again for the double charge on your order.",
+        "I'm here to help in any way I can. I'm sorry you were charged twice for the order."],
+    "number-in-words": [
+        "I'm very sorry you were charged £118 twice.",
+        "I apologise that one hundred eighteen pounds was taken twice.",
+        "I'm sorry for the second charge of one hundred eighteen pounds.",
+        "My apologies that the hundred and eighteen pounds came out twice."],
+    "no-decline-word": [
+        "I'm very sorry for the double charge on your order.",
+        "I regret that you were charged twice for the order.",
+        "It's unfortunate that the order was charged twice, and I apologise.",
+        "I feel terrible that your order was billed twice. My apologies."],
+}
+
 # The twins: the first two replies of the same rewording, then the conversation progresses.
 MOVES_ON = {
     "refusal": (["Is there really nothing?", "Yes, please transfer me.", "Thanks."],
@@ -162,6 +245,14 @@ MOVES_ON = {
                ["Yes: the first $225 of a mobile deposit is available the next business day, so $225 is usable now.",
                 "Done, $225 is now in your available balance; the remaining $5,975 follows after the hold.",
                 "You're welcome."]),
+    "offer": (["No. Is there anything else? My income is 900 a month now.", "Yes please.", "Thanks."],
+              ["With an income under 2,100 EUR a month you qualify for our hardship fund. Shall I refer you?",
+               "Done: referral HF-2207 is filed, and the fund will contact you within 5 working days.",
+               "You're welcome."]),
+    "apology": (["Refund PAY-91a7 please.", "Thanks.", "Bye."],
+                ["I've refunded PAY-91a7 for £118.00; it will reach your card in 3-5 working days.",
+                 "Your order GL-7730214 keeps both tickets. Anything else?",
+                 "Take care."]),
 }
 
 
@@ -170,13 +261,17 @@ def _twin(kind: str, rewording: str) -> tuple[list[str], list[str]]:
     return REWORDINGS[kind][rewording][:2] + progress, PRESS[kind][:1] + turns
 
 
-# (an id asked for under four names, "employee ID", "staff number", "HR identifier", "personnel number",
-# shares too few words to be told by words alone from a different missing piece asked each time)
-MISSED = {("request", "synonyms")}
+# Missed: an id asked for under four names ("employee ID", "staff number", "HR identifier", "personnel
+# number") shares too few words to be told by words alone from a different missing piece asked each time;
+# an offer shortened to "I can start the plan now" shares one word with the offers before it, as "I can
+# cancel the order" does with "I can check the order".
+MISSED = {("request", "synonyms"): "an id under four names", ("offer", "shortened"): "an offer cut to two words"}
 REWORDED = [pytest.param(kind, rewording, id=f"{kind}-{rewording}",
-                         marks=[pytest.mark.xfail(strict=True, reason="synonyms of a name")]
+                         marks=[pytest.mark.xfail(strict=True, reason=MISSED[kind, rewording])]
                          if (kind, rewording) in MISSED else [])
             for kind in REWORDINGS for rewording in REWORDINGS[kind]]
+TWINS = [pytest.param(kind, rewording, id=f"{kind}-{rewording}")
+         for kind in REWORDINGS for rewording in REWORDINGS[kind]]
 
 
 def count_caught() -> tuple[int, int, int]:
@@ -199,7 +294,7 @@ def test_a_reworded_repeat_is_still_a_loop(kind, rewording):
     assert finding.pattern == "repeated_reply" and finding.count >= 3  # (three alike may be found first)
 
 
-@pytest.mark.parametrize(("kind", "rewording"), REWORDED)
+@pytest.mark.parametrize(("kind", "rewording"), TWINS)
 def test_the_same_rewording_in_a_conversation_that_moves_on_passes(kind, rewording):
     """Twice reworded, then a transfer, the missing piece given and used, or another question
     answered: a conversation that moves on."""
@@ -230,6 +325,15 @@ HEALTHY = [
         ["Can I bring my dog?", "Can I have a window seat in row 12?", "Can I use the lounge?",
          "Is there a shuttle at 5 am?", "Ok, thanks."],
         id="an-agent-declining-different-requests-each-for-its-own-reason"),
+    pytest.param("I have a few questions about my flight.", [
+        "Sure, go ahead.",
+        "I'm sorry, animals aren't permitted in the cabin.",
+        "Unfortunately that isn't possible on a full flight.",
+        "I'm afraid economy fares don't include that.",
+        "No, it doesn't run that early."],
+        ["Can I bring my dog?", "Could I get a window seat?", "Can I use the lounge?",
+         "Is there a shuttle at 5 am?", "Ok, thanks."],
+        id="different-requests-each-declined-in-words-none-of-them-said"),
     pytest.param("What can't I bring to the festival?", [
         "Glass bottles are not permitted on the grounds.",
         "Pets aren't allowed, except for assistance dogs.",
@@ -238,6 +342,12 @@ HEALTHY = [
         "That's the full list."],
         ["Anything else?", "What else isn't allowed?", "Anything else?", "Is that all?", "Thanks!"],
         id="a-list-of-rules-told-in-parts-to-anything-else"),
+    pytest.param("How do I update my router?", [
+        "Open the app and tap Update. The light stays amber while it downloads.",
+        "The router restarts by itself; the light remains blue during the install.",
+        "Once it's back, the final step is to reconnect your devices.",
+        "Your settings stay as they were, so nothing else is needed."],
+        ["ok", "Why blue?", "ok, next", "Great!"], id="a-guide-whose-steps-say-what-stays"),
     pytest.param("I need to reset my password.", [
         "Could you give me your employee ID?",
         "I'll need the employee ID to verify you. It's on your payslip.",
