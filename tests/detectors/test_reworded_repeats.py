@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from loopmetric import detect_loops
+from loopmetric.detectors._stances import stances
 from tests._traces import chat
 
 # Five loops of the design sets (a fare refund refused, an id asked for that the person lacks, the same
@@ -332,8 +333,32 @@ HEALTHY = [
         "I'm afraid economy fares don't include that.",
         "No, it doesn't run that early."],
         ["Can I bring my dog?", "Could I get a window seat?", "Can I use the lounge?",
-         "Is there a shuttle at 5 am?", "Ok, thanks."],
+         "Is there a shuttle to the hotel?", "Ok, thanks."],
         id="different-requests-each-declined-in-words-none-of-them-said"),
+    pytest.param("I want to bring my pets on the flight.", [
+        "Sorry, pets can't travel in the cabin on this route.",
+        "Even a tiny cat isn't permitted aboard.",
+        "A quiet parrot isn't accepted either.",
+        "A sleeping hamster still can't fly with you.",
+        "Have a good trip."],
+        ["My cat is tiny!", "My parrot is quiet!", "My hamster sleeps all day!", "Fine!"],
+        id="each-no-takes-up-what-the-other-side-just-said"),
+    pytest.param("I'd like to pay with my American Express card.", [
+        "Sorry, we don't accept American Express.",
+        "Isn't PayPal an option for you?",
+        "Wouldn't a bank transfer work instead?",
+        "Couldn't someone else pay with a Visa?",
+        "Great, I've sent the transfer details."],
+        ["Please, it's the only one I have!", "No, I don't use it. Come on!", "No! Please!", "Fine, a transfer."],
+        id="a-no-that-asks-about-a-different-way-each-time"),
+    pytest.param("Can I visit the tower today?", [
+        "Sorry, the tower isn't open to visitors today.",
+        "Unfortunately that can't change. The rooftop garden next door has a similar view and welcomes walk-ins.",
+        "I'm afraid not. The harbour cruise leaves from the pier every afternoon and passes right by.",
+        "No, I'm sorry. The museum shop sells a virtual tour on a tablet as well.",
+        "Enjoy your visit."],
+        ["Please!", "Come on!", "Please!", "Ok."],
+        id="each-no-with-something-new-besides"),
     pytest.param("What can't I bring to the festival?", [
         "Glass bottles are not permitted on the grounds.",
         "Pets aren't allowed, except for assistance dogs.",
@@ -404,3 +429,20 @@ def test_saying_no_again_in_other_words_to_a_side_that_presses(times, turns, loo
         (finding,) = report.findings
         assert finding.count == times and "saying no again, in other words, to a side that pressed" in finding.message
         assert finding.message.startswith("The agent said the same thing")
+
+
+def test_a_greeting_before_three_declines_is_no_fourth():
+    """A reply that says no to nothing (a greeting) and three declines after it: the declines alone
+    are three, no loop; the greeting links to none."""
+    messages = chat(OPENING["refusal"], ["Thanks for reaching out about your trip to Denver."] + DECLINES[:3],
+                    ["Please, just do it!"] + PRESSED_TURNS)
+    assert detect_loops(messages).success
+
+
+@pytest.mark.parametrize(("sentence", "waits"), [
+    pytest.param("Hold on, let me pull that up.", True, id="hold-on-asked-of-a-person"),
+    pytest.param("The hold on mobile deposits lasts five business days.", False, id="the-hold-on-a-deposit"),
+    pytest.param("There's a hold on your card until Monday.", False, id="a-hold-on-a-card"),
+])
+def test_hold_on_asks_to_wait_only_when_asked_of_a_person(sentence, waits):
+    assert ("wait" in stances(sentence).kinds) is waits
