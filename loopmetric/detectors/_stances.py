@@ -61,7 +61,12 @@ _STANCES = (
                         r"|(?:let me|I'll|I will|I'm|I am)"
                         r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*"
                         r"|(?:take|takes|taking) (?:just )?(?:a|one) (?:sec|second|moment)(?=\s*(?:[.!,;]|$))"
-                        r"|(?:still )?checking (?:on|into)|still checking)\b",
+                        r"|(?:still )?checking (?:on|into)|still checking)\b"
+                        # (a sentence that says only what the agent is at: "Reviewing the details.", "Still
+                        # going through the records.", "I'm working on it"; not one that goes on to say what it
+                        # found: "Reviewing your statement: the charge is the annual fee")
+                        r"|^\W*(?:(?:I'm|I am|we're|we are) )?(?:still )?(?:reviewing|going through|working on"
+                        r"|digging into|investigating|searching)\b(?!.*[:\u2013\u2014])",
                         re.IGNORECASE)),
 )
 # The words of courtesy and of asking themselves: every reply of a support conversation is made

@@ -16,15 +16,18 @@ from loopmetric import detect_loops
 from loopmetric.detectors._stances import stances
 from tests._traces import chat
 
-# Five loops of the design sets (a fare refund refused, an id asked for that the person lacks, the same
+# Seven loops of the design sets (a fare refund refused, an id asked for that the person lacks, the same
 # answer given to a customer who presses, the same plan offered to one who said no, the same apology
-# to one who asks for the refund), each written in seven rewordings of four replies.
+# to one who asks for the refund, a stall, the same status to one who asks when), each written in
+# seven rewordings of four replies.
 OPENING = {
     "refusal": "I booked a basic economy ticket to Denver for next Friday and need to cancel. I want my money back.",
     "request": "I can't log in to the payroll portal, I need my password reset.",
     "answer": "Why can't I use the $6,200 check I deposited yesterday?",
     "offer": "Hello, I can't pay my electricity bill this month.",
     "apology": "I was charged twice for my concert tickets. Please fix it.",
+    "stall": "A transfer of 1,200 EUR I sent on Monday never arrived.",
+    "status": "Where is my refund for order 4471?",
 }
 PRESS = {
     "refusal": ["That's ridiculous, just refund it.", "I've flown with you for ten years. Make an exception.",
@@ -37,6 +40,8 @@ PRESS = {
               "I just said no.", "NO"],
     "apology": ["So refund one of them?", "Are you refunding it or not?", "Stop saying sorry and fix it.",
                 "Hello?? Refund the duplicate."],
+    "stall": ["Any update?", "Hello? What did you find?", "Why is this taking so long?", "Are you still there?"],
+    "status": ["When will I get it?", "That's not an answer. When?", "Can you escalate it?", "Hello??"],
 }
 REWORDINGS = {
     "refusal": {
@@ -231,6 +236,81 @@ REWORDINGS["apology"] = {
         "I feel terrible that your order was billed twice. My apologies."],
 }
 
+REWORDINGS["stall"] = {
+    "synonyms": [
+        "Let me look into that transfer for you. One moment.",
+        "I'm checking on it now, bear with me.",
+        "Still reviewing the details, this should take a second.",
+        "Hang tight while I dig into the records."],
+    "opener": [
+        "One moment while I look into the transfer.",
+        "Thanks for waiting. One moment while I look into the transfer.",
+        "I appreciate your patience. I'm still looking into the transfer.",
+        "Sorry for the wait. Let me check the transfer once more."],
+    "order-swapped": [
+        "I'm looking into the transfer now; one moment.",
+        "One moment, I'm looking into the transfer.",
+        "Please bear with me while I look into the transfer.",
+        "The transfer is what I'm looking into, one moment please."],
+    "shortened": [
+        "Let me look into the transfer you sent on Monday and see where it is. One moment.",
+        "One moment.",
+        "Still checking.",
+        "Just a sec."],
+    "padded": [
+        "One moment while I look into the transfer.",
+        "Thank you so much for your patience. One moment while I look into the transfer.",
+        "I really appreciate you bearing with me. I'm still looking into the transfer.",
+        "You're a valued customer. Let me keep looking into the transfer."],
+    "number-in-words": [
+        "One moment while I look into the 1,200 EUR transfer.",
+        "I'm looking into the twelve hundred euro transfer, one moment.",
+        "Still checking the transfer of one thousand two hundred euros.",
+        "One more moment on the twelve hundred euro transfer."],
+    "no-decline-word": [
+        "One moment while I look into the transfer.",
+        "Going through the transfer records now.",
+        "Reviewing the transfer details.",
+        "Working on the transfer records."],
+}
+REWORDINGS["status"] = {
+    "synonyms": [
+        "Your refund for order 4471 is being processed.",
+        "The reimbursement for order 4471 is still in progress.",
+        "Your money back for order 4471 is currently under way.",
+        "The return of funds for order 4471 is still pending."],
+    "opener": [
+        "Your refund for order 4471 is being processed.",
+        "Thanks for asking. Your refund for order 4471 is still being processed.",
+        "I understand. The refund for order 4471 is being processed.",
+        "I hear you. Your refund for order 4471 is still processing."],
+    "order-swapped": [
+        "Your refund for order 4471 is being processed.",
+        "Being processed: that's the status of your refund for order 4471.",
+        "For order 4471, the refund is in processing.",
+        "Processing is where the refund for order 4471 stands."],
+    "shortened": [
+        "Your refund for order 4471 is being processed by our payments team right now.",
+        "It's being processed.",
+        "Still processing.",
+        "Processing."],
+    "padded": [
+        "Your refund for order 4471 is being processed.",
+        "I appreciate your patience. Your refund for order 4471 is being processed.",
+        "Thanks for shopping with us, it means a lot. The refund for order 4471 is still being processed.",
+        "I'm here to help however I can. Your refund for order 4471 is in processing."],
+    "number-in-words": [
+        "Your refund of $54 for order 4471 is being processed.",
+        "The fifty-four dollar refund for order 4471 is still being processed.",
+        "Your refund of fifty four dollars for order 4471 is in processing.",
+        "The refund for order 4471, fifty-four dollars, is still processing."],
+    "no-decline-word": [
+        "Your refund for order 4471 is being processed.",
+        "The payments team has your refund for order 4471.",
+        "Your refund for order 4471 sits with the payments team.",
+        "The payments team is handling the refund for order 4471."],
+}
+
 # The twins: the first two replies of the same rewording, then the conversation progresses.
 MOVES_ON = {
     "refusal": (["Is there really nothing?", "Yes, please transfer me.", "Thanks."],
@@ -254,6 +334,14 @@ MOVES_ON = {
                 ["I've refunded PAY-91a7 for £118.00; it will reach your card in 3-5 working days.",
                  "Your order GL-7730214 keeps both tickets. Anything else?",
                  "Take care."]),
+    "stall": (["And?", "Yes, resend it.", "Thanks."],
+              ["I found it: the transfer was returned on Tuesday because the IBAN had a typo. Shall I resend it?",
+               "Done: resent with reference TR-5512; it should arrive by Thursday.",
+               "You're welcome."]),
+    "status": (["Ok, when exactly?", "Great, thanks.", "Bye."],
+               ["It was issued today: $54 back to your Visa ending 1234.",
+                "It should show on your statement within 3-5 business days.",
+                "Take care."]),
 }
 
 
@@ -373,6 +461,13 @@ HEALTHY = [
         "Once it's back, the final step is to reconnect your devices.",
         "Your settings stay as they were, so nothing else is needed."],
         ["ok", "Why blue?", "ok, next", "Great!"], id="a-guide-whose-steps-say-what-stays"),
+    pytest.param("There's a charge on my card I don't recognise.", [
+        "Reviewing your statement: the extra charge is the annual card fee.",
+        "Going through the fee terms: it is waived when you spend enough in a year.",
+        "Working on the waiver: done, the fee has been reversed.",
+        "Glad that's sorted."],
+        ["What's that?", "Can it be waived?", "Please waive it.", "Thanks!"],
+        id="each-review-tells-what-it-found"),
     pytest.param("I need to reset my password.", [
         "Could you give me your employee ID?",
         "I'll need the employee ID to verify you. It's on your payslip.",
@@ -443,6 +538,12 @@ def test_a_greeting_before_three_declines_is_no_fourth():
     pytest.param("Hold on, let me pull that up.", True, id="hold-on-asked-of-a-person"),
     pytest.param("The hold on mobile deposits lasts five business days.", False, id="the-hold-on-a-deposit"),
     pytest.param("There's a hold on your card until Monday.", False, id="a-hold-on-a-card"),
+    pytest.param("Reviewing the transfer details.", True, id="a-sentence-of-what-the-agent-is-at"),
+    pytest.param("I'm still going through the records.", True, id="still-going-through"),
+    pytest.param("The bank finished reviewing the claim.", False, id="a-review-finished"),
+    pytest.param("Reviewing your statement: the charge is the annual fee.", False, id="a-review-and-what-it-found"),
 ])
-def test_hold_on_asks_to_wait_only_when_asked_of_a_person(sentence, waits):
+def test_what_asks_to_wait(sentence, waits):
+    """"Hold on" asks to wait when asked of a person; a sentence saying only what the agent is at
+    ("Reviewing the details.") asks to wait as "one moment" does."""
     assert ("wait" in stances(sentence).kinds) is waits
