@@ -50,6 +50,13 @@ while it stays on the chain's subject (two stems in common with its replies): th
 hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing, say no to
 nothing and say nothing again: a guide or a story told in parts moves on without taking them up,
 and is no such link.
+Or, whatever its words, it does nothing but say no again to a side that pushed back
+(`_declined_again`: each of its sentences says no, states a rule or apologizes, it asks and offers
+nothing, the reply before it said no, the turns between ask, say no or press, "just refund it",
+"seriously", and ask for nothing nobody had named), in words none of the agent's last replies had
+said ("non-refundable", then "no reimbursement ... can't be paid back") and none of the turns'
+new words: a refusal reworded in synonyms shares no word with the one before, and its words become
+the chain's subject for the replies after it.
 Or, whatever else it says, it does again what one of those replies did (`_same_act`, read from
 what each reply does and about what, `_acts_of`): it asks for the same thing (its sentences that
 ask the other side for something, questions, "I'll need the order number", "once you give me the

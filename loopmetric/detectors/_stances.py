@@ -15,7 +15,8 @@ what they do it *about*:
 - `sorry`: a sentence that apologizes ("sorry", "apologize", "regret");
 - `wait`: a sentence that asks the other side to wait while the agent says it is on it ("one
   moment", "bear with me", "I'm still checking", "checking on it now, this should take a
-  second"): said turn after turn with nothing coming back, the agent is stalling.
+  second", or only what it is at: "Reviewing the details."): said turn after turn with nothing
+  coming back, the agent is stalling.
 
 Besides its stances, a reply may offer something (`offered`): a sentence in which the agent
 proposes what it can do ("I can redirect it to a pickup point", "I could ask the courier to hold
