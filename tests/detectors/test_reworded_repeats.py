@@ -344,6 +344,18 @@ MOVES_ON = {
                 "Take care."]),
 }
 
+# The other side asking the same question again instead (a repeated answer to a repeated question)
+ASKED_AGAIN = {
+    "refusal": ["Can I get a refund?", "Can you refund it?", "Will you refund me?", "Refund?"],
+    "request": ["Why do you need it?", "What is that for?", "Why?", "Is there another way?"],
+    "answer": ["When will the money be available?", "So when can I use it?", "When exactly will it clear?", "When?"],
+    "offer": ["Is there no other help?", "Any other option?", "Nothing else?", "What else can you do?"],
+    "apology": ["Are you refunding it?", "Will you refund it?", "When is the refund?", "Refund?"],
+    "stall": ["Any update?", "Any news?", "Update?", "Anything yet?"],
+    "status": ["When will I get it?", "When will the refund arrive?", "When exactly?", "When will it come?"],
+}
+TURNS = {"pressed": PRESS, "asked-again": ASKED_AGAIN}
+
 
 def _twin(kind: str, rewording: str) -> tuple[list[str], list[str]]:
     turns, progress = MOVES_ON[kind]
@@ -353,31 +365,46 @@ def _twin(kind: str, rewording: str) -> tuple[list[str], list[str]]:
 # Missed: an id asked for under four names ("employee ID", "staff number", "HR identifier", "personnel
 # number") shares too few words to be told by words alone from a different missing piece asked each time;
 # an offer shortened to "I can start the plan now" shares one word with the offers before it, as "I can
-# cancel the order" does with "I can check the order".
-MISSED = {("request", "synonyms"): "an id under four names", ("offer", "shortened"): "an offer cut to two words"}
-REWORDED = [pytest.param(kind, rewording, id=f"{kind}-{rewording}",
-                         marks=[pytest.mark.xfail(strict=True, reason=MISSED[kind, rewording])]
-                         if (kind, rewording) in MISSED else [])
-            for kind in REWORDINGS for rewording in REWORDINGS[kind]]
+# cancel the order" does with "I can check the order"; an offer said again around new verbs ("I can put
+# the 3-month instalment plan in place today") reads as a new way forward (half its words new), and one
+# in synonyms shares too few words, when the turns between ask rather than say no; a chain that asks for
+# the same id (`_replies._same_act`) and then says nothing new is a loop at five replies (the same ask
+# alone is one at three: four such replies pass where three fail); at four, two healthy runs of the
+# labelled tau-bench design half (asking for a user id or a reservation) fail.
+MISSED = {("request", "synonyms", "pressed"): "an id under four names",
+          ("request", "synonyms", "asked-again"): "an id under four names",
+          ("offer", "shortened", "pressed"): "an offer cut to two words",
+          ("offer", "shortened", "asked-again"): "an offer cut to two words",
+          ("offer", "synonyms", "asked-again"): "an offer in synonyms, asked about again",
+          ("offer", "no-decline-word", "asked-again"): "an offer said again around new verbs",
+          ("request", "number-in-words", "asked-again"): "the same ask, then nothing new: five replies needed",
+          ("request", "no-decline-word", "asked-again"): "the same ask, then nothing new: five replies needed"}
+REWORDED = [pytest.param(kind, rewording, turns, id=f"{kind}-{rewording}-{turns}",
+                         marks=[pytest.mark.xfail(strict=True, reason=MISSED[kind, rewording, turns])]
+                         if (kind, rewording, turns) in MISSED else [])
+            for turns in TURNS for kind in REWORDINGS for rewording in REWORDINGS[kind]]
 TWINS = [pytest.param(kind, rewording, id=f"{kind}-{rewording}")
          for kind in REWORDINGS for rewording in REWORDINGS[kind]]
 
 
-def count_caught() -> tuple[int, int, int]:
-    """(loops caught, loops, twins failed) over the table at the default settings."""
-    caught = failed = 0
-    for kind in REWORDINGS:
-        for rewording, replies in REWORDINGS[kind].items():
-            caught += not detect_loops(chat(OPENING[kind], replies, PRESS[kind])).success
-            failed += not detect_loops(chat(OPENING[kind], *_twin(kind, rewording))).success
-    return caught, sum(map(len, REWORDINGS.values())), failed
+def count_caught() -> dict[str, tuple[int, int]]:
+    """(loops caught, loops) by the other side's turns, and (twins failed, twins), at the default settings."""
+    counts = {}
+    for name, turns in TURNS.items():
+        caught = [not detect_loops(chat(OPENING[kind], replies, turns[kind])).success
+                  for kind in REWORDINGS for replies in REWORDINGS[kind].values()]
+        counts[name] = (sum(caught), len(caught))
+    failed = [not detect_loops(chat(OPENING[kind], *_twin(kind, rewording))).success
+              for kind in REWORDINGS for rewording in REWORDINGS[kind]]
+    counts["twins failed"] = (sum(failed), len(failed))
+    return counts
 
 
-@pytest.mark.parametrize(("kind", "rewording"), REWORDED)
-def test_a_reworded_repeat_is_still_a_loop(kind, rewording):
-    """Four replies saying the same thing reworded, to turns that press and bring nothing: a loop,
-    the agent's."""
-    report = detect_loops(chat(OPENING[kind], REWORDINGS[kind][rewording], PRESS[kind]))
+@pytest.mark.parametrize(("kind", "rewording", "turns"), REWORDED)
+def test_a_reworded_repeat_is_still_a_loop(kind, rewording, turns):
+    """Four replies saying the same thing reworded, to turns that press or ask the same again and
+    bring nothing: a loop, the agent's."""
+    report = detect_loops(chat(OPENING[kind], REWORDINGS[kind][rewording], TURNS[turns][kind]))
     assert not report.success, report.reason
     (finding,) = report.findings
     assert finding.pattern == "repeated_reply" and finding.count >= 3  # (three alike may be found first)
@@ -392,7 +419,7 @@ def test_the_same_rewording_in_a_conversation_that_moves_on_passes(kind, rewordi
 
 
 if __name__ == "__main__":  # (the brittleness figure: python -m tests.detectors.test_reworded_repeats)
-    print("caught {} of {} reworded loops; {} twins failed".format(*count_caught()))
+    print(count_caught())
 
 
 # Conversations that move on, at the default settings (the brief's twins, written for the rules above:
@@ -547,3 +574,4 @@ def test_what_asks_to_wait(sentence, waits):
     """"Hold on" asks to wait when asked of a person; a sentence saying only what the agent is at
     ("Reviewing the details.") asks to wait as "one moment" does."""
     assert ("wait" in stances(sentence).kinds) is waits
+
