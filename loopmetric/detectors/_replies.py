@@ -50,6 +50,13 @@ while it stays on the chain's subject (two stems in common with its replies): th
 hear the other side. Turns that only go along ("ok", "next", "go on") ask nothing, say no to
 nothing and say nothing again: a guide or a story told in parts moves on without taking them up,
 and is no such link.
+Or, whatever its words, it does nothing but say no again to a side that pushed back
+(`_declined_again`: each of its sentences says no, states a rule or apologizes, it asks and offers
+nothing, the reply before it said no, the turns between ask, say no or press, "just refund it",
+"seriously", and ask for nothing nobody had named), in words none of the agent's last replies had
+said ("non-refundable", then "no reimbursement ... can't be paid back") and none of the turns'
+new words: a refusal reworded in synonyms shares no word with the one before, and its words become
+the chain's subject for the replies after it.
 Or, whatever else it says, it does again what one of those replies did (`_same_act`, read from
 what each reply does and about what, `_acts_of`): it asks for the same thing (its sentences that
 ask the other side for something, questions, "I'll need the order number", "once you give me the
@@ -248,6 +255,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     replies_said: set[str] = set()  # the stems the agent's replies said so far
     chain: list[LlmOutput] = []
     chain_said: set[str] = set()  # the stems the chain's replies said (kept as the chain grows)
+    reworded: frozenset[str] = frozenset()  # what the chain's replies that said no in new words were about
     links: list[str] = []
     findings: list[Finding] = []
     for step in list(trace.steps) + [None]:
@@ -292,10 +300,18 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                     and not _new_facts(fact_parts(reply.text), reply, known, looked)):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
                 # stays on it, a story whose people cannot do one thing after another moves off it)
-                subject = _stances_of(chain[0] if chain else recent[-1], read).about
+                # (and the words of the replies that said no again in words none of the replies before had
+                # said: the subject in other words, `_declined_again`)
+                subject = _stances_of(chain[0] if chain else recent[-1], read).about | reworded
                 link = _says_again(_stances_of(reply, read), [_stances_of(r, read) for r in recent[-_RECENT:]], subject)
                 if link is None:
                     link = _same_stance(_stances_of(reply, read), _stances_of(recent[-1], read), fresh, subject)
+                if link is None:
+                    link = _declined_again(reply.text, _stances_of(reply, read), _acts_of(reply, read),
+                                           [_stances_of(r, read) for r in recent[-_RECENT:]], fresh,
+                                           answered[reply.step])
+                    if link is not None:
+                        reworded = reworded | _stances_of(reply, read).about
                 if link is None:
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
@@ -364,7 +380,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                               what=_what(chain, links, read)))
         elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
             findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, read)))
-        chain, links = [], []
+        chain, links, reworded = [], [], frozenset()
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
     return findings
@@ -642,6 +658,47 @@ def _same_stance(reply: Stances, earlier: Stances, fresh: AbstractSet[str], subj
 _ANY_SUBJECT = frozenset({"sorry", "wait"})  # stances that say the same whatever they are about
 
 
+def _declined_again(text: str, reply: Stances, acts: _Acts, recent: list[Stances], fresh: AbstractSet[str],
+                    turns: list[str]) -> Optional[str]:
+    """"declined" when `reply` does nothing but say no or state a rule (each of its sentences that
+    says anything takes that stance, or apologizes: `_declines_only`), asks for nothing and offers
+    nothing, after a reply that said no or stated a rule, while the other side's `turns` between them
+    pushed back (they ask or say no: "can't you ...?", "why?", "please, just ...") and the reply
+    uses none of the stems those turns brought that nobody had said (`fresh`), nor any stem of the
+    `recent` replies: the agent said no again to a side that pressed, in words of its own
+    ("non-refundable", then "no reimbursement ... can't be paid back"). Unlike `_same_stance`, its
+    subject is not read (a refusal reworded in synonyms shares no word with the one before); its
+    words become the chain's subject, in other words, for the replies after it. A reply that shares
+    words with the recent ones is read by its subject: a no on another thing drifts. Turns that ask
+    for something nobody had named ("can I bring my dog?") bring a new request: an agent declining
+    different requests, each for its own reason, is no refusal said again. One that offers or asks
+    for anything, or tells a fact nobody had told, moves on."""
+    if "no" not in _declining(reply.kinds) or "no" not in _declining(recent[-1].kinds) or acts.asks or acts.offers:
+        return None
+    if any(not reply.stems.isdisjoint(earlier.stems) for earlier in recent):
+        return None  # (it shares words with them: read by its subject, `_same_stance`; a no on another thing drifts)
+    if not turns or not reply.stems.isdisjoint(fresh):
+        return None
+    heard = " \n".join(turns)
+    if stances(heard).kinds.isdisjoint(_PUSHING) and _PRESSING.search(heard) is None:
+        return None
+    if not asked(heard).isdisjoint(fresh):
+        return None  # (they asked for something nobody had named: a new request, declined for its own reason)
+    return "declined" if _declines_only(text) else None
+
+
+# The other side pressing without asking or saying no: "just refund it", "make an exception", "seriously",
+# "come on", an exclamation
+_PRESSING = re.compile(r"\b(?:just|seriously|anyway|exception|unfair|ridiculous|come on|whatever)\b|!")
+
+
+def _declines_only(text: str) -> bool:
+    """Whether every sentence of `text` that says anything (a stem) says no, states a rule or
+    apologizes."""
+    return all(not found.stems or not _declining(found.kinds).isdisjoint({"no", "sorry"})
+               for found in map(stances, sentences(text)))
+
+
 def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, turns: list[str],
              chain: AbstractSet[str], before: AbstractSet[str] = frozenset()) -> Optional[str]:
     """"unheard" when the other side's `turns` between `earlier` and `reply` say no or ask
@@ -688,6 +745,7 @@ _SAYS = {"again": "saying nothing its last replies had not said", "ask": "asking
          "status": "telling the same facts again",
          "no": "saying no to the same thing again", "rule": "restating the same rule",
          "sorry": "apologizing again", "stance": "taking the same stance in other words",
+         "declined": "saying no again, in other words, to a side that pressed",
          "stall": "doing nothing but ask the other side to wait",
          "unheard": "answering the other side's no, question or trouble said again with none of what it said"}
 

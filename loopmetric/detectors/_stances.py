@@ -9,11 +9,14 @@ what they do it *about*:
   "I need", "let me know");
 - `no`: a sentence that says no (a negation: "not", "n't", "no", "nope", "nah", "never",
   "without", "unable");
-- `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least");
+- `rule`: a sentence that states a rule ("must", "only", "policy", "have to", "at least"), or
+  says what stands as it is without a decline word ("the sale is final", "that fare stays as
+  booked", "the amount remains with the ticket");
 - `sorry`: a sentence that apologizes ("sorry", "apologize", "regret");
 - `wait`: a sentence that asks the other side to wait while the agent says it is on it ("one
   moment", "bear with me", "I'm still checking", "checking on it now, this should take a
-  second"): said turn after turn with nothing coming back, the agent is stalling.
+  second", or only what it is at: "Reviewing the details."): said turn after turn with nothing
+  coming back, the agent is stalling.
 
 Besides its stances, a reply may offer something (`offered`): a sentence in which the agent
 proposes what it can do ("I can redirect it to a pickup point", "I could ask the courier to hold
@@ -47,14 +50,24 @@ _STANCES = (
     ("ask", re.compile(r"\?|\bplease\b(?!,?\s+(?:know|be assured|rest assured)\b)|\b(?:kindly|need|require)\b"
                        r"|\blet me know\b", re.IGNORECASE)),
     ("no", re.compile(r"\b(?:not|no|nope|nah|never|without|nor|cannot|non|unable)\b|n't\b", re.IGNORECASE)),
+    # (a rule said without a decline word: what stands as it is, "that fare stays as booked", "the
+    # sale is final", "the amount remains with the ticket")
     ("rule", re.compile(r"\b(?:must|only|polic(?:y|ies)|rules?|require[sd]?|guidelines?|allowed|permitted|terms)\b"
-                        r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b", re.IGNORECASE)),
+                        r"|\b(?:have|has|need|needs) to\b|\bat least\b|\bno later than\b"
+                        r"|\b(?:final|firm|stays?|remains?)\b|\bas (?:it|they) (?:is|are|stands?)\b", re.IGNORECASE)),
     ("sorry", re.compile(r"\b(?:sorry|apologi[sz]e|apologies|regret)\b", re.IGNORECASE)),
     ("wait", re.compile(r"\b(?:(?:one|a|another)(?: more)? (?:moment|sec)|bear with|hang tight"
-                        r"|hold on|your patience|(?:taking|take) a look|looking into|(?:let me|I'll|I will|I'm|I am)"
+                        # ("hold on" as one asks a person to, not "the hold on mobile deposits")
+                        r"|(?<!the )(?<!a )hold on|your patience|(?:taking|take) a look|looking into"
+                        r"|(?:let me|I'll|I will|I'm|I am)"
                         r" (?:still )?(?:check|look|see|review|get back|find|pull)\w*"
                         r"|(?:take|takes|taking) (?:just )?(?:a|one) (?:sec|second|moment)(?=\s*(?:[.!,;]|$))"
-                        r"|(?:still )?checking (?:on|into)|still checking)\b",
+                        r"|(?:still )?checking (?:on|into)|still checking)\b"
+                        # (a sentence that says only what the agent is at: "Reviewing the details.", "Still
+                        # going through the records.", "I'm working on it"; not one that goes on to say what it
+                        # found: "Reviewing your statement: the charge is the annual fee")
+                        r"|^\W*(?:(?:I'm|I am|we're|we are) )?(?:still )?(?:reviewing|going through|working on"
+                        r"|digging into|investigating|searching)\b(?!.*[:\u2013\u2014])",
                         re.IGNORECASE)),
 )
 # The words of courtesy and of asking themselves: every reply of a support conversation is made
@@ -188,7 +201,8 @@ _STANCE_WORDS = {
     "ask": ("?", "please", "kindly", "need", "require", "let me know"),
     "no": ("no", "nah", "never", "without", "unable", "n't"),  # (not, nope, nor, non, cannot: "no")
     "rule": ("must", "only", "polic", "rule", "require", "guideline", "allowed", "permitted", "terms", "have to",
-             "has to", "need to", "needs to", "at least", "no later than"),
+             "has to", "need to", "needs to", "at least", "no later than", "final", "firm", "stay", "remain", "as it",
+             "as they"),
     "sorry": ("sorry", "apologi", "regret"),
 }
 _SCREENED = tuple((kind, pattern, _STANCE_WORDS.get(kind, ("",))) for kind, pattern in _STANCES)
