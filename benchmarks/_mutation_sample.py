@@ -925,10 +925,19 @@ def functions_index(folder: Path) -> str:
            *[f"- [{path.stem}]({path.name})" for path in hand], ""] if hand else [])])
 
 
+def of_lines(mutants: list[Mutant], lines_of: dict[str, tuple[int, int]]) -> list[Mutant]:
+    """`mutants` but those of a function named in `lines_of` (`path::function` -> (start, end)) whose
+    changed line lies outside start..end (both kept): a change of a few lines of a long function."""
+    for target, (start, end) in lines_of.items():
+        rel, _, function = target.partition("::")
+        mutants = [m for m in mutants if (m.path, m.function) != (rel, function) or start <= m.line <= end]
+    return mutants
+
+
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
                    pinned: Optional[dict[str, str]] = None, tests: Optional[dict[str, tuple[str, ...]]] = None,
                    sample_of: Optional[dict[str, int]] = None, limit: Optional[int] = None,
-                   run_so_far: bool = False) -> str:
+                   run_so_far: bool = False, lines_of: Optional[dict[str, tuple[int, int]]] = None) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
     change touched, beside the sample over every module. Writes `mutation_functions/<rev>.md` in `out`
@@ -939,11 +948,13 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     function (`path::function`) with too many mutants to `n` of them, drawn with `random.Random(0)`;
     `limit`, at most that many mutants run by this command (a run in parts: the report is written
     once every mutant has run); `run_so_far`, the report of the mutants run so far, nothing run (a run
-    stopped for time: the rest said not run and left out of the rates). A pinned survivor that
+    stopped for time: the rest said not run and left out of the rates); `lines_of`, a function
+    (`path::function`) whose change is a few of its lines to the mutants of lines `start` to `end`
+    (of the tree of `rev`, both kept). A pinned survivor that
     `functions_verify` ran again on a later tree says what that run found."""
     from ._common import markdown_table
 
-    pinned, tests, sample_of = pinned or {}, tests or {}, sample_of or {}
+    pinned, tests, sample_of, lines_of = pinned or {}, tests or {}, sample_of or {}, lines_of or {}
     wanted: dict[str, set[str]] = defaultdict(set)
     for target in targets:
         rel, _, function = target.partition("::")
@@ -952,6 +963,7 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         wanted[rel].add(function)
     tree = snapshot(rev)  # the mutants are made of the tree they are run on
     chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
+    chosen = of_lines(chosen, lines_of)
     for target, n in sample_of.items():  # in mutmut's order still: the drawn ones of that function stay
         rel, _, function = target.partition("::")
         of_function = [m.id for m in chosen if m.path == rel and m.function == function]
@@ -1003,6 +1015,8 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         f"Command: `python -m benchmarks.mutation --functions {' '.join(targets)} --rev {rev}`; each mutant on its "
         "module's mirrored tests, as in the sampled run"
         + "".join(f"; `{rel}`'s on {', '.join(f'`{t}`' for t in files)}" for rel, files in tests.items())
+        + "".join(f"; of `{target}`'s mutants, those of lines {start}-{end}"
+                  for target, (start, end) in lines_of.items())
         + "".join(f"; of `{target}`'s mutants, {n} drawn with `random.Random(0)`"
                   for target, n in sample_of.items()) + ".", "",
         f"{len(chosen)} mutants: {killed} killed (timeouts counted as killed), {equivalent} equivalent, "
@@ -1112,9 +1126,11 @@ class FunctionRun(NamedTuple):
     pinned: dict[str, str]
     # A module's own choice of the tests each mutant runs (its file and the conformance tables that
     # pin it, where the mirrored folder costs too much a survivor), and a function (`path::function`)
-    # with too many mutants sampled down to this many.
+    # with too many mutants sampled down to this many; a function whose change is a few of its lines,
+    # to the mutants of those lines (start, end: of the tree of the run's commit).
     tests: dict[str, tuple[str, ...]] = {}
     sample: dict[str, int] = {}
+    lines: dict[str, tuple[int, int]] = {}
 
 
 # The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
@@ -2690,4 +2706,15 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "loopmetric/detectors/_replies.py::_restated": 8,
                 "loopmetric/readers/_inference.py::other_side_turn": 30,
                 "loopmetric/_canonical.py::canonical_json": 30}),
+    "09acb40": FunctionRun(
+        ("loopmetric/detectors/_replies.py::_widest", "loopmetric/detectors/_replies.py::detect_repeated_replies",
+         *(f"loopmetric/readers/_inference.py::{f}" for f in ("_text_parts", "_words", "_text"))),
+        {}, {},
+        tests={
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "asked_while_lacking", "restated_replies", "already_said", "untold_turns")),
+            "loopmetric/readers/_inference.py": tuple(f"tests/readers/test_{name}.py" for name in (
+                "inference", "conformance_chat", "conformance_deepeval", "reader_deepeval", "exported_formats"))},
+        # (`detect_repeated_replies`: the lines that call `_widest` with both links' findings)
+        lines={"loopmetric/detectors/_replies.py::detect_repeated_replies": (189, 194)}),
 }
