@@ -1362,6 +1362,11 @@ _ADAPTER_KILLED_BY_OLDER_TESTS: dict[str, str] = {
 _RESPONSES_PINS = "tests/readers/test_exported_formats.py::"
 _HOOK_PINS = "tests/hooks/test_hook_settings.py::"
 _ONE_WAY = "tests/detectors/test_asked_while_lacking.py::test_asked_again_one_way_while_the_other_side_lacks_it"
+_PARTS = "tests/readers/test_inference.py::test_the_other_sides_turn_reads_human_roles_and_untyped_parts"
+_UNRECORDED_UNREAD = ("the already-said link reads turns of the other side (it returns at once on a trace with no "
+                      "input step), and no reader makes a trace that holds such a turn and says its turns were not "
+                      "recorded (`turns_recorded` is False only when no LLM input held text, and only such text "
+                      "makes a turn): its `unrecorded` is never true where it is read")
 
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
@@ -2671,10 +2676,7 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "writes its value with the iterative encoder, which writes the same text, and sets the encoder",
          "loopmetric._canonical:67": "the C encoder returns its whole text as one chunk: nothing is joined",
          "loopmetric._canonical:72": "the indent level is read only with an indent, and the encoder has none",
-         "loopmetric.detectors._already_said:109": "the link reads turns of the other side (it returns at once on a "
-         "trace with no input step), and no reader makes a trace that holds such a turn and says its turns were not "
-         "recorded (`turns_recorded` is False only when no LLM input held text, and only such text makes a turn): "
-         "`unrecorded` is never true where it is read"},
+         "loopmetric.detectors._already_said:109": _UNRECORDED_UNREAD},
         {"loopmetric._canonical:55": "tests/test_canonical_shortcuts.py::test_a_text_alone_is_written_as_its_json_"
          "string[a-plain-text]",
          "loopmetric.detectors._replies:736": "tests/detectors/test_asked_while_lacking.py::test_healthy_twins_stay_"
@@ -2709,7 +2711,15 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
     "09acb40": FunctionRun(
         ("loopmetric/detectors/_replies.py::_widest", "loopmetric/detectors/_replies.py::detect_repeated_replies",
          *(f"loopmetric/readers/_inference.py::{f}" for f in ("_text_parts", "_words", "_text"))),
-        {}, {},
+        {"loopmetric.detectors._replies:205": _UNRECORDED_UNREAD,
+         "loopmetric.readers._inference:436": "`others_end` is read as true or false: None is false as False is"},
+        {"loopmetric.detectors._replies:196": "tests/detectors/test_untold_turns.py::test_replies_in_a_row_when_turns_"
+         "are_not_recorded[a-reply-its-calls-tool-span-follows-acted]",
+         "loopmetric.readers._inference:441": "tests/readers/test_inference.py::test_other_side_turn[a-user-calling-"
+         "tools-its-words-in-two-parts-each-on-its-line]",
+         "loopmetric.readers._inference:464": f"{_PARTS}[plain-string-parts-each-on-its-line]",
+         **{f"loopmetric.readers._inference:{n}": f"{_PARTS}[a-text-part-beside-a-tool-result-part-is-no-turn]"
+            for n in (455, 458, 465, 466, 470, 471)}},
         tests={
             "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
                 "asked_while_lacking", "restated_replies", "already_said", "untold_turns")),
