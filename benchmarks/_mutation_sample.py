@@ -925,10 +925,19 @@ def functions_index(folder: Path) -> str:
            *[f"- [{path.stem}]({path.name})" for path in hand], ""] if hand else [])])
 
 
+def of_lines(mutants: list[Mutant], lines_of: dict[str, tuple[int, int]]) -> list[Mutant]:
+    """`mutants` but those of a function named in `lines_of` (`path::function` -> (start, end)) whose
+    changed line lies outside start..end (both kept): a change of a few lines of a long function."""
+    for target, (start, end) in lines_of.items():
+        rel, _, function = target.partition("::")
+        mutants = [m for m in mutants if (m.path, m.function) != (rel, function) or start <= m.line <= end]
+    return mutants
+
+
 def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str, str],
                    pinned: Optional[dict[str, str]] = None, tests: Optional[dict[str, tuple[str, ...]]] = None,
                    sample_of: Optional[dict[str, int]] = None, limit: Optional[int] = None,
-                   run_so_far: bool = False) -> str:
+                   run_so_far: bool = False, lines_of: Optional[dict[str, tuple[int, int]]] = None) -> str:
     """Every mutant of the named functions (`path::function`, e.g. `loopmetric/x.py::f`),
     each on its module's mirrored tests, on the tree of `rev`: the run over the code a
     change touched, beside the sample over every module. Writes `mutation_functions/<rev>.md` in `out`
@@ -939,11 +948,13 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
     function (`path::function`) with too many mutants to `n` of them, drawn with `random.Random(0)`;
     `limit`, at most that many mutants run by this command (a run in parts: the report is written
     once every mutant has run); `run_so_far`, the report of the mutants run so far, nothing run (a run
-    stopped for time: the rest said not run and left out of the rates). A pinned survivor that
+    stopped for time: the rest said not run and left out of the rates); `lines_of`, a function
+    (`path::function`) whose change is a few of its lines to the mutants of lines `start` to `end`
+    (of the tree of `rev`, both kept). A pinned survivor that
     `functions_verify` ran again on a later tree says what that run found."""
     from ._common import markdown_table
 
-    pinned, tests, sample_of = pinned or {}, tests or {}, sample_of or {}
+    pinned, tests, sample_of, lines_of = pinned or {}, tests or {}, sample_of or {}, lines_of or {}
     wanted: dict[str, set[str]] = defaultdict(set)
     for target in targets:
         rel, _, function = target.partition("::")
@@ -952,6 +963,7 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         wanted[rel].add(function)
     tree = snapshot(rev)  # the mutants are made of the tree they are run on
     chosen = [m for rel, names in wanted.items() for m in mutants_of(rel, tree) if m.function in names]
+    chosen = of_lines(chosen, lines_of)
     for target, n in sample_of.items():  # in mutmut's order still: the drawn ones of that function stay
         rel, _, function = target.partition("::")
         of_function = [m.id for m in chosen if m.path == rel and m.function == function]
@@ -1003,6 +1015,8 @@ def functions_main(targets: list[str], rev: str, out: Path, explained: dict[str,
         f"Command: `python -m benchmarks.mutation --functions {' '.join(targets)} --rev {rev}`; each mutant on its "
         "module's mirrored tests, as in the sampled run"
         + "".join(f"; `{rel}`'s on {', '.join(f'`{t}`' for t in files)}" for rel, files in tests.items())
+        + "".join(f"; of `{target}`'s mutants, those of lines {start}-{end}"
+                  for target, (start, end) in lines_of.items())
         + "".join(f"; of `{target}`'s mutants, {n} drawn with `random.Random(0)`"
                   for target, n in sample_of.items()) + ".", "",
         f"{len(chosen)} mutants: {killed} killed (timeouts counted as killed), {equivalent} equivalent, "
@@ -1112,9 +1126,11 @@ class FunctionRun(NamedTuple):
     pinned: dict[str, str]
     # A module's own choice of the tests each mutant runs (its file and the conformance tables that
     # pin it, where the mirrored folder costs too much a survivor), and a function (`path::function`)
-    # with too many mutants sampled down to this many.
+    # with too many mutants sampled down to this many; a function whose change is a few of its lines,
+    # to the mutants of those lines (start, end: of the tree of the run's commit).
     tests: dict[str, tuple[str, ...]] = {}
     sample: dict[str, int] = {}
+    lines: dict[str, tuple[int, int]] = {}
 
 
 # The functions touched after the sampled run (the session of 2026-12-05: the news model), and the
@@ -1345,6 +1361,12 @@ _ADAPTER_KILLED_BY_OLDER_TESTS: dict[str, str] = {
 
 _RESPONSES_PINS = "tests/readers/test_exported_formats.py::"
 _HOOK_PINS = "tests/hooks/test_hook_settings.py::"
+_ONE_WAY = "tests/detectors/test_asked_while_lacking.py::test_asked_again_one_way_while_the_other_side_lacks_it"
+_PARTS = "tests/readers/test_inference.py::test_the_other_sides_turn_reads_human_roles_and_untyped_parts"
+_UNRECORDED_UNREAD = ("the already-said link reads turns of the other side (it returns at once on a trace with no "
+                      "input step), and no reader makes a trace that holds such a turn and says its turns were not "
+                      "recorded (`turns_recorded` is False only when no LLM input held text, and only such text "
+                      "makes a turn): its `unrecorded` is never true where it is read")
 
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
@@ -2653,7 +2675,8 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric._canonical:65": "a thread's first call finds no encoder (None is no callable: TypeError), "
          "writes its value with the iterative encoder, which writes the same text, and sets the encoder",
          "loopmetric._canonical:67": "the C encoder returns its whole text as one chunk: nothing is joined",
-         "loopmetric._canonical:72": "the indent level is read only with an indent, and the encoder has none"},
+         "loopmetric._canonical:72": "the indent level is read only with an indent, and the encoder has none",
+         "loopmetric.detectors._already_said:109": _UNRECORDED_UNREAD},
         {"loopmetric._canonical:55": "tests/test_canonical_shortcuts.py::test_a_text_alone_is_written_as_its_json_"
          "string[a-plain-text]",
          "loopmetric.detectors._replies:736": "tests/detectors/test_asked_while_lacking.py::test_healthy_twins_stay_"
@@ -2663,10 +2686,15 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric.detectors._already_said:142": "tests/detectors/test_already_said.py::test_each_condition_of_the_"
          "link_has_a_healthy_twin[told-in-the-tasks-own-words]",
          "loopmetric.readers._inference:249": "tests/readers/test_inference.py::test_other_side_turn[two-user-"
-         "messages-after-the-agent-s-results-each-on-its-line]"},
-        # (`_asking`'s three survivors, 776, 780, 781, are killed by the invariance table's row "deepeval (step
-        # counter)-confirmed-then-done-healthy-twin", on the run's tree too, each put back by hand: its id is made
-        # by the table, not written as a literal a pin can name, and the file is too slow for the run's tests.)
+         "messages-after-the-agent-s-results-each-on-its-line]",
+         "loopmetric.detectors._replies:356": f"{_ONE_WAY}[lacking-it-and-giving-the-order-number-the-agent-leaves-"
+         "unused]",
+         **{f"loopmetric.detectors._replies:{n}": f"{_ONE_WAY}[the-same-request-three-times-while-the-other-side-"
+            "lacks-it]" for n in (728, 729, 730)},
+         **{f"loopmetric.detectors._replies:{n}": f"{_ONE_WAY}[the-same-question-three-times-while-the-other-side-"
+            "lacks-it]" for n in (732, 733)},
+         **{f"loopmetric.detectors._replies:{n}": "tests/detectors/test_untold_turns.py::test_replies_in_a_row_when_"
+            "turns_are_not_recorded[a-reply-its-calls-tool-span-follows-acted]" for n in (776, 780, 781)}},
         tests={
             "loopmetric/detectors/_already_said.py": (
                 "tests/detectors/test_already_said.py", "tests/detectors/test_restated_replies.py"),
@@ -2680,4 +2708,23 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "loopmetric/detectors/_replies.py::_restated": 8,
                 "loopmetric/readers/_inference.py::other_side_turn": 30,
                 "loopmetric/_canonical.py::canonical_json": 30}),
+    "09acb40": FunctionRun(
+        ("loopmetric/detectors/_replies.py::_widest", "loopmetric/detectors/_replies.py::detect_repeated_replies",
+         *(f"loopmetric/readers/_inference.py::{f}" for f in ("_text_parts", "_words", "_text"))),
+        {"loopmetric.detectors._replies:205": _UNRECORDED_UNREAD,
+         "loopmetric.readers._inference:436": "`others_end` is read as true or false: None is false as False is"},
+        {"loopmetric.detectors._replies:196": "tests/detectors/test_untold_turns.py::test_replies_in_a_row_when_turns_"
+         "are_not_recorded[a-reply-its-calls-tool-span-follows-acted]",
+         "loopmetric.readers._inference:441": "tests/readers/test_inference.py::test_other_side_turn[a-user-calling-"
+         "tools-its-words-in-two-parts-each-on-its-line]",
+         "loopmetric.readers._inference:464": f"{_PARTS}[plain-string-parts-each-on-its-line]",
+         **{f"loopmetric.readers._inference:{n}": f"{_PARTS}[a-text-part-beside-a-tool-result-part-is-no-turn]"
+            for n in (455, 458, 465, 466, 470, 471)}},
+        tests={
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "asked_while_lacking", "restated_replies", "already_said", "untold_turns")),
+            "loopmetric/readers/_inference.py": tuple(f"tests/readers/test_{name}.py" for name in (
+                "inference", "conformance_chat", "conformance_deepeval", "reader_deepeval", "exported_formats"))},
+        # (`detect_repeated_replies`: the lines that call `_widest` with both links' findings)
+        lines={"loopmetric/detectors/_replies.py::detect_repeated_replies": (189, 194)}),
 }

@@ -398,7 +398,8 @@ def main(argv: Optional[list[str]] = None) -> None:
             functions_verify(rev, args.only, args.on, args.out, known.pinned, known.tests)
             return
         functions_main(targets, rev, args.out, known.equivalent if known else {}, known.pinned if known else {},
-                       known.tests if known else {}, known.sample if known else {}, args.limit, args.report_only)
+                       known.tests if known else {}, known.sample if known else {}, args.limit, args.report_only,
+                       known.lines if known else {})
         return
     if args.sample:
         from ._mutation_sample import sample_main

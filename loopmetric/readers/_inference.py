@@ -418,7 +418,7 @@ def _text(message: Mapping[str, Any]) -> Optional[str]:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        # (a part other than text ends it: a tool result written as a user part, GenAI `tool_call_response`)
+        # (a tool's result ends it: written as a user part, GenAI `tool_call_response`, Anthropic `tool_result`)
         parts = _text_parts(content, others_end=True)
         return ("\n".join(parts) or None) if parts is not None else None
     return None
@@ -426,7 +426,9 @@ def _text(message: Mapping[str, Any]) -> Optional[str]:
 
 def _text_parts(content: list, *, others_end: bool) -> Optional[list[str]]:
     """The texts of a message's parts (plain strings, `text` parts); a part of another kind is
-    passed over, or, with `others_end`, makes the answer None."""
+    passed over (an image, a file: the words beside it are the message's, as the chat reader
+    reads them), but for a tool's result (`_is_result`), which, with `others_end`, makes the
+    answer None: the message is the result, not a turn."""
     parts = []
     for part in content:
         if isinstance(part, str):
@@ -435,6 +437,17 @@ def _text_parts(content: list, *, others_end: bool) -> Optional[list[str]]:
             value = part.get("content", part.get("text"))
             if isinstance(value, str):
                 parts.append(value)
-        elif others_end:
+        elif others_end and _is_result(part):
             return None
     return parts
+
+
+def _is_result(part: Any) -> bool:
+    """Whether a message's part holds a tool's result (`_RESULT_PARTS`, an Anthropic server tool's
+    `*_tool_result`)."""
+    kind = part.get("type") if isinstance(part, Mapping) else None
+    return isinstance(kind, str) and (kind in _RESULT_PARTS or kind.endswith("_tool_result"))
+
+
+# The kinds of part that hold a tool's result: GenAI `tool_call_response`, Anthropic `tool_result`
+_RESULT_PARTS = frozenset({"tool_call_response", "tool_result"})

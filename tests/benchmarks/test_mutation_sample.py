@@ -184,3 +184,18 @@ def test_a_survivor_of_a_module_changed_since_is_found_by_its_change(later, foun
 
     again = same_change(_mutant(3), later)
     assert (again.id if again else None) == found
+
+
+@pytest.mark.parametrize("line, kept", [
+    pytest.param(4, False, id="a-line-before-the-range-is-left-out"),
+    pytest.param(5, True, id="the-first-line-is-kept"),
+    pytest.param(7, True, id="the-last-line-is-kept"),
+    pytest.param(8, False, id="a-line-after-the-range-is-left-out"),
+])
+def test_a_function_run_on_a_few_lines_keeps_the_mutants_of_those_lines(line, kept):
+    """A run of the lines 5-7 of `f` (a change of a few lines of a long function): its mutants of other
+    lines are left out; those of another function, of any line, stay."""
+    from benchmarks._mutation_sample import of_lines
+
+    mine, other = _mutant(line), _mutant(1, function="g")
+    assert of_lines([mine, other], {"m.py::f": (5, 7)}) == ([mine] if kept else []) + [other]

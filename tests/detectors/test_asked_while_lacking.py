@@ -51,6 +51,58 @@ def test_asked_for_what_the_other_side_lacks(times):
     assert "the other side said each time that it did not have it or could not give it" in finding.message
 
 
+AROUND = ["It was a birthday present for my sister.", "She was really upset about it.",
+          "It was meant to arrive on her birthday.", "Ok."]
+BESIDES = ["I don't have it. My order number is 55123, though.", *LACKS[1:]]  # (a fact told besides a no)
+FARE = "I want a refund for my plane ticket."
+FARE_REFUSALS = ["I'm sorry, but this ticket is non-refundable, so I can't issue a refund.",
+                 "Unfortunately, basic fares like yours don't qualify for refunds under our terms.",
+                 "I understand your frustration. However, the fare you purchased carries no refund option.",
+                 "I'm afraid a refund isn't possible on this fare, as the terms say."]
+NO_MONEY = ["I don't have the money for another ticket.", "I can't afford a new fare.",
+            "I don't have any other way to get there.", "I have no savings left."]
+LACKING, RESTATED = "lacking", "restated"  # a finding that says the other side lacked it; one that does not
+# One way of asking again at a time: the same request (its asks share stems: "give me the tracking
+# number" then "send me the tracking number"), the same question (its stances ask about the same
+# thing: "Could you give me ...?" then "Is there any chance ...?"), or neither (the same no).
+ONE_WAY = [
+    pytest.param(OPENING, [ASKS[3], ASKS[1], ASKS[0]], LACKS, LACKING,
+                 id="the-same-request-three-times-while-the-other-side-lacks-it"),
+    pytest.param(OPENING, [ASKS[3], ASKS[1], ASKS[0]], AROUND, RESTATED,
+                 id="twin-the-same-request-three-times-while-the-other-side-talks-around-it"),
+    pytest.param(OPENING, [ASKS[0], ASKS[2], ASKS[3]], LACKS, LACKING,
+                 id="the-same-question-three-times-while-the-other-side-lacks-it"),
+    pytest.param(OPENING, [ASKS[0], ASKS[2], ASKS[3]], AROUND, None,
+                 id="twin-the-same-question-three-times-while-the-other-side-talks-around-it"),
+    pytest.param(FARE, FARE_REFUSALS[:3], NO_MONEY, None, id="the-same-no-three-times-while-the-other-side-lacks-money"),
+    pytest.param(FARE, FARE_REFUSALS, NO_MONEY, RESTATED, id="the-same-no-four-times-while-the-other-side-lacks-money"),
+    # (a fact told besides a no is no answer: a reply that does not tell it has not used it)
+    pytest.param(OPENING, ASKS[:3], BESIDES, LACKING,
+                 id="lacking-it-and-giving-the-order-number-the-agent-leaves-unused"),
+    pytest.param(OPENING, [ASKS[0], "Thanks, order 55123. Could you also give me the tracking number from your shipping "
+                                    "email?", ASKS[1]], BESIDES, None,
+                 id="twin-lacking-it-and-giving-the-order-number-the-next-reply-uses"),
+]
+
+
+@pytest.mark.parametrize(("opening", "replies", "turns", "found"), ONE_WAY)
+def test_asked_again_one_way_while_the_other_side_lacks_it(opening, replies, turns, found):
+    """Asked again only by the same request, or only by the same question, while the other side says
+    each turn it lacks the thing: a loop at three replies that says so (the same request is a loop at
+    three whatever the turns, and says nothing of lacking when they talk around it; the same question
+    talked around is still working it out). The same no said while the other side lacks money asks for
+    nothing: a refusal restated, a loop at four that says nothing of lacking. A reply that leaves unused
+    the order number told besides a no asks again as if nothing was told; one that uses it moves on."""
+    found_now = restated(chat(opening, replies, turns))
+    if found is None:
+        assert found_now == [], [f.message for f in found_now]
+        return
+    (finding,) = found_now
+    assert finding.count == len(replies)
+    said = "the other side said each time that it did not have it or could not give it" in finding.message
+    assert said is (found == LACKING), finding.message
+
+
 HEALTHY = [
     pytest.param(ASKS[:2] + ["Thanks, I've opened report R-2291 for parcel TR-55120931; you'll hear from us within "
                              "two days.", "You're welcome!"],

@@ -36,6 +36,14 @@ def counted_with_a_lookup(*replies: str) -> dict:
     return agent(lookup, *[span("llm", "llm", input={"step": i}, output=text) for i, text in enumerate(replies)])
 
 
+def counted_with_calls(*steps) -> dict:
+    """The same, each reply's calls recorded only as the tool spans after it (a step counter
+    records no request on the reply): `steps` are replies' texts and tool spans."""
+    n = iter(range(len(steps)))
+    return agent(*[span("llm", "llm", input={"step": next(n)}, output=step) if isinstance(step, str) else step
+                   for step in steps])
+
+
 def told(*replies: str) -> dict:
     """The same replies, each LLM input holding a prompt's text."""
     return agent(*[span("llm", "llm", input={"prompt": "Go on."}, output=text) for text in replies])
@@ -72,7 +80,29 @@ def test_an_action_written_in_a_reply_no_one_recorded_answering(trace, expected)
     assert patterns(trace) == expected
 
 
+# An agent that lists two flights, asks which to cancel and confirms, then says it will cancel and
+# does (its call a tool span after that reply), then says it is done (tau-bench's shape)
+LOOKUP = span("tool", "get_reservation_details", input={"reservation_id": "FDZ0T5"},
+              output='{"reservation_id": "FDZ0T5", "origin": "JFK", "destination": "PHL", "date": "2024-05-17"}')
+CANCEL = span("tool", "cancel_reservation", input={"reservation_id": "FDZ0T5"}, output='{"status": "cancelled"}')
+CONFIRMED = [
+    "I have reviewed your reservations: SE9KEL (LAX to BOS, May 17 to May 29, 2024) and FDZ0T5 (JFK to PHL, May 17, "
+    "2024). It appears that you have two flights on May 17, 2024, with reservation IDs SE9KEL and FDZ0T5. Would you "
+    "like to make any changes to these reservations?",
+    "To proceed with the cancellation, I need to confirm the details: Reservation to Cancel: FDZ0T5 (JFK to PHL on "
+    "May 17, 2024). Reason for Cancellation: Please specify the reason (change of plan, airline cancelled flight, or "
+    "other reasons). Once you confirm, I'll proceed with the cancellation.",
+    "Since the reservation is for a business class flight, it can be cancelled at any time. I will proceed with the "
+    "cancellation of reservation ID FDZ0T5. Please hold on for a moment.",
+    "The reservation with ID FDZ0T5 (JFK to PHL on May 17, 2024) has been successfully cancelled. The refund will "
+    "be processed to your original payment method."]
+
+
 @pytest.mark.parametrize(("trace", "expected"), [
+    pytest.param(counted_with_calls("", LOOKUP, *CONFIRMED[:3], CANCEL, CONFIRMED[3]), [],
+                 id="a-reply-its-calls-tool-span-follows-acted"),
+    pytest.param(counted_with_calls("", LOOKUP, *CONFIRMED), ["repeated_reply"],
+                 id="twin-the-reply-that-says-it-will-cancel-and-no-call-after-it"),
     pytest.param(counted_with_a_lookup(*RESTATED), ["repeated_reply"],
                  id="one-refusal-restated-to-four-unrecorded-turns"),
     pytest.param(counted_with_a_lookup(*RESTATED[:2], "Your flight is booked: seat 12A, Monday at 9am, total "
@@ -83,4 +113,7 @@ def test_an_action_written_in_a_reply_no_one_recorded_answering(trace, expected)
                  id="twin-replies-that-write-an-action-are-not-answers-to-a-turn"),
 ])
 def test_replies_in_a_row_when_turns_are_not_recorded(trace, expected):
+    """Replies in a row of an agent that calls tools answer turns nobody recorded; a reply that a
+    tool span follows acted (the step counter records its calls only so), as a reply recording
+    its calls does, and is no reply said again."""
     assert patterns(trace) == expected

@@ -205,6 +205,12 @@ _CALL = {"id": "c1", "type": "function", "function": {"name": "test", "arguments
                   {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "failed"}]},
                   {"role": "user", "parts": [{"type": "text", "content": "Still failing."}]}], {},
                  "I restarted it.\nStill failing.", id="a-user-calling-tools-in-genai-parts"),
+    pytest.param([{"role": "user", "content": "task"}, {"role": "assistant", "content": "Restart it, then test."},
+                  {"role": "user", "parts": [{"type": "text", "content": "I restarted it."},
+                                             {"type": "text", "content": "Then I tested."},
+                                             {"type": "tool_call", "id": "c1", "name": "test", "arguments": {}}]},
+                  {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "failed"}]}], {},
+                 "I restarted it.\nThen I tested.", id="a-user-calling-tools-its-words-in-two-parts-each-on-its-line"),
     pytest.param([{"role": "user", "content": "task"},
                   {"role": "assistant", "content": "I will test it.", "tool_calls": [_CALL]},
                   {"role": "tool", "tool_call_id": "c1", "content": "failed"},
@@ -277,6 +283,18 @@ ASKED = [{"role": "user", "content": "task"}, {"role": "assistant", "content": "
                  "again\nmore", id="typed-and-untyped-text-parts"),
     pytest.param([*ASKED, {"role": "user", "content": [{"type": "tool_call_response", "response": "r"}]}], {}, None,
                  id="twin-a-part-of-another-type"),
+    pytest.param([*ASKED, {"role": "user", "content": ["again", "and faster"]}], {}, "again\nand faster",
+                 id="plain-string-parts-each-on-its-line"),
+    # (a tool's result written as a user part is no one speaking; an image beside the words is theirs)
+    pytest.param([*ASKED, {"role": "user", "content": [{"type": "text", "text": "again"},
+                                                       {"type": "tool_call_response", "response": "r"}]}], {}, None,
+                 id="a-text-part-beside-a-tool-result-part-is-no-turn"),
+    pytest.param([*ASKED, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "r"},
+                                                       {"type": "text", "text": "again"}]}], {}, None,
+                 id="a-text-block-beside-a-tool-result-block-is-no-turn"),
+    pytest.param([*ASKED, {"role": "user", "content": [{"type": "text", "text": "It still shows this."},
+                                                       {"type": "image_url", "image_url": {"url": "data:,"}}]}],
+                 {}, "It still shows this.", id="twin-a-text-part-beside-an-image-is-the-turn"),
 ])
 def test_the_other_sides_turn_reads_human_roles_and_untyped_parts(messages, kw, expected):
     from loopmetric.readers._inference import other_side_turn
@@ -291,6 +309,9 @@ def test_the_other_sides_turn_reads_human_roles_and_untyped_parts(messages, kw, 
                  id="a-human-first-prompt-in-an-untyped-part"),
     pytest.param([{"role": "system", "content": "s"}, {"role": "person", "content": "task"}], [("system prompt", "s")],
                  id="twin-an-unknown-role-ends-the-prompts"),
+    pytest.param([{"role": "user", "content": [{"type": "text", "text": "What is wrong here?"},
+                                               {"type": "image_url", "image_url": {"url": "data:,"}}]}],
+                 [("first user prompt", "What is wrong here?")], id="a-first-prompt-beside-an-image"),
 ])
 def test_the_prompts_read_human_roles_and_untyped_parts(messages, expected):
     from loopmetric.readers._inference import prompt_messages
