@@ -77,10 +77,10 @@ def _transcript_line(n: int, size: int) -> str:
         "usage": {"input_tokens": 1000, "output_tokens": 50}}}) + "\n"
 
 
-def _process(payload: str, env: dict) -> float:
+def _process(payload: str, env: dict, cwd: Path) -> float:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "loopmetric", "hook", "claude-code"], input=payload, env=env,
-                          capture_output=True, text=True)
+                          cwd=cwd, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     assert done.returncode == 0, done.stderr
     return elapsed
@@ -131,6 +131,8 @@ def _installed(folder: Path) -> Path:
 
 def _run(args, folder: Path, run_hook, load_start: float) -> str:
     state, transcript = folder / "state", folder / "transcript.jsonl"
+    # every process runs in `folder`, outside the tree: `python -m` and `-c` put the working folder first on
+    # the path, before PYTHONPATH, so run from the tree each would import the tree's package whatever the row
     env = {**os.environ, "LOOPMETRIC_HOOK_DIR": str(state), "PYTHONPATH": str(ROOT)}
     # the same calls on the compiled copy, each on a copy of the state the source tree's call sees
     state_installed = folder / "state-installed"
@@ -142,7 +144,7 @@ def _run(args, folder: Path, run_hook, load_start: float) -> str:
         for code, times, where in (("pass", bare, env), ("import loopmetric", imports, env),
                                    ("import loopmetric", imports_installed, env_installed)):
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=where, check=True)
+            subprocess.run([sys.executable, "-c", code], env=where, cwd=folder, check=True)
             times.append(time.perf_counter() - start)
     processes, processes_installed, inside, decisions = [], [], [], 0
     with transcript.open("w") as file:
@@ -155,8 +157,8 @@ def _run(args, folder: Path, run_hook, load_start: float) -> str:
                 shutil.rmtree(state_installed, ignore_errors=True)
                 if state.exists():
                     shutil.copytree(state, state_installed, ignore=shutil.ignore_patterns("*.lock", "hook.log"))
-                processes_installed.append(_process(payload, env_installed))
-                processes.append(_process(payload, env))
+                processes_installed.append(_process(payload, env_installed, folder))
+                processes.append(_process(payload, env, folder))
                 continue
             out = io.StringIO()
             start = time.perf_counter()
@@ -165,7 +167,7 @@ def _run(args, folder: Path, run_hook, load_start: float) -> str:
             decisions += bool(out.getvalue())
     stop = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(folder),
             "hook_event_name": "Stop", "stop_hook_active": False}
-    stop_time = _process(json.dumps(stop), env)
+    stop_time = _process(json.dumps(stop), env, folder)
     size = transcript.stat().st_size / 1e6
     ms = 1000.0
 
