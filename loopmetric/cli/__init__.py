@@ -22,15 +22,19 @@ imported here; pyspark only by the `spark` subcommand.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .._version import __version__
 from .._settings import LoopSettings
 from . import _hook
-from ._args import EXIT_OK, EXIT_USAGE, Parser, say, settings_from
+
+if TYPE_CHECKING:
+    import argparse
+
+# `_args` (and with it argparse) is imported by the functions that parse: an agent's hook event,
+# which runs as a process on every tool call, reads no command line of its own (`_hook.run_event`).
 
 __all__ = ["main", "summary_line"]
 
@@ -44,6 +48,7 @@ def __getattr__(name: str) -> Any:
 
 def _parser() -> argparse.ArgumentParser:
     from . import _explain, _report, _score, _spark
+    from ._args import Parser
 
     parser = Parser(prog="loopmetric", description="Tell when an LLM agent got stuck.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -78,6 +83,8 @@ GUARD_REPLAY_MISSING = "what the live guard would have done on recorded runs (ne
 
 def _guard_replay_missing(args: argparse.Namespace, message: str) -> int:
     """`guard-replay` on an install without pydantic-ai: `--help` says what it is and what to install."""
+    from ._args import EXIT_OK, EXIT_USAGE, say
+
     if {"-h", "--help"} & set(args.args):
         print("usage: loopmetric guard-replay PATH... [--json] [guard settings]\n\n"
               f"loopmetric guard-replay: {GUARD_REPLAY_MISSING}.\n\n{message}")
@@ -86,6 +93,8 @@ def _guard_replay_missing(args: argparse.Namespace, message: str) -> int:
 
 
 def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    import argparse
+
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return commands.choices[command]
 
@@ -109,6 +118,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         argv = sys.argv[1:]
     if _hook.is_event(argv):  # an agent's hook: fails open, whatever its flags (`_hook.run_event`)
         return _hook.run_event(argv)
+    from ._args import EXIT_OK, EXIT_USAGE, say, settings_from
+
     parser = _parser()
     try:
         args, unknown = parser.parse_known_args(argv)

@@ -17,11 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - python 3.10
-    import tomli as tomllib
-
 __all__ = ["CONFIG_FILES", "find_config", "no_tables", "off"]
 
 CONFIG_FILES = (".loopmetric.toml", "pyproject.toml")
@@ -29,6 +24,11 @@ CONFIG_FILES = (".loopmetric.toml", "pyproject.toml")
 
 def _table(path: Path, section: Optional[str]) -> Optional[dict[str, Any]]:
     """The table of `section` (None: loopmetric's own) in one config file, or None when it has none."""
+    # the TOML parser is loaded once a file is found: a hook call in a folder without one reads none
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - python 3.10
+        import tomli as tomllib
     try:
         with path.open("rb") as file:
             data = tomllib.load(file)

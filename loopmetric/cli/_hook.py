@@ -6,17 +6,19 @@
 
 An event hook fails open: whatever is wrong (its flags included), it exits 0 with nothing on
 stdout and a line in its log, so a broken hook never blocks the agent. `loopmetric.hooks` is
-imported only when a hook runs: `score` and the others do not load it.
+imported only when a hook runs: `score` and the others do not load it. An event runs as a
+process on every tool call: it loads argparse only when it has flags to read (the installed hook
+gives none), so this module imports the command line's parts inside the functions that parse.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from ._args import EXIT_OK, EXIT_USAGE, Parser, say
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["AGENTS", "add_parser", "is_event", "run", "run_event"]
 
@@ -35,6 +37,10 @@ def _event_flags(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Register `hook` on the `loopmetric` command line."""
+    import argparse
+
+    from ._args import Parser
+
     parser = commands.add_parser(
         "hook", help="stop a coding agent's loops: the hook Claude Code, Codex or Gemini CLI runs, and its installer",
         description="Run as a coding agent's command hook: one event as JSON on stdin, the decision on stdout. "
@@ -71,17 +77,28 @@ def is_event(argv: Sequence[str]) -> bool:
 def run_event(argv: Sequence[str]) -> int:
     """`loopmetric hook AGENT [flags]` on an event: always 0."""
     agent = argv[1]
-    parser = Parser(prog=f"loopmetric hook {agent}", add_help=False)
-    _event_flags(parser)
     try:
-        args, unknown = parser.parse_known_args(list(argv[2:]))
-        if unknown:
-            raise ValueError(f"unrecognized arguments: {' '.join(unknown)}")
+        action, state_dir = _event_options(agent, argv[2:])
         from ..hooks._command import run_hook
     except (SystemExit, Exception) as error:  # a wrong flag, or the hooks' extra missing: fail open
         _log_failure(agent, error)
-        return EXIT_OK
-    return run_hook(agent, action=args.action, directory=args.state_dir)
+        return 0
+    return run_hook(agent, action=action, directory=state_dir)
+
+
+def _event_options(agent: str, flags: Sequence[str]) -> tuple[Optional[str], Optional[str]]:
+    """(--action, --state-dir) of an event call, each None when not given (`_event_flags`' defaults).
+    No flags, nothing to parse: argparse is not loaded for them."""
+    if not flags:
+        return None, None
+    from ._args import Parser
+
+    parser = Parser(prog=f"loopmetric hook {agent}", add_help=False)
+    _event_flags(parser)
+    args, unknown = parser.parse_known_args(list(flags))
+    if unknown:
+        raise ValueError(f"unrecognized arguments: {' '.join(unknown)}")
+    return args.action, args.state_dir
 
 
 def _log_failure(agent: str, error: BaseException) -> None:
@@ -98,6 +115,8 @@ def _log_failure(agent: str, error: BaseException) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`loopmetric hook install ...` (an event reaching here went through `run_event`)."""
+    from ._args import EXIT_OK, EXIT_USAGE, say
+
     if args.agent != "install":
         return run_event(["hook", args.agent])
     from ..hooks._install import entry, install, missing, settings_path

@@ -99,7 +99,7 @@ def missing(base: str = "loopmetric", project: Optional[str] = None) -> list[str
     said = []
     try:
         import_module("loopmetric.hooks._command")
-    except ImportError as error:  # a dependency of the core missing (tomli on Python 3.10, say)
+    except ImportError as error:  # a dependency of the core missing
         said.append(f"the hook cannot run in this Python ({error}); reinstall loopmetric with its dependencies")
     try:
         program = shlex.split(base)[0] if base.strip() else ""
@@ -115,6 +115,9 @@ def missing(base: str = "loopmetric", project: Optional[str] = None) -> list[str
         return said
     try:
         load_settings(project or ".")
+    except ImportError as error:  # the TOML parser (tomli on Python 3.10), loaded once a config file is found
+        said.append(f"the hook cannot read the config file in this Python ({error}); reinstall loopmetric with its "
+                    "dependencies")
     except (OSError, ValueError) as error:
         said.append(f"the hook would fail open on the config file: {error}")
     return said

@@ -98,7 +98,7 @@ def write_state(folder: Path, session: str, settings_key: str, state: dict[str, 
     handle, temporary = tempfile.mkstemp(prefix=path.stem, suffix=".tmp", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            json.dump(data, file, separators=(",", ":"))
+            file.write(json.dumps(data, separators=(",", ":")))  # dumps encodes in C; dump, piece by piece in Python
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -86,9 +86,15 @@ def test_install_warns_when_the_hook_would_fail_open(tmp_path):
     done = _install(tmp_path, "--command", "no-such-loopmetric-here")
     assert done.returncode == 0 and json.loads(done.stdout)
     assert "warning: `no-such-loopmetric-here` is not on PATH" in done.stderr
-    # a module the hook needs missing (TOML: tomli on Python 3.10)
-    done = _install(tmp_path, "--command", f"{sys.executable} -m loopmetric", blocked=("tomllib", "tomli"))
+    # a module the hook needs missing
+    done = _install(tmp_path, "--command", f"{sys.executable} -m loopmetric", blocked=("loopmetric.guard._core",))
     assert done.returncode == 0 and "warning: the hook cannot run in this Python" in done.stderr
+    # the TOML parser missing (tomli on Python 3.10): the hook runs while there is no config file to read
+    done = _install(tmp_path, "--command", f"{sys.executable} -m loopmetric", blocked=("tomllib", "tomli"))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    (tmp_path / ".loopmetric.toml").write_text("[guard]\naction = \"nudge\"\n")
+    done = _install(tmp_path, "--command", f"{sys.executable} -m loopmetric", blocked=("tomllib", "tomli"))
+    assert done.returncode == 0 and "warning: the hook cannot read the config file in this Python" in done.stderr
     # a config file with a wrong setting: written anyway, and said
     (tmp_path / ".loopmetric.toml").write_text("[guard]\nwindow = 0\n")
     done = _install(tmp_path, "--command", f"{sys.executable} -m loopmetric", "--write")
