@@ -2727,4 +2727,21 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "inference", "conformance_chat", "conformance_deepeval", "reader_deepeval", "exported_formats"))},
         # (`detect_repeated_replies`: the lines that call `_widest` with both links' findings)
         lines={"loopmetric/detectors/_replies.py::detect_repeated_replies": (189, 194)}),
+    "8c44702": FunctionRun(
+        ("loopmetric/readers/_chat.py::read_chat", "loopmetric/readers/_chat.py::_remember",
+         "loopmetric/readers/_builder.py::answer", "loopmetric/detectors/_replies.py::_answers_input",
+         "loopmetric/detectors/_replies.py::_declined_again", "loopmetric/cli/_hook.py::run_event",
+         "loopmetric/cli/_hook.py::_event_options", "loopmetric/hooks/_install.py::missing"),
+        {}, {},
+        tests={
+            "loopmetric/readers/_chat.py": ("tests/readers/test_conformance_chat.py", "tests/readers/test_reader_chat.py"),
+            "loopmetric/readers/_builder.py": ("tests/readers/test_conformance_chat.py", "tests/readers/test_builder.py"),
+            "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
+                "detectors", "pinned_detectors", "reworded_repeats", "restated_replies")),
+            "loopmetric/cli/_hook.py": ("tests/hooks/test_hook_imports.py", "tests/hooks/test_hook_command.py"),
+            "loopmetric/hooks/_install.py": ("tests/hooks/test_hook_install.py",)},
+        sample={"loopmetric/detectors/_replies.py::_declined_again": 20, "loopmetric/detectors/_replies.py::_answers_input": 15,
+                "loopmetric/cli/_hook.py::run_event": 15, "loopmetric/hooks/_install.py::missing": 15},
+        # (`read_chat`: the lines of the one-turn and answered-by-id rules and the output read once)
+        lines={"loopmetric/readers/_chat.py::read_chat": (174, 242)}),
 }
