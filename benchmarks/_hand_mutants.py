@@ -1074,7 +1074,7 @@ ROUND_7: tuple[Audited, ...] = (
        OTEL, "tests/otel"),
     # -- `loopmetric hook`: a flag it does not know, installing twice, a settings file it cannot read
     _m("hook-misspelt-flag-runs-the-hook", "loopmetric/cli/_hook.py",
-       "        if unknown:\n            raise ValueError", "        if False:\n            raise ValueError",
+       "    if unknown:\n        raise ValueError", "    if False:\n        raise ValueError",
        "`loopmetric hook claude-code --actoin stop` runs the hook with the default action, not failing open with "
        "a line in hook.log",
        HOOK_CLI, "tests/hooks"),
