@@ -2738,7 +2738,8 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
             "loopmetric/readers/_builder.py": ("tests/readers/test_conformance_chat.py", "tests/readers/test_builder.py"),
             "loopmetric/detectors/_replies.py": tuple(f"tests/detectors/test_{name}.py" for name in (
                 "detectors", "pinned_detectors", "reworded_repeats", "restated_replies")),
-            "loopmetric/cli/_hook.py": ("tests/hooks/test_hook_imports.py", "tests/hooks/test_hook_command.py"),
+            "loopmetric/cli/_hook.py": ("tests/hooks/test_hook_imports.py", "tests/hooks/test_hook_command.py",
+                                        "tests/hooks/test_hook_event_in_process.py"),
             "loopmetric/hooks/_install.py": ("tests/hooks/test_hook_install.py",)},
         sample={"loopmetric/detectors/_replies.py::_declined_again": 20, "loopmetric/detectors/_replies.py::_answers_input": 15,
                 "loopmetric/cli/_hook.py::run_event": 15, "loopmetric/hooks/_install.py::missing": 15},
