@@ -1368,6 +1368,8 @@ _UNRECORDED_UNREAD = ("the already-said link reads turns of the other side (it r
                       "recorded (`turns_recorded` is False only when no LLM input held text, and only such text "
                       "makes a turn): its `unrecorded` is never true where it is read")
 
+_EVENT = "tests/hooks/test_hook_event_in_process.py"  # the hook's event call read in process (run 8c44702's pins)
+
 # Every `--functions` run, by the commit it mutated; `--functions` with no function names runs the last.
 FUNCTION_RUNS: dict[str, FunctionRun] = {
     "4930ab9": FunctionRun(CHANGED_FUNCTIONS, EQUIVALENT_IN_FUNCTIONS, PINNED_IN_FUNCTIONS),
@@ -2732,7 +2734,14 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
          "loopmetric/readers/_builder.py::answer", "loopmetric/detectors/_replies.py::_answers_input",
          "loopmetric/detectors/_replies.py::_declined_again", "loopmetric/cli/_hook.py::run_event",
          "loopmetric/cli/_hook.py::_event_options", "loopmetric/hooks/_install.py::missing"),
-        {}, {},
+        {},
+        {
+            **{f"loopmetric.cli._hook:{n}": f"{_EVENT}::test_a_wrong_flag_fails_open_with_its_line_in_the_log[a-misspelt-flag-fails-open-and-says-so]" for n in (187, 189, 191, 209, 210, 211)},
+            **{f"loopmetric.cli._hook:{n}": f"{_EVENT}::test_the_event_call_reads_its_flags[action-nudge-nudges]" for n in (186, 199, 205, 206, 207, 208)},
+            **{f"loopmetric.cli._hook:{n}": f"{_EVENT}::test_the_event_call_reads_its_flags[no-flags-the-default-action-nudges-after-three]" for n in (179, 180, 181, 184, 185, 192, 195)},
+            **{f"loopmetric.cli._hook:{n}": f"{_EVENT}::test_the_event_call_reads_its_flags[twin-action-log-only-writes-the-log]" for n in (183, 196, 198)},
+            **{f"loopmetric.cli._hook:{n}": f"{_EVENT}::test_the_state_dir_flag_keeps_the_state_there_not_in_the_environments" for n in (194,)},
+        },
         tests={
             "loopmetric/readers/_chat.py": ("tests/readers/test_conformance_chat.py", "tests/readers/test_reader_chat.py"),
             "loopmetric/readers/_builder.py": ("tests/readers/test_conformance_chat.py", "tests/readers/test_builder.py"),
