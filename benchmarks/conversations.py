@@ -2,7 +2,7 @@
 
     python -m benchmarks.conversations      # writes benchmarks/results/conversations.md
 
-Seven sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
+Eight sets of conversations (OpenAI chat messages), each written by hand by a helper who never ran,
 imported or read loopmetric (CC0; each folder's README says how), with a label per conversation: about
 half are an agent saying the same thing in other words turn after turn, half are healthy twins that
 look alike on the surface. `benchmarks/conversations/` (set 1, 2026-12-06): 60 customer-service chats.
@@ -21,6 +21,10 @@ rental, returns and warranties, ...), the rest other settings and a few assistan
 `benchmarks/conversations7/` (set 7, 2026-12-07, the fourteenth session): 40 chats written the way chat
 models write (long, polite, structured replies, the repeat often inside a longer reply whose other
 sentences change), customers asking for an exception, offices, and six assistants helping with a task.
+`benchmarks/conversations8/` (set 8, 2026-12-07, the fifteenth session): 40 chats, half of them in the voice of
+a large chat model (long structured replies), half in the voice of a small terse one (a few plain
+sentences): customer service, offices, and eight assistants helping with a task (a formula, a query, a
+regular expression, a translation, a git problem, ...).
 A fixed seed per set splits it into a design half
 and a held-out half: rules may be studied on the design halves only. Each conversation is scored the
 way the command line scores a chat file (`detect_loops` on the messages, default settings), and with
@@ -59,13 +63,15 @@ SETS = (ConversationSet("set 1", FOLDER, SEED),
         ConversationSet("set 4", FOLDER.with_name("conversations4"), "convo-set-4/design"),
         ConversationSet("set 5", FOLDER.with_name("conversations5"), "convo-set-5/design"),
         ConversationSet("set 6", FOLDER.with_name("conversations6"), "convo-set-6/design"),
-        ConversationSet("set 7", FOLDER.with_name("conversations7"), "convo-set-7/design"))
-# Sets 2 to 7 each scored whole once, by main at the commit named, before anyone here read one of its
+        ConversationSet("set 7", FOLDER.with_name("conversations7"), "convo-set-7/design"),
+        ConversationSet("set 8", FOLDER.with_name("conversations8"), "convo-set-8/design"))
+# Sets 2 to 8 each scored whole once, by main at the commit named, before anyone here read one of its
 # files: what the default settings found on conversations nobody had seen (loops found, loops, healthy
 # failed, healthy).
 FIRST_LOOK = {"set 2": ("874e1cb", 5, 20, 0, 19), "set 3": ("aa64679", 12, 19, 0, 20),
               "set 4": ("eeca039", 10, 20, 0, 20), "set 5": ("edad995", 11, 20, 0, 20),
-              "set 6": ("83bd6d0", 12, 20, 0, 20), "set 7": ("09acb40", 13, 20, 1, 20)}
+              "set 6": ("83bd6d0", 12, 20, 0, 20), "set 7": ("09acb40", 13, 20, 1, 20),
+              "set 8": ("b72e6eb", 11, 20, 0, 20)}
 
 
 def labelled(which: Optional[ConversationSet] = None) -> list[dict[str, str]]:
