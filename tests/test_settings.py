@@ -97,6 +97,21 @@ def test_rejected_output_threshold_is_an_int_of_at_least_two_or_none(value, mess
     assert str(error.value) == message
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    # a reply is compared by its words only when it has this many: 0 would compare replies of no words at all
+    pytest.param(0, "Expected argument `min_similarity_words` to be an int >= 1, but got 0.", id="zero-refused"),
+    pytest.param(-3, "Expected argument `min_similarity_words` to be an int >= 1, but got -3.", id="negative-refused"),
+    pytest.param(1, None, id="twin-one-the-least"),
+])
+def test_min_similarity_words_is_an_int_of_at_least_one(value, message):
+    if message is None:
+        assert LoopSettings(min_similarity_words=value).min_similarity_words == value
+        return
+    with pytest.raises(ValueError) as error:
+        LoopSettings(min_similarity_words=value)
+    assert str(error.value) == message
+
+
 def test_detect_loops_rejects_unknown_settings():
     with pytest.raises(ValueError, match="unknown"):
         detect_loops({}, repetition_treshold=3)

@@ -582,6 +582,25 @@ def test_sessions_are_listed_by_what_their_loops_cost(tmp_path, capsys, monkeypa
     assert big_steps.endswith("steps") and big_tokens.endswith("tokens") and big_cost.startswith("$")
 
 
+def _spent(cost, tokens, steps) -> dict:
+    return {"loop_cost": cost, "loop_tokens": tokens, "looped_steps": steps}
+
+
+@pytest.mark.parametrize("reports, order", [
+    # by what the loops spent: dollars, then tokens, then steps; a trace that records less comes after
+    pytest.param([("a", _spent(None, 100, 6)), ("b", _spent(None, 900, 4))], ["b", "a"],
+                 id="no-cost-recorded-the-most-tokens-first-not-the-most-steps"),
+    pytest.param([("a", _spent(0.10, 900, 9)), ("b", _spent(0.50, 10, 2))], ["b", "a"],
+                 id="the-most-dollars-first-whatever-the-tokens"),
+    pytest.param([("a", _spent(None, None, 3)), ("b", _spent(None, None, 5)), ("c", _spent(None, None, 0))],
+                 ["b", "a", "c"], id="twin-nothing-recorded-the-most-steps-first"),
+])
+def test_sort_by_waste_ranks_dollars_then_tokens_then_steps(reports, order):
+    from loopmetric.cli._output import by_waste
+
+    assert [name for name, _ in by_waste(reports)] == order
+
+
 def test_the_cost_columns_appear_only_where_a_trace_records_them(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "loop.json").write_text(json.dumps(_priced_loop(6, 0) | {"children": [

@@ -107,6 +107,7 @@ def _summary(state: Path, loops: int) -> str:
                     "repeated_result Bash at calls 7-9 (nudge)); 3 nudged", id="three-loops-each-shown"),
     pytest.param(4, "4 loops (last 3: repeated_result Bash at calls 4-6 (nudge); repeated_result Bash at calls 7-9 "
                     "(nudge); repeated_result Bash at calls 10-12 (nudge)); 4 nudged", id="four-loops-the-last-3-shown"),
+    pytest.param(1, "1 loop (repeated_result Bash at calls 1-3 (nudge)); 1 nudged", id="one-loop-said-in-the-singular"),
 ])
 def test_the_session_summary_shows_three_loops_and_says_last_3_only_past_three(tmp_path, loops, shown):
     line = _summary(tmp_path, loops)
@@ -132,6 +133,47 @@ def test_the_stop_summary_says_what_the_loops_turns_cost_in_tokens(tmp_path, wri
     run_hook("claude-code", stdin=io.StringIO(json.dumps(event("Stop", 0, transcript=str(transcript)))),
              stdout=io.StringIO(), stderr=err, directory=str(tmp_path), action="nudge")
     assert err.getvalue().strip().endswith(f"; 1 nudged, 0 refused; {cost}"), err.getvalue()
+
+
+@pytest.mark.parametrize(("response", "returned"), [
+    # what the model read of a Bash call: its stdout, then its stderr (`_shown`), one line in the nudge
+    pytest.param({"stdout": "", "stderr": "ls: cannot access 'build': No such file or directory"},
+                 "ls: cannot access 'build': No such file or directory", id="an-error-printed-on-stderr-is-quoted"),
+    pytest.param({"stdout": "FAILED test_y", "stderr": "1 warning"}, "FAILED test_y 1 warning",
+                 id="both-streams-quoted-stdout-first"),
+    pytest.param({"stdout": "3 passed", "stderr": ""}, "3 passed", id="twin-stdout-alone-quoted-alone"),
+])
+def test_the_nudge_quotes_what_the_bash_call_printed_on_either_stream(tmp_path, response, returned):
+    events = [e for n in range(1, 4) for e in call(n, {**response, "interrupted": False}, args={"command": "make"})]
+    text = _decisions(events, tmp_path)[-1][1]["reason"]
+    assert text.endswith(f"(tool calls 1-3 of this session), each time returning: {returned}. If it goes on, "
+                         "loopmetric will refuse the next such call."), text
+
+
+def _round(n: int) -> list[dict]:
+    """Two Bash calls in turn: `wc -l log` answering a new count each time, `date` the same."""
+    if n % 2:
+        return call(n, {"stdout": f"{n} lines", "stderr": ""}, args={"command": "wc -l log"})
+    return call(n, {"stdout": "x", "stderr": ""}, args={"command": "date"})
+
+
+@pytest.mark.parametrize(("at", "said"), [
+    # the two calls in turn 3 times (6 calls) are nudged after call 6; calls 7-11 go round again and the 12th,
+    # found before it runs, is refused with what the loop is; the 13th is of a loop stopped earlier
+    pytest.param(12, '`Bash` {"command": "date"} repeats a loop that went on after a warning. Your last 6 tool calls '
+                     "went round `Bash` and `Bash` in turn 3 times with the same arguments",
+                 id="the-call-the-loop-goes-on-with-refused-saying-what-the-loop-is"),
+    pytest.param(13, '`Bash` {"command": "wc -l log"} repeats a loop that went on after a warning. Do something else',
+                 id="twin-a-call-of-a-loop-stopped-earlier-refused-as-such"),
+])
+def test_the_refusal_names_the_call_and_the_loop_it_repeats(tmp_path, at, said):
+    answers = {}
+    for n in range(1, 14):
+        for found in _round(n):
+            answers[(n, found["hook_event_name"])] = hook_here(found, tmp_path)
+    refusal = answers[(at, "PreToolUse")]["hookSpecificOutput"]
+    assert refusal["permissionDecision"] == "deny"
+    assert refusal["permissionDecisionReason"].startswith(f"{REFUSED}: {said}"), refusal
 
 
 def test_post_tool_use_nudge_is_the_documented_block_with_a_reason(tmp_path):
@@ -390,3 +432,20 @@ def test_gemini_gives_a_result_to_the_oldest_waiting_call_of_its_own_tool(a_resu
                    _gemini(n, *a, {"llmContent": a_result(n), "returnDisplay": ""})]
     [nudge] = _nudged(hook_here(e, tmp_path, "gemini") for e in events)
     assert repeated in nudge
+
+
+@pytest.mark.parametrize(("agent", "events", "answer"), [
+    # each agent's documented answer to a nudge after a call (`_claude_code`, `_gemini`)
+    pytest.param("claude-code", [e for n in range(1, 4) for e in call(n, "same", args={"command": "make"})],
+                 ("decision", "block"), id="claude-code-after-a-call-blocks-with-a-reason"),
+    pytest.param("claude-code", [e for n in range(1, 4) for e in failing_call(n)],
+                 ("hookEventName", "PostToolUseFailure"), id="claude-code-after-a-failed-call-adds-context-to-it"),
+    pytest.param("gemini", [_gemini(n, "read_file", {"path": "a"}, response)
+                            for n in range(1, 4) for response in (None, {"llmContent": "same", "returnDisplay": ""})],
+                 ("hookEventName", "AfterTool"), id="gemini-after-a-call-adds-context-to-the-tools-result"),
+])
+def test_each_agent_is_nudged_in_its_documented_form(tmp_path, agent, events, answer):
+    last = [hook_here(e, tmp_path, agent) for e in events][-1]
+    key, value = answer
+    found = last if key == "decision" else last["hookSpecificOutput"]
+    assert found[key] == value and NUDGE in (last.get("reason") or found["additionalContext"]), last

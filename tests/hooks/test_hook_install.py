@@ -151,3 +151,40 @@ def test_install_warns_when_the_hooks_command_is_not_on_path(base, said, tmp_pat
 
     warned = [line for line in missing(base, project=str(tmp_path)) if "is not on PATH" in line]
     assert bool(warned) is said, warned
+
+
+@pytest.mark.parametrize("agent, base, command", [
+    # each agent's settings take a hook of type "command" with the command line it runs (their docs)
+    pytest.param("claude-code", "loopmetric", "loopmetric hook claude-code", id="claude-code-a-command-hook"),
+    pytest.param("codex", "python -m loopmetric", "python -m loopmetric hook codex",
+                 id="codex-a-command-hook-of-the-command-given"),
+    pytest.param("gemini", "loopmetric", "loopmetric hook gemini", id="gemini-a-command-hook"),
+])
+def test_install_writes_a_command_hook_each_agent_runs(tmp_path, agent, base, command):
+    from loopmetric.hooks._install import install
+
+    path = tmp_path / "settings.json"
+    assert install(agent, path, base) is True
+    hooks = [hook for groups in json.loads(path.read_text())["hooks"].values() for group in groups
+             for hook in group["hooks"]]
+    assert hooks and all(hook == {"type": "command", "command": command} for hook in hooks), hooks
+
+
+@pytest.mark.parametrize("before, start", [
+    # a settings file is one people read and edit: written back indented by two, one key a line
+    pytest.param(None, '{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "*",\n',
+                 id="a-new-settings-file-written-indented"),
+    pytest.param(json.dumps(OTHER), '{\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  },\n',
+                 id="a-users-file-merged-written-indented-its-keys-first"),
+    pytest.param(json.dumps(merge(OTHER, "claude-code")), json.dumps(merge(OTHER, "claude-code")),
+                 id="twin-already-installed-the-users-own-layout-left-as-it-is"),
+])
+def test_install_writes_the_settings_file_indented_as_people_write_it(tmp_path, before, start):
+    from loopmetric.hooks._install import install
+
+    path = tmp_path / "settings.json"
+    if before is not None:
+        path.write_text(before)
+    assert install("claude-code", path) is (before != start)
+    text = path.read_text()
+    assert text.startswith(start) and (text.endswith("}\n") or text == before), text[:200]

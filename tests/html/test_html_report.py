@@ -446,6 +446,26 @@ def test_browser_opens_a_trace_from_a_later_detail_block(browser, tmp_path, comp
     assert by_css(browser, "#shown")[0].text == f"{failing} of {len(traces)} traces"
 
 
+@pytest.mark.parametrize("opened, verdict, empty", [
+    # the table's verdict cells, and the detail of a trace: a trace without a finding says so under the timeline
+    pytest.param(0, "pass", ["No loops found."], id="a-healthy-traces-detail-says-no-loops-found"),
+    pytest.param(1, "fail", [], id="twin-a-looping-traces-detail-lists-its-findings"),
+])
+def test_browser_table_says_each_verdict_and_a_clean_detail_says_no_loops(browser, tmp_path, opened, verdict, empty):
+    out = tmp_path / "verdicts.html"
+    write(str(out), entries_of([_HEALTHY, _MILD_THEN_SEVERE], LoopSettings(), unreadable=[("lost.json", "cannot read")]),
+          LoopSettings(), compress=False)
+    browser.get(out.as_uri() + "#traces")
+    cells = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#trace-rows tr'), tr => [tr.dataset.index, "
+        "tr.querySelector('td.verdict').textContent])")
+    assert sorted(cells) == [["0", "pass"], ["1", "fail"], ["2", "not read"]]
+    browser.get(out.as_uri() + f"#trace-{opened}")
+    wait_for(lambda: by_css(browser, "#detail-verdict"))
+    assert by_css(browser, "#detail-verdict")[0].get_attribute("class") == f"verdict {verdict}"
+    assert [p.text for p in by_css(browser, "#detail-view p.empty")] == empty
+
+
 def test_jobs_and_stdin_give_the_same_page(tmp_path):
     one, two = tmp_path / "one.html", tmp_path / "two.html"
     assert loopmetric("report", *EXAMPLES, "-o", str(one)).returncode == 0
@@ -657,3 +677,30 @@ def test_the_written_page_is_readable_by_everyone_like_any_document(tmp_path, um
     finally:
         os.umask(before)
     assert stat.S_IMODE((tmp_path / "report.html").stat().st_mode) == 0o644
+
+
+_POLLED_3 = agent(*[tool("status", {"job": "42"}, output="running")] * 3)
+_POLLED_4 = agent(*[tool("status", {"job": "42"}, output="running")] * 4)
+
+
+@pytest.mark.parametrize("traces, threshold, order", [
+    # with threshold 0.9 both fail: _MILD scores 0.5 ** (0.40 / 1.00) = 0.76, _MILD_THEN_SEVERE 0.0 (severe);
+    # the lowest score is listed first, wherever it stands
+    pytest.param([_MILD, _MILD_THEN_SEVERE], 0.9, [1, 0], id="the-lowest-score-listed-first"),
+    # _POLLED_3 and _POLLED_4 both score 0.0: the one with more steps inside loops first (4 before 3)
+    pytest.param([_POLLED_3, _POLLED_4], 0.5, [1, 0], id="twin-equal-scores-the-most-steps-inside-loops-first"),
+])
+def test_worst_runs_first_lists_the_lowest_score_first(traces, threshold, order):
+    settings = LoopSettings(threshold=threshold)
+    html = render(entries_of(traces, settings), settings, compress=False)
+    listed = html[html.index('<ol id="worst">'):html.index("</ol>")]
+    assert [int(i) for i in re.findall(r'<li><a href="#trace-(\d+)">', listed)] == order
+
+
+@pytest.mark.parametrize("unreadable, said", [
+    pytest.param([("lost.json", "cannot read")], "1 trace, 1 not read · scored by", id="a-file-not-read-counted-apart"),
+    pytest.param([], "1 trace · scored by", id="twin-every-file-read-nothing-said"),
+])
+def test_the_header_counts_the_traces_scored_and_the_files_not_read(unreadable, said):
+    html = render(entries_of([_HEALTHY], LoopSettings(), unreadable=unreadable), LoopSettings(), compress=False)
+    assert re.search(r'<p class="sub">([^<]*)</p>', html).group(1).startswith(said)

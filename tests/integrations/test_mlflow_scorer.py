@@ -225,6 +225,28 @@ def test_loop_feedback_metadata_counts_the_findings_and_the_steps_inside_loops(f
     assert (metadata["findings"], metadata["looped_steps"]) == (findings, looped)
 
 
+def _tools_trace(names: list[str]) -> dict:
+    """One call per name, each with the same arguments and a result of its own tool's."""
+    from tests.readers.test_reader_platforms import mlflow_span
+
+    return {"info": {"request_id": "tr-1"}, "data": {"spans": [
+        mlflow_span("r", None, "AGENT", "agent", {"q": 1}, None, 0),
+        *[mlflow_span(f"t{i}", "r", "TOOL", name, {"page": 1}, f"the page of {name}", 10 + i)
+          for i, name in enumerate(names)]]}}
+
+
+@pytest.mark.parametrize("names, pattern, tools, steps", [
+    # fetch and read in turn three times: one loop of both tools over the six steps
+    pytest.param(["fetch", "read"] * 3, "alternating_calls", ["fetch", "read"], [1, 2, 3, 4, 5, 6],
+                 id="two-tools-in-turn-both-named"),
+    pytest.param(["fetch"] * 3, "repeated_result", ["fetch"], [1, 2, 3], id="twin-one-tool-repeated-named-alone"),
+])
+def test_loop_feedback_metadata_names_the_worst_loops_pattern_tools_and_steps(names, pattern, tools, steps):
+    metadata = loop_feedback(_tools_trace(names)).metadata
+    assert (metadata["worst_pattern"], json.loads(metadata["worst_tools"]), json.loads(metadata["worst_steps"])) == (
+        pattern, tools, steps)
+
+
 def my_loop_check(trace):
     """A scorer function of the user's own (what `@scorer` would wrap)."""
     return loop_feedback(trace)

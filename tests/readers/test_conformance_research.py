@@ -282,6 +282,17 @@ MAGENTIC = [
         ("input", "coder", "I could write a script for that."),
     ], [(("WebSurfer", {"instruction": "Search flights to Oslo."}),)],
         id="another-agent-speaking-before-the-one-named-is-input-not-the-delegations-result"),
+    pytest.param([
+        {"role": "human", "content": "Sum column B."},
+        {"role": "Orchestrator (Thought)", "content": "The coder can do it."},  # the channel in any case
+        {"role": "Orchestrator (-> Coder)", "content": "Sum column B of data.csv."},
+        {"role": "Coder", "content": "42"},
+    ], [
+        ("llm", "The coder can do it.", None, None, None),
+        ("llm", "", None, None, None),
+        ("tool", "Coder", {"instruction": "Sum column B of data.csv."}, "42", False),
+    ], [(), (("Coder", {"instruction": "Sum column B of data.csv."}),)],
+        id="a-thought-channel-written-in-capitals-is-still-the-orchestrators-reply"),
 ]
 
 
