@@ -238,6 +238,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     told = False  # whether those turns told a fact nobody had told
     told_parts: set[str] = set()  # the facts those turns told that nobody had told, saying no besides
     answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
+    turn_facts: set[str] = set()  # the facts nobody had told that those turns told
+    changed = False  # whether those turns said a change the reply before asked for
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
@@ -270,6 +272,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             new_parts = fact_parts(step.text)
             new_parts = _new_facts(new_parts, step, known, looked) if new_parts else new_parts
             told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
+            turn_facts |= new_parts
+            changed |= step.step in changes
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -288,12 +292,17 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         reply = step if isinstance(step, LlmOutput) and step.step not in asking and step.has_text else None
         if reply is not None:
             named = _named(reply.text)
+            # (facts the other side told unasked, the reply before asking it for nothing, that the reply neither
+            # tells nor takes up: news it left aside, "rent comes out on the 10th" answered with the same status)
+            if told and not changed and recent and _aside(turn_facts, reply, _acts_of(recent[-1], read),
+                                                          _acts_of(reply, read), fresh):
+                told = answered_anew = False
             took = told or bool(named & brought)
             said |= named
             # (an answer the agent asks again after is one it turned down, as a tool rejecting it would; a fact
             # told besides a no is used only by a reply that tells it)
             used = answered_anew or bool(told_parts) and not told_parts.isdisjoint(fact_parts(reply.text))
-            brought, told, told_parts, answered_anew = set(), False, set(), False
+            brought, told, told_parts, answered_anew, turn_facts, changed = set(), False, set(), False, set(), False
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
@@ -384,6 +393,20 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
     return findings
+
+
+def _aside(facts_told: AbstractSet[str], reply: LlmOutput, earlier: "_Acts", acts: "_Acts",
+           fresh: AbstractSet[str]) -> bool:
+    """Whether the facts the other side's turns told that nobody had told (`facts_told`) were left
+    aside by `reply`: the reply before it (`earlier`) asked the other side for nothing (no such fact
+    can be the value it asked for, "It's ZX81QK"), and `reply` tells none of them and takes up no
+    stem the turns brought that nobody had said (`fresh`), outside an acknowledgment or a name
+    (`_Acts.takes_up`): "can it be faster? rent comes out on the 10th" answered by "I understand
+    the timing matters with your rent coming up. Your request is with the team, a decision within
+    three to five business days", the status it had told. A reply that answers with the fact, or
+    works with what the turn brought, took it up."""
+    return (bool(facts_told) and not earlier.asks and facts_told.isdisjoint(fact_parts(reply.text))
+            and not acts.takes_up(fresh))
 
 
 def _lacking(chain: list[LlmOutput], links: list[str], answered: dict[int, list[str]]) -> bool:
@@ -585,7 +608,9 @@ _SAYS_NEW = 0.7
 _ACT_COMMON = 2  # stems two asks (two offers) have in common when they are about the same thing
 _ACTING = frozenset({"request", "offer", "status", "ask", "unheard"})  # links of a chain of the same acts
 # A sentence that acknowledges what the other side said (its words echoed, not used)
-_ACKNOWLEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|I understand|I hear|I see|I know|I get)\b", re.IGNORECASE)
+# ("I completely understand", "I totally get it": an adverb between)
+_ACKNOWLEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|I (?:\w+ly |do |really )?(?:understand|hear|see|know|get))\b",
+                           re.IGNORECASE)
 _NAME = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+\b")  # a capitalized word inside a sentence: a name
 # The other side saying it will look for something: the conversation waits on them
 _LOOKING = re.compile(r"\b(?:I'll|I will|I'm going to|let me|I have to|I need to)\b[^.?!]*?"
