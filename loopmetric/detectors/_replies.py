@@ -239,6 +239,11 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     told_parts: set[str] = set()  # the facts those turns told that nobody had told, saying no besides
     answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
     turn_facts: set[str] = set()  # the facts nobody had told that those turns told
+    turn_parts: set[str] = set()  # every fact those turns told
+    parts_heard: set[str] = set()  # every fact the turns the last reply answered told
+    # the chain's last reply when it told facts nobody had told, and those facts: it stays in the chain
+    # only if nobody takes them up before the next reply says the same again
+    pending: Optional[tuple[LlmOutput, frozenset[str]]] = None
     changed = False  # whether those turns said a change the reply before asked for
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
@@ -273,6 +278,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             new_parts = _new_facts(new_parts, step, known, looked) if new_parts else new_parts
             told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
             turn_facts |= new_parts
+            turn_parts |= fact_parts(step.text)
             changed |= step.step in changes
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
@@ -303,10 +309,14 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             # told besides a no is used only by a reply that tells it)
             used = answered_anew or bool(told_parts) and not told_parts.isdisjoint(fact_parts(reply.text))
             brought, told, told_parts, answered_anew, turn_facts, changed = set(), False, set(), False, set(), False
+            parts_heard, turn_parts = turn_parts, set()
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
+            news = (_new_facts(fact_parts(reply.text), reply, known, looked) if recent and not took
+                    else frozenset())
+            # (a reply that tells facts nobody had told may stay in a chain, one at a time: see `pending`)
             if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
-                    and not _new_facts(fact_parts(reply.text), reply, known, looked)):
+                    and (not news or chain and pending is None)):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
                 # stays on it, a story whose people cannot do one thing after another moves off it)
                 # (and the words of the replies that said no again in words none of the replies before had
@@ -335,6 +345,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                   lambda: known.before(reply.step - 1), fresh, stems_said)
                 if again and not any(_LOOKING.search(turn) for turn in answered[reply.step]):
                     link = again
+            if news and link is not None and (link not in _REFUSING
+                                              or "no" not in _declining(_stances_of(reply, read).kinds)):
+                link = None  # (a reply telling facts nobody had told stays in a chain only as a refusal again)
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
                 offer = frozenset().union(*_acts_of(reply, read).offers)  # (`offered`, read once)
                 if len(offer) >= _OFFER_NEW:  # (an offer of what it will do with what it asks for is the ask)
@@ -351,7 +364,24 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             turn_stems |= turn_stems_since
             turn_stems_since = set()
             recent.append(reply)
+        if pending is not None:
+            # (the chain's last reply told facts nobody had told: it stays in the chain when this reply says
+            # the same again and neither it nor the turns between took any of them up, a line said once
+            # and left aside, "call NHS 111 if you feel unwell" among refusals; else the chain ends before it)
+            if reply is None or link is not None and not pending[1].isdisjoint(parts_heard | fact_parts(reply.text)) \
+                    or link is None:
+                finding = _closed(chain[:-1], links[:-1], threshold, answered, read)
+                if finding is not None:
+                    findings.append(finding)
+                if link is not None:  # (this reply says the same as it: a chain from it)
+                    chain, links, reworded = [pending[0]], [], frozenset()
+                    chain_said = set(_stances_of(pending[0], read).stems)
+                else:
+                    chain, links, reworded = [], [], frozenset()
+            pending = None
         if link is not None:
+            if news:
+                pending = (reply, news)  # type: ignore[assignment]
             if not chain:
                 chain = [recent[-2]]
                 chain_said = set(_stances_of(recent[-2], read).stems)
@@ -359,40 +389,50 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             chain_said |= _stances_of(reply, read).stems  # type: ignore[arg-type]
             links.append(link)
             continue
-        # (a chain of replies each answering the other side's no or question with none of it: a loop at
-        # `threshold` replies, as when the other side pressed one demand throughout)
-        made = set(links)
-        pressed = False
-        if made == {"unheard"}:
-            needed = threshold
-        elif made <= _ACTING | {"sorry"} and made & {"request", "offer"}:  # (the same ask or offer: `threshold`)
-            needed = threshold + (2 if "ask" in made else 0)
-        elif made <= _ACTING:  # (the same facts told again: one more)
-            needed = threshold + (2 if "ask" in made else 1)
-        else:
-            needed = threshold + (2 if made & {"ask", "request"} else 1)
-        if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
-            # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
-            # a loop at `threshold` replies)
-            needed = threshold
-            links.append("stall")
-        elif (len(chain) >= threshold and set(links) == {"sorry"}
-              and not any(_acts_of(r, read).does or declines(r.text) for r in chain)):
-            needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
-            pressed = len(chain) == threshold and _pressed(chain, answered)
-        # (the same thing asked for while the other side says each turn it has it not: `threshold`)
-        lacking = len(chain) >= threshold and _lacking(chain, links, answered)
-        if lacking:
-            needed = threshold
-        if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links, pressed=pressed, lacking=lacking,
-                                              what=_what(chain, links, read)))
-        elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
-            findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, read)))
+        finding = _closed(chain, links, threshold, answered, read)
+        if finding is not None:
+            findings.append(finding)
         chain, links, reworded = [], [], frozenset()
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
     return findings
+
+
+def _closed(chain: list[LlmOutput], links: list[str], threshold: int, answered: dict[int, list[str]],
+            read: dict[int, tuple[Stances, "_Acts"]]) -> Optional[Finding]:
+    """The finding of a chain of `_restated` that ended (`links`: how each reply after the first
+    said the same), or None when it is too short to be a loop."""
+    links = list(links)
+    # (a chain of replies each answering the other side's no or question with none of it: a loop at
+    # `threshold` replies, as when the other side pressed one demand throughout)
+    made = set(links)
+    pressed = False
+    if made == {"unheard"}:
+        needed = threshold
+    elif made <= _ACTING | {"sorry"} and made & {"request", "offer"}:  # (the same ask or offer: `threshold`)
+        needed = threshold + (2 if "ask" in made else 0)
+    elif made <= _ACTING:  # (the same facts told again: one more)
+        needed = threshold + (2 if "ask" in made else 1)
+    else:
+        needed = threshold + (2 if made & {"ask", "request"} else 1)
+    if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
+        # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
+        # a loop at `threshold` replies)
+        needed = threshold
+        links.append("stall")
+    elif (len(chain) >= threshold and set(links) == {"sorry"}
+          and not any(_acts_of(r, read).does or declines(r.text) for r in chain)):
+        needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
+        pressed = len(chain) == threshold and _pressed(chain, answered)
+    # (the same thing asked for while the other side says each turn it has it not: `threshold`)
+    lacking = len(chain) >= threshold and _lacking(chain, links, answered)
+    if lacking:
+        needed = threshold
+    if len(chain) >= needed:
+        return _restated_finding(chain, links, pressed=pressed, lacking=lacking, what=_what(chain, links, read))
+    if len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
+        return _restated_finding(chain, links, pressed=True, what=_what(chain, links, read))
+    return None
 
 
 def _aside(facts_told: AbstractSet[str], reply: LlmOutput, earlier: "_Acts", acts: "_Acts",
@@ -756,6 +796,8 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     return "unheard"
 
 
+# links that say no again: a reply telling facts nobody had told may stay in a chain by one of them
+_REFUSING = frozenset({"no", "rule", "stance", "declined"})
 _PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply
 _ON_SUBJECT = 2  # stems an unheard reply shares with the chain's replies
 
