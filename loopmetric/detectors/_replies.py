@@ -280,7 +280,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
             turn_facts |= new_parts
             turn_parts |= fact_parts(step.text)
-            changed |= step.step in changes
+            if new_parts and stances(step.text).kinds.isdisjoint(_PUSHING) and _PRESSING.search(step.text) is None:
+                changed = True  # (a fact told plainly, pushing nothing back, "My order is 55123": news)
+            changed |= step.step in changes  # (or a fact told plainly, below: neither is left aside)
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -301,8 +303,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(reply.text)
             # (facts the other side told unasked, the reply before asking it for nothing, that the reply neither
             # tells nor takes up: news it left aside, "rent comes out on the 10th" answered with the same status)
-            if told and not changed and recent and _aside(turn_facts, reply, _acts_of(recent[-1], read),
-                                                          _acts_of(reply, read), fresh):
+            aside = bool(told and not changed and recent and _aside(turn_facts, reply, _acts_of(recent[-1], read),
+                                                                    _acts_of(reply, read), fresh))
+            if aside:
                 told = answered_anew = False
             took = told or bool(named & brought)
             said |= named
@@ -332,7 +335,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                            answered[reply.step])
                     if link is not None:
                         reworded = reworded | _stances_of(reply, read).about
-                if link is None:
+                if link is None and not aside:  # (a fact left aside is no sign the reply did not hear the turn)
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
