@@ -251,7 +251,6 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     read: dict[int, tuple[Stances, _Acts]] = {}  # each reply's stances and what it does, by step, read once
     heard: list[str] = [trace.task] if trace.task else []  # the other side's turns since the agent's last reply
     answered: dict[int, list[str]] = {}  # the turns each reply answered, by step
-    fresh_of: dict[int, AbstractSet[str]] = {}  # the stems nobody had said that those turns brought, by step
     # the other side's turns said for the first time since the agent's last reply, and every turn's
     # words said so far (a turn said again word for word brings nothing a reply could leave unheard)
     spoken: list[str] = []
@@ -364,7 +363,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                     link = None  # (it says again what it said, but offers a way forward nobody had said)
             stems_said |= _stances_of(reply, read).stems
             replies_said |= _stances_of(reply, read).stems
-            fresh_of[reply.step], fresh = fresh, set()
+            fresh = set()
             turn_stems |= turn_stems_since
             turn_stems_since = set()
             recent.append(reply)
@@ -374,7 +373,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             # and left aside, "call NHS 111 if you feel unwell" among refusals; else the chain ends before it)
             if reply is None or link is not None and not pending[1].isdisjoint(parts_heard | fact_parts(reply.text)) \
                     or link is None:
-                finding = _closed(chain[:-1], links[:-1], threshold, answered, read, fresh_of)
+                finding = _closed(chain[:-1], links[:-1], threshold, answered, read)
                 if finding is not None:
                     findings.append(finding)
                 if link is not None:  # (this reply says the same as it: a chain from it)
@@ -393,7 +392,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             chain_said |= _stances_of(reply, read).stems  # type: ignore[arg-type]
             links.append(link)
             continue
-        finding = _closed(chain, links, threshold, answered, read, fresh_of)
+        finding = _closed(chain, links, threshold, answered, read)
         if finding is not None:
             findings.append(finding)
         chain, links, reworded = [], [], frozenset()
@@ -403,8 +402,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
 
 
 def _closed(chain: list[LlmOutput], links: list[str], threshold: int, answered: dict[int, list[str]],
-            read: dict[int, tuple[Stances, "_Acts"]],
-            pressing: Optional[dict[int, AbstractSet[str]]] = None) -> Optional[Finding]:
+            read: dict[int, tuple[Stances, "_Acts"]]) -> Optional[Finding]:
     """The finding of a chain of `_restated` that ended (`links`: how each reply after the first
     said the same), or None when it is too short to be a loop."""
     links = list(links)
@@ -418,8 +416,6 @@ def _closed(chain: list[LlmOutput], links: list[str], threshold: int, answered: 
         needed = threshold + (2 if "ask" in made else 0)
     elif made <= _ACTING:  # (the same facts told again: one more)
         needed = threshold + (2 if "ask" in made else 1)
-    elif made <= _REFUSING | {"sorry"} and pressing is not None and _only_pressed(chain, answered, pressing, read):
-        needed = threshold
     else:
         needed = threshold + (2 if made & {"ask", "request"} else 1)
     if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
@@ -440,27 +436,6 @@ def _closed(chain: list[LlmOutput], links: list[str], threshold: int, answered: 
     if len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
         return _restated_finding(chain, links, pressed=True, what=_what(chain, links, read))
     return None
-
-
-def _only_pressed(chain: list[LlmOutput], answered: dict[int, list[str]], fresh_of: dict[int, AbstractSet[str]],
-                  read: dict[int, tuple[Stances, "_Acts"]]) -> bool:
-    """Whether the other side only pressed while the chain said no again: each reply after the first
-    answered turns that push back (they ask or say no, or press: "just change it please!!") and ask
-    for nothing nobody had named, and the reply uses no stem those turns brought that nobody had said
-    (`fresh_of`): nothing new came from them, and nothing they brought was answered. A side that
-    brings a reason ("my last trip had insurance") or asks for something else ("a waiver?") is
-    working out what can be done, and three refusals of it are a conversation."""
-    for reply in chain[1:]:
-        turns = answered.get(reply.step)
-        fresh = fresh_of.get(reply.step, frozenset())
-        if not turns or not _stances_of(reply, read).stems.isdisjoint(fresh):
-            return False
-        heard = " \n".join(turns)
-        if stances(heard).kinds.isdisjoint(_PUSHING) and _PRESSING.search(heard) is None:
-            return False
-        if not asked(heard).isdisjoint(fresh):
-            return False
-    return True
 
 
 def _aside(facts_told: AbstractSet[str], reply: LlmOutput, earlier: "_Acts", acts: "_Acts",
