@@ -240,6 +240,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
     turn_facts: set[str] = set()  # the facts nobody had told that those turns told
     turn_parts: set[str] = set()  # every fact those turns told
+    fact_turns: list[str] = []  # those of the turns that told a fact nobody had told
     parts_heard: set[str] = set()  # every fact the turns the last reply answered told
     # the chain's last reply when it told facts nobody had told, and those facts: it stays in the chain
     # only if nobody takes them up before the next reply says the same again
@@ -274,14 +275,14 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             brought |= named - said
             said |= named
             found = stems(step.text)
-            new_parts = fact_parts(step.text)
-            new_parts = _new_facts(new_parts, step, known, looked) if new_parts else new_parts
+            parts = fact_parts(step.text)
+            new_parts = _new_facts(parts, step, known, looked) if parts else parts
             told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
             turn_facts |= new_parts
-            turn_parts |= fact_parts(step.text)
-            if new_parts and stances(step.text).kinds.isdisjoint(_PUSHING) and _PRESSING.search(step.text) is None:
-                changed = True  # (a fact told plainly, pushing nothing back, "My order is 55123": news)
-            changed |= step.step in changes  # (or a fact told plainly, below: neither is left aside)
+            turn_parts |= parts
+            if new_parts:
+                fact_turns.append(step.text)
+            changed |= step.step in changes
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -302,8 +303,8 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             named = _named(reply.text)
             # (facts the other side told unasked, the reply before asking it for nothing, that the reply neither
             # tells nor takes up: news it left aside, "rent comes out on the 10th" answered with the same status)
-            aside = bool(told and not changed and recent and _aside(turn_facts, reply, _acts_of(recent[-1], read),
-                                                                    _acts_of(reply, read), fresh))
+            turn_ok = bool(recent) and _turn(trace, recent[-1], reply, unrecorded, unchanged)
+            aside = told and not changed and turn_ok and _aside(turn_facts, fact_turns, reply, recent[-1], read, fresh)
             if aside:
                 told = answered_anew = False
             took = told or bool(named & brought)
@@ -312,14 +313,13 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             # told besides a no is used only by a reply that tells it)
             used = answered_anew or bool(told_parts) and not told_parts.isdisjoint(fact_parts(reply.text))
             brought, told, told_parts, answered_anew, turn_facts, changed = set(), False, set(), False, set(), False
-            parts_heard, turn_parts = turn_parts, set()
+            parts_heard, turn_parts, fact_turns = turn_parts, set(), []
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
-            news = (_new_facts(fact_parts(reply.text), reply, known, looked) if recent and not took
-                    else frozenset())
+            linkable = turn_ok and not took
+            news = _new_facts(fact_parts(reply.text), reply, known, looked) if linkable else frozenset()
             # (a reply that tells facts nobody had told may stay in a chain, one at a time: see `pending`)
-            if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
-                    and (not news or chain and pending is None)):
+            if linkable and (not news or chain and pending is None):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
                 # stays on it, a story whose people cannot do one thing after another moves off it)
                 # (and the words of the replies that said no again in words none of the replies before had
@@ -438,18 +438,23 @@ def _closed(chain: list[LlmOutput], links: list[str], threshold: int, answered: 
     return None
 
 
-def _aside(facts_told: AbstractSet[str], reply: LlmOutput, earlier: "_Acts", acts: "_Acts",
-           fresh: AbstractSet[str]) -> bool:
-    """Whether the facts the other side's turns told that nobody had told (`facts_told`) were left
-    aside by `reply`: the reply before it (`earlier`) asked the other side for nothing (no such fact
-    can be the value it asked for, "It's ZX81QK"), and `reply` tells none of them and takes up no
-    stem the turns brought that nobody had said (`fresh`), outside an acknowledgment or a name
-    (`_Acts.takes_up`): "can it be faster? rent comes out on the 10th" answered by "I understand
-    the timing matters with your rent coming up. Your request is with the team, a decision within
-    three to five business days", the status it had told. A reply that answers with the fact, or
-    works with what the turn brought, took it up."""
-    return (bool(facts_told) and not earlier.asks and facts_told.isdisjoint(fact_parts(reply.text))
-            and not acts.takes_up(fresh))
+def _aside(facts_told: AbstractSet[str], turns: list[str], reply: LlmOutput, earlier: LlmOutput,
+           read: dict[int, tuple[Stances, "_Acts"]], fresh: AbstractSet[str]) -> bool:
+    """Whether the facts the other side's turns told that nobody had told (`facts_told`, told in
+    `turns`) were left aside by `reply`: each of those turns pushed back (it asks, says no or
+    presses: "can it be faster? rent comes out on the 10th", "but it's only 2 days later?"; a fact
+    told plainly, "My order is 55123", is news), the reply before (`earlier`) asked the other side
+    for nothing (no such fact can be the value it asked for, "It's ZX81QK"), and `reply` tells none
+    of them and takes up no stem the turns brought that nobody had said (`fresh`), outside an
+    acknowledgment or a no (`_Acts.takes_up`): "I understand the timing matters with your rent
+    coming up. Your request is with the team, a decision within three to five business days", the
+    status it had told. A reply that answers with the fact, or works with what the turn brought,
+    took it up."""
+    if not facts_told or not facts_told.isdisjoint(fact_parts(reply.text)):
+        return False
+    if not all(_PRESSING.search(turn) is not None or not stances(turn).kinds.isdisjoint(_PUSHING) for turn in turns):
+        return False
+    return not _acts_of(earlier, read).asks and not _acts_of(reply, read).takes_up(fresh)
 
 
 def _lacking(chain: list[LlmOutput], links: list[str], answered: dict[int, list[str]]) -> bool:
