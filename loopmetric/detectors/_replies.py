@@ -29,7 +29,15 @@ turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is ans
 no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
 agent nothing, so it does not end the chain; a call answered anew does; `_new_facts`: a fact one
 of the agent's tool calls or their results had told is none, whether a turn relays it, "the advert
-closed on 15 November", or a reply tells it, "the run took 14m02s").
+closed on 15 November", or a reply tells it, "the run took 14m02s"). A fact the other side's turns
+told while pushing back ("can it be faster? rent comes out on the 10th", "but it's only 2 days later?"),
+the reply before having asked them for nothing, is news only when the reply tells it or works with
+what those turns brought outside an acknowledgment or a no (`_aside`): one that says the same status
+or no again left it aside, and the chain goes on (such a reply is not read as unheard: that would make
+it a loop a reply sooner). A reply that says no again and adds a line of facts nobody had told
+("if your breathing gets worse, call 111") stays in the chain when the next reply says no again and
+neither it nor the turns between take those facts up; else the chain ends before it (`pending`, one
+such reply at a time).
 "Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
