@@ -29,7 +29,15 @@ turned Wi-Fi Calling off"; the first pass reads them alike), no tool call is ans
 no new fact enters (`_unchanged`: a call sent again and answered exactly as before tells the
 agent nothing, so it does not end the chain; a call answered anew does; `_new_facts`: a fact one
 of the agent's tool calls or their results had told is none, whether a turn relays it, "the advert
-closed on 15 November", or a reply tells it, "the run took 14m02s").
+closed on 15 November", or a reply tells it, "the run took 14m02s"). A fact the other side's turns
+told while pushing back ("can it be faster? rent comes out on the 10th", "but it's only 2 days later?"),
+the reply before having asked them for nothing, is news only when the reply tells it or works with
+what those turns brought outside an acknowledgment or a no (`_aside`): one that says the same status
+or no again left it aside, and the chain goes on (such a reply is not read as unheard: that would make
+it a loop a reply sooner). A reply that says no again and adds a line of facts nobody had told
+("if your breathing gets worse, call 111") stays in the chain when the next reply says no again and
+neither it nor the turns between take those facts up; else the chain ends before it (`pending`, one
+such reply at a time).
 "Says the same" is read from what the replies do
 (`_stances`): it says nothing those replies had not said (at most `_NOTHING_NEW` of its
 stems are new; a reply of courtesy alone says nothing), or it takes the same stance on the
@@ -238,6 +246,14 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
     told = False  # whether those turns told a fact nobody had told
     told_parts: set[str] = set()  # the facts those turns told that nobody had told, saying no besides
     answered_anew = False  # whether those turns answered with a fact nobody had told, saying no no, or a change
+    turn_facts: set[str] = set()  # the facts nobody had told that those turns told
+    turn_parts: set[str] = set()  # every fact those turns told
+    fact_turns: list[str] = []  # those of the turns that told a fact nobody had told
+    parts_heard: set[str] = set()  # every fact the turns the last reply answered told
+    # the chain's last reply when it told facts nobody had told, and those facts: it stays in the chain
+    # only if nobody takes them up before the next reply says the same again
+    pending: Optional[tuple[LlmOutput, frozenset[str]]] = None
+    changed = False  # whether those turns said a change the reply before asked for
     # (`brought` and `told` are read only by a reply with an earlier one since the last tool call: the
     # reply after a tool call, with none, resets them.)
     recent: list[LlmOutput] = []  # the agent's replies since the last tool call
@@ -267,9 +283,14 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             brought |= named - said
             said |= named
             found = stems(step.text)
-            new_parts = fact_parts(step.text)
-            new_parts = _new_facts(new_parts, step, known, looked) if new_parts else new_parts
+            parts = fact_parts(step.text)
+            new_parts = _new_facts(parts, step, known, looked) if parts else parts
             told |= bool(new_parts)  # (a fact the other side tells is news the next reply may use)
+            turn_facts |= new_parts
+            turn_parts |= parts
+            if new_parts:
+                fact_turns.append(step.text)
+            changed |= step.step in changes
             if new_parts and _DECLINED.search(step.text):
                 told_parts |= new_parts  # ("I don't have it; my email is ..."): facts told besides a no
             else:  # (a value the agent may have asked for, "It's ZX81QK", "Maybe AB12CD?": an answer)
@@ -288,16 +309,25 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
         reply = step if isinstance(step, LlmOutput) and step.step not in asking and step.has_text else None
         if reply is not None:
             named = _named(reply.text)
+            # (facts the other side told unasked, the reply before asking it for nothing, that the reply neither
+            # tells nor takes up: news it left aside, "rent comes out on the 10th" answered with the same status)
+            turn_ok = bool(recent) and _turn(trace, recent[-1], reply, unrecorded, unchanged)
+            aside = told and not changed and turn_ok and _aside(turn_facts, fact_turns, reply, recent[-1], read, fresh)
+            if aside:
+                told = answered_anew = False
             took = told or bool(named & brought)
             said |= named
             # (an answer the agent asks again after is one it turned down, as a tool rejecting it would; a fact
             # told besides a no is used only by a reply that tells it)
             used = answered_anew or bool(told_parts) and not told_parts.isdisjoint(fact_parts(reply.text))
-            brought, told, told_parts, answered_anew = set(), False, set(), False
+            brought, told, told_parts, answered_anew, turn_facts, changed = set(), False, set(), False, set(), False
+            parts_heard, turn_parts, fact_turns = turn_parts, set(), []
             answered[reply.step], heard = heard, []
             first_said[reply.step], spoken = spoken, []
-            if (recent and not took and _turn(trace, recent[-1], reply, unrecorded, unchanged)
-                    and not _new_facts(fact_parts(reply.text), reply, known, looked)):
+            linkable = turn_ok and not took
+            news = _new_facts(fact_parts(reply.text), reply, known, looked) if linkable else frozenset()
+            # (a reply that tells facts nobody had told may stay in a chain, one at a time: see `pending`)
+            if linkable and (not news or chain and pending is None):
                 # (what the chain is about: what its first reply's stances are about; a no or a rule
                 # stays on it, a story whose people cannot do one thing after another moves off it)
                 # (and the words of the replies that said no again in words none of the replies before had
@@ -312,7 +342,7 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                            answered[reply.step])
                     if link is not None:
                         reworded = reworded | _stances_of(reply, read).about
-                if link is None:
+                if link is None and not aside:  # (a fact left aside is no sign the reply did not hear the turn)
                     link = _unheard(_stances_of(reply, read), _stances_of(recent[-1], read), reply.text,
                                     recent[-1].text, first_said[reply.step],
                                     chain_said if chain else _stances_of(recent[-1], read).stems,
@@ -326,6 +356,9 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
                                   lambda: known.before(reply.step - 1), fresh, stems_said)
                 if again and not any(_LOOKING.search(turn) for turn in answered[reply.step]):
                     link = again
+            if news and link is not None and (link not in _REFUSING
+                                              or "no" not in _declining(_stances_of(reply, read).kinds)):
+                link = None  # (a reply telling facts nobody had told stays in a chain only as a refusal again)
             if link is not None and link != "offer":  # (an offer said again is no new way forward)
                 offer = frozenset().union(*_acts_of(reply, read).offers)  # (`offered`, read once)
                 if len(offer) >= _OFFER_NEW:  # (an offer of what it will do with what it asks for is the ask)
@@ -342,7 +375,24 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             turn_stems |= turn_stems_since
             turn_stems_since = set()
             recent.append(reply)
+        if pending is not None:
+            # (the chain's last reply told facts nobody had told: it stays in the chain when this reply says
+            # the same again and neither it nor the turns between took any of them up, a line said once
+            # and left aside, "call NHS 111 if you feel unwell" among refusals; else the chain ends before it)
+            if reply is None or link is not None and not pending[1].isdisjoint(parts_heard | fact_parts(reply.text)) \
+                    or link is None:
+                finding = _closed(chain[:-1], links[:-1], threshold, answered, read)
+                if finding is not None:
+                    findings.append(finding)
+                if link is not None:  # (this reply says the same as it: a chain from it)
+                    chain, links, reworded = [pending[0]], [], frozenset()
+                    chain_said = set(_stances_of(pending[0], read).stems)
+                else:
+                    chain, links, reworded = [], [], frozenset()
+            pending = None
         if link is not None:
+            if news:
+                pending = (reply, news)  # type: ignore[assignment]
             if not chain:
                 chain = [recent[-2]]
                 chain_said = set(_stances_of(recent[-2], read).stems)
@@ -350,40 +400,69 @@ def _restated(trace: Trace, threshold: int, unrecorded: bool, kinds: str,
             chain_said |= _stances_of(reply, read).stems  # type: ignore[arg-type]
             links.append(link)
             continue
-        # (a chain of replies each answering the other side's no or question with none of it: a loop at
-        # `threshold` replies, as when the other side pressed one demand throughout)
-        made = set(links)
-        pressed = False
-        if made == {"unheard"}:
-            needed = threshold
-        elif made <= _ACTING | {"sorry"} and made & {"request", "offer"}:  # (the same ask or offer: `threshold`)
-            needed = threshold + (2 if "ask" in made else 0)
-        elif made <= _ACTING:  # (the same facts told again: one more)
-            needed = threshold + (2 if "ask" in made else 1)
-        else:
-            needed = threshold + (2 if made & {"ask", "request"} else 1)
-        if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
-            # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
-            # a loop at `threshold` replies)
-            needed = threshold
-            links.append("stall")
-        elif (len(chain) >= threshold and set(links) == {"sorry"}
-              and not any(_acts_of(r, read).does or declines(r.text) for r in chain)):
-            needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
-            pressed = len(chain) == threshold and _pressed(chain, answered)
-        # (the same thing asked for while the other side says each turn it has it not: `threshold`)
-        lacking = len(chain) >= threshold and _lacking(chain, links, answered)
-        if lacking:
-            needed = threshold
-        if len(chain) >= needed:
-            findings.append(_restated_finding(chain, links, pressed=pressed, lacking=lacking,
-                                              what=_what(chain, links, read)))
-        elif len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
-            findings.append(_restated_finding(chain, links, pressed=True, what=_what(chain, links, read)))
+        finding = _closed(chain, links, threshold, answered, read)
+        if finding is not None:
+            findings.append(finding)
         chain, links, reworded = [], [], frozenset()
         if reply is None:  # a tool call, an output that asked for one, or the end
             recent = []
     return findings
+
+
+def _closed(chain: list[LlmOutput], links: list[str], threshold: int, answered: dict[int, list[str]],
+            read: dict[int, tuple[Stances, "_Acts"]]) -> Optional[Finding]:
+    """The finding of a chain of `_restated` that ended (`links`: how each reply after the first
+    said the same), or None when it is too short to be a loop."""
+    links = list(links)
+    # (a chain of replies each answering the other side's no or question with none of it: a loop at
+    # `threshold` replies, as when the other side pressed one demand throughout)
+    made = set(links)
+    pressed = False
+    if made == {"unheard"}:
+        needed = threshold
+    elif made <= _ACTING | {"sorry"} and made & {"request", "offer"}:  # (the same ask or offer: `threshold`)
+        needed = threshold + (2 if "ask" in made else 0)
+    elif made <= _ACTING:  # (the same facts told again: one more)
+        needed = threshold + (2 if "ask" in made else 1)
+    else:
+        needed = threshold + (2 if made & {"ask", "request"} else 1)
+    if len(chain) >= threshold and all(waits_only(reply.text) for reply in chain):
+        # (a chain of replies that do nothing but ask the other side to wait: the agent stalls,
+        # a loop at `threshold` replies)
+        needed = threshold
+        links.append("stall")
+    elif (len(chain) >= threshold and set(links) == {"sorry"}
+          and not any(_acts_of(r, read).does or declines(r.text) for r in chain)):
+        needed = threshold  # (apologies and nothing else: no ask, no offer, no fact, no decline)
+        pressed = len(chain) == threshold and _pressed(chain, answered)
+    # (the same thing asked for while the other side says each turn it has it not: `threshold`)
+    lacking = len(chain) >= threshold and _lacking(chain, links, answered)
+    if lacking:
+        needed = threshold
+    if len(chain) >= needed:
+        return _restated_finding(chain, links, pressed=pressed, lacking=lacking, what=_what(chain, links, read))
+    if len(chain) == needed - 1 and needed > threshold and "ask" not in links and _pressed(chain, answered):
+        return _restated_finding(chain, links, pressed=True, what=_what(chain, links, read))
+    return None
+
+
+def _aside(facts_told: AbstractSet[str], turns: list[str], reply: LlmOutput, earlier: LlmOutput,
+           read: dict[int, tuple[Stances, "_Acts"]], fresh: AbstractSet[str]) -> bool:
+    """Whether the facts the other side's turns told that nobody had told (`facts_told`, told in
+    `turns`) were left aside by `reply`: each of those turns pushed back (it asks, says no or
+    presses: "can it be faster? rent comes out on the 10th", "but it's only 2 days later?"; a fact
+    told plainly, "My order is 55123", is news), the reply before (`earlier`) asked the other side
+    for nothing (no such fact can be the value it asked for, "It's ZX81QK"), and `reply` tells none
+    of them and takes up no stem the turns brought that nobody had said (`fresh`), outside an
+    acknowledgment or a no (`_Acts.takes_up`): "I understand the timing matters with your rent
+    coming up. Your request is with the team, a decision within three to five business days", the
+    status it had told. A reply that answers with the fact, or works with what the turn brought,
+    took it up."""
+    if not facts_told or not facts_told.isdisjoint(fact_parts(reply.text)):
+        return False
+    if not all(_PRESSING.search(turn) is not None or not stances(turn).kinds.isdisjoint(_PUSHING) for turn in turns):
+        return False
+    return not _acts_of(earlier, read).asks and not _acts_of(reply, read).takes_up(fresh)
 
 
 def _lacking(chain: list[LlmOutput], links: list[str], answered: dict[int, list[str]]) -> bool:
@@ -585,7 +664,9 @@ _SAYS_NEW = 0.7
 _ACT_COMMON = 2  # stems two asks (two offers) have in common when they are about the same thing
 _ACTING = frozenset({"request", "offer", "status", "ask", "unheard"})  # links of a chain of the same acts
 # A sentence that acknowledges what the other side said (its words echoed, not used)
-_ACKNOWLEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|I understand|I hear|I see|I know|I get)\b", re.IGNORECASE)
+# ("I completely understand", "I totally get it": an adverb between)
+_ACKNOWLEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|I (?:\w+ly |do |really )?(?:understand|hear|see|know|get))\b",
+                           re.IGNORECASE)
 _NAME = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+\b")  # a capitalized word inside a sentence: a name
 # The other side saying it will look for something: the conversation waits on them
 _LOOKING = re.compile(r"\b(?:I'll|I will|I'm going to|let me|I have to|I need to)\b[^.?!]*?"
@@ -731,6 +812,8 @@ def _unheard(reply: Stances, earlier: Stances, text: str, earlier_text: str, tur
     return "unheard"
 
 
+# links that say no again: a reply telling facts nobody had told may stay in a chain by one of them
+_REFUSING = frozenset({"no", "rule", "stance", "declined"})
 _PUSHING = frozenset({"ask", "no"})  # the other side's stances that push back on a reply
 _ON_SUBJECT = 2  # stems an unheard reply shares with the chain's replies
 
