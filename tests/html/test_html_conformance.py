@@ -361,3 +361,27 @@ def test_each_traces_detail_whole(browser, written, index):
     assert browser.execute_script("return document.title") == f"{name} · loopmetric report"
     assert browser.execute_script("return document.querySelectorAll('img').length") == 0
     assert browser.execute_script("return window.__alerts") == []
+
+
+@pytest.mark.parametrize(("unreadable", "header", "figures", "said"), [
+    pytest.param([], "0 traces · scored by", {**FIGURES, "fig-traces": "0", "fig-passed": "0", "fig-failed": "0",
+                                             "fig-unread": "0", "fig-pass-rate": "-", "fig-looped-steps": "0",
+                                             "fig-loop-tokens": "not recorded", "fig-loop-cost": "not recorded"},
+                 ["No loops found.", "No pattern fired.", "No trace failed."], id="no-trace-at-all-a-dash-not-a-rate"),
+    # nothing read passes: 0 of 1 = 0.0%
+    pytest.param([UNREAD], "0 traces, 1 not read · scored by", {
+        **FIGURES, "fig-traces": "0", "fig-passed": "0", "fig-failed": "0", "fig-unread": "1", "fig-pass-rate": "0.0%",
+        "fig-looped-steps": "0", "fig-loop-tokens": "not recorded", "fig-loop-cost": "not recorded"},
+                 ["No loops found.", "No pattern fired.", "No trace failed."], id="only-a-file-not-read-0-percent"),
+])
+def test_a_page_without_a_trace_read_says_so(unreadable, header, figures, said):
+    source = render(entries_of([], SETTINGS, unreadable=unreadable), SETTINGS, compress=False)
+    page = Regions(source)
+    assert {ident: page.text[ident] for ident in FIGURES} == figures
+    start = source.index('<p class="sub">') + len('<p class="sub">')
+    assert " ".join(source[start:source.index("</p>", start)].split()).startswith(header)
+    assert [text for tag, a in page.attrs for text in [None] if tag == "p" and a.get("class") == "empty"] == [None] * 3
+    assert all(f'<p class="empty">{text}</p>' in source for text in said)
+    assert page.json["rows"] == ([["lost.json", None, "unread", [], "not JSON: <oops> & 'x'", None, None]]
+                                 if unreadable else [])
+    assert ("Could not be read (1)" in source) is bool(unreadable)
