@@ -128,6 +128,14 @@ CASES = [
                   6: (0, None, "loopmetric: 3 tool calls, 1 loop (repeated_result Bash at calls 1-3 (nudge)); "
                                "1 nudged, 0 refused; 3 calls inside loops\n")},
                  id="claude-code-action-nudge-promises-no-refusal"),
+    pytest.param("claude-code", ("--action", "nudge"), [e for n in range(1, 13) for e in ran(n)] + [end()],
+                 {**{2 * last - 1: (0, {"decision": "block", "reason": nudge(
+                     f"{MAKE} (tool calls {last - 2}-{last} of this session), each time returning: same",
+                     promise=False)}, "") for last in (3, 6, 9, 12)},
+                  24: (0, None, "loopmetric: 12 tool calls, 4 loops (last 3: repeated_result Bash at calls 4-6 "
+                                "(nudge); repeated_result Bash at calls 7-9 (nudge); repeated_result Bash at calls "
+                                "10-12 (nudge)); 4 nudged, 0 refused; 12 calls inside loops\n")},
+                 id="claude-code-action-nudge-nudges-each-loop-and-the-stop-shows-the-last-three-of-four"),
     pytest.param("claude-code", ("--action", "log"), ran(1) + ran(2) + ran(3) + [end()],
                  {6: (0, None, "loopmetric: 3 tool calls, 1 loop (repeated_result Bash at calls 1-3 (log)); "
                                "0 nudged, 0 refused; 3 calls inside loops\n")},
