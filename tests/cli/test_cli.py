@@ -712,18 +712,49 @@ def test_score_json_lines_whole(runs, capsys):
     ]
 
 
-def test_the_junit_report_whole(runs, capsys, tmp_path):
-    code, _, err = run(capsys, "score", "clean.json", "polled.json", "bad.json", "--junit", "loops.xml")
+SETTINGS_FILE = '{"name": "my-app", "version": 3}'
+NO_FORMAT = "not a known trace format (keys: name, version)"
+POLLED_REASON = f"Loop score 0.00. Severe: {POLLED_CALLS} Severe: {POLLED_TEXT}"
+
+
+@pytest.mark.parametrize(("args", "code", "err", "counts", "cases"), [
+    # one case per trace: nothing inside for a pass, a failure with the reason, an error for a file not read
+    pytest.param(["clean.json", "polled.json", "bad.json"], 2, f"loopmetric: bad.json: {NOT_JSON}\n",
+                 {"tests": "3", "failures": "1", "errors": "1", "skipped": "0"},
+                 [("clean.json", []), ("polled.json", [("failure", {"message": POLLED_REASON}, POLLED_REASON)]),
+                  ("bad.json", [("error", {"message": f"bad.json: {NOT_JSON}"}, None)])],
+                 id="a-pass-a-failure-and-a-file-not-read"),
+    # a file found in a folder that holds no trace: a skipped case, counted among the tests
+    pytest.param(["folder"], 0, f"loopmetric: skipped folder/settings.json: {NO_FORMAT}\n",
+                 {"tests": "2", "failures": "0", "errors": "0", "skipped": "1"},
+                 [("folder/clean.json", []),
+                  ("folder/settings.json", [("skipped", {"message": f"folder/settings.json: {NO_FORMAT}"}, None)])],
+                 id="a-file-found-that-is-no-trace-is-a-skipped-case"),
+    # nothing scored: one error case saying how many files were skipped, never an empty report that passes
+    pytest.param(["conf"], 2, f"loopmetric: skipped conf/settings.json: {NO_FORMAT}\n",
+                 {"tests": "2", "failures": "0", "errors": "1", "skipped": "1"},
+                 [("loopmetric", [("error", {"message": "no trace found: 1 file skipped, none a trace"}, None)]),
+                  ("conf/settings.json", [("skipped", {"message": f"conf/settings.json: {NO_FORMAT}"}, None)])],
+                 id="nothing-scored-one-error-case-1-file-skipped-in-the-singular"),
+    pytest.param(["conf2"], 2, f"loopmetric: skipped conf2/a.json: {NO_FORMAT}\n",
+                 {"tests": "3", "failures": "0", "errors": "1", "skipped": "2"},
+                 [("loopmetric", [("error", {"message": "no trace found: 2 files skipped, none a trace"}, None)]),
+                  ("conf2/a.json", [("skipped", {"message": f"conf2/a.json: {NO_FORMAT}"}, None)]),
+                  ("conf2/b.json", [("skipped", {"message": f"conf2/b.json: {NO_FORMAT}"}, None)])],
+                 id="twin-nothing-scored-2-files-skipped"),
+])
+def test_the_junit_report_whole(runs, capsys, tmp_path, args, code, err, counts, cases):
+    for folder, files in {"folder": ("clean.json", "settings.json"), "conf": ("settings.json",),
+                          "conf2": ("a.json", "b.json")}.items():
+        (tmp_path / folder).mkdir()
+        for name in files:
+            (tmp_path / folder / name).write_text(json.dumps(RUNS[name]) if name in RUNS else SETTINGS_FILE)
+    got, _, error = run(capsys, "score", *args, "--junit", "loops.xml")
     suite = ElementTree.parse(tmp_path / "loops.xml").getroot()
-    cases = [(case.attrib, [(child.tag, child.attrib, child.text) for child in case]) for case in suite]
-    reason = f"Loop score 0.00. Severe: {POLLED_CALLS} Severe: {POLLED_TEXT}"
-    assert (code, err, suite.tag, suite.attrib) == (2, f"loopmetric: bad.json: {NOT_JSON}\n", "testsuite", {
-        "name": "loopmetric", "tests": "3", "failures": "1", "errors": "1", "skipped": "0"})
-    assert cases == [
-        ({"classname": "loopmetric", "name": "clean.json"}, []),
-        ({"classname": "loopmetric", "name": "polled.json"}, [("failure", {"message": reason}, reason)]),
-        ({"classname": "loopmetric", "name": "bad.json"}, [("error", {"message": f"bad.json: {NOT_JSON}"}, None)]),
-    ]
+    assert (got, error.splitlines()[:1], suite.tag, suite.attrib) == (code, err.splitlines(), "testsuite",
+                                                                      {"name": "loopmetric", **counts})
+    assert [(case.attrib, [(child.tag, child.attrib, child.text) for child in case]) for case in suite] == [
+        ({"classname": "loopmetric", "name": name}, inside) for name, inside in cases]
 
 
 def _fingerprints_named(out: str) -> str:
