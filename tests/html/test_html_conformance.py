@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from dataclasses import fields
 from html.parser import HTMLParser
 
@@ -243,7 +244,38 @@ def test_the_table_shows_every_cell_in_each_sort_order(browser, written, clicks,
         browser.execute_script(f"document.querySelector(\"th[data-key='{key}'] button\").click()")
     assert cells(browser) == [TABLE[name] for name in order]
     assert browser.execute_script("return document.getElementById('shown').textContent") == "5 of 5 traces"
+    assert browser.execute_script("return document.getElementById('page').textContent") == "rows 1-5 (page 1 of 1)"
     assert browser.execute_script("return window.__alerts") == []
+
+
+@pytest.mark.parametrize(("address", "control", "value", "order", "shown"), [
+    # the filters keep the order by score (ties by name); the count says how many of all are shown
+    pytest.param("#traces", "verdict", "fail", [P, T], "2 of 5 traces", id="verdict-fail"),
+    pytest.param("#traces", "verdict", "pass", [M, C], "2 of 5 traces", id="verdict-pass"),
+    pytest.param("#traces", "verdict", "unread", [L], "1 of 5 traces", id="verdict-not-read"),
+    pytest.param("#traces", "pattern", "-", [C, L], "2 of 5 traces", id="pattern-none-the-runs-without-a-finding"),
+    pytest.param("#traces", "pattern", "repeated_text", [P], "1 of 5 traces", id="pattern-one-of-two-in-a-run"),
+    pytest.param("#pattern=repeated_call", None, None, [T, M], "2 of 5 traces", id="a-patterns-link-filters-by-it"),
+    pytest.param("#traces", "search", "LOOPS", [T], "1 of 5 traces", id="search-a-part-of-a-name-in-any-case"),
+    pytest.param("#traces", "search", "nothing-like-it", [], "0 of 5 traces", id="search-matching-nothing"),
+])
+def test_the_tables_filters_show_the_matching_rows(browser, written, address, control, value, order, shown):
+    browser.get("about:blank")
+    browser.get(written.as_uri() + address)
+    if control == "search":  # typed: the table waits for a pause
+        browser.execute_script(f"var s = document.getElementById('search'); s.value = {json.dumps(value)};"
+                               "s.dispatchEvent(new Event('input'))")
+        for _ in range(100):
+            if browser.execute_script("return document.getElementById('shown').textContent") == shown:
+                break
+            time.sleep(0.05)
+    elif control:
+        browser.execute_script(f"var c = document.getElementById('{control}'); c.value = {json.dumps(value)};"
+                               "c.dispatchEvent(new Event('change'))")
+    assert cells(browser) == [TABLE[name] for name in order]
+    assert browser.execute_script("return [document.getElementById('shown').textContent, "
+                                  "document.getElementById('page').textContent]") == [
+        shown, "rows 1-{} (page 1 of 1)".format(len(order)) if order else "no trace matches"]
 
 
 DETAIL_JS = """
