@@ -1,7 +1,7 @@
 """The HTML report read as a user reads it, whole: one small page of four traces and a file not read, every
 region of it checked against what was worked out by hand from the rules (not copied from a run).
 
-The page (threshold 0.7, so a mild loop alone passes): `clean run` (no loop), `mild fetch` (one mild
+The page (threshold 0.7, so a mild loop alone passes): `clean run` (no loop), `Mild fetch` (one mild
 repeated_call), `two loops` (a mild repeated_call, then a severe one), `polled <b>"42"</b> & co` (a status
 call polled four times, the same reply before each: a severe repeated_result and a severe repeated_text,
 with tokens and cost recorded; its name and reply hold markup and quotes) and `lost.json`, not read.
@@ -9,7 +9,7 @@ with tokens and cost recorded; its name and reply hold markup and quotes) and `l
 Scores, by `_scoring`: a signal scores 1.0 clean, 0.5 mild, 0.0 severe; the score is their weighted
 geometric mean (tool_repetition 0.40, reasoning_stagnation 0.35, call_graph_cycles 0.25), so
   clean run   1.0                                              -> 1.00, pass
-  mild fetch  0.5 ** (0.40 / 1.00) = 0.7579                    -> 0.76, pass (>= 0.7)
+  Mild fetch  0.5 ** (0.40 / 1.00) = 0.7579                    -> 0.76, pass (>= 0.7)
   two loops   a severe signal scores 0                         -> 0.00, fail
   polled      two severe signals                               -> 0.00, fail
 Pass rate 2 / (4 read + 1 not read) = 40.0%. Steps inside loops 0 + 3 + (3 + 6) + 7 (steps 2-8) = 19.
@@ -50,7 +50,7 @@ def named(name: str, trace: dict):
 
 TRACES = [
     named("clean run", agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text"))),
-    named("mild fetch", agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text"))),
+    named("Mild fetch", agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text"))),
     named("two loops", agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text"),
                              *[tool("search_web", {"query": "weather Paris"}, output="Sunny, 21C")] * 6)),
     named(POLLED_NAME, agent(*[step for _ in range(4) for step in (
@@ -183,7 +183,7 @@ def test_the_settings_table_marks_what_changed(page):
 
 ROWS = [  # [name, score, verdict, patterns, worst finding or why not read, steps, steps in loops]
     ["clean run", 1.0, "pass", [], "", 2, 0],
-    ["mild fetch", pytest.approx(0.5 ** 0.4), "pass", ["repeated_call"], "mild repeated_call: fetch (steps 1-3)", 4, 3],
+    ["Mild fetch", pytest.approx(0.5 ** 0.4), "pass", ["repeated_call"], "mild repeated_call: fetch (steps 1-3)", 4, 3],
     ["two loops", 0.0, "fail", ["repeated_call"], "severe repeated_call: search_web (steps 5-10)", 10, 9],
     [POLLED_NAME, 0.0, "fail", ["repeated_result", "repeated_text"], "severe repeated_result: status (steps 2-8)", 8, 7],
     ["lost.json", None, "unread", [], "not JSON: <oops> & 'x'", None, None],
@@ -205,12 +205,12 @@ def test_agent_text_never_reaches_the_source_as_markup():
 
 TABLE = {  # the cells of each row as shown: trace, score, verdict, worst finding, steps, in loops
     "clean run": ["clean run", "1.00", "pass", "-", "2", "0"],
-    "mild fetch": ["mild fetch", "0.76", "pass", "mild repeated_call: fetch (steps 1-3)", "4", "3"],
+    "Mild fetch": ["Mild fetch", "0.76", "pass", "mild repeated_call: fetch (steps 1-3)", "4", "3"],
     "two loops": ["two loops", "0.00", "fail", "severe repeated_call: search_web (steps 5-10)", "10", "9"],
     POLLED_NAME: [POLLED_NAME, "0.00", "fail", "severe repeated_result: status (steps 2-8)", "8", "7"],
     "lost.json": ["lost.json", "-", "not read", "not JSON: <oops> & 'x'", "", ""],
 }
-C, M, T, P, L = "clean run", "mild fetch", "two loops", POLLED_NAME, "lost.json"
+C, M, T, P, L = "clean run", "Mild fetch", "two loops", POLLED_NAME, "lost.json"
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +256,8 @@ def test_the_table_shows_every_cell_in_each_sort_order(browser, written, clicks,
     pytest.param("#traces", "pattern", "-", [C, L], "2 of 5 traces", id="pattern-none-the-runs-without-a-finding"),
     pytest.param("#traces", "pattern", "repeated_text", [P], "1 of 5 traces", id="pattern-one-of-two-in-a-run"),
     pytest.param("#pattern=repeated_call", None, None, [T, M], "2 of 5 traces", id="a-patterns-link-filters-by-it"),
-    pytest.param("#traces", "search", "LOOPS", [T], "1 of 5 traces", id="search-a-part-of-a-name-in-any-case"),
+    pytest.param("#traces", "search", "LOOPS", [T], "1 of 5 traces", id="search-a-part-of-a-name"),
+    pytest.param("#traces", "search", "mild", [M], "1 of 5 traces", id="search-in-any-case"),
     pytest.param("#traces", "search", "nothing-like-it", [], "0 of 5 traces", id="search-matching-nothing"),
 ])
 def test_the_tables_filters_show_the_matching_rows(browser, written, address, control, value, order, shown):
