@@ -152,7 +152,7 @@ def write_junit(path: str, reports: list[tuple[str, dict]], errors: list[tuple[s
 
     failures = sum(1 for _, d in reports if not d["success"])
     if not reports and not errors:
-        none = f": {len(skipped)} files skipped, none a trace" if skipped else ""
+        none = f": {count(len(skipped), 'file')} skipped, none a trace" if skipped else ""
         errors = [("loopmetric", f"no trace found{none}")]
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              f'<testsuite name="loopmetric" tests="{len(reports) + len(errors) + len(skipped)}" failures="{failures}" '

@@ -608,3 +608,185 @@ def test_the_cost_columns_appear_only_where_a_trace_records_them(tmp_path, capsy
     _, out, _ = run(capsys, "score", "loop.json")
     header = next(line for line in out.splitlines() if line.startswith("┃"))
     assert [cell.strip() for cell in header.split("┃")[1:-1]][-2:] == ["steps", "in loops"]
+
+
+# -- what each output says, whole --------------------------------------------------------------------------
+# Three small runs, worked out by hand (`_scoring`: a signal scores 1.0 clean, 0.5 mild, 0.0 severe; the score
+# is their weighted geometric mean, tool_repetition 0.40 of 1.00): clean.json has no loop (1.00, pass);
+# mild.json calls fetch 3 times alike, no result recorded: a mild repeated_call, 0.5 ** 0.40 = 0.7579 -> 0.76,
+# pass at 0.5; polled.json asks for a job's status 4 times, the same reply before each call (steps 1-8): a severe
+# repeated_result (steps 2, 4, 6, 8) and a severe repeated_text (steps 3, 5, 7), 0.00, FAIL; 7 steps inside
+# loops (2-8), its 3 replies inside them cost 100 + 20 tokens and $0.0015 each: 360 tokens, $0.0045.
+MILD_FETCH = "Tool 'fetch' called 3 times with identical arguments. No call recorded a result (steps 1-3)."
+POLLED_CALLS = "Tool 'status' called 4 times with identical arguments. Each call returned the same result (steps 2-8)."
+POLLED_TEXT = ("Identical reasoning outputs at steps 3, 5 and 7. The same LLM output appeared 4 times in a row, the "
+               "last 3 with no new tool result between.")
+REPLY = 'Checking <b>"it"</b> & more.'
+RUNS = {
+    "clean.json": agent(llm("Reading it."), tool("read", {"path": "a"}, output="the text")),
+    "mild.json": agent(*[tool("fetch", {"u": 1})] * 3, tool("read", {"path": "a"}, output="the text")),
+    "polled.json": agent(*[step for _ in range(4) for step in (
+        llm(REPLY, input_token_count=100, output_token_count=20, cost=0.0015),
+        tool("status", {"job": "42"}, output="running"))]),
+}
+HEAD = ["trace", "score", "verdict", "worst finding", "steps", "in loops"]
+ROW = {"clean.json": ["clean.json", "1.00", "pass", "-", "", ""],
+       "mild.json": ["mild.json", "0.76", "pass", "mild repeated_call: fetch", "1-3", "3 steps"],
+       "polled.json": ["polled.json", "0.00", "FAIL", "severe repeated_result: status", "2-8", "7 steps"]}
+
+
+@pytest.fixture
+def runs(tmp_path, monkeypatch):
+    for name, trace in RUNS.items():
+        (tmp_path / name).write_text(json.dumps(trace))
+    (tmp_path / "bad.json").write_text("{not json")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def table_and_rest(out: str) -> tuple[list[list[str]], list[str]]:
+    """The drawn table's header and rows as cells, and the lines after it."""
+    lines = out.splitlines()
+    rows = [[cell.strip() for cell in line[1:-1].split(line[0])] for line in lines if line[:1] in ("┃", "│")]
+    return rows, [line for line in lines if line[:1] not in ("┃", "│", "┏", "┡", "└")]
+
+
+@pytest.mark.parametrize(("args", "code", "table", "rest", "err"), [
+    pytest.param(["clean.json"], 0, [HEAD, ROW["clean.json"]],
+                 ["1 trace, 0 failed; patterns: none; 0 steps inside loops"], "", id="a-clean-run"),
+    pytest.param(["clean.json", "mild.json"], 0, [HEAD, ROW["mild.json"], ROW["clean.json"]],
+                 ["2 traces, 0 failed; patterns: repeated_call 1; 3 steps inside loops"], "",
+                 id="one-mild-loop-passes-listed-first-by-what-its-loop-cost"),
+    pytest.param(["clean.json", "mild.json", "polled.json"], 0,
+                 [HEAD + ["tokens", "cost"], ROW["polled.json"] + ["360 tokens", "$0.0045"], ROW["mild.json"] + ["", ""],
+                  ROW["clean.json"] + ["", ""]],
+                 ["3 traces, 1 failed; patterns: repeated_call 1, repeated_result 1, repeated_text 1; 10 steps inside "
+                  "loops, 360 tokens, $0.0045"], "", id="two-patterns-the-costliest-first-with-tokens-and-cost"),
+    pytest.param(["clean.json", "mild.json", "polled.json", "--sort", "input"], 0,
+                 [HEAD + ["tokens", "cost"], ROW["clean.json"] + ["", ""], ROW["mild.json"] + ["", ""],
+                  ROW["polled.json"] + ["360 tokens", "$0.0045"]],
+                 ["3 traces, 1 failed; patterns: repeated_call 1, repeated_result 1, repeated_text 1; 10 steps inside "
+                  "loops, 360 tokens, $0.0045"], "", id="sort-input-keeps-the-order-given"),
+    pytest.param(["clean.json", "bad.json"], 2, [HEAD, ROW["clean.json"]],
+                 ["1 trace, 0 failed, 1 not read; patterns: none; 0 steps inside loops"],
+                 f"loopmetric: bad.json: {NOT_JSON}\n", id="a-run-not-read-counted-apart-exit-2"),
+    pytest.param(["clean.json", "polled.json", "--fail-under", "0.6"], 1,
+                 [HEAD + ["tokens", "cost"], ROW["polled.json"] + ["360 tokens", "$0.0045"],
+                  ROW["clean.json"] + ["", ""]],
+                 ["2 traces, 1 failed; patterns: repeated_result 1, repeated_text 1; 7 steps inside loops, 360 tokens, "
+                  "$0.0045"],
+                 "loopmetric: gate failed: 1 of 2 traces passed (0.50 < --fail-under 0.60); below the threshold: "
+                 "polled.json\n", id="the-gate-fails-exit-1-naming-the-run-below"),
+])
+def test_the_score_table_and_summary_whole(runs, capsys, args, code, table, rest, err):
+    got, out, error = run(capsys, "score", *args)
+    assert (got, *table_and_rest(out), error) == (code, table, rest, err)
+
+
+def test_score_json_lines_whole(runs, capsys):
+    code, out, err = run(capsys, "score", "mild.json", "polled.json", "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    for line in lines:
+        for finding in line["findings"]:
+            assert all(re.fullmatch(r"[0-9a-f]{16}", fp) for fp in finding.pop("fingerprints"))
+    common = {"has_trace": True, "notes": [], "threshold": 0.5, "tool_calls": 4}
+    no_cost = {"similarity": None, "spans": [], "tokens": None, "cost": None}
+    assert (code, err, [line.pop("score") for line in lines]) == (0, "", [pytest.approx(0.5 ** 0.4), 0.0])
+    assert lines == [
+        {**common, "name": "mild.json", "trace": "mild.json", "success": True, "llm_outputs": 0, "spans": 5,
+         "looped_steps": 3, "loop_tokens": None, "loop_cost": None,
+         "score_breakdown": {"tool_repetition": 0.5, "reasoning_stagnation": 1.0, "call_graph_cycles": 1.0},
+         "reason": f"Loop score 0.76. Mild: {MILD_FETCH}",
+         "findings": [{**no_cost, "pattern": "repeated_call", "signal": "tool_repetition", "severity": "mild",
+                       "count": 3, "steps": [1, 2, 3], "tools": ["fetch"], "message": MILD_FETCH}]},
+        {**common, "name": "polled.json", "trace": "polled.json", "success": False, "llm_outputs": 4, "spans": 9,
+         "looped_steps": 7, "loop_tokens": 360, "loop_cost": pytest.approx(0.0045),
+         "score_breakdown": {"tool_repetition": 0.0, "reasoning_stagnation": 0.0, "call_graph_cycles": 1.0},
+         "reason": f"Loop score 0.00. Severe: {POLLED_CALLS} Severe: {POLLED_TEXT}",
+         "findings": [{**no_cost, "pattern": "repeated_result", "signal": "tool_repetition", "severity": "severe",
+                       "count": 4, "steps": [2, 4, 6, 8], "tools": ["status"], "message": POLLED_CALLS,
+                       "tokens": 360, "cost": pytest.approx(0.0045)},
+                      {**no_cost, "pattern": "repeated_text", "signal": "reasoning_stagnation", "severity": "severe",
+                       "count": 4, "steps": [3, 5, 7], "tools": [], "message": POLLED_TEXT, "tokens": 360,
+                       "cost": pytest.approx(0.0045)}]},
+    ]
+
+
+SETTINGS_FILE = '{"name": "my-app", "version": 3}'
+NO_FORMAT = "not a known trace format (keys: name, version)"
+POLLED_REASON = f"Loop score 0.00. Severe: {POLLED_CALLS} Severe: {POLLED_TEXT}"
+
+
+@pytest.mark.parametrize(("args", "code", "err", "counts", "cases"), [
+    # one case per trace: nothing inside for a pass, a failure with the reason, an error for a file not read
+    pytest.param(["clean.json", "polled.json", "bad.json"], 2, f"loopmetric: bad.json: {NOT_JSON}\n",
+                 {"tests": "3", "failures": "1", "errors": "1", "skipped": "0"},
+                 [("clean.json", []), ("polled.json", [("failure", {"message": POLLED_REASON}, POLLED_REASON)]),
+                  ("bad.json", [("error", {"message": f"bad.json: {NOT_JSON}"}, None)])],
+                 id="a-pass-a-failure-and-a-file-not-read"),
+    # a file found in a folder that holds no trace: a skipped case, counted among the tests
+    pytest.param(["folder"], 0, f"loopmetric: skipped folder/settings.json: {NO_FORMAT}\n",
+                 {"tests": "2", "failures": "0", "errors": "0", "skipped": "1"},
+                 [("folder/clean.json", []),
+                  ("folder/settings.json", [("skipped", {"message": f"folder/settings.json: {NO_FORMAT}"}, None)])],
+                 id="a-file-found-that-is-no-trace-is-a-skipped-case"),
+    # nothing scored: one error case saying how many files were skipped, never an empty report that passes
+    pytest.param(["conf"], 2, f"loopmetric: skipped conf/settings.json: {NO_FORMAT}\n",
+                 {"tests": "2", "failures": "0", "errors": "1", "skipped": "1"},
+                 [("loopmetric", [("error", {"message": "no trace found: 1 file skipped, none a trace"}, None)]),
+                  ("conf/settings.json", [("skipped", {"message": f"conf/settings.json: {NO_FORMAT}"}, None)])],
+                 id="nothing-scored-one-error-case-1-file-skipped-in-the-singular"),
+    pytest.param(["conf2"], 2, f"loopmetric: skipped conf2/a.json: {NO_FORMAT}\n",
+                 {"tests": "3", "failures": "0", "errors": "1", "skipped": "2"},
+                 [("loopmetric", [("error", {"message": "no trace found: 2 files skipped, none a trace"}, None)]),
+                  ("conf2/a.json", [("skipped", {"message": f"conf2/a.json: {NO_FORMAT}"}, None)]),
+                  ("conf2/b.json", [("skipped", {"message": f"conf2/b.json: {NO_FORMAT}"}, None)])],
+                 id="twin-nothing-scored-2-files-skipped"),
+])
+def test_the_junit_report_whole(runs, capsys, tmp_path, args, code, err, counts, cases):
+    for folder, files in {"folder": ("clean.json", "settings.json"), "conf": ("settings.json",),
+                          "conf2": ("a.json", "b.json")}.items():
+        (tmp_path / folder).mkdir()
+        for name in files:
+            (tmp_path / folder / name).write_text(json.dumps(RUNS[name]) if name in RUNS else SETTINGS_FILE)
+    got, _, error = run(capsys, "score", *args, "--junit", "loops.xml")
+    suite = ElementTree.parse(tmp_path / "loops.xml").getroot()
+    assert (got, error.splitlines()[:1], suite.tag, suite.attrib) == (code, err.splitlines(), "testsuite",
+                                                                      {"name": "loopmetric", **counts})
+    assert [(case.attrib, [(child.tag, child.attrib, child.text) for child in case]) for case in suite] == [
+        ({"classname": "loopmetric", "name": name}, inside) for name, inside in cases]
+
+
+def _fingerprints_named(out: str) -> str:
+    """explain's lines with each 8-character fingerprint named by its order of first appearance (a, b, ...):
+    the same call or result keeps its name."""
+    names: dict[str, str] = {}
+    return re.sub(r"\[([0-9a-f]{8})\]", lambda m: "[" + names.setdefault(m.group(1), "abcdefgh"[len(names)]) + "]", out)
+
+
+@pytest.mark.parametrize(("name", "lines"), [
+    pytest.param("clean.json", [
+        "== clean.json: score 1.00 (pass), 2 steps", " task  t", "    1  llm  Reading it.",
+        '    2  tool read({"path":"a"}) [a] -> result the text [b]', "No loop patterns detected."],
+        id="a-clean-run-ends-on-its-reason"),
+    pytest.param("mild.json", [
+        "== mild.json: score 0.76 (pass), 4 steps", " task  t",
+        *[f'    {n}  tool fetch({{"u":1}}) [a] -> result (none) [?]   <- #1 repeated_call' for n in (1, 2, 3)],
+        '    4  tool read({"path":"a"}) [b] -> result the text [c]',
+        f"#1 [mild] {MILD_FETCH}", "repeated_call: " + "{meaning}"], id="one-mild-loop-its-steps-marked"),
+    pytest.param("polled.json", [
+        "== polled.json: score 0.00 (FAIL), 8 steps", " task  t", f"    1  llm  {REPLY}",
+        *[line for n in (2, 4, 6) for line in (
+            f'    {n}  tool status({{"job":"42"}}) [a] -> result running [b]   <- #1 repeated_result',
+            f"    {n + 1}  llm  {REPLY}   <- #2 repeated_text")],
+        '    8  tool status({"job":"42"}) [a] -> result running [b]   <- #1 repeated_result',
+        f"#1 [severe] {POLLED_CALLS}", f"#2 [severe] {POLLED_TEXT}", "repeated_result: {meaning}",
+        "repeated_text: {meaning}"], id="two-patterns-each-step-marked-with-its-finding-each-meaning-once"),
+])
+def test_explain_whole(runs, capsys, name, lines):
+    from loopmetric._patterns import PATTERNS
+
+    code, out, err = run(capsys, "explain", name)
+    expected = [line.replace("{meaning}", PATTERNS[line.split(":")[0]].meaning + ".") if "{meaning}" in line else line
+                for line in lines]
+    assert (code, err, _fingerprints_named(out).splitlines()) == (0, "", expected)

@@ -188,3 +188,39 @@ def test_install_writes_the_settings_file_indented_as_people_write_it(tmp_path, 
     assert install("claude-code", path) is (before != start)
     text = path.read_text()
     assert text.startswith(start) and (text.endswith("}\n") or text == before), text[:200]
+
+
+# -- what `hook install` says, whole, in this process ------------------------------------------------------
+def _command(agent: str, base: str) -> list[dict]:
+    return [{"type": "command", "command": f"{base} hook {agent}"}]
+
+
+def _written_by_hand(agent: str, base: str) -> dict:
+    """Each agent's documented hooks: its tool events with a matcher of every tool, its end events without."""
+    every = {"claude-code": "*", "codex": "*", "gemini": ".*"}[agent]
+    tools, ends = {"claude-code": (("PreToolUse", "PostToolUse", "PostToolUseFailure"), ("Stop", "SubagentStop")),
+                   "codex": (("PreToolUse", "PostToolUse"), ("Stop",)),
+                   "gemini": (("BeforeTool", "AfterTool"), ("SessionEnd",))}[agent]
+    return {"hooks": {**{e: [{"matcher": every, "hooks": _command(agent, base)}] for e in tools},
+                      **{e: [{"hooks": _command(agent, base)}] for e in ends}}}
+
+
+@pytest.mark.parametrize(("agent", "path"), [
+    pytest.param("claude-code", ".claude/settings.json", id="claude-code"),
+    pytest.param("codex", ".codex/hooks.json", id="codex"),
+    pytest.param("gemini", ".gemini/settings.json", id="gemini"),
+])
+def test_install_prints_writes_and_says_so_whole(agent, path, tmp_path, monkeypatch, capsys):
+    from loopmetric.cli import main
+
+    base = f"{sys.executable} -m loopmetric"  # on PATH: no warning
+    monkeypatch.chdir(tmp_path)
+    said = []
+    for flags in ((), ("--write",), ("--write",)):
+        code = main(["hook", "install", agent, "--command", base, *flags])
+        out, err = capsys.readouterr()
+        said.append((code, json.loads(out) if not flags else out, err))
+    assert said == [(0, _written_by_hand(agent, base), ""),
+                    (0, f"installed the loopmetric hook in {path}\n", ""),
+                    (0, f"already installed in {path}\n", "")]
+    assert json.loads((tmp_path / path).read_text()) == _written_by_hand(agent, base)

@@ -287,31 +287,6 @@ def test_detail_blocks_are_gzipped_only_when_larger_than_the_limit(monkeypatch, 
 # ---- in a real browser ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not (chromium and driver_path):
-        pytest.skip("Chromium is not installed: apt-get install -y chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    # Count alerts instead of showing them: set before any page script runs, content policy or not.
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
-        "window.__alerts = []; window.alert = function (m) { window.__alerts.push(String(m)); };")})
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
-
-
 def by_css(driver, selector):
     from selenium.webdriver.common.by import By
 
