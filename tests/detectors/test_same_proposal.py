@@ -1,0 +1,140 @@
+"""The same proposal again (`_proposals`): the agent gives the same command, formula or snippet to run
+reply after reply, while the other side says each time it did not work. Loops at 3, 4 and 5 replies;
+each healthy twin changes one thing (another fix, a real change to the fix, what the other side said
+taken up, a turn that says it worked, a guide moving on, the same fix given only twice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopmetric import detect_loops
+from loopmetric.detectors._proposals import proposal_of, says_failed
+from tests._traces import chat
+
+FAILED = [
+    ("command-not-found", "zsh: command not found: rename"),
+    ("shouted", "COMMAND. NOT. FOUND."),
+    ("didnt-work", "I tried it and it didn't work"),
+    ("doesnt-work-curly", "it doesn\u2019t work"),
+    ("still", "still N/A"),
+    ("same-error", "same error as before"),
+    ("failed", "the build failed again"),
+    ("did-not-help", "that did not help at all"),
+]
+NOT_FAILED = [
+    ("worked", "that worked, thanks"),
+    ("works-now", "Works now!"),
+    ("next", "ok next"),
+    ("asks-another", "great, and how do I list the hidden files too?"),
+    ("found-it", "found it, it's in Downloads"),
+]
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in FAILED])
+def test_how_a_turn_says_it_did_not_work(text):
+    assert says_failed(text)
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NOT_FAILED])
+def test_turns_that_say_no_failure(text):
+    assert not says_failed(text)
+
+
+PROPOSALS = [
+    # a fenced block's words, the prose and a code span inside a sentence left out
+    ("block", "Run this (`-n` previews):\n\n```bash\nrename 's/ /_/g' *\n```\n", {"rename", "s", "g"}),
+    # a code span alone on a line; `$`, a lone number and spaces change nothing
+    ("span-alone-on-a-line", "In B2:\n\n`=VLOOKUP(A2, Prices!$A$1:$B$500, 2, FALSE)`\n\nFill down.",
+     {"vlookup", "a2", "prices", "a", "b", "false"}),
+    ("listed-span", "Steps:\n- **`pip install --user requests`**\n", {"pip", "install", "user", "requests"}),
+    ("prose-only", "Use the rename tool with `s/ /_/g` as its pattern.", set()),
+]
+
+
+@pytest.mark.parametrize("text,words", [pytest.param(text, words, id=name) for name, text, words in PROPOSALS])
+def test_what_a_reply_proposes(text, words):
+    assert proposal_of(text) == words
+
+
+OPENING = "How do I replace the spaces in my file names with underscores? I'm on a Mac."
+RENAME = [
+    "The quickest way is the rename command:\n\n```bash\nrename 's/ /_/g' *\n```\n\nAdd `-n` to preview first.",
+    "No worries! Use the Perl-style rename utility. Dry run first:\n\n```bash\nrename -n 's/ /_/g' *\n```\n\n"
+    "then run it again without the flag.",
+    "On your Mac the same idea applies: rename takes a regular expression for each name.\n\n```\n"
+    "rename  \"s/ /_/g\"  *\n```",
+    "Sorry for the trouble! Here's the command once more, run it inside the folder:\n\n```bash\nrename 's/ /_/g' *\n```",
+    "Let's try it one more time, carefully:\n\n```sh\nrename 's/ /_/g' *\n```\n\nLet me know how it goes!",
+]
+NOT_FOUND = ["zsh: command not found: rename", "it says command not found. there is no rename",
+             "COMMAND. NOT. FOUND.", "still not found", "same error"]
+
+LOOKUP_OPENING = "How do I get the price from my Prices sheet into Orders? Codes in column A, prices in B."
+LOOKUP = [
+    "Use VLOOKUP. In B2 of Orders enter:\n\n`=VLOOKUP(A2, Prices!A:B, 2, FALSE)`\n\nThen drag it down.",
+    "#N/A means no match was found. Make sure it's an exact match:\n\n`=VLOOKUP(A2, Prices!$A:$B, 2, FALSE)`\n",
+    "Let's make sure the formula is set up exactly right:\n\n`=VLOOKUP(A2, Prices!$A$1:$B$500, 2, FALSE)`\n",
+    "The classic and most reliable approach is still:\n\n**`=VLOOKUP(A2,Prices!A:B,2,FALSE)`**\n",
+]
+STILL_NA = ["still #N/A on every row", "same error", "it doesn't work"]
+
+# steps: the opening is step 0, then reply, turn, reply, ... (the first and last reply)
+LOOPS = [
+    ("command-3-replies", OPENING, RENAME[:3], NOT_FOUND[:2], (1, 5)),
+    ("command-5-replies", OPENING, RENAME, NOT_FOUND[:4], (1, 9)),
+    ("formula-4-replies", LOOKUP_OPENING, LOOKUP, STILL_NA, (1, 7)),
+]
+
+
+@pytest.mark.parametrize("opening,replies,turns,steps",
+                         [pytest.param(*row[1:], id=row[0]) for row in LOOPS])
+def test_the_same_proposal_again_is_a_loop(opening, replies, turns, steps):
+    report = detect_loops(chat(opening, replies, turns))
+    found = [f for f in report.findings if f.pattern == "repeated_reply"]
+    assert not report.success and len(found) == 1
+    assert (found[0].steps[0], found[0].steps[-1]) == steps and found[0].count == len(replies)
+    assert found[0].message.startswith("The agent proposed the same thing to run or enter")
+
+
+HEALTHY = [
+    # each reply another fix, each answered "didn't work"
+    ("different-fixes", OPENING,
+     ["Try the rename tool:\n\n```bash\nrename 's/ /_/g' *\n```",
+      "Install it first:\n\n```bash\nbrew install rename\n```",
+      "Then a plain loop with mv:\n\n```bash\nfor f in *\\ *; do mv -n \"$f\" \"${f// /_}\"; done\n```",
+      "Or with find:\n\n```bash\nfind . -name '* *' -execdir zsh -c 'mv \"$1\" \"${1// /_}\"' _ {} \\;\n```"],
+     NOT_FOUND[:3]),
+    # the same fix refined with a real change each time: words nobody had said
+    ("refined-with-real-changes", "How do I install requests? pip fails.",
+     ["Run:\n\n```\npip install requests\n```",
+      "Install it for your user alone:\n\n```\npip install --user requests\n```",
+      "Call pip through the interpreter:\n\n```\npython3 -m pip install --user requests\n```"],
+     ["didn't work, permission denied", "still failing"]),
+    # the other side names what the fix needs, and the fix takes it up
+    ("takes-up-what-it-was-told", OPENING,
+     ["Run:\n\n```bash\nrename 's/ /_/g' *\n```",
+      "Run it on the pictures:\n\n```bash\nrename 's/ /_/g' *.jpg\n```",
+      "Then the videos too:\n\n```bash\nrename 's/ /_/g' *.jpg *.mov\n```"],
+     ["didn't work, they're all jpg files", "still nothing changed for the mov files"]),
+    # the same command given again after it worked, for another folder
+    ("same-command-after-it-worked", "Which folders take up space in my home dir?",
+     ["From your home folder:\n\n```bash\ndu -sh * | sort -h\n```",
+      "Run the same there:\n\n```bash\ndu -sh * | sort -h\n```",
+      "Same command again inside it:\n\n```bash\ndu -sh * | sort -h\n```"],
+     ["nice, Pictures is 48G. and inside Pictures?", "ok, a folder called Exports is big. and inside that one?"]),
+    # a guide: each step another command, the other side going along
+    ("step-by-step-guide", "How do I set up a Python project?",
+     ["First create a folder:\n\n```\nmkdir project\n```", "Then a virtual environment:\n\n```\npython3 -m venv .venv\n```",
+      "Activate it:\n\n```\nsource .venv/bin/activate\n```", "And install what you need:\n\n```\npip install requests\n```"],
+     ["ok", "next", "done, next"]),
+    # the same fix twice, then another one
+    ("same-fix-twice-then-another", OPENING,
+     [RENAME[0], RENAME[3], "Then with a loop and mv:\n\n```bash\nfor f in *\\ *; do mv -n \"$f\" \"${f// /_}\"; done\n```"],
+     NOT_FOUND[:2]),
+]
+
+
+@pytest.mark.parametrize("opening,replies,turns", [pytest.param(*row[1:], id=row[0]) for row in HEALTHY])
+def test_other_fixes_and_fixes_taken_up_are_no_loop(opening, replies, turns):
+    report = detect_loops(chat(opening, replies, turns))
+    assert report.success, report.reason
