@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from .._findings import Finding, step_range
-from .._model import LlmOutput, Trace
+from .._model import LlmOutput, Observation, ToolCall, Trace
 
 __all__ = ["same_proposal", "proposal_of", "says_failed"]
 
@@ -72,19 +72,20 @@ def same_proposal(trace: Trace, threshold: int) -> list[Finding]:
     says, each time, it did not work."""
     if not any(isinstance(step, LlmOutput) and "`" in step.text for step in trace.steps):
         return []
-    findings = []
+    findings: list[Finding] = []
     said: set[str] = set()  # the words of every text before the step read
     chain: list[tuple[LlmOutput, frozenset[str]]] = []
     turns: list[str] = []  # the other side's turns since the chain's last reply
     for step in list(trace.steps) + [None]:
         reply = step if isinstance(step, LlmOutput) else None
-        if step is not None and reply is None:
-            turn = step.text if step.kind == "input" else step.result if step.inferred else None
-            if turn is None:  # a tool call the agent made: the conversation moved on
-                chain = _close(chain, threshold, findings)
-            else:
-                turns.append(turn or "")
-                said |= _words(turn or "")
+        if isinstance(step, Observation) or isinstance(step, ToolCall) and step.inferred:
+            # a turn of the other side, or a code block read as a call, its result that turn
+            turn = (step.text if isinstance(step, Observation) else step.result) or ""
+            turns.append(turn)
+            said |= _words(turn)
+            continue
+        if step is not None and reply is None:  # a tool call the agent made: the conversation moved on
+            chain = _close(chain, threshold, findings)
             continue
         proposal = proposal_of(reply.text) if reply is not None else frozenset()
         link = (reply is not None and proposal and chain and turns and all(map(says_failed, turns))

@@ -78,6 +78,8 @@ LOOKUP = [
 ]
 STILL_NA = ["still #N/A on every row", "same error", "it doesn't work"]
 
+# The command rows go through the reader's calls: a code block answered by "command not found" is read as a
+# shell call, the other side's words its result. The formula rows are replies and turns alone.
 # steps: the opening is step 0, then reply, turn, reply, ... (the first and last reply)
 LOOPS = [
     ("command-3-replies", OPENING, RENAME[:3], NOT_FOUND[:2], (1, 5)),
@@ -104,6 +106,13 @@ HEALTHY = [
       "Then a plain loop with mv:\n\n```bash\nfor f in *\\ *; do mv -n \"$f\" \"${f// /_}\"; done\n```",
       "Or with find:\n\n```bash\nfind . -name '* *' -execdir zsh -c 'mv \"$1\" \"${1// /_}\"' _ {} \\;\n```"],
      NOT_FOUND[:3]),
+    # other fixes the first reply named, tried in turn: no word nobody had said, yet not the same
+    ("fixes-named-up-front-tried-in-turn", OPENING,
+     ["There are three ways: `brew install rename`, `port install rename`, or zsh's own `autoload zmv` with "
+      "`zmv '(* *)' '${1// /_}'`. Start with Homebrew:\n\n```bash\nbrew install rename\n```",
+      "Then MacPorts:\n\n```bash\nport install rename\n```",
+      "Then zsh itself:\n\n```bash\nautoload zmv\nzmv '(* *)' '${1// /_}'\n```"],
+     ["zsh: command not found: brew", "zsh: command not found: port"]),
     # the same fix refined with a real change each time: words nobody had said
     ("refined-with-real-changes", "How do I install requests? pip fails.",
      ["Run:\n\n```\npip install requests\n```",
