@@ -1,6 +1,7 @@
-"""The same proposal again (`repeated_reply`): the agent proposes the same thing to run or enter (a
-command, a formula, a snippet) reply after reply, while the other side answers each with "it did
-not work", "still the error", "command not found", and the proposal changes nothing that matters.
+"""The same proposal again, or the same choice asked again (`repeated_reply`): the agent proposes
+the same thing to run or enter (a command, a formula, a snippet) reply after reply, while the other
+side answers each with "it did not work", "still the error", "command not found", and the
+proposal changes nothing that matters.
 
 A reply's proposal is what it gives to run or enter: its fenced code blocks, and its code spans that
 stand alone on a line (`=VLOOKUP(A2, Prices!A:B, 2, FALSE)`), read as their words (`_WORD`: runs of
@@ -19,15 +20,27 @@ A chain of `repeated_text_threshold` replies is a loop: the same fix proposed th
 answered with its failure. Different fixes tried one after another, a fix refined with a real change,
 a guide whose steps each propose another command, or the same command given for a new folder after
 it worked, are none.
+
+The same choice asked again once made (`same_choice`): replies in a row, only the other side's turns
+between them, each asking the other side to choose (`choice_of`: a question with an "or", its options
+the stems of the nearest content word on either side of it), one asking again for a choice an earlier
+one of them asked (an option in common: "formal or informal?", then "formal or casual?") after the
+other side's next turn made it (named one of its options: "informal"). `repeated_text_threshold` - 1
+such replies in one chain are a loop: a choice made, asked again twice. A choice asked again once
+then the work done, different questions each answered, a question on the choice made ("the red shirt
+in cotton or linen?") or a choice asked again while the other side has not made it are none. Choices
+offered in synonyms that share no word ("freeze or cancel?", "pause or end?") are not read as one.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Iterable
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, ToolCall, Trace
+from ._stances import sentences, stems
 
-__all__ = ["same_proposal", "proposal_of", "says_failed"]
+__all__ = ["same_proposal", "proposal_of", "says_failed", "same_choice", "choice_of"]
 
 _SAME = 0.6  # share of words (Jaccard) from which two proposals are the same
 _RECENT = 3  # replies of the chain back a proposal is compared with
@@ -128,6 +141,74 @@ def _finding(chain: list[LlmOutput]) -> Finding:
         message=f"The agent proposed the same thing to run or enter {len(chain)} times in a row, while the "
                 f"other side said each time it did not work; the proposal changed nothing it had not said "
                 f"and took up nothing the other side brought ({step_range(steps)}).",
+        count=len(chain),
+        steps=steps,
+        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in chain if reply.fingerprint)),
+    )
+
+
+_TOKEN = re.compile(r"[^\W_][\w']*")
+
+
+def choice_of(text: str) -> frozenset[str]:
+    """The options a reply asks the other side to choose between: in each of its questions, the stems
+    of the nearest content word on either side of each "or" ("formal or informal?", "a freeze (on
+    hold) or a full cancellation?": hold, full)."""
+    found: set[str] = set()
+    if " or " not in text:
+        return frozenset()
+    for sentence in sentences(text):
+        if not sentence.rstrip(" *_)").endswith("?") or " or " not in sentence:
+            continue
+        words = _TOKEN.findall(sentence.casefold())
+        for n, word in enumerate(words):
+            if word == "or":
+                found.update(_nearest(reversed(words[:n])) | _nearest(words[n + 1:]))
+    return frozenset(found)
+
+
+def _nearest(words: Iterable[str]) -> frozenset[str]:
+    for word in words:
+        stemmed = stems(word)
+        if stemmed:
+            return stemmed
+    return frozenset()
+
+
+def same_choice(trace: Trace, threshold: int) -> list[Finding]:
+    """Replies in a row that ask the other side to choose, `threshold` - 1 of them asking again a choice
+    an earlier one of them asked and the other side's next turn made (named one of its options)."""
+    if not any(isinstance(step, LlmOutput) and " or " in step.text for step in trace.steps):
+        return []
+    findings: list[Finding] = []
+    chain: list[tuple[LlmOutput, frozenset[str], frozenset[str]]] = []  # (reply, options, options chosen)
+    links = 0
+    for step in list(trace.steps) + [None]:
+        if isinstance(step, Observation) or isinstance(step, ToolCall) and step.inferred:
+            turn = (step.text if isinstance(step, Observation) else step.result) or ""
+            if chain and not chain[-1][2]:  # the first turn after a choice asked: the option it names
+                reply, options, _ = chain[-1]
+                chain[-1] = (reply, options, (options & stems(turn)) or frozenset({""}))
+            continue
+        options = choice_of(step.text) if isinstance(step, LlmOutput) else frozenset()
+        if options and chain and chain[-1][2]:
+            chain.append((step, options, frozenset()))  # type: ignore[arg-type]
+            links += any(options & earlier and "" not in chosen for _, earlier, chosen in chain[:-1])
+            continue
+        if links >= threshold - 1:
+            findings.append(_choice_finding([reply for reply, _, _ in chain], links))
+        chain, links = ([(step, options, frozenset())] if options else []), 0  # type: ignore[list-item]
+    return findings
+
+
+def _choice_finding(chain: list[LlmOutput], links: int) -> Finding:
+    steps = tuple(reply.step for reply in chain)
+    return Finding(
+        pattern="repeated_reply",
+        signal="reasoning_stagnation",
+        severity="severe",
+        message=f"The agent asked the other side {links} times again to choose what its turn had already chosen, "
+                f"in {len(chain)} replies in a row that each asked for a choice ({step_range(steps)}).",
         count=len(chain),
         steps=steps,
         fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in chain if reply.fingerprint)),

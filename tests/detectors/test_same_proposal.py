@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from loopmetric import detect_loops
-from loopmetric.detectors._proposals import proposal_of, says_failed
+from loopmetric.detectors._proposals import choice_of, proposal_of, says_failed
 from tests._traces import chat
 
 FAILED = [
@@ -145,5 +145,88 @@ HEALTHY = [
 
 @pytest.mark.parametrize("opening,replies,turns", [pytest.param(*row[1:], id=row[0]) for row in HEALTHY])
 def test_other_fixes_and_fixes_taken_up_are_no_loop(opening, replies, turns):
+    report = detect_loops(chat(opening, replies, turns))
+    assert report.success, report.reason
+
+
+# The same choice asked again once the other side made it (`same_choice`): the options are the nearest
+# content word on either side of each "or" of a question.
+CHOICES = [
+    ("two-options", "Should this be formal or informal?", {"formal", "informal"}),
+    ("parenthesised", "Should I address her formal (usted) or informal (tu)?", {"ust", "informal"}),
+    ("words-between", "Would you like to freeze your membership or cancel it?", {"membership", "cancel"}),
+    ("not-a-question", "You can keep it formal or informal.", set()),
+    ("no-or", "Which tone would you prefer?", set()),
+]
+
+
+@pytest.mark.parametrize("text,options", [pytest.param(text, options, id=name) for name, text, options in CHOICES])
+def test_the_options_a_question_offers(text, options):
+    assert choice_of(text) == options
+
+
+TONE = "Translate for my coworker: 'meeting moved to Thursday, can you bring the budget files?'"
+CHOICE_LOOPS = [
+    # each time asked again, the first answer standing
+    ("choice-3-replies", TONE,
+     ["Sure. Should the message be formal or informal?", "Got it. Is the tone formal or casual for this one?",
+      "Thanks. Just to check, formal or informal?"],
+     ["informal", "informal, she's a friend"], (1, 5), 3),
+    # another question between, answered too, then both asked again
+    ("choice-4-replies", TONE,
+     ["Sure. Should this be formal or informal?", "Ok. Do you want the tu or usted form for Carmen?",
+      "Understood. Is the tone formal or casual for this message?",
+      "Thanks. Should I address her formal (usted) or informal (tu)?"],
+     ["informal, we are friends", "tu", "casual. informal."], (1, 7), 4),
+    ("choice-5-replies", TONE,
+     ["Should this be formal or informal?", "Is the register formal or informal?", "Formal or relaxed wording?",
+      "Should it sound formal or friendly?", "Last check: formal or informal?"],
+     ["informal", "informal", "relaxed, informal", "friendly"], (1, 9), 5),
+]
+
+
+@pytest.mark.parametrize("opening,replies,turns,steps,count",
+                         [pytest.param(*row[1:], id=row[0]) for row in CHOICE_LOOPS])
+def test_the_same_choice_asked_again_once_made_is_a_loop(opening, replies, turns, steps, count):
+    report = detect_loops(chat(opening, replies, turns))
+    found = [f for f in report.findings if f.pattern == "repeated_reply"]
+    assert not report.success and len(found) == 1, report.reason
+    assert (found[0].steps[0], found[0].steps[-1]) == steps and found[0].count == count
+    assert found[0].message.startswith("The agent asked the other side")
+
+
+CHOICE_HEALTHY = [
+    # asked once more because the first turn chose nothing, then answered: the conversation moves on
+    ("asked-again-once-then-answered", "I need a seat on the 9:40 to Leeds.",
+     ["Would you like a window or aisle seat?",
+      "A window seat has the view, an aisle seat is easier to leave. Window or aisle?",
+      "Done: seat 14C on the 9:40 to Leeds. Anything else?"],
+     ["what's the difference?", "aisle"]),
+    # a choice made, asked again once, then the work done
+    ("made-asked-again-once-then-done", TONE,
+     ["Should the message be formal or informal?", "Is the tone formal or casual for this one?",
+      "Here it is: 'Hola Carmen, la reunión se movió al jueves. ¿Puedes traer los archivos del presupuesto?'"],
+     ["informal", "casual"]),
+    # many different questions, each answered
+    ("different-questions-each-answered", "Book me a flight to Lisbon next week.",
+     ["Would you like a window or aisle seat?", "Vegetarian or regular meal?", "Morning or evening departure?",
+      "One checked bag or two?"],
+     ["aisle", "regular", "evening", "two"]),
+    # a question on the answer: the choice made, the next one about it
+    ("follow-up-on-the-answer", "I want to order a shirt.",
+     ["Would you like the blue or the red shirt?", "The red shirt in cotton or linen?",
+      "Which size for the linen one, small or medium?"],
+     ["red", "linen"]),
+    # the same choice asked while the other side has not made it
+    ("not-chosen-asked-again", "I'm moving away and need to sort out my gym membership.",
+     ["Would you like to freeze your membership or cancel it?",
+      "No rush. Should I freeze the membership or cancel it?",
+      "Whenever you are ready: freeze the membership, or cancel it?"],
+     ["not sure yet, what does it cost?", "hmm, let me think about it"]),
+]
+
+
+@pytest.mark.parametrize("opening,replies,turns", [pytest.param(*row[1:], id=row[0]) for row in CHOICE_HEALTHY])
+def test_choices_made_once_or_never_are_no_loop(opening, replies, turns):
     report = detect_loops(chat(opening, replies, turns))
     assert report.success, report.reason
