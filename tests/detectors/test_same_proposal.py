@@ -230,3 +230,22 @@ CHOICE_HEALTHY = [
 def test_choices_made_once_or_never_are_no_loop(opening, replies, turns):
     report = detect_loops(chat(opening, replies, turns))
     assert report.success, report.reason
+
+
+def _polled(status: list[str]) -> list[dict]:
+    """The same command proposed with each look at a build's status, the status changing each time."""
+    messages = [{"role": "system", "content": "You are a helpful assistant."},
+                {"role": "user", "content": "my deploy is stuck, what do I run?"}]
+    for n, answer in enumerate(status):
+        call = {"id": f"call_{n}", "type": "function", "function": {"name": "build_status", "arguments": "{}"}}
+        messages += [{"role": "assistant", "content": "Retry the deploy:\n\n```\nmake deploy\n```\n\nI'll watch the build.",
+                      "tool_calls": [call]},
+                     {"role": "tool", "tool_call_id": f"call_{n}", "content": answer},
+                     {"role": "user", "content": "still failing"}]
+    return messages
+
+
+def test_the_same_command_after_a_status_that_changed_is_no_loop():
+    # a tool call answered between the replies: the agent looked again and saw something new
+    report = detect_loops(_polled(["queued", "building 40%", "building 90%", "done"]))
+    assert report.success, report.reason
