@@ -131,6 +131,7 @@ from ._already_said import already_said
 from ._declines import declines
 from ._evidence import Evidence, evidence_for
 from ._facts import fact_parts, facts
+from ._proposals import same_choice, same_proposal
 from ._similarity import Words, content_words, similarity
 from ._stances import (Stances, asked, asks, offered, offers_in, says_no, sentences, stances, stances_and_acts,
                        stems, waits_only)
@@ -164,8 +165,9 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
     kinds = ",".join(map(_KIND, trace.steps))
     if "input" not in kinds and (not unrecorded or "llm,llm" not in kinds):
         # no turn of the other side, no two replies in a row that may hide one: no link below, nor in
-        # `_restated`, can hold (most traces; a new kind of link changes this condition too)
-        return ()
+        # `_restated`, can hold (most traces; a new kind of link changes this condition too); the
+        # same proposal again may still (`_proposals`: a code block read as a call, answered by a turn)
+        return tuple(_proposed(trace, threshold, set()))
     # the other side's turns that say a change: news, as a fact is
     changes = evidence_for(trace, evidence).news.told if "input" in kinds else frozenset()
     asking = _asking(trace)
@@ -206,7 +208,20 @@ def detect_repeated_replies(trace: Trace, settings: LoopSettings,
                 if not found.intersection(finding.steps)]
     findings.extend(_widest(restated, [finding for finding in already_said(trace, unrecorded, kinds)
                                        if not found.intersection(finding.steps)]))
+    found = {step for finding in findings for step in finding.steps}
+    findings.extend(_proposed(trace, threshold, found))
     return tuple(findings)
+
+
+def _proposed(trace: Trace, threshold: int, found: set[int]) -> list[Finding]:
+    """The same proposal again, then the same choice asked again (`_proposals`), on replies no finding
+    before holds."""
+    findings = []
+    for finding in same_proposal(trace, threshold) + same_choice(trace, threshold):
+        if not found.intersection(finding.steps):
+            findings.append(finding)
+            found = found | set(finding.steps)
+    return findings
 
 
 def _widest(first: list[Finding], second: list[Finding]) -> list[Finding]:
