@@ -238,8 +238,19 @@ def team(name, text, *calls, **more):
     return said(text, *calls, name=name, **more)
 
 
+def in_parts(*calls):
+    """An assistant message that writes its calls among its content parts only, each with its id."""
+    return {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": cid, "name": n,
+                                              "arguments": json.dumps(a)} for cid, n, a in calls]}
+
+
 OPEN = ("Surfer", {"instruction": "Open the home page."})
 CASES += [
+    # calls written among the content parts alone are calls, each answered by the result of its id
+    pytest.param(lambda: [ASK, in_parts(("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"})),
+                          result("c2", "B"), result("c1", "A"), said("Done.")], [
+        ("llm", "", None, None, None), READ_A, READ_B, ("llm", "Done.", None, None, None)], [A_AND_B, ()],
+        "Fix the failing test.", id="calls-written-only-among-the-content-parts-are-answered-by-their-ids"),
     # a call among the content parts alone, without an id, is a call, known from the reply alone when no
     # result of it follows
     pytest.param(lambda: [ASK, {"role": "assistant", "content": [
