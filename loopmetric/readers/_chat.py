@@ -91,7 +91,9 @@ def _usage(message: Mapping[str, Any]) -> dict[str, Optional[float]]:
 
 
 def _calls(message: Mapping[str, Any], requests_by_id: AskedById) -> list[ToolRequest]:
-    """The tool calls a message makes, each remembered by its id."""
+    """The tool calls a message makes, each remembered by its id: its `tool_calls`, its legacy
+    `function_call`, and the calls among its content parts that carry an id no `tool_calls` entry has
+    (an export that writes a call as a part alone: its result names that id)."""
     calls = []
     ids: list[Any] = []
     raw_calls = message.get("tool_calls")
@@ -102,6 +104,15 @@ def _calls(message: Mapping[str, Any], requests_by_id: AskedById) -> list[ToolRe
         calls.append(request)
         fields = as_mapping(call)
         ids.append(fields.get("id") if fields is not None else None)
+    parts = message.get("content")
+    for part in parts if isinstance(parts, (list, tuple)) else ():
+        fields = as_mapping(part)
+        part_id = fields.get("tool_call_id", fields.get("id")) if fields is not None else None
+        if isinstance(part_id, str) and part_id not in ids:
+            request = tool_request(fields)
+            if request is not None:
+                calls.append(request)
+                ids.append(part_id)
     function_call = message.get("function_call")
     if function_call is not None:
         request = tool_request(function_call)

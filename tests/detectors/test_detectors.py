@@ -313,6 +313,14 @@ OTHER_REQUESTS = [
 ]
 
 
+ROSSI = REFUSAL.replace("Is there anything", "The booking under Rossi has no refundable insurance. Is there anything")
+
+
+def then(messages: list, at: int, text: str) -> list:
+    """`messages` with a user turn `text` added after message `at` (two turns in a row)."""
+    return [*messages[:at + 1], {"role": "user", "content": text}, *messages[at + 1:]]
+
+
 DRAFT = ("Dear Hiring Manager, I am applying for the Junior Data Analyst role. For the past 14 months I have "
          "written SQL queries every day, kept the Excel reports of the operations team and built dashboards in "
          "Power BI. I would welcome the chance to bring these skills to your team. Yours faithfully.")
@@ -351,6 +359,17 @@ DRAFT = ("Dear Hiring Manager, I am applying for the Junior Data Analyst role. F
                       DRAFT.replace(" every day", ""), "Mention the 40% please.",
                       DRAFT.replace("every day", "daily and cut reporting time by 40% by automating it")),
                  [("repeated_reply", "severe", 3)], id="a-figure-a-turn-before-said-is-taken-up-from-no-one"),
+    # two turns between the replies: what either said counts, not only the last one's
+    pytest.param(then(chat("Refund my insurance.", REFUSAL, "The booking is under Rossi.", ROSSI, "Please, an exception?",
+                           REFUSAL), 2, "Thanks, Anna."), [],
+                 id="twin-reply-taking-up-a-name-told-a-turn-before-the-last"),
+    pytest.param(then(chat("Refund my insurance.", REFUSAL, "The booking is under Rossi.",
+                           ROSSI.replace(" under Rossi", ""), "Please, an exception?", REFUSAL), 2, "Thanks, Anna."),
+                 [("repeated_reply", "severe", 3)], id="a-name-told-that-no-reply-takes-up-is-still-a-repeat"),
+    pytest.param(then(chat("Write my cover letter.", DRAFT, "Make it shorter.", DRAFT.replace(" every day", ""),
+                           "Mention that I cut report time by 40% by automating it.",
+                           DRAFT.replace("every day", "daily and cut reporting time by 40% by automating it")), 4,
+                      "thanks."), [], id="twin-a-draft-taking-up-a-figure-told-a-turn-before-the-last"),
     pytest.param(chat("Book Paris.", "Booked your flight to Paris on Monday at 9am, seat 12A, total 340 dollars.",
                       "Now Rome.", "Booked your flight to Rome on Tuesday at 11am, seat 3C, total 220 dollars.",
                       "And Oslo.", "Booked your flight to Oslo on Friday at 7pm, seat 30F, total 410 dollars."),

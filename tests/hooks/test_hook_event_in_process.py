@@ -64,13 +64,22 @@ def test_the_event_call_answers_as_the_agent_it_names(tmp_path, monkeypatch, cap
     assert nudged(answers[-1][1]) is answered
 
 
-@pytest.mark.parametrize(("flags", "logged"), [
+@pytest.mark.parametrize(("flags", "logged", "said"), [
     pytest.param(("--actoin", "stop"), "claude-code failed open: ValueError: unrecognized arguments: --actoin stop",
-                 id="a-misspelt-flag-fails-open-and-says-so"),
-    pytest.param(("--action", "bogus"), "claude-code failed open: SystemExit", id="a-wrong-value-fails-open"),
+                 [], id="a-misspelt-flag-fails-open-and-says-so"),
+    # argparse's own message goes to stderr, naming the command as the agent runs it
+    pytest.param(("--action", "bogus"), "claude-code failed open: SystemExit",
+                 ["loopmetric hook claude-code: error: argument --action: invalid choice: 'bogus'",
+                  "try 'loopmetric hook claude-code --help'"], id="a-wrong-value-fails-open-its-usage-error-on-stderr"),
+    # an event call reads no help flag: an abbreviation of --help prints no help on stdout, it fails open
+    pytest.param(("--he",), "claude-code failed open: ValueError: unrecognized arguments: --he", [],
+                 id="an-abbreviated-help-flag-fails-open-with-nothing-on-stdout"),
 ])
-def test_a_wrong_flag_fails_open_with_its_line_in_the_log(tmp_path, monkeypatch, capsys, flags, logged):
+def test_a_wrong_flag_fails_open_with_its_line_in_the_log(tmp_path, monkeypatch, capsys, flags, logged, said):
     monkeypatch.setenv("LOOPMETRIC_HOOK_DIR", str(tmp_path))
-    answers = events_through(["hook", "claude-code", *flags], THREE_FAILING[-1:], monkeypatch, capsys)
-    assert answers == [(0, None)]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(THREE_FAILING[-1])))
+    assert run_event(["hook", "claude-code", *flags]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert all(line in err for line in said) and bool(err) == bool(said), err
     assert logged in (tmp_path / "hook.log").read_text()

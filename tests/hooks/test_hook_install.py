@@ -111,11 +111,13 @@ def test_install_adds_its_hook_beside_another_programs_hook(command, added):
     pytest.param("[tool.loopmetric.guard]\nrepeated_result_treshold = 3\n", True, id="a-config-the-hook-cannot-read-is-said"),
     pytest.param("[tool.loopmetric.guard]\nrepeated_result_threshold = 3\n", False, id="twin-a-good-config-nothing-said"),
 ])
-def test_install_warns_when_the_hook_would_fail_open_on_the_config_file(config, said, tmp_path):
+@pytest.mark.parametrize("given", [True, False], ids=["project-given", "no-project-the-config-found-from-here"])
+def test_install_warns_when_the_hook_would_fail_open_on_the_config_file(config, said, given, tmp_path, monkeypatch):
     from loopmetric.hooks._install import missing
 
     (tmp_path / "pyproject.toml").write_text(config)
-    warned = [line for line in missing(f"{sys.executable} -m loopmetric", project=str(tmp_path))
+    monkeypatch.chdir(tmp_path if not given else tmp_path.parent)
+    warned = [line for line in missing(f"{sys.executable} -m loopmetric", project=str(tmp_path) if given else None)
               if "fail open on the config file" in line]
     assert bool(warned) is said, warned
     assert not said or ("pyproject.toml" in warned[0] and "repeated_result_treshold" in warned[0])
@@ -224,3 +226,38 @@ def test_install_prints_writes_and_says_so_whole(agent, path, tmp_path, monkeypa
                     (0, f"installed the loopmetric hook in {path}\n", ""),
                     (0, f"already installed in {path}\n", "")]
     assert json.loads((tmp_path / path).read_text()) == _written_by_hand(agent, base)
+
+def _failing_import(name):
+    def fail(*args, **kwargs):
+        raise ImportError(f"No module named '{name}'")
+    return fail
+
+
+GOOD_CONFIG = "[tool.loopmetric.guard]\nrepeated_result_threshold = 3\n"
+ON_PATH = f"{sys.executable} -m loopmetric"
+NOT_ON_PATH = ("`no-such-loopmetric-program-here` is not on PATH, so the agent cannot run "
+               "`no-such-loopmetric-program-here hook claude-code` and its kind; install loopmetric where the agent "
+               "runs, or give --command (\"python -m loopmetric\" with a virtual environment's python)")
+
+
+@pytest.mark.parametrize(("base", "broken", "warned"), [
+    pytest.param(ON_PATH, None, [], id="twin-nothing-lacking-nothing-said"),
+    pytest.param("no-such-loopmetric-program-here", None, [NOT_ON_PATH],
+                 id="a-command-not-on-path-says-the-command-the-agent-cannot-run-and-what-to-do"),
+    pytest.param(ON_PATH, ("loopmetric.hooks._install", "import_module", "psutil"),
+                 ["the hook cannot run in this Python (No module named 'psutil'); reinstall loopmetric with its "
+                  "dependencies"], id="the-hooks-modules-not-importing-here-are-said"),
+    pytest.param(ON_PATH, ("loopmetric.hooks._config", "load_settings", "tomli"),
+                 ["the hook cannot read the config file in this Python (No module named 'tomli'); reinstall "
+                  "loopmetric with its dependencies"], id="no-toml-parser-to-read-the-config-file-is-said"),
+])
+def test_install_says_what_the_hook_would_lack(base, broken, warned, tmp_path, monkeypatch):
+    import importlib
+
+    from loopmetric.hooks._install import missing
+
+    (tmp_path / "pyproject.toml").write_text(GOOD_CONFIG)
+    if broken is not None:
+        module, name, lacking = broken
+        monkeypatch.setattr(importlib.import_module(module), name, _failing_import(lacking))
+    assert missing(base, project=str(tmp_path)) == warned

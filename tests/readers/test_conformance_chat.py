@@ -8,7 +8,9 @@ import json
 
 import pytest
 
-from tests.readers._events import asked, events, read_as
+from loopmetric import read_trace
+from loopmetric.readers._owned import owned
+from tests.readers._events import asked, events, read_as, tree
 
 SYSTEM = {"role": "system", "content": "You fix tests."}
 ASK = {"role": "user", "content": "Fix the failing test."}
@@ -228,6 +230,107 @@ CASES += [
 ]
 
 
+DEVELOPER = {"role": "developer", "content": REACT["content"]}  # the newer name of the system prompt's role
+
+
+def team(name, text, *calls, **more):
+    """A team member's reply (a group chat: every member speaks as `assistant`, signed with its name)."""
+    return said(text, *calls, name=name, **more)
+
+
+def in_parts(*calls):
+    """An assistant message that writes its calls among its content parts only, each with its id."""
+    return {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": cid, "name": n,
+                                              "arguments": json.dumps(a)} for cid, n, a in calls]}
+
+
+OPEN = ("Surfer", {"instruction": "Open the home page."})
+CASES += [
+    # calls written among the content parts alone are calls, each answered by the result of its id
+    pytest.param(lambda: [ASK, in_parts(("c1", "read", {"path": "a.py"}), ("c2", "read", {"path": "b.py"})),
+                          result("c2", "B"), result("c1", "A"), said("Done.")], [
+        ("llm", "", None, None, None), READ_A, READ_B, ("llm", "Done.", None, None, None)], [A_AND_B, ()],
+        "Fix the failing test.", id="calls-written-only-among-the-content-parts-are-answered-by-their-ids"),
+    # a call among the content parts alone, without an id, is a call, known from the reply alone when no
+    # result of it follows
+    pytest.param(lambda: [ASK, {"role": "assistant", "content": [
+        {"type": "text", "text": "Reading."}, {"type": "tool_call", "name": "read", "arguments": {"path": "a.py"}}]},
+        said("Done.")], [
+        ("llm", "Reading.", None, None, None), ("tool", "read", {"path": "a.py"}, None, False, True, ""),
+        ("llm", "Done.", None, None, None)], [(("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="a-call-among-the-content-parts-without-an-id-is-a-call-still"),
+    pytest.param(lambda: text_action(DEVELOPER, "Thanks, go on."), [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, "Thanks, go on.", False, False, "text action search[...] declared in the system prompt"),
+        ("llm", "Done.", None, None, None)], [(SEARCH,), ()], "Fix the failing test.",
+        id="text-action-declared-by-a-developer-message"),
+    # the first user prompt declares even after a system prompt that does not
+    pytest.param(lambda: [SYSTEM, DECLARING_ASK, said("Action: search[flaky test]"),
+                          {"role": "user", "content": "Thanks, go on."}, said("Done.")], [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, "Thanks, go on.", False, False, "text action search[...] declared in the first user prompt"),
+        ("llm", "Done.", None, None, None)], [(SEARCH,), ()], DECLARING_ASK["content"],
+        id="text-action-declared-by-the-first-user-prompt-after-a-system-prompt"),
+    # the prompt is what comes before the first reply: a system message after it declares nothing
+    pytest.param(lambda: [ASK, said("Looking."), REACT, said("Action: search[flaky test]"),
+                          {"role": "user", "content": "Thanks, go on."}, said("Done.")], [
+        ("llm", "Looking.", None, None, None), ("llm", "Action: search[flaky test]", None, None, None),
+        ("input", "user", "Thanks, go on.", ""), ("llm", "Done.", None, None, None)], [(), (), ()],
+        "Fix the failing test.", id="twin-a-system-message-after-a-reply-declares-no-action"),
+    pytest.param(lambda: text_action(SYSTEM, OBSERVED)[:-1], [
+        ("llm", "Action: search[flaky test]", None, None, None),
+        ("tool", *SEARCH, OBSERVED, False, False,
+         "text action search[...] answered by an observation ('Observation: 3 results about flaky te...')")],
+        [(SEARCH,)], "Fix the failing test.", id="text-action-answered-by-the-last-message-like-an-observation"),
+    # a result given again under its id is another run of the call, not lost
+    pytest.param(lambda: [ASK, said(None, ("c1", "read", {"path": "a.py"})), result("c1", "A"),
+                          result("c1", "A again"), said("Done.")], [
+        ("llm", "", None, None, None), READ_A, ("tool", "read", {"path": "a.py"}, "A again", False, False, ""),
+        ("llm", "Done.", None, None, None)], [(("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="a-result-given-again-under-its-id-is-another-run-of-the-call"),
+    # a `function` message that names its call by id keeps the call's arguments (the legacy pairing is
+    # for a `function` message without an id)
+    pytest.param(lambda: [ASK, said(None, ("c1", "read", {"path": "a.py"})),
+                          {"role": "function", "tool_call_id": "c1", "name": "read", "content": "A"}, said("Done.")], [
+        ("llm", "", None, None, None), READ_A, ("llm", "Done.", None, None, None)],
+        [(("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="a-function-message-naming-its-call-by-id-is-paired-by-it"),
+    # a failed result without text (empty, or content parts) is a failed call saying "error"
+    pytest.param(lambda: [ASK, said(None, ("c1", "run_tests", {}), ("c2", "run_tests", {"k": "a"})),
+                          result("c1", "", error=True), result("c2", [{"type": "text", "text": "boom"}], error=True),
+                          said("Done.")], [
+        ("llm", "", None, None, None), ("tool", "run_tests", {}, "error", True, False, ""),
+        ("tool", "run_tests", {"k": "a"}, "error", True, False, ""), ("llm", "Done.", None, None, None)],
+        [(("run_tests", {}), ("run_tests", {"k": "a"})), ()], "Fix the failing test.",
+        id="a-failed-result-without-text-is-a-failed-call-saying-error"),
+    # a team's chat: each member's turn is a call of the lead (its instruction what the lead said since a
+    # member last spoke), asked for by the lead's reply before it, the last message too; a member's own
+    # calls are asked for by a reply of its own, with the member's usage
+    pytest.param(lambda: [ASK, team("Lead", "Open the home page."),
+                          team("Surfer", "Opening.", ("c1", "open", {"url": "home"}),
+                               usage={"prompt_tokens": 50, "completion_tokens": 5}),
+                          result("c1", "Hours: 8-20"), team("Lead", "Parse it."), team("Coder", "Parsed: 8-20.")], [
+        ("llm", "Open the home page.", None, None, None), ("tool", *OPEN, "Opening.", False, False, ""),
+        ("llm", "", 50.0, 5.0, None), ("tool", "open", {"url": "home"}, "Hours: 8-20", False, False, ""),
+        ("llm", "Parse it.", None, None, None),
+        ("tool", "Coder", {"instruction": "Parse it."}, "Parsed: 8-20.", False, False, "")],
+        [(OPEN,), (("open", {"url": "home"}),), (("Coder", {"instruction": "Parse it."}),)], "Fix the failing test.",
+        id="a-team-chat-each-members-turn-a-call-of-the-lead-its-own-calls-a-reply-of-its-own"),
+    pytest.param(lambda: [ASK, team("Lead", ""), team("Lead", "Open the home page."), team("Surfer", "It shows 8-20.")], [
+        ("llm", "", None, None, None), ("llm", "Open the home page.", None, None, None),
+        ("tool", *OPEN, "It shows 8-20.", False, False, "")], [(), (OPEN,)], "Fix the failing test.",
+        id="a-leads-reply-without-text-adds-nothing-to-what-a-member-is-told"),
+    # right after a member's turn, a lead's reply of calls alone is a reply of its own (no reply waits)
+    pytest.param(lambda: [ASK, team("Lead", "Open the home page."), team("Surfer", "It shows a banner."),
+                          team("Lead", None, ("c1", "read", {"path": "a.py"})), result("c1", "A"),
+                          team("Lead", "Done.")], [
+        ("llm", "Open the home page.", None, None, None), ("tool", *OPEN, "It shows a banner.", False, False, ""),
+        ("llm", "", None, None, None), READ_A, ("llm", "Done.", None, None, None)],
+        [(OPEN,), (("read", {"path": "a.py"}),), ()], "Fix the failing test.",
+        id="a-leads-reply-of-calls-alone-after-a-members-turn-is-a-reply-of-its-own"),
+]
+
+
 @pytest.mark.parametrize("build, expected, requests, task", CASES)
 def test_chat_conformance(build, expected, requests, task):
     trace = read_as(build(), "chat")
@@ -235,3 +338,51 @@ def test_chat_conformance(build, expected, requests, task):
     assert asked(trace) == requests
     assert (trace.task, trace.notes, trace.spans) == (task, (), ())
     assert {s.span for s in trace.steps} == {-1}
+    handed = build()  # a value handed in: read alike, and never changed
+    assert read_trace(handed) == trace and handed == build()
+    with owned():  # a file's own parsed messages: read alike, each let go of once read (the last one left)
+        value = build()
+        assert read_trace(value) == trace
+    messages = value["messages"] if isinstance(value, dict) else value
+    assert messages[:-1] == [None] * (len(messages) - 1) and messages[-1] is not None
+
+
+# Messages of a run with agent spans (`read_chat_messages(agents=...)`, as a reader of sub-agents hands them
+# over): every event sits in the span of the message it comes from.
+MAIN_AND_SUB = [(-1, "main agent"), (0, "sub-agent")]
+SPAN_CASES = [
+    # calls of one turn written one message each in the main agent, the second answered after a later reply:
+    # one reply asking for both, each call answered where it was asked, every event in span 0
+    pytest.param(lambda: [ASK, said(None, ("c1", "read", {"path": "a.py"})), said(None, ("c2", "read", {"path": "b.py"})),
+                          result("c1", "A"), said("Checking.", ("c3", "run_tests", {})), result("c2", "B"),
+                          result("c3", "ok"), said("Done.")], MAIN_AND_SUB, [0] * 8, [
+        ("llm", "", None, None, None, 0), (*READ_A[:5], 0, False, ""), (*READ_B[:5], 0, False, ""),
+        ("llm", "Checking.", None, None, None, 0), ("tool", "run_tests", {}, "ok", False, 0, False, ""),
+        ("llm", "Done.", None, None, None, 0)], [A_AND_B, (("run_tests", {}),), ()],
+        id="calls-of-one-turn-one-message-each-in-the-main-agent-answered-where-asked"),
+    pytest.param(lambda: [ASK, said(None, ("c1", "read", {"path": "a.py"})), result("c1", "A"), said("Done.")],
+                 MAIN_AND_SUB, [0, 0, 1, 0], [
+        ("llm", "", None, None, None, 0), (*READ_A[:5], 1, False, ""), ("llm", "Done.", None, None, None, 0)],
+        [(("read", {"path": "a.py"}),), ()], id="a-result-recorded-in-the-sub-agent-sits-in-its-span"),
+    # a team whose members speak in agent spans of their own: a member's turn (and its own reply and calls)
+    # sits in its span, and still answers the lead's reply that asked for it in the lead's
+    pytest.param(lambda: [ASK, team("Lead", "Open the home page."),
+                          team("Surfer", "Opening.", ("c1", "open", {"url": "home"}),
+                               usage={"prompt_tokens": 50, "completion_tokens": 5}),
+                          result("c1", "Hours: 8-20"), team("Lead", "8-20.")],
+                 [(-1, "Lead"), (-1, "Surfer")], [0, 0, 1, 1, 0], [
+        ("llm", "Open the home page.", None, None, None, 0), ("tool", *OPEN, "Opening.", False, 1, False, ""),
+        ("llm", "", 50.0, 5.0, None, 1), ("tool", "open", {"url": "home"}, "Hours: 8-20", False, 1, False, ""),
+        ("llm", "8-20.", None, None, None, 0)], [(OPEN,), (("open", {"url": "home"}),), ()],
+        id="team-members-in-agent-spans-of-their-own"),
+]
+
+
+@pytest.mark.parametrize("build, spans, span_of, expected, requests", SPAN_CASES)
+def test_chat_conformance_in_agent_spans(build, spans, span_of, expected, requests):
+    from loopmetric import read_chat_messages
+
+    trace = read_chat_messages(build(), agents=(spans, span_of))
+    assert events(trace, spans=True, flags=True) == expected
+    assert asked(trace) == requests
+    assert tree(trace) == [(parent, 0 if parent < 0 else 1, "agent", name) for parent, name in spans]  # (one level)
