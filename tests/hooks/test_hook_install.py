@@ -227,6 +227,7 @@ def test_install_prints_writes_and_says_so_whole(agent, path, tmp_path, monkeypa
                     (0, f"already installed in {path}\n", "")]
     assert json.loads((tmp_path / path).read_text()) == _written_by_hand(agent, base)
 
+
 def _failing_import(name):
     def fail(*args, **kwargs):
         raise ImportError(f"No module named '{name}'")
