@@ -2794,4 +2794,25 @@ FUNCTION_RUNS: dict[str, FunctionRun] = {
                 "loopmetric/cli/_hook.py::run_event": 15, "loopmetric/hooks/_install.py::missing": 15},
         # (`read_chat`: the lines of the one-turn and answered-by-id rules and the output read once)
         lines={"loopmetric/readers/_chat.py::read_chat": (174, 242)}),
+    # The fifteenth session: the same proposal and the same choice asked again (a module of its
+    # own), facts left aside while the other side pushes back and a line of facts said once among
+    # refusals (`_replies`), the JUnit report's count of files skipped.
+    "0b07895": FunctionRun(
+        targets=("loopmetric/detectors/_proposals.py::proposal_of", "loopmetric/detectors/_proposals.py::says_failed",
+                 "loopmetric/detectors/_proposals.py::_words", "loopmetric/detectors/_proposals.py::_jaccard",
+                 "loopmetric/detectors/_proposals.py::same_proposal", "loopmetric/detectors/_proposals.py::_same_again",
+                 "loopmetric/detectors/_proposals.py::_close", "loopmetric/detectors/_proposals.py::_finding",
+                 "loopmetric/detectors/_proposals.py::choice_of", "loopmetric/detectors/_proposals.py::_nearest",
+                 "loopmetric/detectors/_proposals.py::same_choice", "loopmetric/detectors/_proposals.py::_choice_finding",
+                 "loopmetric/detectors/_replies.py::_closed", "loopmetric/detectors/_replies.py::_aside"),
+        equivalent={},
+        pinned={},
+        tests={"loopmetric/detectors/_proposals.py": ("tests/detectors/test_same_proposal.py",),
+               "loopmetric/detectors/_replies.py": ("tests/detectors/test_left_aside.py",
+                                                    "tests/detectors/test_restated_replies.py")},
+        sample={"loopmetric/detectors/_proposals.py::same_proposal": 12,
+                "loopmetric/detectors/_proposals.py::same_choice": 12,
+                "loopmetric/detectors/_proposals.py::_finding": 4,
+                "loopmetric/detectors/_proposals.py::_choice_finding": 4,
+                "loopmetric/detectors/_replies.py::_closed": 20, "loopmetric/detectors/_replies.py::_aside": 15}),
 }

@@ -48,6 +48,8 @@ PROPOSALS = [
      {"vlookup", "a2", "prices", "a", "b", "false"}),
     ("listed-span", "Steps:\n- **`pip install --user requests`**\n", {"pip", "install", "user", "requests"}),
     ("prose-only", "Use the rename tool with `s/ /_/g` as its pattern.", set()),
+    # a code span left alone on its line once the block before it on that line is read
+    ("span-after-a-block-on-its-line", "```\nrm x\n``` `ls -l`", {"rm", "x", "ls", "l"}),
 ]
 
 
@@ -85,6 +87,11 @@ LOOPS = [
     ("command-3-replies", OPENING, RENAME[:3], NOT_FOUND[:2], (1, 5)),
     ("command-5-replies", OPENING, RENAME, NOT_FOUND[:4], (1, 9)),
     ("formula-4-replies", LOOKUP_OPENING, LOOKUP, STILL_NA, (1, 7)),
+    # the second proposal shares 3 of the 5 words of the first (Jaccard 3/5 = 0.6, the bound: the same)
+    ("shares-exactly-the-bound", "git pull fails on my laptop.",
+     ["Run:\n\n```\ngit pull --rebase origin main\n```", "Then just:\n\n```\ngit pull origin\n```",
+      "Once more with the rebase:\n\n```\ngit pull --rebase origin main\n```"],
+     ["didn't work", "still the same error"], (1, 5)),
 ]
 
 
@@ -136,6 +143,13 @@ HEALTHY = [
      ["First create a folder:\n\n```\nmkdir project\n```", "Then a virtual environment:\n\n```\npython3 -m venv .venv\n```",
       "Activate it:\n\n```\nsource .venv/bin/activate\n```", "And install what you need:\n\n```\npip install requests\n```"],
      ["ok", "next", "done, next"]),
+    # fixes named up front sharing words: fetch, rebase, push share git and origin, 2 of 4 words then
+    # 2 of 5 (Jaccard 0.5 and 0.4, under 0.6): other fixes, not the same one again
+    ("fixes-sharing-a-word-or-two", "git push is rejected, help",
+     ["Try these in turn until one works: fetch first, then rebase, then as a last resort force the push."
+      "\n\n```\ngit fetch origin\n```",
+      "Next:\n\n```\ngit rebase origin\n```", "Last resort:\n\n```\ngit push origin --force\n```"],
+     ["didn't work, still rejected", "still rejected"]),
     # the same fix twice, then another one
     ("same-fix-twice-then-another", OPENING,
      [RENAME[0], RENAME[3], "Then with a loop and mv:\n\n```bash\nfor f in *\\ *; do mv -n \"$f\" \"${f// /_}\"; done\n```"],
@@ -156,6 +170,8 @@ CHOICES = [
     ("parenthesised", "Should I address her formal (usted) or informal (tu)?", {"ust", "informal"}),
     ("words-between", "Would you like to freeze your membership or cancel it?", {"membership", "cancel"}),
     ("not-a-question", "You can keep it formal or informal.", set()),
+    # the question mark inside emphasis or a bracket still ends a question
+    ("bold-question", "Would you like it **formal or informal?**", {"formal", "informal"}),
     ("no-or", "Which tone would you prefer?", set()),
 ]
 
@@ -243,6 +259,30 @@ def _polled(status: list[str]) -> list[dict]:
                      {"role": "tool", "tool_call_id": f"call_{n}", "content": answer},
                      {"role": "user", "content": "still failing"}]
     return messages
+
+
+def test_a_word_told_two_turns_back_taken_up_is_no_loop():
+    """The other side says two things between replies: what the fix lacks ("--user"), then that it
+    still fails. The next fix takes up the first turn's word: a real change, even though the last turn
+    said nothing new; the same fix given twice more is below the loop."""
+    messages = [{"role": "user", "content": "How do I install requests? pip fails."},
+                {"role": "assistant", "content": "Run:\n\n```\npip install requests\n```"},
+                {"role": "user", "content": "didn't work, it tells me to add --user"},
+                {"role": "user", "content": "still failing"},
+                {"role": "assistant", "content": "Then:\n\n```\npip install --user requests\n```"},
+                {"role": "user", "content": "still failing"},
+                {"role": "assistant", "content": "Again:\n\n```\npip install --user requests\n```"}]
+    report = detect_loops(messages)
+    assert report.success, report.reason
+
+
+def test_a_run_of_tool_calls_alone_asks_no_choice():
+    """A recorded run whose steps are tool calls alone (no reply, no turn) asks nobody to choose: read
+    without error, healthy."""
+    from tests._traces import agent, tool
+
+    report = detect_loops(agent(tool("search", {"q": "a"}, "first"), tool("search", {"q": "b"}, "second")))
+    assert report.success and not report.findings, report.reason
 
 
 def test_the_same_command_after_a_status_that_changed_is_no_loop():
