@@ -133,14 +133,19 @@ def _close(chain: list[tuple[LlmOutput, frozenset[str]]], threshold: int, findin
 
 
 def _finding(chain: list[LlmOutput]) -> Finding:
+    return _replies_finding(chain, f"The agent proposed the same thing to run or enter {len(chain)} times in a "
+                                   "row, while the other side said each time it did not work; the proposal "
+                                   "changed nothing it had not said and took up nothing the other side brought")
+
+
+def _replies_finding(chain: list[LlmOutput], said: str) -> Finding:
+    """A severe `repeated_reply` finding over the chain's replies: `said`, then their step range."""
     steps = tuple(reply.step for reply in chain)
     return Finding(
         pattern="repeated_reply",
         signal="reasoning_stagnation",
         severity="severe",
-        message=f"The agent proposed the same thing to run or enter {len(chain)} times in a row, while the "
-                f"other side said each time it did not work; the proposal changed nothing it had not said "
-                f"and took up nothing the other side brought ({step_range(steps)}).",
+        message=f"{said} ({step_range(steps)}).",
         count=len(chain),
         steps=steps,
         fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in chain if reply.fingerprint)),
@@ -202,14 +207,5 @@ def same_choice(trace: Trace, threshold: int) -> list[Finding]:
 
 
 def _choice_finding(chain: list[LlmOutput], links: int) -> Finding:
-    steps = tuple(reply.step for reply in chain)
-    return Finding(
-        pattern="repeated_reply",
-        signal="reasoning_stagnation",
-        severity="severe",
-        message=f"The agent asked the other side {links} times again to choose what its turn had already chosen, "
-                f"in {len(chain)} replies in a row that each asked for a choice ({step_range(steps)}).",
-        count=len(chain),
-        steps=steps,
-        fingerprints=tuple(dict.fromkeys(reply.fingerprint for reply in chain if reply.fingerprint)),
-    )
+    return _replies_finding(chain, f"The agent asked the other side {links} times again to choose what its turn "
+                                   f"had already chosen, in {len(chain)} replies in a row that each asked for a choice")
