@@ -35,7 +35,7 @@ offered in synonyms that share no word ("freeze or cancel?", "pause or end?") ar
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Optional
 from .._findings import Finding, step_range
 from .._model import LlmOutput, Observation, ToolCall, Trace
 from ._stances import sentences, stems
@@ -91,9 +91,8 @@ def same_proposal(trace: Trace, threshold: int) -> list[Finding]:
     turns: list[str] = []  # the other side's turns since the chain's last reply
     for step in list(trace.steps) + [None]:
         reply = step if isinstance(step, LlmOutput) else None
-        if isinstance(step, Observation) or isinstance(step, ToolCall) and step.inferred:
-            # a turn of the other side, or a code block read as a call, its result that turn
-            turn = (step.text if isinstance(step, Observation) else step.result) or ""
+        turn = _turn_of(step)
+        if turn is not None:
             turns.append(turn)
             said |= _words(turn)
             continue
@@ -111,6 +110,16 @@ def same_proposal(trace: Trace, threshold: int) -> list[Finding]:
             said |= _words(reply.text)
         turns = []
     return findings
+
+
+def _turn_of(step: object) -> Optional[str]:
+    """The text of a turn of the other side: a turn, or the result of a code block the reader took for
+    a call (the other side's words answering it); None for any other step."""
+    if isinstance(step, Observation):
+        return step.text or ""
+    if isinstance(step, ToolCall) and step.inferred:
+        return step.result or ""
+    return None
 
 
 def _same_again(proposal: frozenset[str], recent: list[frozenset[str]], said: set[str], turns: list[str]) -> bool:
@@ -189,8 +198,8 @@ def same_choice(trace: Trace, threshold: int) -> list[Finding]:
     chain: list[tuple[LlmOutput, frozenset[str], frozenset[str]]] = []  # (reply, options, options chosen)
     links = 0
     for step in list(trace.steps) + [None]:
-        if isinstance(step, Observation) or isinstance(step, ToolCall) and step.inferred:
-            turn = (step.text if isinstance(step, Observation) else step.result) or ""
+        turn = _turn_of(step)
+        if turn is not None:
             if chain and not chain[-1][2]:  # the first turn after a choice asked: the option it names
                 reply, options, _ = chain[-1]
                 chain[-1] = (reply, options, (options & stems(turn)) or frozenset({""}))
